@@ -10,6 +10,71 @@
 // (consecutive rows form tiles), so nothing here reorders nodes unless a
 // function says so.
 //
+// # Features
+//
+// ComputeFeatures returns the graph-only predictor inputs of seed 002,
+// Table 1. The paper does not pin down its conventions; gnnsim's are:
+//
+//   - Quantities of the sparse matrix the accelerator streams are taken on
+//     A+I, the matrix GCN aggregates with: NNZ = 2E+V (Table 1's E, and the E
+//     of the STONNE-Omega reference tables), Density = NNZ/V^2 (Table 1's
+//     E*V^-2, the fill of the V x V matrix), node degrees = A+I row lengths
+//     (the N_v of Table 1's S5; every node has at least 1, so no division by
+//     zero for isolated nodes), MeanDegree = NNZ/V and MaxDegree.
+//   - Structural quantities are taken on the simple graph A, as networkx
+//     and Graphlaxy compute them: Edges (undirected, no self-loops),
+//     NXDensity = 2E/(V(V-1)) (Graphlaxy's density axis), Triangles, and
+//     Clustering = networkx.average_clustering (nodes of degree < 2 count
+//     as 0). Graphlaxy itself estimates clustering by sampling 1000 nodes
+//     and measures only the largest connected component; gnnsim counts
+//     exactly on the whole graph.
+//   - The seven degree quantiles are at levels 0, 1/7, ..., 6/7 of the A+I
+//     degrees (numpy's default linear interpolation), divided by MaxDegree;
+//     the first is the normalised minimum. Level 1 is omitted because
+//     normalised it is always 1.
+//
+// No feature depends on whether a Graph stores its self-loops. The
+// tiling-dependent composite features S1..S6 live in package dataflow.
+//
+// Triangles are counted in O(E*sqrt(E)) time on a degree-ordered
+// orientation, never by dense V^3 enumeration.
+//
+// # Graph-set files
+//
+// WriteSet stores a list of graphs as one Parquet file (zstd, written
+// atomically through internal/pqio, byte-identical for equal input), one
+// row per graph in list order. All columns are plain Parquet types or lists
+// of them, so DuckDB, pandas, polars and Spark read the file as is:
+//
+//	id           int64         row number, 0..n-1
+//	name         string        Graph.Name
+//	source       string        Graph.Source (file, generator and parameters)
+//	num_nodes    int64         V
+//	num_edges    int64         undirected edges of A, self-loops excluded
+//	self_loops   bool          the stored CSR is A+I
+//	label        int64         graph label (0 when has_label is false)
+//	has_label    bool          label is meaningful
+//	attr_dim     int64         node attribute dimension (0: no attributes)
+//	nnz          int64         entries of A+I, 2*num_edges + num_nodes
+//	density      double        nnz / num_nodes^2
+//	nx_density   double        2*num_edges / (num_nodes*(num_nodes-1))
+//	clustering   double        average local clustering of A
+//	triangles    int64         triangles of A
+//	deg_q1..7    double        A+I degree quantiles at 0, 1/7, ..., 6/7 / max_degree
+//	mean_degree  double        nnz / num_nodes
+//	max_degree   int64         largest A+I row length
+//	row_ptr      list<int32>   CSR row pointers, num_nodes+1 values
+//	col          list<int32>   CSR column ids (both directions; diagonal iff self_loops)
+//	node_attr    list<double>  row-major num_nodes x attr_dim attributes, empty if none
+//
+// Features are 0 for the empty graph. The file's key-value metadata holds
+// what the writer passed (the CLI records its command and parameters) plus
+// gnnsim.version. ReadSet validates every graph it reads;
+// ReadSetFeatures reads everything but the three list columns, which
+// parquet skips without decoding. In DuckDB, for example:
+//
+//	SELECT name, num_nodes, clustering, log10(nx_density) FROM 'set.parquet';
+//
 // Left out: edge weights and edge features (the accelerator models only need
 // the sparsity pattern), directed graphs, and graphs above MaxEntries stored
 // entries.

@@ -1,0 +1,322 @@
+package graphs
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Format names an on-disk graph format understood by Load.
+type Format string
+
+// The formats Load reads. FormatAuto lets Load choose from the path.
+const (
+	FormatAuto     Format = ""
+	FormatTU       Format = "tu"       // TUDataset raw text: DS_A.txt, DS_graph_indicator.txt, ...
+	FormatMTX      Format = "mtx"      // Matrix Market exchange format
+	FormatEdgeList Format = "edgelist" // one edge per line, arbitrary node ids
+	FormatCites    Format = "cites"    // Planetoid/LINQS citation list ("cited citing")
+)
+
+// edgeListExts are the file extensions FormatAuto reads as edge lists.
+var edgeListExts = []string{".txt", ".edges", ".edgelist", ".el", ".tsv", ".csv"}
+
+// Load reads the graphs stored at path in the given format. Single-graph
+// formats return a slice of one; a TUDataset file set returns all its
+// graphs in graph-id order.
+//
+// With FormatAuto the format follows from the path: a directory, a path
+// ending in "_A.txt", or a prefix P for which P_A.txt exists is a TUDataset;
+// ".mtx" (or any file starting with a %%MatrixMarket banner) is Matrix
+// Market; ".cites" is a citation list; .txt, .edges, .edgelist, .el, .tsv
+// and .csv are edge lists. Anything else is an error asking for a format.
+//
+// Graph names are the file name without directory and extension (TU graphs
+// are named DS_g<id>), so a graph's Name and Source do not depend on where
+// the data lives. Errors name the path as given and the line.
+func Load(path string, format Format) ([]*Graph, error) {
+	if format == FormatAuto {
+		f, err := detectFormat(path)
+		if err != nil {
+			return nil, err
+		}
+		format = f
+	}
+	var read func(io.Reader, string) (*Graph, error)
+	switch format {
+	case FormatTU:
+		return LoadTU(path)
+	case FormatMTX:
+		read = ReadMatrixMarket
+	case FormatEdgeList:
+		read = ReadEdgeList
+	case FormatCites:
+		read = ReadCites
+	default:
+		return nil, fmt.Errorf("graphs: unknown format %q (want %q, %q, %q or %q)",
+			format, FormatTU, FormatMTX, FormatEdgeList, FormatCites)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("graphs: %w", err)
+	}
+	defer f.Close()
+	g, err := read(f, path)
+	if err != nil {
+		return nil, err
+	}
+	return []*Graph{g}, nil
+}
+
+// detectFormat implements Load's FormatAuto rules.
+func detectFormat(path string) (Format, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			if _, err2 := os.Stat(path + "_A.txt"); err2 == nil {
+				return FormatTU, nil
+			}
+		}
+		return "", fmt.Errorf("graphs: %w", err)
+	}
+	if st.IsDir() || strings.HasSuffix(path, "_A.txt") {
+		return FormatTU, nil
+	}
+	ext := strings.ToLower(filepath.Ext(path))
+	switch ext {
+	case ".mtx":
+		return FormatMTX, nil
+	case ".cites":
+		return FormatCites, nil
+	}
+	if hasMatrixMarketBanner(path) {
+		return FormatMTX, nil
+	}
+	for _, e := range edgeListExts {
+		if ext == e {
+			return FormatEdgeList, nil
+		}
+	}
+	return "", fmt.Errorf("graphs: cannot tell the format of %s from its name; pass one of %q, %q, %q, %q",
+		path, FormatTU, FormatMTX, FormatEdgeList, FormatCites)
+}
+
+func hasMatrixMarketBanner(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var buf [len(mtxBanner)]byte
+	n, _ := io.ReadFull(f, buf[:])
+	return strings.EqualFold(string(buf[:n]), mtxBanner)
+}
+
+// graphName is the base name of file without its extension.
+func graphName(file string) string {
+	base := filepath.Base(file)
+	return strings.TrimSuffix(base, filepath.Ext(base))
+}
+
+// setFileIdentity names a graph read from file in the given format:
+// Name is the bare file name, Source "<format>:<file name>".
+func setFileIdentity(g *Graph, format Format, file string) {
+	g.Name = graphName(file)
+	g.Source = string(format) + ":" + filepath.Base(file)
+}
+
+// ParseError reports malformed input: the file, the 1-based line (0 when the
+// problem concerns the file as a whole, such as a missing line count) and
+// what is wrong. Its message reads "file:line: problem".
+type ParseError struct {
+	File string
+	Line int
+	Err  error
+}
+
+func (e *ParseError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err)
+	}
+	return fmt.Sprintf("%s: %v", e.File, e.Err)
+}
+
+func (e *ParseError) Unwrap() error { return e.Err }
+
+// maxLineBytes bounds a single input line. The longest lines in practice are
+// TUDataset node attributes (a few hundred bytes); a longer line means a
+// binary or corrupt file, and the bound keeps such a file from growing the
+// scanner buffer without limit.
+const maxLineBytes = 1 << 20
+
+// lineScanner reads a file line by line without allocating per line and
+// keeps the line number for error messages.
+type lineScanner struct {
+	sc    *bufio.Scanner
+	file  string
+	line  int
+	blank int // first blank line seen by record, 0 if none
+}
+
+func newLineScanner(r io.Reader, file string) *lineScanner {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), maxLineBytes)
+	return &lineScanner{sc: sc, file: file}
+}
+
+// scan advances to the next line, reporting false at the end of input or on
+// a read error (see err).
+func (s *lineScanner) scan() bool {
+	if !s.sc.Scan() {
+		return false
+	}
+	s.line++
+	return true
+}
+
+// text returns the current line without surrounding white space (and
+// without the CR of CRLF line ends). It aliases the scanner's buffer.
+func (s *lineScanner) text() []byte { return bytes.TrimSpace(s.sc.Bytes()) }
+
+// record advances to the next line of a positional file, one in which
+// line i describes item i (a node, a graph) and so the line number is the
+// item number: blank lines may trail the data but not interrupt it. It
+// reports false at the end of the input or on error.
+func (s *lineScanner) record() ([]byte, bool, error) {
+	for s.scan() {
+		t := s.text()
+		if len(t) == 0 {
+			if s.blank == 0 {
+				s.blank = s.line
+			}
+			continue
+		}
+		if s.blank != 0 {
+			return nil, false, &ParseError{File: s.file, Line: s.blank,
+				Err: errors.New("blank line inside the data (line i describes item i)")}
+		}
+		return t, true, nil
+	}
+	return nil, false, s.err()
+}
+
+// err returns the read error that stopped scan, if any, as a ParseError.
+func (s *lineScanner) err() error {
+	err := s.sc.Err()
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, bufio.ErrTooLong) {
+		err = fmt.Errorf("line longer than %d bytes", maxLineBytes)
+	}
+	return &ParseError{File: s.file, Line: s.line + 1, Err: err}
+}
+
+// errorf returns a ParseError at the current line.
+func (s *lineScanner) errorf(format string, args ...any) error {
+	return &ParseError{File: s.file, Line: s.line, Err: fmt.Errorf(format, args...)}
+}
+
+// fileErrorf returns a ParseError about the file as a whole.
+func (s *lineScanner) fileErrorf(format string, args ...any) error {
+	return &ParseError{File: s.file, Err: fmt.Errorf(format, args...)}
+}
+
+// parseDecInt parses an optionally signed decimal integer that fits in an
+// int64. Unlike strconv.ParseInt it works on bytes and never allocates.
+func parseDecInt(b []byte) (int64, bool) {
+	neg := false
+	if len(b) > 0 && (b[0] == '+' || b[0] == '-') {
+		neg = b[0] == '-'
+		b = b[1:]
+	}
+	if len(b) == 0 {
+		return 0, false
+	}
+	const limit = uint64(1) << 63 // |MinInt64|
+	var n uint64
+	for _, c := range b {
+		d := c - '0'
+		if d > 9 || n > limit/10 {
+			return 0, false
+		}
+		n = n*10 + uint64(d)
+		if n > limit {
+			return 0, false
+		}
+	}
+	if neg {
+		return -int64(n), true // n == limit wraps to MinInt64, as wanted
+	}
+	if n == limit {
+		return 0, false
+	}
+	return int64(n), true
+}
+
+// parseFiniteFloat parses a float64 and rejects NaN and infinities, which
+// no graph file has a use for and which would poison anything computed
+// from them.
+func parseFiniteFloat(b []byte) (float64, error) {
+	x, err := strconv.ParseFloat(string(b), 64)
+	if err != nil {
+		return 0, fmt.Errorf("bad number %s", quoteToken(b))
+	}
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return 0, fmt.Errorf("non-finite number %s", quoteToken(b))
+	}
+	return x, nil
+}
+
+// quoteToken quotes an input token for an error message, shortened so that
+// a corrupt multi-kilobyte token does not swamp the message.
+func quoteToken(b []byte) string {
+	const max = 40
+	if len(b) > max {
+		return strconv.Quote(string(b[:max])) + "..."
+	}
+	return strconv.Quote(string(b))
+}
+
+func isSpaceByte(c byte) bool { return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r' }
+
+// splitSpace appends to dst the fields of line separated by runs of white
+// space, and also by commas when comma is set. The fields alias line.
+func splitSpace(dst [][]byte, line []byte, comma bool) [][]byte {
+	i := 0
+	for i < len(line) {
+		for i < len(line) && (isSpaceByte(line[i]) || comma && line[i] == ',') {
+			i++
+		}
+		j := i
+		for j < len(line) && !(isSpaceByte(line[j]) || comma && line[j] == ',') {
+			j++
+		}
+		if j > i {
+			dst = append(dst, line[i:j])
+		}
+		i = j
+	}
+	return dst
+}
+
+// splitComma appends to dst the comma-separated fields of line, each
+// trimmed of surrounding white space. Empty fields are kept (and rejected by
+// the callers' number parsing), so "1,,2" does not silently read as "1,2".
+func splitComma(dst [][]byte, line []byte) [][]byte {
+	for {
+		k := bytes.IndexByte(line, ',')
+		if k < 0 {
+			return append(dst, bytes.TrimSpace(line))
+		}
+		dst = append(dst, bytes.TrimSpace(line[:k]))
+		line = line[k+1:]
+	}
+}

@@ -1,0 +1,296 @@
+package graphs
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/parquet-go/parquet-go"
+
+	"gnnsim/internal/pqio"
+)
+
+// setRow is one row of a graph-set file: a graph's identity, its Features
+// and its CSR. Column names and meanings are documented in doc.go; keep the
+// two in step. Only plain types and lists, so DuckDB, pandas and polars read
+// the file without conversion.
+type setRow struct {
+	ID        int64  `parquet:"id"`
+	Name      string `parquet:"name"`
+	Source    string `parquet:"source"`
+	NumNodes  int64  `parquet:"num_nodes"`
+	NumEdges  int64  `parquet:"num_edges"`
+	SelfLoops bool   `parquet:"self_loops"`
+	Label     int64  `parquet:"label"`
+	HasLabel  bool   `parquet:"has_label"`
+	AttrDim   int64  `parquet:"attr_dim"`
+
+	NNZ        int64   `parquet:"nnz"`
+	Density    float64 `parquet:"density"`
+	NXDensity  float64 `parquet:"nx_density"`
+	Clustering float64 `parquet:"clustering"`
+	Triangles  int64   `parquet:"triangles"`
+	DegQ1      float64 `parquet:"deg_q1"`
+	DegQ2      float64 `parquet:"deg_q2"`
+	DegQ3      float64 `parquet:"deg_q3"`
+	DegQ4      float64 `parquet:"deg_q4"`
+	DegQ5      float64 `parquet:"deg_q5"`
+	DegQ6      float64 `parquet:"deg_q6"`
+	DegQ7      float64 `parquet:"deg_q7"`
+	MeanDegree float64 `parquet:"mean_degree"`
+	MaxDegree  int64   `parquet:"max_degree"`
+
+	RowPtr   []int32   `parquet:"row_ptr,list"`
+	Col      []int32   `parquet:"col,list"`
+	NodeAttr []float64 `parquet:"node_attr,list"`
+}
+
+// featureRow is setRow without the list columns. Reading a file through it
+// decodes only these column chunks, so a set's features load without
+// touching the CSR.
+type featureRow struct {
+	ID        int64  `parquet:"id"`
+	Name      string `parquet:"name"`
+	Source    string `parquet:"source"`
+	NumNodes  int64  `parquet:"num_nodes"`
+	NumEdges  int64  `parquet:"num_edges"`
+	SelfLoops bool   `parquet:"self_loops"`
+	Label     int64  `parquet:"label"`
+	HasLabel  bool   `parquet:"has_label"`
+	AttrDim   int64  `parquet:"attr_dim"`
+
+	NNZ        int64   `parquet:"nnz"`
+	Density    float64 `parquet:"density"`
+	NXDensity  float64 `parquet:"nx_density"`
+	Clustering float64 `parquet:"clustering"`
+	Triangles  int64   `parquet:"triangles"`
+	DegQ1      float64 `parquet:"deg_q1"`
+	DegQ2      float64 `parquet:"deg_q2"`
+	DegQ3      float64 `parquet:"deg_q3"`
+	DegQ4      float64 `parquet:"deg_q4"`
+	DegQ5      float64 `parquet:"deg_q5"`
+	DegQ6      float64 `parquet:"deg_q6"`
+	DegQ7      float64 `parquet:"deg_q7"`
+	MeanDegree float64 `parquet:"mean_degree"`
+	MaxDegree  int64   `parquet:"max_degree"`
+}
+
+// SetEntry is one graph of a set file without its CSR: what ReadSetFeatures
+// returns.
+type SetEntry struct {
+	ID        int
+	Name      string
+	Source    string
+	SelfLoops bool
+	Label     int64
+	HasLabel  bool
+	AttrDim   int
+	Features
+}
+
+// WriteSet writes graphs gs to path as a graph-set Parquet file (columns in
+// doc.go), one row per graph in order, with meta as key-value metadata
+// (pqio adds the gnnsim version). Every graph is validated first, and its
+// Features are computed and stored. The write is atomic and deterministic:
+// equal graphs and metadata give byte-identical files.
+func WriteSet(path string, gs []*Graph, meta map[string]string) error {
+	rows := make([]setRow, len(gs))
+	for i, g := range gs {
+		if g == nil {
+			return fmt.Errorf("graphs: writing %s: graph %d is nil", path, i)
+		}
+		if err := g.Validate(); err != nil {
+			return fmt.Errorf("graphs: writing %s: graph %d (%q): %w", path, i, g.Name, err)
+		}
+		f := ComputeFeatures(g)
+		r := setRow{
+			ID:        int64(i),
+			Name:      g.Name,
+			Source:    g.Source,
+			NumNodes:  int64(f.Nodes),
+			NumEdges:  int64(f.Edges),
+			SelfLoops: g.SelfLoops,
+			Label:     g.Label,
+			HasLabel:  g.HasLabel,
+			RowPtr:    g.RowPtr,
+			Col:       g.Col,
+		}
+		if !g.HasLabel {
+			r.Label = 0 // keep the column canonical when there is no label
+		}
+		if len(r.RowPtr) == 0 {
+			r.RowPtr = []int32{0} // the zero Graph: store the canonical empty CSR
+		}
+		if g.NodeAttr != nil {
+			r.AttrDim, r.NodeAttr = int64(g.AttrDim), g.NodeAttr
+		}
+		r.setFeatures(&f)
+		rows[i] = r
+	}
+	if err := pqio.Write(path, rows, meta); err != nil {
+		return fmt.Errorf("graphs: %w", err)
+	}
+	return nil
+}
+
+func (r *setRow) setFeatures(f *Features) {
+	r.NNZ = int64(f.NNZ)
+	r.Density, r.NXDensity = f.Density, f.NXDensity
+	r.Clustering, r.Triangles = f.Clustering, f.Triangles
+	q := &f.DegreeQuantiles
+	r.DegQ1, r.DegQ2, r.DegQ3, r.DegQ4, r.DegQ5, r.DegQ6, r.DegQ7 = q[0], q[1], q[2], q[3], q[4], q[5], q[6]
+	r.MeanDegree, r.MaxDegree = f.MeanDegree, int64(f.MaxDegree)
+}
+
+// ReadSet reads a graph-set file written by WriteSet and its key-value
+// metadata. It checks the schema, validates every graph (CSR invariants,
+// node and edge counts, attribute sizes, row ids) and names the offending
+// row in its error. The stored features are not returned: recompute them
+// with ComputeFeatures, or read them alone with ReadSetFeatures.
+func ReadSet(path string) ([]*Graph, map[string]string, error) {
+	if err := checkSetSchema(path, true); err != nil {
+		return nil, nil, err
+	}
+	rows, meta, err := pqio.Read[setRow](path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("graphs: %w", err)
+	}
+	gs := make([]*Graph, len(rows))
+	for i := range rows {
+		r := &rows[i]
+		g, err := r.graph(i)
+		if err != nil {
+			return nil, nil, fmt.Errorf("graphs: %s: row %d (%q): %w", path, i, r.Name, err)
+		}
+		gs[i] = g
+	}
+	return gs, meta, nil
+}
+
+// graph rebuilds and validates the Graph of row i.
+func (r *setRow) graph(i int) (*Graph, error) {
+	if r.ID != int64(i) {
+		return nil, fmt.Errorf("id %d, want %d", r.ID, i)
+	}
+	if len(r.RowPtr) == 0 {
+		return nil, fmt.Errorf("empty row_ptr (want at least [0])")
+	}
+	g := &Graph{
+		Name:      r.Name,
+		Source:    r.Source,
+		RowPtr:    r.RowPtr,
+		Col:       r.Col,
+		SelfLoops: r.SelfLoops,
+		Label:     r.Label,
+		HasLabel:  r.HasLabel,
+	}
+	if g.Col == nil {
+		g.Col = []int32{}
+	}
+	n := g.NumNodes()
+	if int64(n) != r.NumNodes {
+		return nil, fmt.Errorf("num_nodes %d but row_ptr holds %d nodes", r.NumNodes, n)
+	}
+	switch {
+	case r.AttrDim < 0:
+		return nil, fmt.Errorf("negative attr_dim %d", r.AttrDim)
+	case r.AttrDim == 0 && len(r.NodeAttr) != 0:
+		return nil, fmt.Errorf("%d node attributes with attr_dim 0", len(r.NodeAttr))
+	case r.AttrDim > 0:
+		if int64(len(r.NodeAttr)) != int64(n)*r.AttrDim {
+			return nil, fmt.Errorf("%d node attributes, want %d nodes x attr_dim %d", len(r.NodeAttr), n, r.AttrDim)
+		}
+		g.AttrDim = int(r.AttrDim)
+		g.NodeAttr = r.NodeAttr
+		if g.NodeAttr == nil {
+			g.NodeAttr = []float64{}
+		}
+	}
+	if err := g.Validate(); err != nil {
+		return nil, err
+	}
+	if int64(g.NumEdges()) != r.NumEdges {
+		return nil, fmt.Errorf("num_edges %d but the CSR holds %d edges", r.NumEdges, g.NumEdges())
+	}
+	return g, nil
+}
+
+// ReadSetFeatures reads the identity and stored Features of every graph of
+// a set file, and its metadata, without decoding the CSR columns. The
+// features are taken as stored (no recomputation); ids must run 0..n-1.
+func ReadSetFeatures(path string) ([]SetEntry, map[string]string, error) {
+	if err := checkSetSchema(path, false); err != nil {
+		return nil, nil, err
+	}
+	rows, meta, err := pqio.Read[featureRow](path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("graphs: %w", err)
+	}
+	es := make([]SetEntry, len(rows))
+	for i, r := range rows {
+		if r.ID != int64(i) {
+			return nil, nil, fmt.Errorf("graphs: %s: row %d (%q): id %d, want %d", path, i, r.Name, r.ID, i)
+		}
+		es[i] = SetEntry{
+			ID:        i,
+			Name:      r.Name,
+			Source:    r.Source,
+			SelfLoops: r.SelfLoops,
+			Label:     r.Label,
+			HasLabel:  r.HasLabel,
+			AttrDim:   int(r.AttrDim),
+			Features: Features{
+				Nodes:           int(r.NumNodes),
+				Edges:           int(r.NumEdges),
+				NNZ:             int(r.NNZ),
+				Density:         r.Density,
+				NXDensity:       r.NXDensity,
+				Clustering:      r.Clustering,
+				Triangles:       r.Triangles,
+				DegreeQuantiles: [NumDegreeQuantiles]float64{r.DegQ1, r.DegQ2, r.DegQ3, r.DegQ4, r.DegQ5, r.DegQ6, r.DegQ7},
+				MeanDegree:      r.MeanDegree,
+				MaxDegree:       int(r.MaxDegree),
+			},
+		}
+	}
+	return es, meta, nil
+}
+
+// checkSetSchema makes sure path has every column a graph-set reader needs
+// with the expected physical type. parquet-go fills columns missing from a
+// file with zeros, so without this check any Parquet file would read as a
+// set of empty graphs.
+func checkSetSchema(path string, withCSR bool) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("graphs: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("graphs: %w", err)
+	}
+	pf, err := parquet.OpenFile(f, st.Size())
+	if err != nil {
+		return fmt.Errorf("graphs: %s: %w", path, err)
+	}
+	var want *parquet.Schema
+	if withCSR {
+		want = parquet.SchemaOf(setRow{})
+	} else {
+		want = parquet.SchemaOf(featureRow{})
+	}
+	have := pf.Schema()
+	for _, col := range want.Columns() {
+		name := strings.Join(col, ".")
+		wl, _ := want.Lookup(col...)
+		hl, ok := have.Lookup(col...)
+		if !ok {
+			return fmt.Errorf("graphs: %s is not a graph-set file: no column %q", path, name)
+		}
+		if wk, hk := wl.Node.Type().Kind(), hl.Node.Type().Kind(); wk != hk {
+			return fmt.Errorf("graphs: %s: column %q is %v, want %v", path, name, hk, wk)
+		}
+	}
+	return nil
+}
