@@ -1,0 +1,566 @@
+package accel
+
+import (
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"gnnsim/dataflow"
+	"gnnsim/graphs"
+	"gnnsim/workload"
+)
+
+func rmat(t testing.TB, n, m int, seed uint64) *graphs.Graph {
+	t.Helper()
+	g, err := graphs.RMAT(n, m, 0.57, 0.19, 0.19, rand.New(rand.NewPCG(seed, 3)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// randomCases yields small random graphs with random feature sizes.
+func randomCases(t *testing.T, n int) []struct {
+	g    *graphs.Graph
+	F, G int
+} {
+	rng := rand.New(rand.NewPCG(42, 7))
+	var out []struct {
+		g    *graphs.Graph
+		F, G int
+	}
+	sizes := []int{1, 2, 3, 16, 18, 32, 64, 100}
+	for i := range n {
+		v := 1 + rng.IntN(300)
+		e := rng.IntN(4 * v)
+		g := rmat(t, v, e, uint64(i))
+		if i%2 == 1 {
+			g = g.WithSelfLoops() // both storage forms must behave the same
+		}
+		out = append(out, struct {
+			g    *graphs.Graph
+			F, G int
+		}{g, sizes[rng.IntN(len(sizes))], sizes[rng.IntN(len(sizes))]})
+	}
+	return out
+}
+
+func allResults(t *testing.T, p *Prepared, hw HW, opts Options) []Result {
+	t.Helper()
+	rs, err := p.RunAll(hw, opts, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rs
+}
+
+// same reports whether two results agree on everything but the event count.
+func same(a, b Result) bool {
+	a.Events, b.Events = 0, 0
+	return a == b
+}
+
+func TestFastEqualsEvents(t *testing.T) {
+	hw := DefaultHW()
+	hw.DistributionBW, hw.ReductionBW, hw.GlobalBufferBW = 128, 256, 300 // make the limits bite
+	optsList := []Options{
+		{Mode: Omega},
+		{Mode: Extended, Disable: FiniteBuffer},
+		{Mode: Extended, Disable: AllEffects},
+		{Mode: Extended, Disable: FiniteBuffer | FixPPStamps | FixPPTiles},
+		{Mode: Extended, Disable: FiniteBuffer | NoCLimits | FixRowTimes},
+	}
+	for _, tc := range randomCases(t, 80) {
+		p, err := Prepare(tc.g, GCN(tc.F, tc.G))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range optsList {
+			ev := allResults(t, p, hw, o)
+			o.Engine = Fast
+			fa := allResults(t, p, hw, o)
+			for i := range ev {
+				if !same(ev[i], fa[i]) {
+					t.Fatalf("V=%d F=%d G=%d %s %v: events %+v\nfast %+v", tc.g.NumNodes(), tc.F, tc.G, ev[i].Config.Name(), o, ev[i], fa[i])
+				}
+				if fa[i].Events != 0 || ev[i].Events == 0 {
+					t.Fatalf("event counts: fast %d, events %d", fa[i].Events, ev[i].Events)
+				}
+			}
+		}
+	}
+}
+
+func TestDisablingEverythingIsOmega(t *testing.T) {
+	hw := DefaultHW()
+	for _, tc := range randomCases(t, 12) {
+		p, err := Prepare(tc.g, GCN(tc.F, tc.G))
+		if err != nil {
+			t.Fatal(err)
+		}
+		om := allResults(t, p, hw, Options{Mode: Omega})
+		ex := allResults(t, p, hw, Options{Disable: AllEffects})
+		for i := range om {
+			om[i].Mode = Extended
+			if !same(om[i], ex[i]) {
+				t.Fatalf("%s: omega %+v\nextended with nothing %+v", om[i].Config.Name(), om[i], ex[i])
+			}
+		}
+	}
+}
+
+func TestProperties(t *testing.T) {
+	hw := DefaultHW()
+	hw.GlobalBufferBytes = 16 << 10 // small, so spills happen
+	for _, tc := range randomCases(t, 80) {
+		p, err := Prepare(tc.g, GCN(tc.F, tc.G))
+		if err != nil {
+			t.Fatal(err)
+		}
+		V := int64(tc.g.NumNodes())
+		nnz := int64(tc.g.NNZ())
+		if !tc.g.SelfLoops {
+			nnz += V
+		}
+		wantMACs := nnz*int64(tc.F) + V*int64(tc.F)*int64(tc.G)
+		for _, o := range []Options{{Mode: Omega}, {}} {
+			for _, r := range allResults(t, p, hw, o) {
+				name := r.Config.Name() + "/" + o.Mode.String()
+				if r.MACs != wantMACs {
+					t.Errorf("%s: MACs %d, want E*F + V*F*G = %d", name, r.MACs, wantMACs)
+				}
+				if r.Cycles*int64(hw.PEs) < r.MACs {
+					t.Errorf("%s: %d cycles on %d PEs cannot do %d MACs", name, r.Cycles, hw.PEs, r.MACs)
+				}
+				if r.Utilization <= 0 || r.Utilization > 1 {
+					t.Errorf("%s: utilisation %v", name, r.Utilization)
+				}
+				if r.StallCycles != r.Stalls.Pipeline+r.Stalls.Memory+r.Stalls.Ports || r.Stalls.Pipeline < 0 || r.Stalls.Memory < 0 || r.Stalls.Ports < 0 {
+					t.Errorf("%s: stalls %d vs %+v", name, r.StallCycles, r.Stalls)
+				}
+				if o.Mode == Omega {
+					if r.DRAM != (Traffic{}) || r.Energy != (EnergyBreakdown{}) {
+						t.Errorf("%s: omega mode has DRAM %+v, energy %+v", name, r.DRAM, r.Energy)
+					}
+					continue
+				}
+				if float64(r.Cycles) < float64(r.DRAM.Bytes)/hw.DRAMBytesPerCycle {
+					t.Errorf("%s: %d cycles move %d DRAM bytes at %v B/cycle", name, r.Cycles, r.DRAM.Bytes, hw.DRAMBytesPerCycle)
+				}
+				if r.Energy.Total() <= 0 || r.Energy.DRAM <= 0 {
+					t.Errorf("%s: energy %+v", name, r.Energy)
+				}
+			}
+		}
+	}
+}
+
+func TestMorePEsNeverSlowerTilingA(t *testing.T) {
+	tl, _ := dataflow.Named("a")
+	for _, tc := range randomCases(t, 20) {
+		p, err := Prepare(tc.g, GCN(tc.F, tc.G))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range []Options{{Mode: Omega}, {Disable: FiniteBuffer}} {
+			for _, inter := range dataflow.Inters {
+				prev := int64(math.MaxInt64)
+				for pes := 8; pes <= 4096; pes *= 2 {
+					hw := DefaultHW()
+					hw.PEs, hw.DistributionBW, hw.ReductionBW, hw.GlobalBufferBW = pes, pes, pes, 2*pes
+					c, err := tl.Config(inter, p.Dims(), pes, 0)
+					if err != nil {
+						t.Fatal(err)
+					}
+					r, err := p.Run(c, hw, o)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if r.Cycles > prev {
+						t.Errorf("V=%d F=%d G=%d %s %s: %d PEs take %d cycles, %d PEs took %d",
+							tc.g.NumNodes(), tc.F, tc.G, c.Name(), o.Mode, pes, r.Cycles, pes/2, prev)
+					}
+					prev = r.Cycles
+				}
+			}
+		}
+	}
+}
+
+// ring returns the cycle graph on n nodes: every A+I row has 3 entries.
+func ring(t *testing.T, n int) *graphs.Graph {
+	u := make([]int32, n)
+	v := make([]int32, n)
+	for i := range n {
+		u[i], v[i] = int32(i), int32((i+1)%n)
+	}
+	g, err := graphs.FromEdges(n, u, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+func TestRegularGraphClosedForm(t *testing.T) {
+	// A ring with V divisible by every tile: each row has d = 3 entries, so
+	// every row costs the same and the layer has a closed form.
+	const V, F, G = 1024, 32, 16
+	p, err := Prepare(ring(t, V), GCN(F, G))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hw := DefaultHW()
+	for _, name := range []string{"a", "b", "c", "d", "f", "h"} {
+		tl, _ := dataflow.Named(name)
+		c, err := tl.Config(dataflow.Seq, p.Dims(), 512, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts := c.Tiles
+		if V%ts.Va != 0 || V%ts.Vc != 0 {
+			continue
+		}
+		// Aggregation: W = 1 + iK*(1 + iN); a row's time after the first is
+		// W + ld; the first group's slowest row is one of those too.
+		iK := (3 + int64(ts.N) - 1) / int64(ts.N)
+		iN := (F + int64(ts.Fa) - 1) / int64(ts.Fa)
+		ld := 3 + clog2(int64(ts.N)) + flog2(int64(ts.Fa))
+		if ts.N > 1 && ts.Fa >= 3 && iK == 1 {
+			ld += iN - 1
+		}
+		agg := int64(V/ts.Va) * (1 + iK*(1+iN) + ld)
+		// Combination: per tile G columns at max(S, 2) cycles, S loads and
+		// the drain.
+		S := (F + int64(ts.Fc) - 1) / int64(ts.Fc)
+		drain := 3 + clog2(int64(ts.Vc*ts.Fc))
+		if S == 1 {
+			drain--
+		}
+		per := G*max(S, 2) + S + drain
+		comb := int64(V/ts.Vc) * per
+		r, err := p.Run(c, hw, Options{Mode: Omega})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.AggCycles != agg || r.CombCycles != comb || r.Cycles != agg+comb {
+			t.Errorf("tiling %s: agg %d comb %d seq %d, closed form %d %d %d", name, r.AggCycles, r.CombCycles, r.Cycles, agg, comb, agg+comb)
+		}
+		c.Inter = dataflow.SP
+		r, err = p.Run(c, hw, Options{Mode: Omega})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sp := agg + comb - int64(V/ts.Vc)*S
+		if S > 1 {
+			sp += int64(V/ts.Vc) * ((G*int64(ts.Vc)*S + 511) / 512)
+		}
+		if r.Cycles != sp {
+			t.Errorf("tiling %s: sp %d, closed form %d", name, r.Cycles, sp)
+		}
+	}
+}
+
+func TestSeqSpillsSPDoesNot(t *testing.T) {
+	const V, F, G = 2048, 64, 16
+	p, err := Prepare(ring(t, V), GCN(F, G))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hw := DefaultHW()
+	hw.GlobalBufferBytes = 256 << 10 // V*F*4 = 512 KiB does not fit
+	tl, _ := dataflow.Named("c")
+	compulsory := func(inter dataflow.Inter) int64 {
+		// CSR + H in, output out.
+		nnz := int64(3 * V)
+		return (V+0)*4 + nnz*8 + V*F*4 + F*G*4 + V*G*4
+	}
+	run := func(inter dataflow.Inter, gb int64) Result {
+		h := hw
+		h.GlobalBufferBytes = gb
+		c, err := tl.Config(inter, p.Dims(), 512, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := p.Run(c, h, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	seq, sp := run(dataflow.Seq, hw.GlobalBufferBytes), run(dataflow.SP, hw.GlobalBufferBytes)
+	if seq.SpillBytes == 0 {
+		t.Errorf("seq with V*F*4 = %d bytes > %d-byte buffer does not spill", V*F*4, hw.GlobalBufferBytes)
+	}
+	if sp.SpillBytes != 0 {
+		t.Errorf("sp spills %d bytes", sp.SpillBytes)
+	}
+	for _, r := range []Result{seq, sp} {
+		if got := r.DRAM.Bytes - r.SpillBytes - r.RefetchBytes; got != compulsory(r.Config.Inter) {
+			t.Errorf("%s: %d DRAM bytes besides spill and re-fetch, want the compulsory %d", r.Config.Name(), got, compulsory(r.Config.Inter))
+		}
+	}
+	// With a buffer that holds everything, seq moves only compulsory bytes.
+	big := run(dataflow.Seq, 64<<20)
+	if big.DRAM.Bytes != compulsory(dataflow.Seq) || big.SpillBytes != 0 || big.RefetchBytes != 0 {
+		t.Errorf("seq with a big buffer moves %d DRAM bytes (spill %d), want %d", big.DRAM.Bytes, big.SpillBytes, compulsory(dataflow.Seq))
+	}
+	if seq.Cycles <= big.Cycles {
+		t.Errorf("spilling seq (%d cycles) is not slower than seq without spill (%d)", seq.Cycles, big.Cycles)
+	}
+}
+
+func TestPPStallsWhenUnbalanced(t *testing.T) {
+	hw := DefaultHW()
+	opts := Options{Disable: FiniteBuffer}
+	run := func(g *graphs.Graph, F, G int) Result {
+		p, err := Prepare(g, GCN(F, G))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tl, _ := dataflow.Named("a")
+		c, err := tl.Config(dataflow.PP, p.Dims(), 512, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := p.Run(c, hw, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	// A ring with G = 16: both phases take about 2G-3G cycles per tile.
+	bal := run(ring(t, 4096), 64, 16)
+	// Dense rows make aggregation far slower than combination.
+	dense := rmat(t, 512, 40000, 9)
+	unb := run(dense, 64, 16)
+	if unb.Stalls.Pipeline == 0 {
+		t.Fatalf("unbalanced pp has no pipeline stalls: %+v", unb)
+	}
+	fb := float64(bal.Stalls.Pipeline) / float64(bal.Cycles)
+	fu := float64(unb.Stalls.Pipeline) / float64(unb.Cycles)
+	if fu <= fb {
+		t.Errorf("stall share: unbalanced %.3f, balanced %.3f", fu, fb)
+	}
+	// Shared ports with a narrow global buffer add port stalls.
+	h := hw
+	h.GlobalBufferBW = 16
+	p, _ := Prepare(dense, GCN(64, 16))
+	tl, _ := dataflow.Named("a")
+	c, _ := tl.Config(dataflow.PP, p.Dims(), 512, 0)
+	r, err := p.Run(c, h, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Stalls.Ports == 0 || r.Cycles <= unb.Cycles {
+		t.Errorf("narrow ports: %d port stalls, %d cycles (wide: %d)", r.Stalls.Ports, r.Cycles, unb.Cycles)
+	}
+}
+
+func TestHighTNUnderusesPEs(t *testing.T) {
+	p, err := Prepare(ring(t, 1024), GCN(32, 16))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hw := DefaultHW()
+	util := func(spec string) float64 {
+		tl, err := dataflow.ParseTiling(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := tl.Config(dataflow.Seq, p.Dims(), 512, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := p.Run(c, hw, Options{Disable: FiniteBuffer})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Utilization
+	}
+	low := util("T_Va=*,T_N=32,T_Fa=16,T_Vc=*,T_Gc=1,T_Fc=32")
+	high := util("T_Va=*,T_N=1,T_Fa=16,T_Vc=*,T_Gc=1,T_Fc=32")
+	if low >= high {
+		t.Errorf("T_N = 32 on degree-3 rows: utilisation %.3f, T_N = 1: %.3f", low, high)
+	}
+}
+
+func TestNoCLimitsSlowDown(t *testing.T) {
+	p, err := Prepare(rmat(t, 300, 2000, 5), GCN(64, 32))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hw := DefaultHW()
+	narrow := hw
+	narrow.DistributionBW, narrow.ReductionBW = 32, 32
+	cs, _ := p.Configs(hw)
+	for _, c := range cs {
+		a, _ := p.Run(c, hw, Options{})
+		b, err := p.Run(c, narrow, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.Cycles < a.Cycles {
+			t.Errorf("%s: narrower networks faster (%d < %d)", c.Name(), b.Cycles, a.Cycles)
+		}
+		d, _ := p.Run(c, narrow, Options{Disable: NoCLimits})
+		if d.Cycles != a.Cycles {
+			t.Errorf("%s: with NoCLimits off the bandwidth still matters (%d vs %d)", c.Name(), d.Cycles, a.Cycles)
+		}
+	}
+}
+
+func TestEnergySwitch(t *testing.T) {
+	p, err := Prepare(rmat(t, 100, 400, 1), GCN(16, 16))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hw := DefaultHW()
+	cs, _ := p.Configs(hw)
+	on, _ := p.Run(cs[0], hw, Options{})
+	off, _ := p.Run(cs[0], hw, Options{Disable: Energy})
+	if off.Energy != (EnergyBreakdown{}) {
+		t.Errorf("energy off: %+v", off.Energy)
+	}
+	e := on.Energy
+	if e.MAC != float64(on.MACs)*hw.Energy.MAC || e.GB != float64(on.GB.Accesses())*hw.Energy.GB {
+		t.Errorf("energy %+v does not follow the counts", e)
+	}
+	if math.Abs(e.Total()-(e.MAC+e.RF+e.NoC+e.GB+e.DRAM)) > 1e-9 {
+		t.Error("Total is not the sum")
+	}
+	on.Energy, off.Energy = EnergyBreakdown{}, EnergyBreakdown{}
+	on.Effect, off.Effect = 0, 0
+	if !same(on, off) {
+		t.Error("energy changed something besides energy")
+	}
+}
+
+func TestLayerKinds(t *testing.T) {
+	g := rmat(t, 200, 800, 11)
+	V := int64(g.NumNodes())
+	A := int64(g.NNZ()) // g has no self-loops
+	F, G := int64(32), int64(16)
+	tests := []struct {
+		kind workload.LayerKind
+		macs int64
+	}{
+		{workload.GCN, (A+V)*F + V*F*G},
+		{workload.GIN, (A+V)*F + V*F*G + V*G*G},
+		{workload.SAGE, A*F + V*2*F*G},
+		{workload.GAT, (A+V)*G + (A + V) + V*F*(G+2)},
+	}
+	hw := DefaultHW()
+	for _, tc := range tests {
+		p, err := Prepare(g, Layer{Kind: tc.kind, F: int(F), G: int(G)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range allResults(t, p, hw, Options{}) {
+			if r.MACs != tc.macs {
+				t.Errorf("%v %s: MACs %d, want %d", tc.kind, r.Config.Name(), r.MACs, tc.macs)
+			}
+			if r.Cycles <= 0 {
+				t.Errorf("%v %s: %d cycles", tc.kind, r.Config.Name(), r.Cycles)
+			}
+		}
+	}
+}
+
+func TestErrors(t *testing.T) {
+	g := ring(t, 10)
+	if _, err := Prepare(nil, GCN(1, 1)); err == nil {
+		t.Error("nil graph accepted")
+	}
+	if _, err := Prepare(&graphs.Graph{}, GCN(1, 1)); err == nil {
+		t.Error("empty graph accepted")
+	}
+	if _, err := Prepare(g, GCN(0, 4)); err == nil {
+		t.Error("F = 0 accepted")
+	}
+	if _, err := Prepare(g, Layer{Kind: 99, F: 1, G: 1}); err == nil {
+		t.Error("unknown layer kind accepted")
+	}
+	p, _ := Prepare(g, GCN(8, 8))
+	hw := DefaultHW()
+	c, _ := dataflow.Tiling{}.Config(dataflow.Seq, p.Dims(), 512, 0)
+	if _, err := p.Run(c, hw, Options{}); err == nil {
+		t.Error("zero config accepted")
+	}
+	tl, _ := dataflow.Named("a")
+	c, _ = tl.Config(dataflow.Seq, p.Dims(), 256, 0)
+	if _, err := p.Run(c, hw, Options{}); err == nil || !strings.Contains(err.Error(), "256 PEs") {
+		t.Errorf("config for another PE count: %v", err)
+	}
+	c, _ = tl.Config(dataflow.Seq, p.Dims(), 512, 0)
+	c.AggOrder = dataflow.Order{'N', 'V', 'F'}
+	if _, err := p.Run(c, hw, Options{}); err == nil || !strings.Contains(err.Error(), "not modelled") {
+		t.Errorf("other loop order: %v", err)
+	}
+	bad := hw
+	bad.DRAMBytesPerCycle = math.NaN()
+	if _, err := p.Run(cs0(t, p, hw), bad, Options{}); err == nil {
+		t.Error("NaN bandwidth accepted")
+	}
+}
+
+func cs0(t *testing.T, p *Prepared, hw HW) dataflow.Config {
+	cs, err := p.Configs(hw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cs[0]
+}
+
+func TestParseHW(t *testing.T) {
+	h, err := ParseHW([]byte("pes: 1024\nglobal_buffer_bytes: 2097152\nenergy_pj:\n  dram: 100\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := DefaultHW()
+	if h.PEs != 1024 || h.GlobalBufferBytes != 2<<20 || h.Energy.DRAM != 100 || h.Energy.MAC != d.Energy.MAC || h.WordBytes != d.WordBytes {
+		t.Errorf("parsed %+v", h)
+	}
+	if h, err := ParseHW(nil); err != nil || h != d {
+		t.Errorf("empty spec: %+v, %v", h, err)
+	}
+	for _, b := range []struct{ in, want string }{
+		{"pes: 512\nglobal_bufer_bytes: 4\n", "not found"},
+		{"pes: -4\n", "pes"},
+		{"pes: 1\n", "pes"},
+		{"word_bytes: 0\n", "word_bytes"},
+		{"dram_bytes_per_cycle: .nan\n", "dram_bytes_per_cycle"},
+		{"dram_bytes_per_cycle: .inf\n", "dram_bytes_per_cycle"},
+		{"energy_pj:\n  mac: -1\n", "energy_pj.mac"},
+		{"pp_agg_pes: 512\n", "pp_agg_pes"},
+		{"distribution_bw: 0\n", "bandwidths"},
+		{"register_file_bytes: 2\n", "register_file_bytes"},
+		{"pes: [1]\n", "cannot unmarshal"},
+	} {
+		if _, err := ParseHW([]byte(b.in)); err == nil || !strings.Contains(err.Error(), b.want) {
+			t.Errorf("ParseHW(%q) = %v, want error containing %q", b.in, err, b.want)
+		}
+	}
+}
+
+func TestParseOptions(t *testing.T) {
+	if m, err := ParseMode("OMEGA"); err != nil || m != Omega {
+		t.Errorf("ParseMode: %v %v", m, err)
+	}
+	if _, err := ParseMode("fast"); err == nil {
+		t.Error("bad mode accepted")
+	}
+	e, err := ParseEffects("buffer, noc,fix-pp-stamps")
+	if err != nil || e != FiniteBuffer|NoCLimits|FixPPStamps {
+		t.Errorf("ParseEffects: %v %v", e, err)
+	}
+	if e2, _ := ParseEffects(e.String()); e2 != e {
+		t.Errorf("round trip %v -> %v", e, e2)
+	}
+	if e, _ := ParseEffects("all"); e != AllEffects {
+		t.Errorf("all = %v", e)
+	}
+	if _, err := ParseEffects("cache"); err == nil {
+		t.Error("unknown effect accepted")
+	}
+}

@@ -1,0 +1,137 @@
+// Package accel runs GNN layers on a model of an Omega-style spatial
+// accelerator (Garg et al., IPDPS 2022, as used by seed 002): a PE array
+// fed from a global buffer through a distribution network, results
+// collected through a reduction network, and one of the 24 dataflow
+// configurations of package dataflow.
+//
+//	p, _ := accel.Prepare(g, accel.GCN(64, 16))
+//	res, _ := p.Run(cfg, accel.DefaultHW(), accel.Options{Mode: accel.Omega})
+//	all, _ := p.RunAll(hw, opts, nil) // the 24 configurations, reusing p
+//
+// Runs happen on the sim kernel at row-group and tile granularity: one
+// event per group of T_Va rows, per combination tile, per pipeline step and
+// per DRAM transfer, never per PE or per cycle. A run costs O(V + V/T_Va +
+// V/T_Vc) after an O(V) Prepare. Options.Engine = Fast computes the same
+// numbers in closed form when no DRAM transfers are modelled (tests check
+// the two agree exactly).
+//
+// # Modes
+//
+// Omega mode reproduces STONNE-Omega (stonne-simulator/omega, the
+// simulator behind seed 002's labels), quirks included, with no memory
+// limits: an unlimited global buffer, no DRAM, networks as wide as the PE
+// array and no energy. On the reference set of ../shared/omega-reference
+// (1,888 runs) its seq, sp and pp cycles have a median absolute error of
+// 0 % and a 90th percentile of 0.33 %; every tile size and global-buffer
+// access count matches exactly (see package omegaref).
+//
+// Extended mode (the default) adds the effects a designer needs, each one a
+// bit of Effect that Options.Disable switches off; with every effect off it
+// equals omega mode:
+//
+//   - FiniteBuffer: the global buffer holds HW.GlobalBufferBytes. Weights
+//     stay resident; the inter-phase buffer (seq: the whole V x F
+//     intermediate; sp: the partial-sum tile; pp: the ping-pong pair of T_Vp
+//     rows) takes what it needs next, and what does not fit is written to
+//     DRAM and read back; H gets the rest, and the share of H that does not
+//     fit is fetched again for every neighbour that needs it. The graph (CSR)
+//     and H are loaded, and the output stored, once. Every transfer goes
+//     through one DRAM channel of HW.DRAMBytesPerCycle (FIFO, HW.DRAMLatency
+//     after it leaves the channel), double-buffered: the next unit's load is
+//     issued when a unit starts computing, its store when it ends.
+//   - NoCLimits: the distribution network injects HW.DistributionBW words
+//     per cycle and the reduction network collects HW.ReductionBW results
+//     per cycle (each phase's share in proportion to its PEs in pp). A step
+//     needing more takes proportionally longer: aggregation's multicast and
+//     streaming steps, its passes over T_Va*T_Fa outputs, combination's
+//     stationary loads, weight streaming and per-column outputs.
+//   - SharedPorts: in pp both phases draw on the global buffer's
+//     HW.GlobalBufferBW words per cycle; a step cannot end before its
+//     combined traffic has passed (Stalls.Ports).
+//   - Energy: per-access energies of HW.Energy (pJ per word): MACs, three
+//     register-file accesses per MAC, NoC words, global-buffer and DRAM
+//     accesses.
+//   - FixLastGroup, FixRowTimes, FixPPTiles, FixPPStamps correct omega's
+//     bookkeeping quirks (below).
+//
+// # Timing model (both modes)
+//
+// Aggregation runs row by row, as STONNE's sparse-dense controller does. A
+// row with d nonzeros takes iK = ceil(d/T_N) neighbour steps: W = 1 +
+// iK + iK*iN cycles (configure, multicast the A values, then stream H for
+// each of the iN = ceil(F/T_Fa) passes), after which its results drain: the
+// next row starts ld = 3 + ceil(log2 T_N) + floor(log2 T_Fa) cycles later
+// (multiplier, adder tree, the tree levels the T_Fa roots sit below, write
+// back), plus iN-1 cycles for one-step rows when T_N > 1 and T_Fa >= 3:
+// reduction roots 1 and 2 (3 and 4, ...) share a collection-bus line that
+// delivers one result per cycle, so back-to-back passes drain at two cycles
+// each. The last valid feature column's result is stamped lf cycles after
+// streaming (4 + ceil(log2 T_N) with an adder tree and T_Fa > 1, one less
+// for T_Fa = 1; 3 + ceil(log2((F-1) mod T_Fa + 1)), at most ld, with the
+// temporal reduction of T_N = 1).
+// Rows are grouped T_Va at a time in lock step; a group costs its slowest
+// row.
+//
+// Combination runs tile by tile (T_Vc rows), as STONNE's dense controller
+// does with the intermediate stationary: a tile loads S = ceil(F/T_Fc)
+// stationary folds and streams the G/T_Gc weight columns at S cycles each,
+// but at least 2 cycles per column once three or more reduction roots are
+// active (the bus-line pairs again); it then drains 3 + ceil(log2(PEs used))
+// cycles (one fewer without folding). Tiles run back to back.
+//
+// Inter-phase (STONNE-Omega's analytical step, omega.cpp):
+//
+//	seq = agg + comb
+//	sp  = seq - l + p, l = ceil(V/T_Vc)*S (stationary loads saved),
+//	      p = ceil(G*T_Vc*S/P)*ceil(V/T_Vc) partial-sum overhead (0 if T_Fc = F)
+//	pp  = a_1 + sum_{k=2..T} max(a_k, c_{k-1}) + c_T over T = ceil(V/T_Vp)
+//	      tiles of T_Vp = max(T_Va, T_Vc) rows, each phase on its own share
+//	      of the PEs, in lock step (both phases start each step together)
+//
+// The per-row and per-tile constants were derived from STONNE's network
+// structure and checked against the per-row timestamps of the reference set
+// (timestamps.jsonl), which is what STONNE-Omega's numbers are computed from.
+// Loop orders other than VFN (aggregation) and VGF (combination) are
+// rejected: STONNE-Omega models no others.
+//
+// # Quirks
+//
+// Omega mode reproduces four pieces of STONNE-Omega's bookkeeping; extended
+// mode corrects each unless its Fix effect is disabled:
+//
+//  1. Last partial group (FixLastGroup): when T_Va does not divide V, the
+//     last group of rows counts only its final row, not its slowest.
+//  2. Row times (FixRowTimes): a row's time is the difference between its
+//     output timestamp and the previous row's, and row 0's time is its
+//     absolute finish time; the fix uses each row's start-to-start time.
+//  3. pp tiles (FixPPTiles): the aggregation part of pp tile k ends after
+//     floor(k*T_Vp/T_Va) groups, and when T_Vp divides V the rows after the
+//     last whole group are never counted; the fix cuts both phases at whole
+//     tiles of T_Vp rows.
+//  4. pp timestamps (FixPPStamps): the combination part of pp tile k is the
+//     difference of the recorded timestamps of tile ends' last rows, and a
+//     row whose reduction root has no bus partner (row 0 of a tile, and the
+//     last row when odd) is recorded halfway through its tile; the fix uses
+//     the tiles' finish times.
+//
+// Beyond those, STONNE-Omega's pp formula reads past the end of its arrays
+// when V < 2*T_Vp; gnnsim evaluates the same formula within bounds (one
+// tile: a_1 + c_1; two tiles: a_1 + max(a_2, c_1) + c_2), which is the
+// reference set's pp_cycles_safe.
+//
+// # Layer kinds
+//
+// GCN aggregates over A+I and combines F x G. GIN aggregates over A+I and
+// runs a two-layer MLP (F x G, then G x G) in the combination phase. SAGE
+// aggregates over A (mean) and combines the concatenation [h_v || mean] of
+// width 2F. GAT combines F x (G+2) (W and the two attention projections),
+// aggregates the G transformed features over A+I and spends one more step
+// per neighbour step on the attention weights; its phase order (combination
+// first) is not modelled: the phases are costed in Omega's order. Only GCN
+// is validated against STONNE-Omega.
+//
+// Left out: loop orders other than the defaults, DRAM refresh and bank
+// conflicts, more than one DRAM channel, partial reconfiguration costs
+// between tiles, activation functions and normalisation, and the energy of
+// control logic and of leakage.
+package accel

@@ -1,0 +1,153 @@
+package accel
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+
+	"gopkg.in/yaml.v3"
+)
+
+// HW describes an Omega-style spatial accelerator: a PE array with a
+// register file per PE, a distribution network from the global buffer to
+// the PEs and a reduction network back, a global buffer, and DRAM behind it.
+// Bandwidths are in elements (words) per cycle, sizes in bytes, energies in
+// pJ per access of one word.
+type HW struct {
+	PEs      int `yaml:"pes"`        // PE array size
+	PPAggPEs int `yaml:"pp_agg_pes"` // PEs aggregation gets in pp (0: half)
+
+	RegFileBytes      int64 `yaml:"register_file_bytes"` // per PE
+	GlobalBufferBytes int64 `yaml:"global_buffer_bytes"`
+	WordBytes         int64 `yaml:"word_bytes"` // size of one matrix element
+
+	// DistributionBW and ReductionBW are the words per cycle the
+	// distribution and reduction networks move for the whole array; in pp
+	// each phase gets a share proportional to its PEs. STONNE-Omega's
+	// reference runs use one word per PE per cycle (dn_bw = rn_bw = PEs).
+	DistributionBW int `yaml:"distribution_bw"`
+	ReductionBW    int `yaml:"reduction_bw"`
+	// GlobalBufferBW is the words per cycle the global buffer's ports
+	// deliver, shared by both phases in pp.
+	GlobalBufferBW int `yaml:"global_buffer_bw"`
+
+	DRAMBytesPerCycle float64 `yaml:"dram_bytes_per_cycle"`
+	DRAMLatency       int64   `yaml:"dram_latency_cycles"`
+
+	ClockHz float64 `yaml:"clock_hz"` // only for reporting seconds
+
+	Energy EnergyCosts `yaml:"energy_pj"`
+}
+
+// EnergyCosts are the energies of one access of one word, in pJ.
+type EnergyCosts struct {
+	MAC  float64 `yaml:"mac"`
+	RF   float64 `yaml:"register_file"`
+	NoC  float64 `yaml:"noc"`
+	GB   float64 `yaml:"global_buffer"`
+	DRAM float64 `yaml:"dram"`
+}
+
+// DefaultHW returns the built-in hardware. From seed 002 (Section 3.2, after
+// Garg et al.): 512 PEs, a 64-byte register file per PE, and (from the
+// STONNE-Omega reference runs) one word per PE per cycle of distribution
+// and reduction bandwidth, a 256 + 256 split for pp. The seed gives no
+// memory system or energies; gnnsim's choices are a 1 MiB global buffer
+// with 1024 words/cycle of ports, 4-byte words, DRAM at 64 bytes/cycle with
+// 100 cycles of latency, a 1 GHz clock, and per-access energies in the
+// ratios of Eyeriss (Chen et al., ISCA 2016: RF 1x, NoC 2x, global buffer
+// 6x, DRAM 200x of a MAC) scaled to 1 pJ per MAC.
+func DefaultHW() HW {
+	return HW{
+		PEs:               512,
+		RegFileBytes:      64,
+		GlobalBufferBytes: 1 << 20,
+		WordBytes:         4,
+		DistributionBW:    512,
+		ReductionBW:       512,
+		GlobalBufferBW:    1024,
+		DRAMBytesPerCycle: 64,
+		DRAMLatency:       100,
+		ClockHz:           1e9,
+		Energy:            EnergyCosts{MAC: 1, RF: 1, NoC: 2, GB: 6, DRAM: 200},
+	}
+}
+
+// maxPEs bounds the PE count: far above any design in the seeds, and small
+// enough that per-PE quantities never overflow.
+const maxPEs = 1 << 24
+
+// Validate checks that every size, bandwidth and energy is usable.
+func (h HW) Validate() error {
+	switch {
+	case h.PEs < 2 || h.PEs > maxPEs:
+		return fmt.Errorf("accel: hw: pes = %d, want 2..%d", h.PEs, maxPEs)
+	case h.PPAggPEs < 0 || h.PPAggPEs >= h.PEs:
+		return fmt.Errorf("accel: hw: pp_agg_pes = %d, want 0 (half) or 1..%d", h.PPAggPEs, h.PEs-1)
+	case h.WordBytes <= 0 || h.WordBytes > 64:
+		return fmt.Errorf("accel: hw: word_bytes = %d, want 1..64", h.WordBytes)
+	case h.RegFileBytes < h.WordBytes:
+		return fmt.Errorf("accel: hw: register_file_bytes = %d cannot hold one %d-byte word", h.RegFileBytes, h.WordBytes)
+	case h.GlobalBufferBytes <= 0:
+		return fmt.Errorf("accel: hw: global_buffer_bytes = %d, want > 0", h.GlobalBufferBytes)
+	case h.DistributionBW <= 0 || h.ReductionBW <= 0 || h.GlobalBufferBW <= 0:
+		return fmt.Errorf("accel: hw: bandwidths must be positive (distribution_bw %d, reduction_bw %d, global_buffer_bw %d)",
+			h.DistributionBW, h.ReductionBW, h.GlobalBufferBW)
+	case !(h.DRAMBytesPerCycle > 0) || math.IsInf(h.DRAMBytesPerCycle, 0):
+		return fmt.Errorf("accel: hw: dram_bytes_per_cycle = %v, want a positive finite number", h.DRAMBytesPerCycle)
+	case h.DRAMLatency < 0:
+		return fmt.Errorf("accel: hw: dram_latency_cycles = %d, want >= 0", h.DRAMLatency)
+	case !(h.ClockHz > 0) || math.IsInf(h.ClockHz, 0):
+		return fmt.Errorf("accel: hw: clock_hz = %v, want a positive finite number", h.ClockHz)
+	}
+	for _, e := range [...]struct {
+		name string
+		v    float64
+	}{{"mac", h.Energy.MAC}, {"register_file", h.Energy.RF}, {"noc", h.Energy.NoC}, {"global_buffer", h.Energy.GB}, {"dram", h.Energy.DRAM}} {
+		if !(e.v >= 0) || math.IsInf(e.v, 0) {
+			return fmt.Errorf("accel: hw: energy_pj.%s = %v, want a finite number >= 0", e.name, e.v)
+		}
+	}
+	return nil
+}
+
+// ppSplit returns the PEs of each phase in pp.
+func (h HW) ppSplit() (agg, comb int) {
+	agg = h.PPAggPEs
+	if agg == 0 {
+		agg = h.PEs / 2
+	}
+	return agg, h.PEs - agg
+}
+
+// ParseHW reads a hardware spec in YAML. Keys left out keep DefaultHW's
+// values; unknown keys are errors, so a typo never silently falls back to a
+// default. The result is validated.
+func ParseHW(data []byte) (HW, error) {
+	h := DefaultHW()
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&h); err != nil && !errors.Is(err, io.EOF) {
+		return HW{}, fmt.Errorf("accel: hw spec: %w", err)
+	}
+	if err := h.Validate(); err != nil {
+		return HW{}, err
+	}
+	return h, nil
+}
+
+// LoadHW reads a hardware spec file; see ParseHW.
+func LoadHW(path string) (HW, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return HW{}, fmt.Errorf("accel: %w", err)
+	}
+	h, err := ParseHW(data)
+	if err != nil {
+		return HW{}, fmt.Errorf("%s: %w", path, err)
+	}
+	return h, nil
+}

@@ -1,0 +1,66 @@
+// Package bench runs reproducible benchmark sweeps and writes their results
+// as Parquet: graphs x feature sizes x configurations x hardware, from a
+// YAML spec (see testdata/example.yaml) or from a preset (seed 002's
+// Graphlaxy Small/Medium/Large sets, and the real data sets).
+//
+// # Determinism, sharding, resumption
+//
+// A sweep's graphs are numbered in spec order (graph id) and cut into
+// chunks of chunk_graphs consecutive graphs. Each chunk is simulated
+// independently and written as two part files under
+// DIR/parts/<spec hash>/ (graphs-NNNNNN.parquet, then runs-NNNNNN.parquet;
+// temp file + rename, the graphs part last as the "chunk done" mark).
+// Because a chunk's content depends only on the spec and the chunk index,
+// the final tables, assembled in chunk order, are byte-identical whatever
+// the number of workers, the sharding, or interruptions:
+//
+//   - shard i of n owns the chunks c with c mod n == i (--shard i/n, or
+//     Slurm's SLURM_ARRAY_TASK_ID/_COUNT/_MIN, or Kubernetes'
+//     JOB_COMPLETION_INDEX with GNNSIM_SHARD_COUNT);
+//   - a rerun skips finished chunks, so a sweep killed by SIGINT or SIGKILL
+//     loses only the chunks in flight, and a finished file is never
+//     rewritten in place;
+//   - when all chunks are present (an unsharded run, the last shard to
+//     finish in a shared directory, or Merge over shard directories) the
+//     final DIR/graphs.parquet and DIR/runs.parquet are written.
+//
+// Every file carries the normalized spec (gnnsim.spec), its hash
+// (gnnsim.spec_hash), the seed (gnnsim.seed) and the gnnsim version
+// (gnnsim.version) as key-value metadata. DIR/spec.yaml and DIR/sweep.json
+// record the same for merge.
+//
+// # Tables
+//
+// graphs.parquet is a graph-set file of package graphs (one row per graph,
+// id = graph id; columns id, name, source, num_nodes, num_edges, nnz,
+// density, nx_density, clustering, triangles, deg_q1..deg_q7, mean_degree,
+// max_degree, labels and the CSR as lists; see the graphs package doc).
+//
+// runs.parquet has one row per (graph, F, G, hardware, configuration), in
+// graph id order, then sizes, hardware and configuration order (seq-a..h,
+// sp-a..h, pp-a..h for the 24 named configurations):
+//
+//	graph_id, graph_name, dataset     graph id (joins graphs.id), name, data set label
+//	f, g                               input and output feature sizes
+//	hardware, pes, mode                hardware point name, PE count, omega | extended
+//	config, inter, tiling              "sp-c", "sp", "c" (or the custom tiling text)
+//	t_va, t_n, t_fa, t_vc, t_gc, t_fc  resolved tile sizes
+//	agg_pes, comb_pes                  PEs of each phase (split only in pp)
+//	cycles                             layer latency in cycles
+//	agg_cycles, comb_cycles            per-phase cycles on their own PEs
+//	stall_cycles                       = stall_pipeline + stall_memory + stall_port cycles
+//	macs, utilization                  multiply-accumulates; MACs / (PEs x cycles)
+//	gb_reads, gb_writes, gb_bytes      global-buffer traffic (words, words, bytes)
+//	dram_reads, dram_writes, dram_bytes
+//	noc_reads, noc_writes, noc_bytes
+//	energy_{mac,rf,noc,gb,dram,total}_pj  energy by component in pJ
+//
+// All columns are plain INT64, DOUBLE or STRING (zstd, row groups of at
+// most 64 Ki rows): DuckDB, pandas, polars and Spark read them as they are.
+//
+// Relative paths in a spec are relative to the working directory of the
+// command, not to the spec file, so a spec means the same on every shard.
+//
+// Left out: per-run wall-clock times (they would break byte-identity) and
+// automatic retries of failed chunks (rerun the command).
+package bench

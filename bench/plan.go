@@ -1,0 +1,280 @@
+package bench
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"gnnsim/accel"
+	"gnnsim/dataflow"
+	"gnnsim/graphs"
+)
+
+// Plan is a spec resolved against the machine: files loaded, generators and
+// tilings checked, hardware parsed. Everything a sweep can get wrong is
+// found while planning, before any simulation starts.
+type Plan struct {
+	Spec    *Spec
+	sources []source
+	offsets []int // offsets[k] = global id of source k's first graph
+	total   int
+	hws     []hwPoint
+	configs []configSpec
+	opts    accel.Options
+	// Skipped lists files a directory source could not load, with reasons.
+	Skipped []string
+}
+
+type source struct {
+	dataset string
+	gen     *graphs.GenSpec
+	count   int
+	loaded  []*graphs.Graph
+}
+
+type hwPoint struct {
+	name string
+	hw   accel.HW
+}
+
+type configSpec struct {
+	inter  dataflow.Inter
+	tiling dataflow.Tiling
+}
+
+// NewPlan resolves s. Errors name the spec key and the reason.
+func NewPlan(s *Spec) (*Plan, error) {
+	p := &Plan{Spec: s}
+	for i, gs := range s.Graphs {
+		key := fmt.Sprintf("graphs[%d]", i)
+		src, skipped, err := resolveSource(s, gs)
+		if err != nil {
+			return nil, &SpecError{Key: key, Reason: err.Error()}
+		}
+		p.Skipped = append(p.Skipped, skipped...)
+		p.offsets = append(p.offsets, p.total)
+		p.sources = append(p.sources, src)
+		p.total += src.count
+	}
+	if p.total == 0 {
+		return nil, specErr("graphs", "the sources hold no graphs")
+	}
+	if len(s.HW) == 0 {
+		p.hws = []hwPoint{{"default", accel.DefaultHW()}}
+	}
+	for i, h := range s.HW {
+		key := fmt.Sprintf("hardware[%d]", i)
+		hw := accel.DefaultHW()
+		if h.File != "" {
+			var err error
+			if hw, err = accel.LoadHW(h.File); err != nil {
+				return nil, &SpecError{Key: key + ".file", Reason: err.Error()}
+			}
+		}
+		if h.PEs > 0 {
+			hw.PEs = h.PEs
+			hw.DistributionBW, hw.ReductionBW = h.PEs, h.PEs
+		}
+		if err := hw.Validate(); err != nil {
+			return nil, &SpecError{Key: key, Reason: err.Error()}
+		}
+		name := h.Name
+		if name == "" {
+			name = fmt.Sprintf("hw%d", i)
+		}
+		for _, o := range p.hws {
+			if o.name == name {
+				return nil, specErr(key+".name", "duplicate hardware name %q", name)
+			}
+		}
+		p.hws = append(p.hws, hwPoint{name, hw})
+	}
+	inters := s.Config.Dataflows
+	if len(inters) == 0 {
+		inters = []string{"seq", "sp", "pp"}
+	}
+	tilings := s.Config.Tilings
+	if len(tilings) == 0 && len(s.Config.Custom) == 0 || slices.Contains(tilings, "all") {
+		tilings = strings.Split(dataflow.TilingNames, "")
+	}
+	var ts []dataflow.Tiling
+	for i, name := range tilings {
+		t, err := dataflow.Named(name)
+		if err != nil {
+			return nil, &SpecError{Key: fmt.Sprintf("configurations.tilings[%d]", i), Reason: err.Error()}
+		}
+		ts = append(ts, t)
+	}
+	for i, c := range s.Config.Custom {
+		t, err := dataflow.ParseTiling(c)
+		if err != nil {
+			return nil, &SpecError{Key: fmt.Sprintf("configurations.custom[%d]", i), Reason: err.Error()}
+		}
+		ts = append(ts, t)
+	}
+	for i, name := range inters {
+		in, err := dataflow.ParseInter(name)
+		if err != nil {
+			return nil, &SpecError{Key: fmt.Sprintf("configurations.dataflows[%d]", i), Reason: err.Error()}
+		}
+		for _, t := range ts {
+			p.configs = append(p.configs, configSpec{in, t})
+		}
+	}
+	// An impossible tiling (a tile product above the PEs, a tile wider than
+	// F) fails here for every hardware point and feature size, on the
+	// smallest and a large graph, rather than halfway through a sweep.
+	for _, hp := range p.hws {
+		for _, F := range s.Sizes.F {
+			for _, G := range s.Sizes.G {
+				for _, v := range []int{1, 1 << 20} {
+					d := dataflow.Dims{V: v, F: F, G: G}
+					for _, c := range p.configs {
+						if _, err := c.tiling.Config(c.inter, d, hp.hw.PEs, hp.hw.PPAggPEs); err != nil {
+							return nil, specErr("configurations", "%s-%s on hardware %q with F=%d G=%d: %v",
+								c.inter, c.tiling.Name(), hp.name, F, G, err)
+						}
+					}
+				}
+			}
+		}
+	}
+	mode, err := accel.ParseMode(s.Mode)
+	if err != nil {
+		return nil, &SpecError{Key: "mode", Reason: err.Error()}
+	}
+	p.opts = accel.Options{Mode: mode, Engine: accel.Fast}
+	return p, nil
+}
+
+func resolveSource(s *Spec, gs GraphSource) (source, []string, error) {
+	if gs.Generator != "" {
+		spec := graphs.GenSpec{Generator: gs.Generator, Count: gs.Count, Seed: s.Seed, Params: gs.Params}
+		if gs.Preset != "" {
+			if gs.Generator != "graphlaxy" {
+				return source{}, nil, fmt.Errorf("presets exist only for the graphlaxy generator")
+			}
+			ps, err := graphs.Graphlaxy(gs.Preset)
+			if err != nil {
+				return source{}, nil, err
+			}
+			if gs.Count > 0 {
+				ps.Count = gs.Count
+			}
+			for k, v := range gs.Params {
+				if ps.Params == nil {
+					ps.Params = map[string]float64{}
+				}
+				ps.Params[k] = v
+			}
+			spec = ps
+			spec.Seed = s.Seed
+		}
+		if gs.Seed != nil {
+			spec.Seed = *gs.Seed
+		}
+		if gs.Nodes != nil {
+			spec.MinNodes, spec.MaxNodes = gs.Nodes[0], gs.Nodes[1]
+		}
+		if gs.Edges != nil {
+			spec.MinEdges, spec.MaxEdges = gs.Edges[0], gs.Edges[1]
+		}
+		// Generating graph 0 checks the generator name and every parameter.
+		if _, err := graphs.Generate(spec, 0); err != nil {
+			return source{}, nil, err
+		}
+		ds := gs.Dataset
+		if ds == "" {
+			ds = gs.Generator
+			if gs.Preset != "" {
+				ds += "." + gs.Preset
+			}
+		}
+		return source{dataset: ds, gen: &spec, count: spec.Count}, nil, nil
+	}
+	gl, skipped, err := loadPath(gs.Path, gs.Format, gs.Files)
+	if err != nil {
+		return source{}, nil, err
+	}
+	ds := gs.Dataset
+	if ds == "" {
+		ds = strings.TrimSuffix(filepath.Base(gs.Path), filepath.Ext(gs.Path))
+	}
+	return source{dataset: ds, loaded: gl, count: len(gl)}, skipped, nil
+}
+
+// loadPath loads a graph-set Parquet file, a raw graph file or TU
+// directory, or (with a glob) every matching file of a directory.
+func loadPath(path, format, glob string) ([]*graphs.Graph, []string, error) {
+	if format == "graphset" || format == "" && strings.HasSuffix(path, ".parquet") {
+		gs, _, err := graphs.ReadSet(path)
+		return gs, nil, err
+	}
+	if glob == "" {
+		gs, err := graphs.Load(path, graphs.Format(format))
+		return gs, nil, err
+	}
+	files, err := filepath.Glob(filepath.Join(path, glob))
+	if err != nil {
+		return nil, nil, fmt.Errorf("files %q: %w", glob, err)
+	}
+	if len(files) == 0 {
+		if _, err := os.Stat(path); err != nil {
+			return nil, nil, err
+		}
+		return nil, nil, fmt.Errorf("no file in %s matches %q", path, glob)
+	}
+	var out []*graphs.Graph
+	var skipped []string
+	for _, f := range files { // Glob sorts, so the order is stable
+		gs, err := graphs.Load(f, graphs.Format(format))
+		if err != nil {
+			skipped = append(skipped, err.Error())
+			continue
+		}
+		out = append(out, gs...)
+	}
+	return out, skipped, nil
+}
+
+// NumGraphs is the number of graphs the sweep covers.
+func (p *Plan) NumGraphs() int { return p.total }
+
+// NumChunks is the number of part files the sweep is cut into.
+func (p *Plan) NumChunks() int { return (p.total + p.Spec.ChunkGraphs - 1) / p.Spec.ChunkGraphs }
+
+// graph returns global graph id and its dataset label.
+func (p *Plan) graph(id int) (*graphs.Graph, string, error) {
+	k, _ := slices.BinarySearch(p.offsets, id+1)
+	k--
+	src := &p.sources[k]
+	local := id - p.offsets[k]
+	if src.gen != nil {
+		g, err := graphs.Generate(*src.gen, local)
+		return g, src.dataset, err
+	}
+	return src.loaded[local], src.dataset, nil
+}
+
+// sizes returns the (F, G) pairs graph id runs with.
+func (p *Plan) sizes(id int) [][2]int {
+	sz := p.Spec.Sizes
+	switch sz.Mode {
+	case "cross":
+		out := make([][2]int, 0, len(sz.F)*len(sz.G))
+		for _, f := range sz.F {
+			for _, g := range sz.G {
+				out = append(out, [2]int{f, g})
+			}
+		}
+		return out
+	case "random":
+		r := rand.New(rand.NewPCG(p.Spec.Seed, uint64(id)^0x5eed51ce5))
+		return [][2]int{{sz.F[r.IntN(len(sz.F))], sz.G[r.IntN(len(sz.G))]}}
+	default:
+		return [][2]int{{sz.F[id%len(sz.F)], sz.G[id%len(sz.G)]}}
+	}
+}

@@ -1,0 +1,232 @@
+package bench
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Spec describes a sweep: graph sources x feature sizes x configurations x
+// hardware, in one mode, fully seeded. It is read from YAML (see
+// bench/testdata/example.yaml for a commented example) and recorded verbatim
+// in every output file's metadata.
+type Spec struct {
+	Name   string         `yaml:"name"`
+	Seed   uint64         `yaml:"seed"`
+	Graphs []GraphSource  `yaml:"graphs"`
+	Sizes  SizeSpec       `yaml:"sizes"`
+	Config ConfigSpec     `yaml:"configurations"`
+	HW     []HardwareSpec `yaml:"hardware"`
+	Mode   string         `yaml:"mode"` // omega | extended (default)
+
+	// ChunkGraphs is the number of consecutive graphs per part file: the unit
+	// of sharding, resumption and crash loss. Default 256.
+	ChunkGraphs int `yaml:"chunk_graphs"`
+}
+
+// GraphSource is either a generator or a path to load.
+type GraphSource struct {
+	// Dataset labels the graphs in the runs table's dataset column (default:
+	// the generator name, or the base name of the path).
+	Dataset string `yaml:"dataset,omitempty"`
+
+	// Generated graphs.
+	Generator string             `yaml:"generator,omitempty"`
+	Preset    string             `yaml:"preset,omitempty"` // graphlaxy presets: small | medium | large
+	Count     int                `yaml:"count,omitempty"`
+	Seed      *uint64            `yaml:"seed,omitempty"`  // default: the spec seed
+	Nodes     []int              `yaml:"nodes,omitempty"` // [min, max]
+	Edges     []int              `yaml:"edges,omitempty"` // [min, max]
+	Params    map[string]float64 `yaml:"params,omitempty"`
+
+	// Loaded graphs.
+	Path string `yaml:"path,omitempty"`
+	// Files: only with a directory path that is not a TUDataset, the glob of
+	// files to load from it (e.g. "*.mtx"); files refused by the loader
+	// (say, rectangular matrices) are skipped and listed in the summary.
+	Files  string `yaml:"files,omitempty"`
+	Format string `yaml:"format,omitempty"` // tu | mtx | edgelist | cites | graphset; empty = auto
+}
+
+// SizeSpec gives each graph its feature sizes F (input) and G (output).
+// Mode "cycle" (default) gives graph i F[i mod len(F)] and G[i mod len(G)],
+// the rule of the STONNE-Omega reference set; "cross" runs every graph with
+// every (F, G) pair; "random" draws F and G uniformly from the lists with the
+// spec seed and the graph index.
+type SizeSpec struct {
+	F    []int  `yaml:"F"`
+	G    []int  `yaml:"G"`
+	Mode string `yaml:"mode"`
+}
+
+// ConfigSpec names the configurations: the cross product of dataflows and
+// named tilings, plus custom tilings ("T_Va=4,T_N=2,T_Fa=8,T_Vc=8,T_Gc=1,T_Fc=16")
+// crossed with the dataflows.
+type ConfigSpec struct {
+	Dataflows []string `yaml:"dataflows,omitempty"` // seq | sp | pp; empty = all three
+	Tilings   []string `yaml:"tilings,omitempty"`   // a..h or "all"; empty = all eight
+	Custom    []string `yaml:"custom,omitempty"`
+}
+
+// HardwareSpec names one hardware point: a spec file (accel YAML) and/or
+// overrides. An empty list means the built-in default hardware.
+type HardwareSpec struct {
+	Name string `yaml:"name,omitempty"`
+	File string `yaml:"file,omitempty"`
+	PEs  int    `yaml:"pes,omitempty"`
+}
+
+// SpecError is a spec problem, naming the key and the reason.
+type SpecError struct {
+	Key, Reason string
+}
+
+func (e *SpecError) Error() string { return fmt.Sprintf("spec: %s: %s", e.Key, e.Reason) }
+
+func specErr(key, format string, args ...any) error {
+	return &SpecError{Key: key, Reason: fmt.Sprintf(format, args...)}
+}
+
+// ParseSpec reads a YAML spec; unknown keys are errors so a typo never
+// silently falls back to a default.
+func ParseSpec(data []byte) (*Spec, error) {
+	var s Spec
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&s); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, specErr("(file)", "empty spec")
+		}
+		return nil, fmt.Errorf("spec: %w", err)
+	}
+	if err := s.normalize(); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+// LoadSpec reads a spec file.
+func LoadSpec(path string) (*Spec, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("spec: %w", err)
+	}
+	s, err := ParseSpec(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return s, nil
+}
+
+// normalize fills defaults and checks everything that can be checked without
+// touching files or simulating.
+func (s *Spec) normalize() error {
+	if len(s.Graphs) == 0 {
+		return specErr("graphs", "empty list: name at least one generator or path")
+	}
+	for i := range s.Graphs {
+		g := &s.Graphs[i]
+		key := fmt.Sprintf("graphs[%d]", i)
+		switch {
+		case g.Generator != "" && g.Path != "":
+			return specErr(key, "give either generator or path, not both")
+		case g.Generator == "" && g.Path == "":
+			return specErr(key, "needs a generator or a path")
+		case g.Path != "":
+			switch g.Format {
+			case "", "tu", "mtx", "edgelist", "cites", "graphset":
+			default:
+				return specErr(key+".format", "unknown format %q (want tu, mtx, edgelist, cites or graphset)", g.Format)
+			}
+		default:
+			if g.Count < 0 {
+				return specErr(key+".count", "negative count %d", g.Count)
+			}
+			if g.Count == 0 && g.Preset == "" {
+				return specErr(key+".count", "missing or zero (or name a preset)")
+			}
+			for _, r := range []struct {
+				k string
+				v []int
+			}{{"nodes", g.Nodes}, {"edges", g.Edges}} {
+				if r.v == nil {
+					continue
+				}
+				if len(r.v) != 2 || r.v[0] < 0 || r.v[1] < r.v[0] {
+					return specErr(key+"."+r.k, "want [min, max] with 0 <= min <= max, got %v", r.v)
+				}
+			}
+			for k, v := range g.Params {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					return specErr(key+".params."+k, "not a finite number")
+				}
+			}
+		}
+	}
+	if len(s.Sizes.F) == 0 {
+		s.Sizes.F = []int{16, 32, 64}
+	}
+	if len(s.Sizes.G) == 0 {
+		s.Sizes.G = []int{16, 32}
+	}
+	for _, k := range []struct {
+		name string
+		v    []int
+	}{{"sizes.F", s.Sizes.F}, {"sizes.G", s.Sizes.G}} {
+		for _, x := range k.v {
+			if x <= 0 {
+				return specErr(k.name, "feature size %d must be positive", x)
+			}
+		}
+	}
+	switch s.Sizes.Mode {
+	case "":
+		s.Sizes.Mode = "cycle"
+	case "cycle", "cross", "random":
+	default:
+		return specErr("sizes.mode", "unknown mode %q (want cycle, cross or random)", s.Sizes.Mode)
+	}
+	switch s.Mode {
+	case "":
+		s.Mode = "extended"
+	case "omega", "extended":
+	default:
+		return specErr("mode", "unknown mode %q (want omega or extended)", s.Mode)
+	}
+	if s.ChunkGraphs == 0 {
+		s.ChunkGraphs = 256
+	}
+	if s.ChunkGraphs < 0 {
+		return specErr("chunk_graphs", "negative value %d", s.ChunkGraphs)
+	}
+	for i, h := range s.HW {
+		if h.PEs < 0 {
+			return specErr(fmt.Sprintf("hardware[%d].pes", i), "negative PE count %d", h.PEs)
+		}
+	}
+	return nil
+}
+
+// Canonical returns the spec as normalized YAML: the text recorded in result
+// metadata, and what Hash digests.
+func (s *Spec) Canonical() string {
+	out, err := yaml.Marshal(s)
+	if err != nil { // a Spec always marshals; keep the contract anyway
+		return fmt.Sprintf("%+v", *s)
+	}
+	return string(out)
+}
+
+// Hash identifies the spec's results: part files of another spec are never
+// reused by resume or merge.
+func (s *Spec) Hash() string {
+	sum := sha256.Sum256([]byte(s.Canonical()))
+	return hex.EncodeToString(sum[:8])
+}

@@ -1,0 +1,88 @@
+package bench
+
+import (
+	"errors"
+	"os"
+	"strings"
+	"testing"
+)
+
+func TestParseSpecErrors(t *testing.T) {
+	cases := []struct {
+		name, yaml, key string
+	}{
+		{"empty graphs", "seed: 1\ngraphs: []\n", "graphs"},
+		{"no source", "graphs:\n  - count: 3\n", "graphs[0]"},
+		{"both", "graphs:\n  - generator: er\n    path: x\n    count: 1\n", "graphs[0]"},
+		{"zero count", "graphs:\n  - generator: er\n", "graphs[0].count"},
+		{"negative count", "graphs:\n  - generator: er\n    count: -2\n", "graphs[0].count"},
+		{"bad range", "graphs:\n  - generator: er\n    count: 2\n    nodes: [5, 3]\n", "graphs[0].nodes"},
+		{"bad format", "graphs:\n  - path: x\n    format: gml\n", "graphs[0].format"},
+		{"zero F", "graphs:\n  - generator: er\n    count: 1\nsizes:\n  F: [0]\n", "sizes.F"},
+		{"bad size mode", "graphs:\n  - generator: er\n    count: 1\nsizes:\n  mode: zip\n", "sizes.mode"},
+		{"bad mode", "graphs:\n  - generator: er\n    count: 1\nmode: fast\n", "mode"},
+		{"negative pes", "graphs:\n  - generator: er\n    count: 1\nhardware:\n  - pes: -1\n", "hardware[0].pes"},
+		{"empty", "", "(file)"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := ParseSpec([]byte(c.yaml))
+			var se *SpecError
+			if !errors.As(err, &se) {
+				t.Fatalf("want SpecError for key %s, got %v", c.key, err)
+			}
+			if se.Key != c.key {
+				t.Fatalf("key = %q, want %q (%v)", se.Key, c.key, err)
+			}
+		})
+	}
+	if _, err := ParseSpec([]byte("graphs:\n  - generator: er\n    count: 1\n    cuont: 2\n")); err == nil || !strings.Contains(err.Error(), "cuont") {
+		t.Fatalf("unknown key not reported: %v", err)
+	}
+}
+
+func TestExampleSpecParses(t *testing.T) {
+	data, err := os.ReadFile("testdata/example.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := ParseSpec(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Hash() != s.Hash() || s.Hash() == "" {
+		t.Fatal("hash not stable")
+	}
+	s2, _ := ParseSpec(data)
+	s2.Seed++
+	if s2.Hash() == s.Hash() {
+		t.Fatal("hash ignores the seed")
+	}
+}
+
+func TestShard(t *testing.T) {
+	for _, bad := range []string{"", "1", "a/b", "2/2", "-1/3", "0/0"} {
+		if _, err := ParseShard(bad); err == nil {
+			t.Errorf("ParseShard(%q) accepted", bad)
+		}
+	}
+	s, err := ParseShard("1/3")
+	if err != nil || !s.Owns(4) || s.Owns(3) {
+		t.Fatalf("1/3: %v %v", s, err)
+	}
+	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+	s, ok, err := ShardFromEnv(env(map[string]string{"SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_COUNT": "3", "SLURM_ARRAY_TASK_MIN": "1"}))
+	if !ok || err != nil || s != (Shard{2, 3}) {
+		t.Fatalf("slurm: %v %v %v", s, ok, err)
+	}
+	s, ok, err = ShardFromEnv(env(map[string]string{"JOB_COMPLETION_INDEX": "0", "GNNSIM_SHARD_COUNT": "4"}))
+	if !ok || err != nil || s != (Shard{0, 4}) {
+		t.Fatalf("k8s: %v %v %v", s, ok, err)
+	}
+	if _, ok, err = ShardFromEnv(env(map[string]string{"JOB_COMPLETION_INDEX": "0"})); !ok || err == nil {
+		t.Fatal("k8s without count accepted")
+	}
+	if _, ok, _ = ShardFromEnv(env(nil)); ok {
+		t.Fatal("no env, but a shard")
+	}
+}

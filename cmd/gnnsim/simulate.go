@@ -1,0 +1,330 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"gnnsim/accel"
+	"gnnsim/accel/omegaref"
+	"gnnsim/dataflow"
+	"gnnsim/graphs"
+	"gnnsim/workload"
+)
+
+func init() { rootCmd.AddCommand(newSimulateCmd()) }
+
+type simulateFlags struct {
+	graphsPath, format, graph string
+	F, G                      int
+	layer                     string
+	dataflows, tilings        string
+	pes, ppAggPEs             int
+	mode, hwPath, disable     string
+	engine                    string
+	jsonOut                   bool
+}
+
+func newSimulateCmd() *cobra.Command {
+	var f simulateFlags
+	cmd := &cobra.Command{
+		Use:   "simulate --graphs FILE [flags]",
+		Short: "Run GNN layers on the Omega-style accelerator model and print cycles, traffic and energy",
+		Long: `Run one GNN layer per graph on the Omega-style spatial accelerator model
+(package accel) under the chosen dataflow configurations, and print one row
+per (graph, configuration): cycles, per-phase cycles, stalls, PE
+utilisation, MACs, global-buffer / DRAM / NoC traffic and energy.
+
+--graphs takes a graph-set Parquet file (gnnsim graphs gen/load), a
+STONNE-Omega reference graph (.csr, A+I in the file's row order), or any raw
+graph file or directory package graphs reads (TUDataset, Matrix Market, edge
+list, .cites; --format overrides the detection). Row order is kept: it
+decides which rows share a row group or tile.
+
+Configurations are the cross product of --dataflow and --tiling. Tilings
+are the named tilings a..h of seed 002's Table 2, "all", a comma-separated
+list of names, or one custom recipe such as
+"T_Va=*,T_N=2,T_Fa=8,T_Vc=*,T_Gc=1,T_Fc=16" ("*" = as large as the PEs
+allow). For pp the PEs are split between the phases (--pp-agg-pes, default
+half) and each phase's tiles are resolved from its share.
+
+--mode omega reproduces STONNE-Omega (no memory limits, its bookkeeping
+quirks included); --mode extended (the default) adds a finite global buffer
+with DRAM, NoC bandwidth limits, shared buffer ports in pp, energy, and fixes
+omega's quirks. --disable switches extended-mode effects off one by one.`,
+		Example: `  gnnsim simulate --graphs ../shared/data/matrix-market/karate.mtx --F 64 --G 16
+  gnnsim simulate --graphs set.parquet --graph 3 --dataflow pp --tiling a,c --mode omega --json
+  gnnsim simulate --graphs g.csr --tiling "T_Va=*,T_N=4,T_Fa=16,T_Vc=*,T_Gc=1,T_Fc=16" --hw hw.yaml`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runSimulate(cmd.OutOrStdout(), &f) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.graphsPath, "graphs", "", "graph-set Parquet file, .csr reference graph, or raw graph file/directory (required)")
+	fl.StringVar(&f.format, "format", "", "raw graph format: tu, mtx, edgelist or cites (default: detect from the path)")
+	fl.StringVar(&f.graph, "graph", "", "simulate only this graph: its name, or its 0-based index in the file (default: all)")
+	fl.IntVar(&f.F, "F", 64, "input feature width F")
+	fl.IntVar(&f.G, "G", 16, "output feature width G")
+	fl.StringVar(&f.layer, "layer", "gcn", "layer kind: gcn, gin, sage or gat")
+	fl.StringVar(&f.dataflows, "dataflow", "all", "inter-phase dataflow: seq, sp, pp, a comma-separated list, or all")
+	fl.StringVar(&f.tilings, "tiling", "all", `tiling: a..h, a comma-separated list of names, all, or one custom recipe "T_Va=..,T_N=..,T_Fa=..,T_Vc=..,T_Gc=..,T_Fc=.."`)
+	fl.IntVar(&f.pes, "pes", 0, "PE count (default: the hardware spec's, 512 built in)")
+	fl.IntVar(&f.ppAggPEs, "pp-agg-pes", 0, "PEs given to aggregation in pp (default: the hardware spec's, half)")
+	fl.StringVar(&f.mode, "mode", "extended", "omega (reproduce STONNE-Omega) or extended (add memory, NoC, port and energy effects)")
+	fl.StringVar(&f.hwPath, "hw", "", "hardware spec YAML (keys as in 'go doc gnnsim/accel.HW'; left-out keys keep the built-in defaults)")
+	fl.StringVar(&f.disable, "disable", "", "extended-mode effects to switch off, comma-separated: buffer, noc, ports, energy, fix-last-group, fix-row-times, fix-pp-tiles, fix-pp-stamps, all")
+	fl.StringVar(&f.engine, "engine", "events", "events (run on the discrete-event kernel) or fast (closed form where exact; same numbers)")
+	fl.BoolVar(&f.jsonOut, "json", false, "print a JSON array of results instead of a table")
+	_ = cmd.MarkFlagRequired("graphs")
+	return cmd
+}
+
+// simRecord is one output row (also the JSON object).
+type simRecord struct {
+	Graph    string `json:"graph"`
+	Nodes    int    `json:"nodes"`
+	NNZ      int64  `json:"nnz"`
+	Layer    string `json:"layer"`
+	F        int    `json:"F"`
+	G        int    `json:"G"`
+	Dataflow string `json:"dataflow"`
+	Tiling   string `json:"tiling"`
+	Tiles    string `json:"tiles"`
+	PEs      int    `json:"pes"`
+	AggPEs   int    `json:"agg_pes"`
+	CombPEs  int    `json:"comb_pes"`
+	Mode     string `json:"mode"`
+	Effects  string `json:"effects"`
+
+	Cycles       int64   `json:"cycles"`
+	Seconds      float64 `json:"seconds"`
+	AggCycles    int64   `json:"agg_cycles"`
+	CombCycles   int64   `json:"comb_cycles"`
+	StallCycles  int64   `json:"stall_cycles"`
+	PipeStalls   int64   `json:"stall_pipeline_cycles"`
+	MemStalls    int64   `json:"stall_memory_cycles"`
+	PortStalls   int64   `json:"stall_port_cycles"`
+	MACs         int64   `json:"macs"`
+	Utilization  float64 `json:"utilization"`
+	GBReads      int64   `json:"gb_reads"`
+	GBWrites     int64   `json:"gb_writes"`
+	GBBytes      int64   `json:"gb_bytes"`
+	DRAMReads    int64   `json:"dram_reads"`
+	DRAMWrites   int64   `json:"dram_writes"`
+	DRAMBytes    int64   `json:"dram_bytes"`
+	SpillBytes   int64   `json:"dram_spill_bytes"`
+	RefetchBytes int64   `json:"dram_refetch_bytes"`
+	NoCReads     int64   `json:"noc_injected"`
+	NoCWrites    int64   `json:"noc_collected"`
+	NoCBytes     int64   `json:"noc_bytes"`
+	EnergyMAC    float64 `json:"energy_mac_pj"`
+	EnergyRF     float64 `json:"energy_rf_pj"`
+	EnergyNoC    float64 `json:"energy_noc_pj"`
+	EnergyGB     float64 `json:"energy_gb_pj"`
+	EnergyDRAM   float64 `json:"energy_dram_pj"`
+	EnergyTotal  float64 `json:"energy_total_pj"`
+	Events       uint64  `json:"events"`
+}
+
+func runSimulate(w io.Writer, f *simulateFlags) error {
+	hw := accel.DefaultHW()
+	if f.hwPath != "" {
+		var err error
+		if hw, err = accel.LoadHW(f.hwPath); err != nil {
+			return err
+		}
+	}
+	if f.pes != 0 {
+		hw.PEs = f.pes
+		if f.ppAggPEs == 0 && hw.PPAggPEs >= hw.PEs {
+			hw.PPAggPEs = 0
+		}
+	}
+	if f.ppAggPEs != 0 {
+		hw.PPAggPEs = f.ppAggPEs
+	}
+	if err := hw.Validate(); err != nil {
+		return err
+	}
+	mode, err := accel.ParseMode(f.mode)
+	if err != nil {
+		return fmt.Errorf("--mode: %w", err)
+	}
+	disable, err := accel.ParseEffects(f.disable)
+	if err != nil {
+		return fmt.Errorf("--disable: %w", err)
+	}
+	if disable != 0 && mode == accel.Omega {
+		return fmt.Errorf("--disable applies to extended mode only (omega mode models none of the effects)")
+	}
+	opts := accel.Options{Mode: mode, Disable: disable}
+	switch strings.ToLower(f.engine) {
+	case "events":
+	case "fast":
+		opts.Engine = accel.Fast
+	default:
+		return fmt.Errorf("--engine: unknown engine %q (want events or fast)", f.engine)
+	}
+	kind, err := workload.ParseLayerKind(f.layer)
+	if err != nil {
+		return fmt.Errorf("--layer: %w", err)
+	}
+	layer := accel.Layer{Kind: kind, F: f.F, G: f.G}
+	inters, err := parseInters(f.dataflows)
+	if err != nil {
+		return fmt.Errorf("--dataflow: %w", err)
+	}
+	tilings, err := parseTilings(f.tilings)
+	if err != nil {
+		return fmt.Errorf("--tiling: %w", err)
+	}
+	gs, err := loadGraphs(f.graphsPath, f.format)
+	if err != nil {
+		return err
+	}
+	if gs, err = selectGraph(gs, f.graph); err != nil {
+		return err
+	}
+
+	var recs []simRecord
+	for _, g := range gs {
+		p, err := accel.Prepare(g, layer)
+		if err != nil {
+			return fmt.Errorf("graph %s: %w", g.Name, err)
+		}
+		for _, inter := range inters {
+			for _, tl := range tilings {
+				c, err := tl.Config(inter, p.Dims(), hw.PEs, hw.PPAggPEs)
+				if err != nil {
+					return fmt.Errorf("graph %s: %w", g.Name, err)
+				}
+				r, err := p.Run(c, hw, opts)
+				if err != nil {
+					return fmt.Errorf("graph %s: %w", g.Name, err)
+				}
+				recs = append(recs, record(g, p, layer, r, hw))
+			}
+		}
+	}
+	if f.jsonOut {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(recs)
+	}
+	return writeSimTable(w, recs)
+}
+
+func record(g *graphs.Graph, p *accel.Prepared, layer accel.Layer, r accel.Result, hw accel.HW) simRecord {
+	c := r.Config
+	return simRecord{
+		Graph: g.Name, Nodes: g.NumNodes(), NNZ: p.NNZ(), Layer: layer.Kind.String(), F: layer.F, G: layer.G,
+		Dataflow: c.Inter.String(), Tiling: c.Tiling, Tiles: c.Tiles.String(),
+		PEs: c.PEs, AggPEs: c.AggPEs, CombPEs: c.CombPEs, Mode: r.Mode.String(), Effects: r.Effect.String(),
+		Cycles: r.Cycles, Seconds: r.Seconds(hw.ClockHz), AggCycles: r.AggCycles, CombCycles: r.CombCycles,
+		StallCycles: r.StallCycles, PipeStalls: r.Stalls.Pipeline, MemStalls: r.Stalls.Memory, PortStalls: r.Stalls.Ports,
+		MACs: r.MACs, Utilization: r.Utilization,
+		GBReads: r.GB.Reads, GBWrites: r.GB.Writes, GBBytes: r.GB.Bytes,
+		DRAMReads: r.DRAM.Reads, DRAMWrites: r.DRAM.Writes, DRAMBytes: r.DRAM.Bytes,
+		SpillBytes: r.SpillBytes, RefetchBytes: r.RefetchBytes,
+		NoCReads: r.NoC.Reads, NoCWrites: r.NoC.Writes, NoCBytes: r.NoC.Bytes,
+		EnergyMAC: r.Energy.MAC, EnergyRF: r.Energy.RF, EnergyNoC: r.Energy.NoC, EnergyGB: r.Energy.GB,
+		EnergyDRAM: r.Energy.DRAM, EnergyTotal: r.Energy.Total(), Events: r.Events,
+	}
+}
+
+func writeSimTable(w io.Writer, recs []simRecord) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "graph\tV\tnnz\tconfig\tcycles\tagg\tcomb\tstalls\tutil%\tMACs\tGB acc\tDRAM B\tNoC acc\tenergy nJ\ttiles\t")
+	for _, r := range recs {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s-%s\t%d\t%d\t%d\t%d\t%.1f\t%d\t%d\t%d\t%d\t%.1f\t%s\t\n",
+			r.Graph, r.Nodes, r.NNZ, r.Dataflow, r.Tiling, r.Cycles, r.AggCycles, r.CombCycles, r.StallCycles,
+			100*r.Utilization, r.MACs, r.GBReads+r.GBWrites, r.DRAMBytes, r.NoCReads+r.NoCWrites, r.EnergyTotal/1000, r.Tiles)
+	}
+	return tw.Flush()
+}
+
+func parseInters(s string) ([]dataflow.Inter, error) {
+	if strings.EqualFold(strings.TrimSpace(s), "all") {
+		return dataflow.Inters[:], nil
+	}
+	var out []dataflow.Inter
+	for _, part := range strings.Split(s, ",") {
+		i, err := dataflow.ParseInter(part)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, i)
+	}
+	return out, nil
+}
+
+func parseTilings(s string) ([]dataflow.Tiling, error) {
+	s = strings.TrimSpace(s)
+	switch {
+	case strings.EqualFold(s, "all"):
+		return dataflow.NamedTilings(), nil
+	case strings.Contains(s, "="):
+		t, err := dataflow.ParseTiling(s)
+		if err != nil {
+			return nil, err
+		}
+		return []dataflow.Tiling{t}, nil
+	}
+	var out []dataflow.Tiling
+	for _, part := range strings.Split(s, ",") {
+		t, err := dataflow.Named(part)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// loadGraphs reads a graph-set Parquet file, a reference .csr graph, or a
+// raw graph file or directory.
+func loadGraphs(path, format string) ([]*graphs.Graph, error) {
+	switch {
+	case format == "" && strings.HasSuffix(strings.ToLower(path), ".parquet"):
+		gs, _, err := graphs.ReadSet(path)
+		return gs, err
+	case format == "" && strings.HasSuffix(strings.ToLower(path), ".csr"):
+		g, err := omegaref.ReadCSR(path)
+		if err != nil {
+			return nil, err
+		}
+		return []*graphs.Graph{g}, nil
+	}
+	if _, err := os.Stat(path); err != nil {
+		return nil, err
+	}
+	return graphs.Load(path, graphs.Format(format))
+}
+
+// selectGraph keeps the graph named sel, or the one at index sel; all when
+// sel is empty.
+func selectGraph(gs []*graphs.Graph, sel string) ([]*graphs.Graph, error) {
+	if sel == "" {
+		if len(gs) == 0 {
+			return nil, fmt.Errorf("no graphs to simulate")
+		}
+		return gs, nil
+	}
+	for _, g := range gs {
+		if g.Name == sel {
+			return []*graphs.Graph{g}, nil
+		}
+	}
+	if i, err := strconv.Atoi(sel); err == nil {
+		if i < 0 || i >= len(gs) {
+			return nil, fmt.Errorf("--graph %d: index out of range (the file holds %d graphs)", i, len(gs))
+		}
+		return []*graphs.Graph{gs[i]}, nil
+	}
+	return nil, fmt.Errorf("--graph %q: no graph of that name", sel)
+}

@@ -1,0 +1,216 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"gnnsim/bench"
+)
+
+func init() {
+	var out, shard string
+	var workers int
+	sweepCmd := &cobra.Command{
+		Use:   "sweep SPEC",
+		Short: "Run a benchmark sweep described by a YAML spec",
+		Long: `Run a sweep: graphs x feature sizes x configurations x hardware, as the
+YAML spec says (commented example: bench/testdata/example.yaml). Results go to
+OUT/graphs.parquet and OUT/runs.parquet (columns: see the bench package doc).
+
+The sweep is cut into chunks of chunk_graphs graphs, each written as a part
+file under OUT/parts/ as soon as it is done. A rerun of the same command skips
+finished chunks, so a killed sweep loses only the chunks in flight. With
+--shard i/n (or SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT, or
+JOB_COMPLETION_INDEX with GNNSIM_SHARD_COUNT) only chunks c with c mod n = i
+run; 'gnnsim merge' joins the shards. Output is byte-identical whatever the
+worker count or sharding.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			spec, err := bench.LoadSpec(args[0])
+			if err != nil {
+				return err
+			}
+			sh, err := shardFlag(shard)
+			if err != nil {
+				return err
+			}
+			if out == "" {
+				out = "results/" + spec.Name
+			}
+			_, err = runSweep(cmd, spec, out, workers, sh)
+			return err
+		},
+	}
+	sweepCmd.Flags().StringVar(&out, "out", "", "output directory (default results/<spec name>)")
+	sweepCmd.Flags().IntVar(&workers, "workers", 0, "parallel workers (default: number of CPUs); results do not depend on it")
+	sweepCmd.Flags().StringVar(&shard, "shard", "", "run shard i of n (0-based), e.g. 0/4; default: from Slurm/Kubernetes environment, else the whole sweep")
+
+	var mergeOut string
+	mergeCmd := &cobra.Command{
+		Use:   "merge DIR...",
+		Short: "Join the shard outputs of one sweep into one dataset",
+		Long: `Join the part files of sweep directories (the shards of one spec, run into
+separate directories or into one shared directory) into graphs.parquet and
+runs.parquet. The result is byte-identical to an unsharded run of the spec.
+Fails, naming the chunk, if any part is missing.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if mergeOut == "" {
+				mergeOut = args[0]
+			}
+			start := time.Now()
+			sum, err := bench.Merge(args, mergeOut)
+			if err != nil {
+				return err
+			}
+			printSummary(cmd.OutOrStdout(), sum, mergeOut, time.Since(start))
+			return nil
+		},
+	}
+	mergeCmd.Flags().StringVar(&mergeOut, "out", "", "output directory (default: the first DIR)")
+
+	rootCmd.AddCommand(sweepCmd, mergeCmd, datasetCmd())
+}
+
+func datasetCmd() *cobra.Command {
+	var out, mode, preset, dataDir, shard string
+	var seed uint64
+	var workers int
+	cmd := &cobra.Command{
+		Use:   "dataset",
+		Short: "Build seed 002's data sets: graphs simulated on all 24 configurations",
+	}
+	flags := func(c *cobra.Command) {
+		c.Flags().StringVar(&out, "out", "", "output directory (default results/<data set>)")
+		c.Flags().StringVar(&mode, "mode", "extended", "accelerator model: omega (STONNE-Omega numbers) or extended")
+		c.Flags().Uint64Var(&seed, "seed", 1, "seed of every random choice")
+		c.Flags().IntVar(&workers, "workers", 0, "parallel workers (default: number of CPUs)")
+		c.Flags().StringVar(&shard, "shard", "", "run shard i of n, as for sweep")
+	}
+	glx := &cobra.Command{
+		Use:   "graphlaxy",
+		Short: "Graphlaxy Small (243 graphs), Medium (9,171) or Large (6,381) x 24 configurations",
+		Long: `Generate one of seed 002's synthetic data sets with the Graphlaxy generator
+(published sizes: small 243 graphs of 10.49 nodes on average, medium 9,171 of
+241.95, large 6,381 of 782.36) and simulate every graph on the 24
+configurations of the default 512-PE hardware. Graph i gets F = [16,32,64][i%3]
+and G = [16,32][i%2], the rule of the STONNE-Omega reference set. The last line
+reads: graphs=N runs=M wall_s=T out=DIR.`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			spec, err := bench.GraphlaxySpec(preset, seed, mode)
+			if err != nil {
+				return err
+			}
+			return datasetRun(c, spec, out, "results/graphlaxy-"+preset, workers, shard)
+		},
+	}
+	flags(glx)
+	glx.Flags().StringVar(&preset, "preset", "medium", "data set: small, medium or large")
+	real := &cobra.Command{
+		Use:   "real",
+		Short: "The real data sets (TU, Matrix Market networks, Cora) x 24 configurations",
+		Long: `Load the real data sets under --data (ENZYMES, MUTAG, AIDS, NCI1 from tu/, every
+square matrix of matrix-market/, planetoid/cora) and simulate every graph on the
+24 configurations. Rectangular matrices are skipped and listed. The last line
+reads: graphs=N runs=M wall_s=T out=DIR.`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			spec, err := bench.RealSpec(dataDir, seed, mode)
+			if err != nil {
+				return err
+			}
+			return datasetRun(c, spec, out, "results/real", workers, shard)
+		},
+	}
+	flags(real)
+	real.Flags().StringVar(&dataDir, "data", defaultDataDir(), "folder of the real data sets (env GNNSIM_DATA)")
+	cmd.AddCommand(glx, real)
+	return cmd
+}
+
+func defaultDataDir() string {
+	if d := os.Getenv("GNNSIM_DATA"); d != "" {
+		return d
+	}
+	return "../shared/data"
+}
+
+func datasetRun(c *cobra.Command, spec *bench.Spec, out, def string, workers int, shard string) error {
+	sh, err := shardFlag(shard)
+	if err != nil {
+		return err
+	}
+	if out == "" {
+		out = def
+	}
+	_, err = runSweep(c, spec, out, workers, sh)
+	return err
+}
+
+func shardFlag(v string) (bench.Shard, error) {
+	if v != "" {
+		return bench.ParseShard(v)
+	}
+	s, _, err := bench.ShardFromEnv(nil)
+	return s, err
+}
+
+// runSweep plans and runs spec into out, stopping cleanly on SIGINT/SIGTERM.
+func runSweep(cmd *cobra.Command, spec *bench.Spec, out string, workers int, sh bench.Shard) (*bench.Summary, error) {
+	start := time.Now()
+	plan, err := bench.NewPlan(spec)
+	if err != nil {
+		return nil, err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	sum, err := plan.Run(ctx, out, bench.Options{Workers: workers, Shard: sh, Progress: cmd.ErrOrStderr()})
+	w := cmd.OutOrStdout()
+	if err != nil {
+		if sum != nil && ctx.Err() != nil {
+			return sum, fmt.Errorf("interrupted: kept %d of %d chunks in %s; rerun the same command to resume", sum.ChunksDone, sum.Chunks, out)
+		}
+		return sum, err
+	}
+	if !sum.Complete {
+		fmt.Fprintf(w, "shard %s done: %d of %d chunks present in %s (%d computed, %d reused); run 'gnnsim merge' once all shards finish\n",
+			sh, sum.ChunksDone, sum.Chunks, out, sum.ChunksComputed, sum.ChunksReused)
+		return sum, nil
+	}
+	printSummary(w, sum, out, time.Since(start))
+	return sum, nil
+}
+
+func printSummary(w io.Writer, sum *bench.Summary, out string, wall time.Duration) {
+	if len(sum.Skipped) > 0 {
+		fmt.Fprintf(w, "skipped %d files:\n", len(sum.Skipped))
+		for _, s := range sum.Skipped {
+			fmt.Fprintf(w, "  %s\n", s)
+		}
+	}
+	if sum.ChunksReused > 0 {
+		fmt.Fprintf(w, "resumed: %d of %d chunks were already finished\n", sum.ChunksReused, sum.Chunks)
+	}
+	total := 0
+	for _, c := range sum.Best {
+		total += c.N
+	}
+	fmt.Fprintf(w, "optimal configuration per case (%d cases):\n", total)
+	var parts []string
+	for _, c := range sum.Best {
+		parts = append(parts, fmt.Sprintf("%s=%d (%.1f%%)", c.Config, c.N, 100*float64(c.N)/float64(max(total, 1))))
+	}
+	for i := 0; i < len(parts); i += 6 {
+		fmt.Fprintf(w, "  %s\n", strings.Join(parts[i:min(i+6, len(parts))], "  "))
+	}
+	fmt.Fprintf(w, "graphs=%d runs=%d wall_s=%.2f out=%s\n", sum.Graphs, sum.Runs, wall.Seconds(), out)
+}

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"gnnsim/accel"
+	"gnnsim/accel/omegaref"
+)
+
+func init() {
+	validateCmd := &cobra.Command{
+		Use:   "validate",
+		Short: "Check gnnsim's models against reference simulators",
+		Long:  `Check gnnsim's models against the outputs of reference simulators.`,
+	}
+	validateCmd.AddCommand(newValidateOmegaCmd())
+	rootCmd.AddCommand(validateCmd)
+}
+
+func newValidateOmegaCmd() *cobra.Command {
+	var refDir, hwPath, engine string
+	cmd := &cobra.Command{
+		Use:   "omega [--reference DIR]",
+		Short: "Score omega mode against a STONNE-Omega reference set",
+		Long: `Simulate every run of a STONNE-Omega reference set in omega mode and print
+the absolute percentage errors per quantity (agg, comb, seq, sp, pp, and the
+global-buffer access counts) and per source, then, as the last line:
+
+  median_abs_pct_err=X p90_abs_pct_err=Y top1_agreement=Z spearman_median=W rows=N
+
+X and Y are over the seq and sp cycles of the P = 512 runs and the pp cycles
+of the P = 256 runs (against pp_cycles_safe); Z is the share of graphs whose
+fastest of the 24 configurations agrees; W is the median over graphs of the
+Spearman rank correlation of the 24 latencies; N is the number of reference
+runs. The directory has the layout of ../shared/omega-reference (its
+README): omega_reference.csv and graphs/<name>.csr. The command also prints
+how long the simulations took against the reference's own wall time.
+
+The exit status is 1 when a run cannot be simulated (the summary is still
+printed).`,
+		Example: `  gnnsim validate omega --reference ../shared/omega-reference`,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runValidateOmega(cmd.OutOrStdout(), refDir, hwPath, engine)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&refDir, "reference", "", "reference set directory (default: $GNNSIM_SHARED/omega-reference, or the nearest shared/omega-reference above the working directory)")
+	fl.StringVar(&hwPath, "hw", "", "hardware spec YAML (default: built in; its pes must be the reference's P = 512)")
+	fl.StringVar(&engine, "engine", "events", "events (discrete-event kernel) or fast (closed form; same numbers)")
+	return cmd
+}
+
+func runValidateOmega(w io.Writer, refDir, hwPath, engine string) error {
+	if refDir == "" {
+		d, ok := omegaref.FindDir()
+		if !ok {
+			return fmt.Errorf("--reference not given and no shared/omega-reference found (set GNNSIM_SHARED)")
+		}
+		refDir = d
+	}
+	hw := accel.DefaultHW()
+	if hwPath != "" {
+		var err error
+		if hw, err = accel.LoadHW(hwPath); err != nil {
+			return err
+		}
+	}
+	opts := accel.Options{Mode: accel.Omega}
+	switch strings.ToLower(engine) {
+	case "events":
+	case "fast":
+		opts.Engine = accel.Fast
+	default:
+		return fmt.Errorf("--engine: unknown engine %q (want events or fast)", engine)
+	}
+	ref, err := omegaref.Load(refDir)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	rep := omegaref.Score(ref, hw, opts)
+	took := time.Since(start).Seconds()
+	wall := ref.WallSeconds()
+	fmt.Fprintf(w, "reference: %s (%d runs, %d graphs)\n", refDir, len(ref.Runs), len(ref.Graphs))
+	if took > 0 {
+		fmt.Fprintf(w, "simulated in %.3f s on one core; STONNE-Omega's wall time: %.1f s; speed-up %.0fx\n\n", took, wall, wall/took)
+	}
+	if err := rep.Write(w); err != nil {
+		return err
+	}
+	if n := len(rep.Failures); n > 0 {
+		return fmt.Errorf("%d of %d reference runs could not be simulated", n, rep.Runs)
+	}
+	return nil
+}

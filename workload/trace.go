@@ -1,0 +1,447 @@
+package workload
+
+import (
+	"cmp"
+	"encoding/binary"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/parquet-go/parquet-go"
+
+	"gnnsim/internal/pqio"
+)
+
+// Trace file columns. job_id and arrival_cycle are required; a row names its
+// graph's size with nodes and edges, or references it by graph (and then
+// Resolve fills the size), or both.
+const (
+	ColJobID      = "job_id"        // int64, unique
+	ColArrival    = "arrival_cycle" // int64 >= 0, cycles from the trace origin
+	ColGraph      = "graph"         // graph name
+	ColGraphIndex = "graph_index"   // int >= 0, index into the caller's graph set
+	ColNodes      = "nodes"         // int64 > 0; with edges
+	ColEdges      = "edges"         // int64 >= 0, undirected, self-loops excluded
+	ColF          = "f"             // input feature width
+	ColG          = "g"             // output feature width
+	ColKind       = "kind"          // gcn, gin, sage or gat (case-insensitive)
+)
+
+var traceColumns = []string{ColJobID, ColArrival, ColGraph, ColGraphIndex, ColNodes, ColEdges, ColF, ColG, ColKind}
+
+// ReadOptions supplies values for columns a trace file leaves out.
+type ReadOptions struct {
+	F, G int       // feature widths for files without f / g columns (0: the column is required)
+	Kind LayerKind // layer kind for files without a kind column (0: GCN)
+}
+
+// ReadTrace reads a trace file, CSV or Parquet by its extension (.csv;
+// .parquet or .pq), and returns its jobs sorted by arrival time, ties kept in
+// file order. Jobs that reference a graph by name only have Nodes == 0 until
+// Resolve fills them.
+func ReadTrace(path string, opt ReadOptions) ([]Job, error) {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".csv":
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, fmt.Errorf("workload: %w", err)
+		}
+		defer f.Close()
+		return ParseCSV(f, path, opt)
+	case ".parquet", ".pq":
+		return ReadParquet(path, opt)
+	}
+	return nil, fmt.Errorf("workload: %s: unknown trace format (want .csv, .parquet or .pq)", path)
+}
+
+// rawRow is one trace row before defaults and validation; nil means the
+// column is absent or the cell empty. It is also the Parquet row type.
+type rawRow struct {
+	JobID      *int64  `parquet:"job_id,optional"`
+	Arrival    *int64  `parquet:"arrival_cycle,optional"`
+	Graph      *string `parquet:"graph,optional"`
+	GraphIndex *int64  `parquet:"graph_index,optional"`
+	Nodes      *int64  `parquet:"nodes,optional"`
+	Edges      *int64  `parquet:"edges,optional"`
+	F          *int64  `parquet:"f,optional"`
+	G          *int64  `parquet:"g,optional"`
+	Kind       *string `parquet:"kind,optional"`
+}
+
+// job turns a raw row into a validated job. It does not check id uniqueness.
+func (r *rawRow) job(opt ReadOptions) (Job, error) {
+	var j Job
+	if r.JobID == nil {
+		return j, fmt.Errorf("missing %s", ColJobID)
+	}
+	j.ID = *r.JobID
+	if r.Arrival == nil {
+		return j, fmt.Errorf("missing %s", ColArrival)
+	}
+	j.Arrival = *r.Arrival
+	if j.Arrival < 0 {
+		return j, fmt.Errorf("%s = %d, want >= 0", ColArrival, j.Arrival)
+	}
+	if r.Graph != nil {
+		j.Graph = *r.Graph
+	}
+	j.GraphIndex = -1
+	if r.GraphIndex != nil {
+		if *r.GraphIndex < 0 || *r.GraphIndex > int64(maxInt) {
+			return j, fmt.Errorf("%s = %d, want >= 0", ColGraphIndex, *r.GraphIndex)
+		}
+		j.GraphIndex = int(*r.GraphIndex)
+	}
+	switch {
+	case (r.Nodes == nil) != (r.Edges == nil):
+		return j, fmt.Errorf("%s and %s must be given together", ColNodes, ColEdges)
+	case r.Nodes != nil:
+		j.Nodes, j.Edges = *r.Nodes, *r.Edges
+		if j.Nodes <= 0 {
+			return j, fmt.Errorf("%s = %d, want > 0", ColNodes, j.Nodes)
+		}
+	case j.Graph == "":
+		return j, fmt.Errorf("no %s/%s and no %s: the job has no graph", ColNodes, ColEdges, ColGraph)
+	}
+	var err error
+	if j.F, err = width(ColF, r.F, opt.F); err != nil {
+		return j, err
+	}
+	if j.G, err = width(ColG, r.G, opt.G); err != nil {
+		return j, err
+	}
+	j.Kind = cmp.Or(opt.Kind, GCN)
+	if r.Kind != nil {
+		if j.Kind, err = ParseLayerKind(*r.Kind); err != nil {
+			return j, err
+		}
+	}
+	if j.Nodes == 0 {
+		// Size comes later from Resolve: validate the rest with a stand-in.
+		probe := j
+		probe.Nodes, probe.Edges = 1, 0
+		return j, probe.Validate()
+	}
+	return j, j.Validate()
+}
+
+const maxInt = int(^uint(0) >> 1)
+
+func width(col string, v *int64, def int) (int, error) {
+	if v == nil {
+		if def == 0 {
+			return 0, fmt.Errorf("missing %s (no column and no default)", col)
+		}
+		return def, nil
+	}
+	if *v <= 0 || *v > MaxFeatures {
+		return 0, fmt.Errorf("%s = %d, want 1..%d", col, *v, MaxFeatures)
+	}
+	return int(*v), nil
+}
+
+// finish checks id uniqueness and sorts jobs by arrival (stable). where(i)
+// names row i for error messages.
+func finish(jobs []Job, where func(i int) string) ([]Job, error) {
+	seen := make(map[int64]int, len(jobs))
+	for i := range jobs {
+		if k, dup := seen[jobs[i].ID]; dup {
+			return nil, fmt.Errorf("workload: %s: %s %d already used at %s", where(i), ColJobID, jobs[i].ID, where(k))
+		}
+		seen[jobs[i].ID] = i
+	}
+	slices.SortStableFunc(jobs, func(a, b Job) int { return cmp.Compare(a.Arrival, b.Arrival) })
+	return jobs, nil
+}
+
+// ParseCSV reads a CSV trace from r; name labels errors (usually the file
+// name). The first non-comment line is a header naming columns from the
+// Col* constants in any order; unknown or repeated columns are errors, and
+// so is a row that breaks the rules of Job.Validate. Lines starting with #
+// are comments. An empty cell in an optional column counts as absent.
+func ParseCSV(r io.Reader, name string, opt ReadOptions) ([]Job, error) {
+	cr := csv.NewReader(r)
+	cr.Comment = '#'
+	cr.FieldsPerRecord = 0 // every row as wide as the header
+	cr.ReuseRecord = true
+	header, err := cr.Read()
+	if err == io.EOF {
+		return nil, fmt.Errorf("workload: %s: empty trace (no header)", name)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("workload: %s: %w", name, err)
+	}
+	hline, _ := cr.FieldPos(0)
+	idx := make([]int, len(traceColumns)) // column position of each known column, -1 if absent
+	for i := range idx {
+		idx[i] = -1
+	}
+	for pos, h := range header {
+		h = strings.TrimSpace(h)
+		if pos == 0 {
+			h = strings.TrimPrefix(h, "\ufeff") // spreadsheet byte-order mark
+		}
+		k := slices.Index(traceColumns, h)
+		if k < 0 {
+			return nil, fmt.Errorf("workload: %s:%d: unknown column %q (known: %s)", name, hline, h, strings.Join(traceColumns, ", "))
+		}
+		if idx[k] >= 0 {
+			return nil, fmt.Errorf("workload: %s:%d: column %q appears twice", name, hline, h)
+		}
+		idx[k] = pos
+	}
+	for _, req := range []int{0, 1} {
+		if idx[req] < 0 {
+			return nil, fmt.Errorf("workload: %s:%d: missing required column %q", name, hline, traceColumns[req])
+		}
+	}
+	var (
+		jobs  []Job
+		lines []int
+	)
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			// csv.ParseError already carries the line number.
+			return nil, fmt.Errorf("workload: %s: %w", name, err)
+		}
+		line, _ := cr.FieldPos(0)
+		var row rawRow
+		cell := func(col int) (string, bool) {
+			if idx[col] < 0 {
+				return "", false
+			}
+			s := strings.TrimSpace(rec[idx[col]])
+			return s, s != ""
+		}
+		var perr error
+		parseInt := func(col int) *int64 {
+			s, ok := cell(col)
+			if !ok || perr != nil {
+				return nil
+			}
+			v, err := strconv.ParseInt(s, 10, 64)
+			if err != nil {
+				perr = fmt.Errorf("column %s: %q is not an integer", traceColumns[col], s)
+				return nil
+			}
+			return &v
+		}
+		parseStr := func(col int) *string {
+			s, ok := cell(col)
+			if !ok {
+				return nil
+			}
+			return &s
+		}
+		row.JobID = parseInt(0)
+		row.Arrival = parseInt(1)
+		row.Graph = parseStr(2)
+		row.GraphIndex = parseInt(3)
+		row.Nodes = parseInt(4)
+		row.Edges = parseInt(5)
+		row.F = parseInt(6)
+		row.G = parseInt(7)
+		row.Kind = parseStr(8)
+		if perr != nil {
+			return nil, fmt.Errorf("workload: %s:%d: %w", name, line, perr)
+		}
+		j, err := row.job(opt)
+		if err != nil {
+			return nil, fmt.Errorf("workload: %s:%d: %w", name, line, err)
+		}
+		jobs = append(jobs, j)
+		lines = append(lines, line)
+	}
+	return finish(jobs, func(i int) string { return fmt.Sprintf("%s:%d", name, lines[i]) })
+}
+
+// ReadParquet reads a Parquet trace with the columns of ParseCSV (integer
+// columns of any integer width, optional or required). Errors name the file
+// and the 1-based row.
+//
+// Rows are decoded in batches and checked as they come, rather than through
+// pqio.Read: run-length encoding lets a few bytes declare millions of rows,
+// so a malformed file must fail at its first bad row instead of after
+// materialising all of them.
+func ReadParquet(path string, opt ReadOptions) ([]Job, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("workload: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("workload: %w", err)
+	}
+	if err := checkParquetFooter(f, st.Size()); err != nil {
+		return nil, fmt.Errorf("workload: %s: %w", path, err)
+	}
+	pf, err := parquet.OpenFile(f, st.Size())
+	if err != nil {
+		return nil, fmt.Errorf("workload: %s: %w", path, err)
+	}
+	if err := checkParquetColumns(path, pf.Schema()); err != nil {
+		return nil, err
+	}
+	r := parquet.NewGenericReader[rawRow](pf)
+	defer r.Close()
+	var (
+		jobs  []Job
+		batch = make([]rawRow, 1024)
+		seen  = map[int64]int{}
+		where = func(i int) string { return fmt.Sprintf("%s: row %d", path, i+1) }
+	)
+	for {
+		k, rerr := r.Read(batch)
+		for i := range batch[:k] {
+			row := len(jobs)
+			j, err := batch[i].job(opt)
+			if err != nil {
+				return nil, fmt.Errorf("workload: %s: %w", where(row), err)
+			}
+			if first, dup := seen[j.ID]; dup {
+				return nil, fmt.Errorf("workload: %s: %s %d already used at %s", where(row), ColJobID, j.ID, where(first))
+			}
+			seen[j.ID] = row
+			jobs = append(jobs, j)
+		}
+		if rerr == io.EOF {
+			break
+		}
+		if rerr != nil {
+			return nil, fmt.Errorf("workload: reading %s: %w", path, rerr)
+		}
+		if k == 0 {
+			return nil, fmt.Errorf("workload: reading %s: no progress after row %d", path, len(jobs))
+		}
+	}
+	return finish(jobs, where)
+}
+
+// checkParquetFooter checks the magic numbers and the declared footer length
+// against the file size. parquet-go v0.32 allocates the declared length
+// before checking it, so a corrupt 20-byte file can ask for 4 GB.
+func checkParquetFooter(r io.ReaderAt, size int64) error {
+	const magic = "PAR1"
+	if size < 12 {
+		return fmt.Errorf("not a Parquet file (%d bytes)", size)
+	}
+	var head [4]byte
+	var tail [8]byte
+	if _, err := r.ReadAt(head[:], 0); err != nil {
+		return err
+	}
+	if _, err := r.ReadAt(tail[:], size-8); err != nil {
+		return err
+	}
+	if string(head[:]) != magic || string(tail[4:]) != magic {
+		return errors.New("not a Parquet file (bad magic number)")
+	}
+	if n := int64(binary.LittleEndian.Uint32(tail[:4])); n > size-12 {
+		return fmt.Errorf("corrupt Parquet file: footer of %d bytes in a %d-byte file", n, size)
+	}
+	return nil
+}
+
+// checkParquetColumns rejects files with unknown or missing required
+// columns: the row reader would silently ignore the former and read the
+// latter as nulls.
+func checkParquetColumns(path string, schema *parquet.Schema) error {
+	have := map[string]bool{}
+	for _, fld := range schema.Fields() {
+		if !slices.Contains(traceColumns, fld.Name()) {
+			return fmt.Errorf("workload: %s: unknown column %q (known: %s)", path, fld.Name(), strings.Join(traceColumns, ", "))
+		}
+		if !fld.Leaf() {
+			return fmt.Errorf("workload: %s: column %q is not a plain value", path, fld.Name())
+		}
+		have[fld.Name()] = true
+	}
+	for _, req := range []string{ColJobID, ColArrival} {
+		if !have[req] {
+			return fmt.Errorf("workload: %s: missing required column %q", path, req)
+		}
+	}
+	return nil
+}
+
+// traceRow is the row WriteParquet writes: every column, graph_index null
+// for -1.
+type traceRow struct {
+	JobID      int64  `parquet:"job_id"`
+	Arrival    int64  `parquet:"arrival_cycle"`
+	Graph      string `parquet:"graph"`
+	GraphIndex *int64 `parquet:"graph_index,optional"`
+	Nodes      int64  `parquet:"nodes"`
+	Edges      int64  `parquet:"edges"`
+	F          int64  `parquet:"f"`
+	G          int64  `parquet:"g"`
+	Kind       string `parquet:"kind"`
+}
+
+// WriteParquet writes jobs as a Parquet trace (atomically, see pqio.Write)
+// with the given key-value metadata. Jobs must have their sizes resolved.
+func WriteParquet(path string, jobs []Job, meta map[string]string) error {
+	if err := ValidateAll(jobs); err != nil {
+		return fmt.Errorf("workload: writing %s: %w", path, err)
+	}
+	rows := make([]traceRow, len(jobs))
+	idx := make([]int64, len(jobs))
+	for i, j := range jobs {
+		rows[i] = traceRow{JobID: j.ID, Arrival: j.Arrival, Graph: j.Graph, Nodes: j.Nodes, Edges: j.Edges,
+			F: int64(j.F), G: int64(j.G), Kind: j.Kind.String()}
+		if j.GraphIndex >= 0 {
+			idx[i] = int64(j.GraphIndex)
+			rows[i].GraphIndex = &idx[i]
+		}
+	}
+	if err := pqio.Write(path, rows, meta); err != nil {
+		return fmt.Errorf("workload: %w", err)
+	}
+	return nil
+}
+
+// WriteCSV writes jobs as a CSV trace with every column (graph_index empty
+// for -1). Jobs must have their sizes resolved.
+func WriteCSV(w io.Writer, jobs []Job) error {
+	if err := ValidateAll(jobs); err != nil {
+		return fmt.Errorf("workload: %w", err)
+	}
+	cw := csv.NewWriter(w)
+	if err := cw.Write(traceColumns); err != nil {
+		return err
+	}
+	rec := make([]string, len(traceColumns))
+	for _, j := range jobs {
+		rec[0] = strconv.FormatInt(j.ID, 10)
+		rec[1] = strconv.FormatInt(j.Arrival, 10)
+		rec[2] = j.Graph
+		rec[3] = ""
+		if j.GraphIndex >= 0 {
+			rec[3] = strconv.Itoa(j.GraphIndex)
+		}
+		rec[4] = strconv.FormatInt(j.Nodes, 10)
+		rec[5] = strconv.FormatInt(j.Edges, 10)
+		rec[6] = strconv.Itoa(j.F)
+		rec[7] = strconv.Itoa(j.G)
+		rec[8] = j.Kind.String()
+		if err := cw.Write(rec); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return fmt.Errorf("workload: %w", err)
+	}
+	return nil
+}
