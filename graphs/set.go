@@ -2,7 +2,6 @@ package graphs
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/parquet-go/parquet-go"
@@ -261,19 +260,11 @@ func ReadSetFeatures(path string) ([]SetEntry, map[string]string, error) {
 // file with zeros, so without this check any Parquet file would read as a
 // set of empty graphs.
 func checkSetSchema(path string, withCSR bool) error {
-	f, err := os.Open(path)
+	pf, err := pqio.Open(path)
 	if err != nil {
 		return fmt.Errorf("graphs: %w", err)
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return fmt.Errorf("graphs: %w", err)
-	}
-	pf, err := parquet.OpenFile(f, st.Size())
-	if err != nil {
-		return fmt.Errorf("graphs: %s: %w", path, err)
-	}
+	defer pf.Close()
 	var want *parquet.Schema
 	if withCSR {
 		want = parquet.SchemaOf(setRow{})

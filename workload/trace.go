@@ -2,9 +2,7 @@ package workload
 
 import (
 	"cmp"
-	"encoding/binary"
 	"encoding/csv"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -274,26 +272,15 @@ func ParseCSV(r io.Reader, name string, opt ReadOptions) ([]Job, error) {
 // so a malformed file must fail at its first bad row instead of after
 // materialising all of them.
 func ReadParquet(path string, opt ReadOptions) ([]Job, error) {
-	f, err := os.Open(path)
+	pf, err := pqio.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("workload: %w", err)
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("workload: %w", err)
-	}
-	if err := checkParquetFooter(f, st.Size()); err != nil {
-		return nil, fmt.Errorf("workload: %s: %w", path, err)
-	}
-	pf, err := parquet.OpenFile(f, st.Size())
-	if err != nil {
-		return nil, fmt.Errorf("workload: %s: %w", path, err)
-	}
+	defer pf.Close()
 	if err := checkParquetColumns(path, pf.Schema()); err != nil {
 		return nil, err
 	}
-	r := parquet.NewGenericReader[rawRow](pf)
+	r := parquet.NewGenericReader[rawRow](pf.File)
 	defer r.Close()
 	var (
 		jobs  []Job
@@ -326,31 +313,6 @@ func ReadParquet(path string, opt ReadOptions) ([]Job, error) {
 		}
 	}
 	return finish(jobs, where)
-}
-
-// checkParquetFooter checks the magic numbers and the declared footer length
-// against the file size. parquet-go v0.32 allocates the declared length
-// before checking it, so a corrupt 20-byte file can ask for 4 GB.
-func checkParquetFooter(r io.ReaderAt, size int64) error {
-	const magic = "PAR1"
-	if size < 12 {
-		return fmt.Errorf("not a Parquet file (%d bytes)", size)
-	}
-	var head [4]byte
-	var tail [8]byte
-	if _, err := r.ReadAt(head[:], 0); err != nil {
-		return err
-	}
-	if _, err := r.ReadAt(tail[:], size-8); err != nil {
-		return err
-	}
-	if string(head[:]) != magic || string(tail[4:]) != magic {
-		return errors.New("not a Parquet file (bad magic number)")
-	}
-	if n := int64(binary.LittleEndian.Uint32(tail[:4])); n > size-12 {
-		return fmt.Errorf("corrupt Parquet file: footer of %d bytes in a %d-byte file", n, size)
-	}
-	return nil
 }
 
 // checkParquetColumns rejects files with unknown or missing required

@@ -13,6 +13,7 @@
 package pqio
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -90,46 +91,100 @@ func Encode[T any](w io.Writer, rows []T, meta map[string]string) error {
 	return pw.Close()
 }
 
-// Read reads all rows of a Parquet file written for the row type T, and its
-// key-value metadata.
-func Read[T any](path string) ([]T, map[string]string, error) {
+// File is an open Parquet file whose footer was checked before parquet-go
+// parsed it. Close it when done.
+type File struct {
+	*parquet.File
+	f *os.File
+}
+
+// Close closes the underlying file.
+func (f *File) Close() error { return f.f.Close() }
+
+// Open opens a Parquet file for reading. It checks the magic numbers and
+// that the declared footer fits in the file first: parquet-go allocates
+// whatever footer length a file declares, so a 19-byte corrupt file could
+// otherwise ask for gigabytes.
+func Open(path string) (*File, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("pqio: %w", err)
+		return nil, fmt.Errorf("pqio: %w", err)
 	}
-	defer f.Close()
 	st, err := f.Stat()
+	if err == nil {
+		err = checkFooter(f, st.Size())
+	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("pqio: %w", err)
+		f.Close()
+		return nil, fmt.Errorf("pqio: %s: %w", path, err)
 	}
 	pf, err := parquet.OpenFile(f, st.Size())
 	if err != nil {
-		return nil, nil, fmt.Errorf("pqio: %s: %w", path, err)
+		f.Close()
+		return nil, fmt.Errorf("pqio: %s: %w", path, err)
 	}
+	return &File{pf, f}, nil
+}
+
+func checkFooter(r io.ReaderAt, size int64) error {
+	const magic = "PAR1"
+	if size < 12 {
+		return fmt.Errorf("not a Parquet file (%d bytes)", size)
+	}
+	var head [4]byte
+	var tail [8]byte
+	if _, err := r.ReadAt(head[:], 0); err != nil {
+		return err
+	}
+	if _, err := r.ReadAt(tail[:], size-8); err != nil {
+		return err
+	}
+	if string(head[:]) != magic || string(tail[4:]) != magic {
+		return errors.New("not a Parquet file (bad magic number)")
+	}
+	if n := int64(binary.LittleEndian.Uint32(tail[:4])); n > size-12 {
+		return fmt.Errorf("corrupt Parquet file: footer of %d bytes in a %d-byte file", n, size)
+	}
+	return nil
+}
+
+// Meta returns the file's key-value metadata.
+func (f *File) Meta() map[string]string {
 	meta := map[string]string{}
-	for _, kv := range pf.Metadata().KeyValueMetadata {
+	for _, kv := range f.Metadata().KeyValueMetadata {
 		meta[kv.Key] = kv.Value
 	}
-	r := parquet.NewGenericReader[T](pf)
+	return meta
+}
+
+// Read reads all rows of a Parquet file written for the row type T, and its
+// key-value metadata. Rows are read in batches, so memory follows the rows
+// actually present, not the count the file declares.
+func Read[T any](path string) ([]T, map[string]string, error) {
+	pf, err := Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer pf.Close()
+	r := parquet.NewGenericReader[T](pf.File)
 	defer r.Close()
-	n := r.NumRows()
-	rows := make([]T, n)
-	got := 0
-	for got < int(n) {
-		k, err := r.Read(rows[got:])
-		got += k
+	var rows []T
+	batch := make([]T, 1024)
+	for {
+		k, err := r.Read(batch)
+		rows = append(rows, batch[:k]...)
+		if errors.Is(err, io.EOF) {
+			break
+		}
 		if err != nil {
-			if errors.Is(err, io.EOF) {
-				break
-			}
 			return nil, nil, fmt.Errorf("pqio: reading %s: %w", path, err)
 		}
 		if k == 0 {
-			break
+			return nil, nil, fmt.Errorf("pqio: reading %s: no progress after row %d", path, len(rows))
 		}
 	}
-	if got != int(n) {
-		return nil, nil, fmt.Errorf("pqio: %s: read %d of %d rows", path, got, n)
+	if n := r.NumRows(); int64(len(rows)) != n {
+		return nil, nil, fmt.Errorf("pqio: %s: read %d of %d rows", path, len(rows), n)
 	}
-	return rows, meta, nil
+	return rows, pf.Meta(), nil
 }

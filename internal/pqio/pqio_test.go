@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"gnnsim"
@@ -56,6 +57,12 @@ func TestReadErrors(t *testing.T) {
 	os.WriteFile(bad, []byte("not parquet"), 0o644)
 	if _, _, err := Read[row](bad); err == nil {
 		t.Fatal("want error on garbage file")
+	}
+	// A tiny file that declares a 4 GB footer must fail fast, not allocate.
+	huge := filepath.Join(dir, "huge.parquet")
+	os.WriteFile(huge, []byte("PAR1\x00\x00\x00\x00\x00\x00\x00\xff\xff\xff\xffPAR1"), 0o644)
+	if _, _, err := Read[row](huge); err == nil || !strings.Contains(err.Error(), "footer") {
+		t.Fatalf("want a footer error, got %v", err)
 	}
 	if _, _, err := Read[row](filepath.Join(dir, "missing")); err == nil {
 		t.Fatal("want error on missing file")

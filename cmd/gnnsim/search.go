@@ -1,0 +1,244 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"gnnsim/internal/pqio"
+	"gnnsim/search"
+	"gnnsim/search/problems"
+)
+
+var searchCmd = &cobra.Command{
+	Use:   "search",
+	Short: "Run and analyse design-space searches (NSGA-II, hypervolume)",
+	Long: `Run and analyse design-space searches.
+
+The search machinery (NSGA-II, nested two-tier search, pool evolution,
+REINFORCE, random search, exact hypervolume) lives in package search and
+is driven by the SoC, FPGA and co-search commands. The commands here run
+NSGA-II on standard test problems, to check it and to show its output
+format, and compute the hypervolume of a search result file.
+
+Search result files have one row per candidate ("evaluated" rows, ranked
+over the whole run) and, when generations are kept, one row per population
+member and generation ("population" rows). Columns: search, kind,
+generation, candidate, parent, genes, x, objectives, violation, feasible,
+rank, crowding, front, fallback (see 'go doc gnnsim/search.Row').`,
+}
+
+func init() {
+	searchCmd.AddCommand(newSearchNSGA2Cmd(), newSearchHVCmd())
+	rootCmd.AddCommand(searchCmd)
+}
+
+func newSearchNSGA2Cmd() *cobra.Command {
+	var (
+		name      string
+		pop, gens int
+		offspring int
+		seed      uint64
+		workers   int
+		ref       string
+		keepGens  bool
+		out       string
+	)
+	cmd := &cobra.Command{
+		Use:   "nsga2 --problem NAME [flags]",
+		Short: "Run NSGA-II on a standard test problem and report its hypervolume",
+		Long: `Run NSGA-II (pymoo's rules, SBX crossover and polynomial mutation with
+pymoo's defaults) on a standard test problem and report the hypervolume of
+the archive's Pareto front and of the final population, next to the true
+front's where it is known in closed form.
+
+Problems: zdt1, zdt2 (30 variables, 2 objectives), dtlz2 (12 variables,
+3 objectives), bnh, srn (2 variables, 2 objectives, 2 constraints).
+
+The same flags always give the same numbers and a byte-identical file,
+whatever --workers is.`,
+		Example: `  gnnsim search nsga2 --problem zdt1
+  gnnsim search nsga2 --problem dtlz2 --generations 100 --out results/dtlz2.parquet`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			p, err := problems.ByName(name)
+			if err != nil {
+				return err
+			}
+			refPoint, err := parseRefPoint(ref, p.NumObjectives)
+			if err != nil {
+				return fmt.Errorf("--ref: %w", err)
+			}
+			alg := search.NSGA2[[]float64]{
+				Encoding: p.Encoding(), Evaluate: p.Func(),
+				PopSize: pop, Offspring: offspring, Generations: gens,
+				Seed: seed, Workers: workers, KeepGenerations: keepGens,
+			}
+			res, err := alg.Run(context.Background())
+			if err != nil {
+				return err
+			}
+			if err := printSearchSummary(cmd.OutOrStdout(), p, res, refPoint); err != nil {
+				return err
+			}
+			if out == "" {
+				return nil
+			}
+			meta := map[string]string{
+				"command": "search nsga2", "problem": name, "seed": strconv.FormatUint(seed, 10),
+				"pop": strconv.Itoa(pop), "generations": strconv.Itoa(gens), "offspring": strconv.Itoa(offspring),
+			}
+			if err := search.WriteRows(out, search.Rows("nsga2-"+name, res), meta); err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "wrote %s\n", out)
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&name, "problem", "", "test problem: zdt1, zdt2, dtlz2, bnh or srn (required)")
+	f.IntVar(&pop, "pop", 100, "population size")
+	f.IntVar(&gens, "generations", 250, "generations, counting the initial population (pymoo's n_gen)")
+	f.IntVar(&offspring, "offspring", 0, "offspring per generation (0 = population size)")
+	f.Uint64Var(&seed, "seed", 1, "random seed")
+	f.IntVar(&workers, "workers", 1, "goroutines evaluating each generation (results do not depend on it)")
+	f.StringVar(&ref, "ref", "", "hypervolume reference point, comma-separated (default 1.1 per objective\nfor zdt1, zdt2, dtlz2; otherwise the archive front's worst values moved\nout by 10 %)")
+	f.BoolVar(&keepGens, "keep-generations", false, "also write one row per population member and generation")
+	f.StringVar(&out, "out", "", "write the result rows to this Parquet file")
+	cmd.MarkFlagRequired("problem")
+	return cmd
+}
+
+// parseRefPoint parses a comma-separated reference point of m values; an
+// empty string gives nil (use the default).
+func parseRefPoint(s string, m int) ([]float64, error) {
+	if s == "" {
+		return nil, nil
+	}
+	parts := strings.Split(s, ",")
+	if m > 0 && len(parts) != m {
+		return nil, fmt.Errorf("%d values for %d objectives", len(parts), m)
+	}
+	ref := make([]float64, len(parts))
+	for i, p := range parts {
+		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil {
+			return nil, fmt.Errorf("value %d: %w", i+1, err)
+		}
+		ref[i] = v
+	}
+	return ref, nil
+}
+
+func printSearchSummary(w io.Writer, p *problems.Problem, res *search.Result[[]float64], ref []float64) error {
+	var front, popFront [][]float64
+	for _, ind := range res.Front {
+		front = append(front, ind.Objectives)
+	}
+	for _, ind := range res.Population {
+		if ind.Rank == 0 && ind.Feasible() {
+			popFront = append(popFront, ind.Objectives)
+		}
+	}
+	if ref == nil {
+		ref = make([]float64, p.NumObjectives)
+		if _, known, _ := p.TrueHypervolume(onesTimes(p.NumObjectives, 1.1)); known {
+			copy(ref, onesTimes(p.NumObjectives, 1.1))
+		} else {
+			for j := range ref {
+				worst := math.Inf(-1)
+				for _, f := range front {
+					worst = max(worst, f[j])
+				}
+				if len(front) == 0 {
+					worst = 0
+				}
+				ref[j] = worst + 0.1*math.Abs(worst)
+			}
+		}
+	}
+	hvFront, err := search.Hypervolume(front, ref)
+	if err != nil {
+		return err
+	}
+	hvPop, err := search.Hypervolume(popFront, ref)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "problem %s: %d evaluations, reference point %v\n", p.Name, len(res.Evaluated), ref)
+	fmt.Fprintf(w, "archive front:    %5d points, hypervolume %.6g\n", len(front), hvFront)
+	fmt.Fprintf(w, "final population: %5d points, hypervolume %.6g\n", len(popFront), hvPop)
+	if want, known, err := p.TrueHypervolume(ref); err == nil && known {
+		fmt.Fprintf(w, "true front:               hypervolume %.6g (archive %.2f%% short, population %.2f%% short)\n",
+			want, 100*(1-hvFront/want), 100*(1-hvPop/want))
+	}
+	return nil
+}
+
+func onesTimes(n int, v float64) []float64 {
+	s := make([]float64, n)
+	for i := range s {
+		s[i] = v
+	}
+	return s
+}
+
+func newSearchHVCmd() *cobra.Command {
+	var (
+		ref  string
+		kind string
+	)
+	cmd := &cobra.Command{
+		Use:   "hv FILE --ref R1,R2,...",
+		Short: "Hypervolume of the Pareto front in a search result file",
+		Long: `Compute the exact hypervolume (minimisation) of the front rows of a search
+result file: the rows of the given kind whose front column is true, grouped
+by search name. Points not strictly better than the reference point in
+every objective add nothing.`,
+		Example: `  gnnsim search hv results/zdt1.parquet --ref 1.1,1.1`,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			refPoint, err := parseRefPoint(ref, 0)
+			if err != nil {
+				return fmt.Errorf("--ref: %w", err)
+			}
+			if refPoint == nil {
+				return fmt.Errorf("--ref is required")
+			}
+			rows, _, err := pqio.Read[search.Row](args[0])
+			if err != nil {
+				return err
+			}
+			var order []string
+			points := map[string][][]float64{}
+			for _, r := range rows {
+				if r.Kind != kind || !r.Front {
+					continue
+				}
+				if _, ok := points[r.Search]; !ok {
+					order = append(order, r.Search)
+				}
+				points[r.Search] = append(points[r.Search], r.Objectives)
+			}
+			if len(order) == 0 {
+				return fmt.Errorf("%s: no front rows of kind %q", args[0], kind)
+			}
+			for _, s := range order {
+				hv, err := search.Hypervolume(points[s], refPoint)
+				if err != nil {
+					return fmt.Errorf("%s: search %s: %w", args[0], s, err)
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "%s: %d front points, hypervolume %.6g\n", s, len(points[s]), hv)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&ref, "ref", "", "reference point, comma-separated, one value per objective (required)")
+	cmd.Flags().StringVar(&kind, "kind", "evaluated", `row kind to read: "evaluated" (the run's archive front) or "inner"`)
+	return cmd
+}

@@ -1,0 +1,108 @@
+package sched
+
+import (
+	"fmt"
+	"math"
+
+	"gnnsim/internal/pqio"
+)
+
+// RecordRow is one job of one run in a schedule table.
+type RecordRow struct {
+	Policy      string   `parquet:"policy"`
+	Scenario    int32    `parquet:"scenario"`
+	Seed        uint64   `parquet:"seed"`
+	JobID       int64    `parquet:"job_id"`
+	Graph       string   `parquet:"graph"`
+	Nodes       int64    `parquet:"nodes"`
+	Edges       int64    `parquet:"edges"`
+	Machine     int32    `parquet:"machine"`
+	MachineName string   `parquet:"machine_name"`
+	Dataflow    int32    `parquet:"dataflow"`
+	Tiling      int32    `parquet:"tiling"`
+	Arrival     int64    `parquet:"arrival_cycle"`
+	Start       int64    `parquet:"start_cycle"`
+	Finish      int64    `parquet:"finish_cycle"`
+	TrueCycles  int64    `parquet:"true_cycles"`
+	Predicted   *float64 `parquet:"predicted_cycles,optional"` // null without predictions
+}
+
+// Rows flattens results into schedule-table rows, runs in order, jobs in
+// problem order within a run.
+func Rows(results []*Result) []RecordRow {
+	total := 0
+	for _, r := range results {
+		total += len(r.Records)
+	}
+	rows := make([]RecordRow, 0, total)
+	// Backing store for the optional column: its capacity is final, so the
+	// pointers taken into it stay valid.
+	preds := make([]float64, 0, total)
+	for _, r := range results {
+		p := r.Problem
+		for i := range r.Records {
+			rec := &r.Records[i]
+			job := &p.jobs[rec.Job]
+			mc := &p.machines[rec.Machine]
+			row := RecordRow{
+				Policy: r.Policy.Name, Scenario: int32(r.Scenario), Seed: r.Seed,
+				JobID: job.ID, Graph: job.Graph, Nodes: job.Nodes, Edges: job.Edges,
+				Machine: int32(rec.Machine), MachineName: mc.Name, Dataflow: int32(mc.Dataflow), Tiling: int32(rec.Tiling),
+				Arrival: rec.Arrival, Start: rec.Start, Finish: rec.Finish, TrueCycles: rec.TrueCycles,
+			}
+			if !math.IsNaN(rec.PredictedCycles) {
+				preds = append(preds, rec.PredictedCycles)
+				row.Predicted = &preds[len(preds)-1]
+			}
+			rows = append(rows, row)
+		}
+	}
+	return rows
+}
+
+// WriteRecords writes the per-job records of results as one Parquet table
+// (atomically, with the given key-value metadata).
+func WriteRecords(path string, results []*Result, meta map[string]string) error {
+	if err := pqio.Write(path, Rows(results), meta); err != nil {
+		return fmt.Errorf("sched: %w", err)
+	}
+	return nil
+}
+
+// MetricsRow is one Metrics in a metrics table.
+type MetricsRow struct {
+	Policy         string    `parquet:"policy"`
+	Scenario       int32     `parquet:"scenario"`
+	Seed           uint64    `parquet:"seed"`
+	Seeds          int32     `parquet:"seeds"`
+	Jobs           int64     `parquet:"jobs"`
+	Feasible       bool      `parquet:"feasible"`
+	MeanCompletion float64   `parquet:"mean_completion"`
+	MeanTurnaround float64   `parquet:"mean_turnaround"`
+	MeanExecution  float64   `parquet:"mean_execution"`
+	MeanWaiting    float64   `parquet:"mean_waiting"`
+	P50Turnaround  float64   `parquet:"p50_turnaround"`
+	P95Turnaround  float64   `parquet:"p95_turnaround"`
+	P99Turnaround  float64   `parquet:"p99_turnaround"`
+	Makespan       float64   `parquet:"makespan"`
+	Utilisation    []float64 `parquet:"utilisation,list"`
+}
+
+// WriteMetrics writes metrics as one Parquet table.
+func WriteMetrics(path string, ms []Metrics, meta map[string]string) error {
+	rows := make([]MetricsRow, len(ms))
+	for i, m := range ms {
+		rows[i] = MetricsRow{
+			Policy: m.Policy, Scenario: int32(m.Scenario), Seed: m.Seed, Seeds: int32(m.Seeds), Jobs: int64(m.Jobs),
+			Feasible:       m.Feasible,
+			MeanCompletion: m.MeanCompletion, MeanTurnaround: m.MeanTurnaround,
+			MeanExecution: m.MeanExecution, MeanWaiting: m.MeanWaiting,
+			P50Turnaround: m.P50Turnaround, P95Turnaround: m.P95Turnaround, P99Turnaround: m.P99Turnaround,
+			Makespan: m.Makespan, Utilisation: m.Utilisation,
+		}
+	}
+	if err := pqio.Write(path, rows, meta); err != nil {
+		return fmt.Errorf("sched: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,290 @@
+package sched
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"gnnsim/sim"
+)
+
+// Options configures one run.
+type Options struct {
+	Scenario Scenario
+	Seed     uint64
+	// InferenceCycles delays every job of a Predictive policy by the time
+	// to predict its latencies (see the package documentation). 0 disables.
+	InferenceCycles int64
+}
+
+// PCG stream ids: one per use of the run seed, so that e.g. the Random
+// policy's draws do not shift the random tilings.
+const (
+	policyStream = 0x706f6c6963790000 // "policy"
+	tilingStream = 0x74696c696e670000 // "tiling"
+)
+
+// Sim event priorities: arrivals and completions at a cycle run before the
+// dispatch of that cycle.
+const (
+	prioEvent    = 0
+	prioDispatch = 1
+)
+
+// Record is what happened to one job in a run. Times are cycles from the
+// trace origin.
+type Record struct {
+	Job     int   // index into Problem.Jobs
+	Arrival int64 // release time
+	Start   int64 // dispatch time
+	Finish  int64 // Start + TrueCycles
+	Machine int   // index into Problem.Machines
+	Tiling  int   // tiling id the machine ran
+	// TrueCycles is the latency actually incurred, from the truth table.
+	TrueCycles int64
+	// PredictedCycles is the predicted latency of the same (machine,
+	// tiling), whatever the policy; NaN without predictions.
+	PredictedCycles float64
+}
+
+// Result is the outcome of one run.
+type Result struct {
+	Problem  *Problem
+	Policy   Info
+	Scenario Scenario
+	Seed     uint64
+	Tiling   TilingRule // the rule the policy ran with
+	Records  []Record   // indexed by job
+	Busy     []int64    // busy cycles per machine
+	Events   uint64     // sim events executed
+}
+
+// Run simulates policy on p and returns one record per job. It fails if the
+// policy needs predictions the problem lacks or misbehaves (returns a job
+// that is not queued or a machine that is not free).
+func Run(p *Problem, policy Policy, opt Options) (*Result, error) {
+	info := policy.Info()
+	if opt.Scenario != Scenario1 && opt.Scenario != Scenario2 {
+		return nil, fmt.Errorf("sched: scenario %d, want 1 or 2", opt.Scenario)
+	}
+	rule := info.TilingIn(opt.Scenario)
+	if rule < TilingRandom || rule > TilingPredicted {
+		return nil, fmt.Errorf("sched: policy %s: invalid tiling rule %v", info.Name, rule)
+	}
+	if (info.Predictive || rule == TilingPredicted) && !p.HasPredictions() {
+		return nil, fmt.Errorf("sched: policy %s needs predictions; build the problem with a Predictor", info.Name)
+	}
+	if opt.InferenceCycles < 0 {
+		return nil, fmt.Errorf("sched: inference cycles = %d, want >= 0", opt.InferenceCycles)
+	}
+	charge := int64(0)
+	if info.Predictive {
+		charge = opt.InferenceCycles
+	}
+	if charge > math.MaxInt64/2-p.latestFinishUB {
+		return nil, errors.New("sched: inference charge overflows the clock")
+	}
+
+	n, M := len(p.jobs), len(p.machines)
+	r := &runner{
+		p:       p,
+		policy:  policy,
+		s:       sim.New(),
+		rule:    rule,
+		charge:  charge,
+		state:   make([]uint8, n),
+		free:    make([]int, M),
+		scratch: make([]int, 0, M),
+		running: make([]int32, M),
+		res: &Result{
+			Problem: p, Policy: info, Scenario: opt.Scenario, Seed: opt.Seed, Tiling: rule,
+			Records: make([]Record, n),
+			Busy:    make([]int64, M),
+		},
+	}
+	for m := range r.free {
+		r.free[m] = m
+		r.running[m] = -1
+	}
+	if rule == TilingRandom {
+		r.randTiling = drawTilings(p, opt.Seed)
+	}
+	r.env = Env{p: p, rng: rand.New(rand.NewPCG(opt.Seed, policyStream)), now: r.s.Now}
+	r.arriveFn = r.arrive
+	r.dispatchFn = r.dispatch
+	r.finishFns = make([]func(), M)
+	for m := range r.finishFns {
+		r.finishFns[m] = func() { r.finish(m) }
+	}
+
+	policy.Reset(&r.env)
+	r.s.At(r.eligible(p.order[0]), prioEvent, r.arriveFn)
+	r.s.Run()
+	if r.err != nil {
+		return nil, r.err
+	}
+	if r.done != n {
+		return nil, fmt.Errorf("sched: policy %s: %d of %d jobs never ran", info.Name, n-r.done, n)
+	}
+	r.res.Events = r.s.Events()
+	return r.res, nil
+}
+
+// drawTilings draws the random tiling of every (job, machine) pair, in job
+// order, from the seed's tiling stream.
+func drawTilings(p *Problem, seed uint64) []int32 {
+	rng := rand.New(rand.NewPCG(seed, tilingStream))
+	M := len(p.machines)
+	out := make([]int32, len(p.jobs)*M)
+	for j := range p.jobs {
+		for m := range p.machines {
+			ts := p.machines[m].Tilings
+			t := ts[0]
+			if len(ts) > 1 {
+				t = ts[rng.IntN(len(ts))]
+			}
+			out[j*M+m] = int32(t)
+		}
+	}
+	return out
+}
+
+const (
+	stateWaiting uint8 = iota // not yet eligible
+	stateQueued
+	stateDone // dispatched
+)
+
+type runner struct {
+	p          *Problem
+	policy     Policy
+	s          *sim.Sim
+	env        Env
+	rule       TilingRule
+	charge     int64
+	randTiling []int32
+
+	state   []uint8
+	free    []int // free machines, ascending
+	scratch []int // copy of free handed to Pick
+	running []int32
+	queued  int
+	next    int // next position in p.order to release
+	done    int
+	pending bool // a dispatch event is scheduled
+	err     error
+	res     *Result
+
+	arriveFn, dispatchFn func()
+	finishFns            []func()
+}
+
+func (r *runner) eligible(j int32) int64 { return r.p.jobs[j].Arrival + r.charge }
+
+// arrive releases the next job and schedules the one after it, so the event
+// queue holds one pending arrival rather than the whole trace.
+func (r *runner) arrive() {
+	if r.err != nil {
+		return
+	}
+	j := r.p.order[r.next]
+	r.next++
+	r.state[j] = stateQueued
+	r.queued++
+	r.res.Records[j].Arrival = r.p.jobs[j].Arrival
+	r.policy.Enqueue(int(j))
+	r.wake()
+	if r.next < len(r.p.order) {
+		r.s.At(r.eligible(r.p.order[r.next]), prioEvent, r.arriveFn)
+	}
+}
+
+func (r *runner) wake() {
+	if !r.pending && len(r.free) > 0 {
+		r.pending = true
+		r.s.At(r.s.Now(), prioDispatch, r.dispatchFn)
+	}
+}
+
+func (r *runner) dispatch() {
+	r.pending = false
+	M := len(r.p.machines)
+	for r.err == nil && len(r.free) > 0 && r.queued > 0 {
+		r.scratch = append(r.scratch[:0], r.free...)
+		j, m, ok := r.policy.Pick(r.scratch)
+		name := r.res.Policy.Name
+		switch {
+		case !ok:
+			r.err = fmt.Errorf("sched: policy %s returned no job with %d queued", name, r.queued)
+			return
+		case j < 0 || j >= len(r.state) || r.state[j] != stateQueued:
+			r.err = fmt.Errorf("sched: policy %s picked job %d, which is not queued", name, j)
+			return
+		case m < 0 || m >= M || r.running[m] >= 0:
+			r.err = fmt.Errorf("sched: policy %s picked machine %d, which is not free", name, m)
+			return
+		}
+		r.state[j] = stateDone
+		r.queued--
+		r.running[m] = int32(j)
+		for k, f := range r.free {
+			if f == m {
+				r.free = append(r.free[:k], r.free[k+1:]...)
+				break
+			}
+		}
+
+		var t int
+		switch r.rule {
+		case TilingRandom:
+			t = int(r.randTiling[j*M+m])
+		case TilingOptimal:
+			_, t = r.p.BestTrue(j, m)
+		case TilingPredicted:
+			_, t = r.p.BestPredicted(j, m)
+		}
+		lat := r.p.truth.At(j, m, t)
+		now := r.s.Now()
+		rec := &r.res.Records[j]
+		rec.Job, rec.Start, rec.Finish = j, now, now+lat
+		rec.Machine, rec.Tiling, rec.TrueCycles = m, t, lat
+		rec.PredictedCycles = r.p.PredictedCycles(j, m, t)
+		r.res.Busy[m] += lat
+		r.s.At(now+lat, prioEvent, r.finishFns[m])
+	}
+}
+
+func (r *runner) finish(m int) {
+	r.running[m] = -1
+	r.done++
+	// Insert m keeping free ascending (M is small).
+	k := len(r.free)
+	r.free = append(r.free, m)
+	for k > 0 && r.free[k-1] > m {
+		r.free[k] = r.free[k-1]
+		k--
+	}
+	r.free[k] = m
+	if r.queued > 0 {
+		r.wake()
+	}
+}
+
+// RunAll runs every policy for every seed in scenario opt.Scenario (opt.Seed
+// is ignored) and returns the results seed-major, policies in order.
+func RunAll(p *Problem, policies []Policy, opt Options, seeds []uint64) ([]*Result, error) {
+	out := make([]*Result, 0, len(policies)*len(seeds))
+	for _, seed := range seeds {
+		for _, pol := range policies {
+			o := opt
+			o.Seed = seed
+			res, err := Run(p, pol, o)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, res)
+		}
+	}
+	return out, nil
+}
