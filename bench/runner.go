@@ -16,6 +16,7 @@ import (
 
 	"gnnsim/accel"
 	"gnnsim/graphs"
+	"gnnsim/internal/atomicfile"
 	"gnnsim/internal/pqio"
 )
 
@@ -110,7 +111,7 @@ func (p *Plan) Run(ctx context.Context, dir string, opt Options) (*Summary, erro
 		// Temp files of an owned chunk were left by a killed run of this
 		// shard. Other shards' temp files may be in flight: never touch them.
 		for _, t := range []string{"runs", "graphs"} {
-			stale, _ := filepath.Glob(filepath.Join(filepath.Dir(p.partPath(dir, t, c)), "."+filepath.Base(p.partPath(dir, t, c))+".tmp-*"))
+			stale, _ := filepath.Glob(atomicfile.TempPattern(p.partPath(dir, t, c)))
 			for _, f := range stale {
 				os.Remove(f)
 			}
@@ -210,20 +211,7 @@ func (p *Plan) initDir(dir string) error {
 }
 
 func writeFileAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("bench: %w", err)
-	}
-	if _, err = f.Write(data); err == nil {
-		err = f.Close()
-	} else {
-		f.Close()
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
+	if err := atomicfile.WriteFile(path, data); err != nil {
 		return fmt.Errorf("bench: %w", err)
 	}
 	return nil

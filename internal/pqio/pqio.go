@@ -18,13 +18,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/zstd"
 
 	"gnnsim"
+	"gnnsim/internal/atomicfile"
 )
 
 // RowGroupRows bounds the rows per row group.
@@ -35,28 +35,9 @@ const VersionKey = "gnnsim.version"
 
 // Write writes rows to path atomically with the given key-value metadata
 // (plus VersionKey). The directory of path must exist.
-func Write[T any](path string, rows []T, meta map[string]string) (err error) {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+func Write[T any](path string, rows []T, meta map[string]string) error {
+	err := atomicfile.Write(path, func(w io.Writer) error { return Encode(w, rows, meta) })
 	if err != nil {
-		return fmt.Errorf("pqio: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if err = Encode(tmp, rows, meta); err != nil {
-		return fmt.Errorf("pqio: writing %s: %w", path, err)
-	}
-	if err = tmp.Sync(); err != nil {
-		return fmt.Errorf("pqio: %w", err)
-	}
-	if err = tmp.Close(); err != nil {
-		return fmt.Errorf("pqio: %w", err)
-	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
 		return fmt.Errorf("pqio: %w", err)
 	}
 	return nil
