@@ -6,215 +6,206 @@ import (
 	"gnnsim/sim"
 )
 
-// xfer is one DRAM transfer.
-type xfer struct {
-	unit  int32
-	side  int8 // which process it serves (pp: 0 aggregation, 1 combination)
-	load  bool
-	bytes int64
-}
-
-// fifo is a small FIFO of transfers, reused between runs.
-type fifo struct {
-	buf  []xfer
-	head int
-}
-
-func (q *fifo) push(x xfer) { q.buf = append(q.buf, x) }
-func (q *fifo) pop() xfer {
-	x := q.buf[q.head]
-	q.head++
-	if q.head == len(q.buf) {
-		q.buf, q.head = q.buf[:0], 0
-	}
-	return x
-}
-func (q *fifo) reset() { q.buf, q.head = q.buf[:0], 0 }
-
-// dramChannel is the single DRAM channel of the FiniteBuffer effect: a sim
-// Resource of capacity one, granted in request order. A transfer holds it
-// for ceil(bytes/bandwidth) cycles and its data arrives DRAMLatency cycles
-// after it releases the channel. Requests and arrivals are FIFO, so the
-// transfer descriptors ride in two queues next to the Resource and the
-// callbacks are bound once per run: nothing allocates per transfer.
+// dramChannel is the single DRAM channel of the FiniteBuffer effect and the
+// DMA engine in front of it (package doc, "Extended mode"). Every transfer
+// is a stream of bursts of HW.DRAMBurstBytes: a load delivers its bursts to
+// the compute that consumes them, a store writes bursts out as compute
+// produces them. The channel serves one stream at a time, in request order,
+// at HW.DRAMBytesPerCycle; a burst's data arrives HW.DRAMLatency cycles
+// after it leaves the channel.
+//
+// Because a stream's service time is known when it is requested (a load
+// needs only the channel; a store's production window is fixed by then),
+// the FIFO channel is kept as the cycle it next falls free rather than as a
+// queue of kernel events: requesting a transfer returns its timing at once,
+// and nothing allocates per transfer.
 type dramChannel struct {
-	s       *sim.Sim
-	res     *sim.Resource
-	bw      float64
-	lat     int64
-	waiting fifo // requested, not yet granted
-	inFly   fifo // released, data still in flight
-	cur     xfer
-	arrive  func(xfer)
-
-	fnGranted, fnEnd, fnArrive func()
-	lastStore                  int64
+	bw        float64
+	lat       int64
+	burst     int64
+	free      int64 // when the channel has sent everything requested so far
+	lastStore int64 // when the last store's last burst reached DRAM
 }
 
-func (d *dramChannel) init(s *sim.Sim, hw HW, arrive func(xfer)) {
-	d.s = s
-	d.res, _ = sim.NewResource(s, 1) // capacity 1 is always valid
-	d.bw = hw.DRAMBytesPerCycle
-	d.lat = hw.DRAMLatency
-	d.waiting.reset()
-	d.inFly.reset()
-	d.arrive = arrive
-	d.lastStore = 0
-	if d.fnGranted == nil {
-		d.fnGranted = d.granted
-		d.fnEnd = d.end
-		d.fnArrive = d.arrived
+func (d *dramChannel) init(hw HW) {
+	*d = dramChannel{bw: hw.DRAMBytesPerCycle, lat: hw.DRAMLatency, burst: hw.DRAMBurstBytes}
+}
+
+// cycles returns the cycles the channel needs for b bytes.
+func (d *dramChannel) cycles(b int64) int64 { return int64(math.Ceil(float64(b) / d.bw)) }
+
+// load requests a load of b > 0 bytes at cycle now and returns when the
+// channel starts sending it.
+func (d *dramChannel) load(now, b int64) (grant int64) {
+	grant = max(now, d.free)
+	d.free = grant + d.cycles(b)
+	return grant
+}
+
+// store requests at cycle now a store of b > 0 bytes that compute produces
+// evenly over cycles [p0, p1].
+func (d *dramChannel) store(now, b, p0, p1 int64) {
+	end := d.storeEnd(max(now, d.free), b, p0, p1)
+	d.free = end
+	d.lastStore = max(d.lastStore, end+d.lat)
+}
+
+// storeEnd returns when the channel, free from cycle g on, has sent a store
+// of b bytes produced evenly over [p0, p1]. A burst can leave only once it
+// is produced, so the stream starts no earlier than its first burst is
+// ready and ends no earlier than one burst after compute ends. Both bounds
+// are linear in the bytes sent, so checking the ends of the stream is
+// enough.
+func (d *dramChannel) storeEnd(g, b, p0, p1 int64) int64 {
+	bb := min(b, d.burst)
+	ready := p0 + fracCeil(p1-p0, bb, b)
+	return max(max(g, ready)+d.cycles(b), p1+d.cycles(bb))
+}
+
+// fracCeil returns ceil(x*num/den) for x >= 0 and 0 < num <= den, without
+// overflowing for large x.
+func fracCeil(x, num, den int64) int64 {
+	if x <= 0 {
+		return 0
 	}
+	return int64(math.Ceil(float64(x) * float64(num) / float64(den)))
 }
 
-func (d *dramChannel) request(x xfer) {
-	d.waiting.push(x)
-	d.res.Request(d.fnGranted)
-}
-
-func (d *dramChannel) granted() {
-	d.cur = d.waiting.pop()
-	d.s.After(int64(math.Ceil(float64(d.cur.bytes)/d.bw)), 0, d.fnEnd)
-}
-
-func (d *dramChannel) end() {
-	d.res.Release()
-	d.inFly.push(d.cur)
-	d.s.After(d.lat, 0, d.fnArrive)
-}
-
-func (d *dramChannel) arrived() {
-	x := d.inFly.pop()
-	if !x.load {
-		d.lastStore = d.s.Now()
+// consume returns when a unit of dur compute cycles that may start at cycle
+// ready starts and ends, given its load of b bytes (0: none) that the
+// channel began sending at grant. Compute starts when the first burst has
+// arrived and consumes the data evenly, so it cannot end before the last
+// burst has arrived and the compute that burst feeds has run. Both bounds
+// are linear in the bytes consumed, so checking the ends is enough.
+func (d *dramChannel) consume(ready, dur, b, grant int64) (start, end int64) {
+	if b == 0 {
+		return ready, ready + dur
 	}
-	d.arrive(x)
+	bb := min(b, d.burst)
+	start = max(ready, grant+d.cycles(bb)+d.lat)
+	last := grant + d.cycles(b) + d.lat
+	return start, max(start+dur, last+fracCeil(dur, bb, b))
+}
+
+// grants returns g resized to hold the cycle each unit of us has its load
+// granted the channel, or emptied when no unit loads anything (runs without
+// FiniteBuffer need no room for them).
+func grants(g []int64, us []unit) []int64 {
+	for i := range us {
+		if us[i].load > 0 {
+			if cap(g) < len(us) {
+				g = make([]int64, len(us))
+			}
+			return g[:len(us)]
+		}
+	}
+	return g[:0]
 }
 
 // seqEngine runs a chain of units (seq and sp: aggregation groups, then
-// combination tiles) on the sim kernel. Each unit computes once its input
-// has arrived and the previous unit is done; the next unit's load is issued
-// when a unit starts (double buffering) and its store when it ends.
+// combination tiles) on the sim kernel, one event per unit. Each unit
+// computes once the previous one is done and its data streams in; the next
+// unit's load is requested when a unit may start (the half of the double
+// buffer the previous unit used is then free), and a unit's store streams
+// out while it computes.
 type seqEngine struct {
-	s       *sim.Sim
-	dram    dramChannel
-	units   []unit
-	arrived []bool
-	next    int
-	busy    bool
-	idle    int64 // when compute last became idle
-	stall   int64
+	s     *sim.Sim
+	dram  dramChannel
+	units []unit
+	grant []int64 // per unit: when its load got the channel
+	next  int
+	stall int64
 
-	fnEnd    func()
-	fnArrive func(xfer)
+	fnEnd func()
 }
 
 func (e *seqEngine) run(units []unit, hw HW) (cycles, memStall int64, events uint64) {
 	e.s = sim.New()
 	e.units = units
-	if cap(e.arrived) < len(units) {
-		e.arrived = make([]bool, len(units))
-	}
-	e.arrived = e.arrived[:len(units)]
-	clear(e.arrived)
-	e.next, e.busy, e.idle, e.stall = 0, false, 0, 0
+	e.grant = grants(e.grant, units)
+	e.next, e.stall = 0, 0
 	if e.fnEnd == nil {
 		e.fnEnd = e.computeEnd
-		e.fnArrive = e.onArrive
 	}
-	e.dram.init(e.s, hw, e.fnArrive)
-	e.issueLoad(0)
-	e.tryStart()
+	e.dram.init(hw)
+	e.requestLoad(0)
+	e.startNext()
 	e.s.Run()
-	return e.s.Now(), e.stall, e.s.Events()
+	return max(e.s.Now(), e.dram.lastStore), e.stall, e.s.Events()
 }
 
-func (e *seqEngine) issueLoad(k int) {
+func (e *seqEngine) requestLoad(k int) {
+	if k >= len(e.units) || e.units[k].load == 0 {
+		return
+	}
+	e.grant[k] = e.dram.load(e.s.Now(), e.units[k].load)
+}
+
+// startNext starts unit e.next now, the previous one having ended.
+func (e *seqEngine) startNext() {
+	k := e.next
 	if k >= len(e.units) {
 		return
 	}
-	if e.units[k].load == 0 {
-		e.arrived[k] = true
-		return
+	now := e.s.Now()
+	e.requestLoad(k + 1)
+	u := &e.units[k]
+	var grant int64
+	if u.load > 0 {
+		grant = e.grant[k]
 	}
-	e.dram.request(xfer{unit: int32(k), load: true, bytes: e.units[k].load})
-}
-
-func (e *seqEngine) tryStart() {
-	if e.busy || e.next >= len(e.units) || !e.arrived[e.next] {
-		return
+	start, end := e.dram.consume(now, u.dur, u.load, grant)
+	e.stall += end - now - u.dur
+	if u.store > 0 {
+		e.dram.store(now, u.store, start, end)
 	}
-	e.busy = true
-	e.stall += e.s.Now() - e.idle
-	e.issueLoad(e.next + 1)
-	e.s.After(e.units[e.next].dur, 1, e.fnEnd)
+	e.s.After(end-now, 1, e.fnEnd)
 }
 
 func (e *seqEngine) computeEnd() {
-	k := e.next
-	e.busy = false
 	e.next++
-	e.idle = e.s.Now()
-	if b := e.units[k].store; b > 0 {
-		e.dram.request(xfer{unit: int32(k), bytes: b})
-	}
-	e.tryStart()
-}
-
-func (e *seqEngine) onArrive(x xfer) {
-	if x.load {
-		e.arrived[x.unit] = true
-		e.tryStart()
-	}
+	e.startNext()
 }
 
 // ppEngine runs the parallel pipeline in lock step, as STONNE-Omega's pp
 // formula does: in step k aggregation works on tile k while combination
 // works on tile k-1 (from the other half of the ping-pong buffer), and the
 // next step starts when both are done and, with shared ports, when the
-// step's global-buffer traffic has passed.
+// step's global-buffer traffic has passed. The loads of step k+1 are
+// requested when step k begins; each side's stores stream out while it
+// computes.
 type ppEngine struct {
 	s          *sim.Sim
 	dram       dramChannel
 	aggT       []unit
 	combT      []unit
 	gbBW       int64
-	arrived    [2][]bool
-	k          int   // current step, 0..T
-	start      int64 // step start
+	grant      [2][]int64 // per side and tile: when its load got the channel
+	k          int        // current step, 0..T
+	start      int64      // step start
 	pending    int
 	ends       [2]int64
 	active     [2]bool
-	started    [2]bool
 	skew       int64
 	stallPipe  int64
 	stallPorts int64
 	stallMem   int64
 	lastEnd    int64
 
-	fnAggEnd, fnCombEnd, fnPort func()
-	fnArrive                    func(xfer)
+	fnPart func()
 }
 
 func (e *ppEngine) run(aggT, combT []unit, gbBW int64, hw HW) (cycles int64, st Stalls, events uint64) {
 	e.s = sim.New()
 	e.aggT, e.combT, e.gbBW = aggT, combT, gbBW
-	for i, n := range [2]int{len(aggT), len(combT)} {
-		if cap(e.arrived[i]) < n {
-			e.arrived[i] = make([]bool, n)
-		}
-		e.arrived[i] = e.arrived[i][:n]
-		clear(e.arrived[i])
-	}
+	e.grant[0] = grants(e.grant[0], aggT)
+	e.grant[1] = grants(e.grant[1], combT)
 	e.k, e.skew, e.stallPipe, e.stallPorts, e.stallMem, e.lastEnd = 0, 0, 0, 0, 0, 0
-	if e.fnAggEnd == nil {
-		e.fnAggEnd = func() { e.sideEnd(0) }
-		e.fnCombEnd = func() { e.sideEnd(1) }
-		e.fnPort = func() { e.stepPart() }
-		e.fnArrive = e.onArrive
+	if e.fnPart == nil {
+		e.fnPart = e.stepPart
 	}
-	e.dram.init(e.s, hw, e.fnArrive)
-	e.issueLoad(0, 0)
+	e.dram.init(hw)
+	e.requestLoad(0, 0)
 	e.beginStep()
 	e.s.Run()
 	end := e.lastEnd + e.skew
@@ -229,42 +220,85 @@ func (e *ppEngine) units(side int) []unit {
 	return e.combT
 }
 
-func (e *ppEngine) issueLoad(side, k int) {
+func (e *ppEngine) requestLoad(side, k int) {
 	us := e.units(side)
-	if k < 0 || k >= len(us) {
+	if k < 0 || k >= len(us) || us[k].load == 0 {
 		return
 	}
-	if us[k].load == 0 {
-		e.arrived[side][k] = true
-		return
-	}
-	e.dram.request(xfer{unit: int32(k), side: int8(side), load: true, bytes: us[k].load})
+	e.grant[side][k] = e.dram.load(e.s.Now(), us[k].load)
 }
 
 // beginStep starts step e.k: aggregation on tile k, combination on k-1.
 func (e *ppEngine) beginStep() {
 	T := len(e.aggT)
 	k := e.k
-	e.start = e.s.Now()
+	now := e.s.Now()
+	e.start = now
 	e.active = [2]bool{k < T, k >= 1}
-	e.started = [2]bool{}
 	e.pending = 0
-	// Prefetch what the next step needs.
-	e.issueLoad(0, k+1)
-	e.issueLoad(1, k)
+	// Prefetch what the next step needs into the buffer halves this step
+	// does not use.
+	e.requestLoad(0, k+1)
+	e.requestLoad(1, k)
 	var words int64
+	var starts [2]int64
+	for side := range 2 {
+		if !e.active[side] {
+			continue
+		}
+		e.pending++
+		j := e.unitOf(side)
+		u := &e.units(side)[j]
+		words += u.gbw
+		var grant int64
+		if u.load > 0 {
+			grant = e.grant[side][j]
+		}
+		d := u.dur
+		if d < 0 {
+			// Only omega's pp stamps produce a negative tile time, and only
+			// the final drain can show it (a middle step is the max with an
+			// aggregation time >= 0): run it as 0 and take it off the end.
+			if k == T && e.gbBW == 0 {
+				e.skew = d
+			}
+			d = 0
+		}
+		starts[side], e.ends[side] = e.dram.consume(now, d, u.load, grant)
+		e.stallMem += e.ends[side] - now - d
+	}
+	// Both sides' stores stream out as they compute. The channel sends
+	// one stream at a time, so when both sides store it takes them in the
+	// order that has it done first (a stream still waiting for its data
+	// would otherwise hold up one that is ready).
+	var sb [2]int64
 	for side := range 2 {
 		if e.active[side] {
-			e.pending++
-			words += e.units(side)[e.unitOf(side)].gbw
+			sb[side] = e.units(side)[e.unitOf(side)].store
+		}
+	}
+	order := [2]int{0, 1}
+	if sb[0] > 0 && sb[1] > 0 {
+		g := max(now, e.dram.free)
+		a := e.dram.storeEnd(e.dram.storeEnd(g, sb[0], starts[0], e.ends[0]), sb[1], starts[1], e.ends[1])
+		c := e.dram.storeEnd(e.dram.storeEnd(g, sb[1], starts[1], e.ends[1]), sb[0], starts[0], e.ends[0])
+		if c < a {
+			order = [2]int{1, 0}
+		}
+	}
+	for _, side := range order {
+		if sb[side] > 0 {
+			e.dram.store(now, sb[side], starts[side], e.ends[side])
 		}
 	}
 	if e.gbBW > 0 {
 		e.pending++
-		e.s.After(ceilDiv(words, e.gbBW), 2, e.fnPort)
+		e.s.After(ceilDiv(words, e.gbBW), 2, e.fnPart)
 	}
 	for side := range 2 {
-		e.trySide(side)
+		if e.active[side] {
+			e.s.At(e.ends[side], 1, e.fnPart)
+		}
 	}
 }
 
@@ -275,37 +309,8 @@ func (e *ppEngine) unitOf(side int) int {
 	return e.k - 1
 }
 
-func (e *ppEngine) trySide(side int) {
-	if !e.active[side] || e.started[side] || !e.arrived[side][e.unitOf(side)] {
-		return
-	}
-	e.started[side] = true
-	e.stallMem += e.s.Now() - e.start
-	d := e.units(side)[e.unitOf(side)].dur
-	if d < 0 {
-		// Only omega's pp stamps produce a negative tile time, and only
-		// the final drain can show it (a middle step is the max with an
-		// aggregation time >= 0): run it as 0 and take it off the end.
-		if e.k == len(e.aggT) && e.gbBW == 0 {
-			e.skew = d
-		}
-		d = 0
-	}
-	fn := e.fnAggEnd
-	if side == 1 {
-		fn = e.fnCombEnd
-	}
-	e.s.After(d, 1, fn)
-}
-
-func (e *ppEngine) sideEnd(side int) {
-	e.ends[side] = e.s.Now()
-	if b := e.units(side)[e.unitOf(side)].store; b > 0 {
-		e.dram.request(xfer{unit: int32(e.unitOf(side)), side: int8(side), bytes: b})
-	}
-	e.stepPart()
-}
-
+// stepPart ends one part of the step (a side's compute or the port time);
+// the last one ends the step.
 func (e *ppEngine) stepPart() {
 	e.pending--
 	if e.pending > 0 {
@@ -329,16 +334,6 @@ func (e *ppEngine) stepPart() {
 	e.k++
 	if e.k <= len(e.aggT) {
 		e.beginStep()
-	}
-}
-
-func (e *ppEngine) onArrive(x xfer) {
-	if !x.load {
-		return
-	}
-	e.arrived[x.side][x.unit] = true
-	if e.k < len(e.aggT)+1 && int(x.unit) == e.unitOf(int(x.side)) {
-		e.trySide(int(x.side))
 	}
 }
 

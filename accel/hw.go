@@ -36,6 +36,11 @@ type HW struct {
 
 	DRAMBytesPerCycle float64 `yaml:"dram_bytes_per_cycle"`
 	DRAMLatency       int64   `yaml:"dram_latency_cycles"`
+	// DRAMBurstBytes is the granularity at which the DMA engine streams
+	// transfers: compute may start on a load's first burst, and a store's
+	// last burst leaves after compute ends. It bounds what DRAM exposes at
+	// the start and end of a run, whatever the tile size.
+	DRAMBurstBytes int64 `yaml:"dram_burst_bytes"`
 
 	ClockHz float64 `yaml:"clock_hz"` // only for reporting seconds
 
@@ -57,7 +62,8 @@ type EnergyCosts struct {
 // and reduction bandwidth, a 256 + 256 split for pp. The seed gives no
 // memory system or energies; gnnsim's choices are a 1 MiB global buffer
 // with 1024 words/cycle of ports, 4-byte words, DRAM at 64 bytes/cycle with
-// 100 cycles of latency, a 1 GHz clock, and per-access energies in the
+// 100 cycles of latency in 64-byte bursts (one DDR4/LPDDR burst of a 64-bit
+// channel, a cache line), a 1 GHz clock, and per-access energies in the
 // ratios of Eyeriss (Chen et al., ISCA 2016: RF 1x, NoC 2x, global buffer
 // 6x, DRAM 200x of a MAC) scaled to 1 pJ per MAC.
 func DefaultHW() HW {
@@ -71,6 +77,7 @@ func DefaultHW() HW {
 		GlobalBufferBW:    1024,
 		DRAMBytesPerCycle: 64,
 		DRAMLatency:       100,
+		DRAMBurstBytes:    64,
 		ClockHz:           1e9,
 		Energy:            EnergyCosts{MAC: 1, RF: 1, NoC: 2, GB: 6, DRAM: 200},
 	}
@@ -79,6 +86,9 @@ func DefaultHW() HW {
 // maxPEs bounds the PE count: far above any design in the seeds, and small
 // enough that per-PE quantities never overflow.
 const maxPEs = 1 << 24
+
+// maxBurst bounds HW.DRAMBurstBytes: far above any DRAM burst or DMA chunk.
+const maxBurst = 1 << 24
 
 // Validate checks that every size, bandwidth and energy is usable.
 func (h HW) Validate() error {
@@ -100,6 +110,8 @@ func (h HW) Validate() error {
 		return fmt.Errorf("accel: hw: dram_bytes_per_cycle = %v, want a positive finite number", h.DRAMBytesPerCycle)
 	case h.DRAMLatency < 0:
 		return fmt.Errorf("accel: hw: dram_latency_cycles = %d, want >= 0", h.DRAMLatency)
+	case h.DRAMBurstBytes <= 0 || h.DRAMBurstBytes > maxBurst:
+		return fmt.Errorf("accel: hw: dram_burst_bytes = %d, want 1..%d", h.DRAMBurstBytes, maxBurst)
 	case !(h.ClockHz > 0) || math.IsInf(h.ClockHz, 0):
 		return fmt.Errorf("accel: hw: clock_hz = %v, want a positive finite number", h.ClockHz)
 	}

@@ -50,12 +50,13 @@ const (
 	// FiniteBuffer: a global buffer of HW.GlobalBufferBytes in front of
 	// DRAM. Inputs are loaded from and outputs stored to DRAM, what does not
 	// fit spills (the seq intermediate, evicted rows of H), and every
-	// transfer goes through one DRAM channel of HW.DRAMBytesPerCycle with
-	// HW.DRAMLatency, double-buffered against compute.
+	// transfer streams in HW.DRAMBurstBytes bursts through one DRAM channel
+	// of HW.DRAMBytesPerCycle with HW.DRAMLatency, concurrently with the
+	// compute that consumes or produces it.
 	FiniteBuffer Effect = 1 << iota
 	// NoCLimits: the distribution and reduction networks move at most
 	// HW.DistributionBW and HW.ReductionBW words per cycle (shared in
-	// proportion to the PEs in pp), stretching the steps that need more.
+	// proportion to the PEs in pp), stretching the work that needs more.
 	NoCLimits
 	// SharedPorts: in pp both phases share the global buffer's
 	// HW.GlobalBufferBW words per cycle; a pipeline step cannot end before

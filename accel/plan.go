@@ -123,7 +123,7 @@ func (p *Prepared) context(c *phaseCtx, cfg dataflow.Config, hw HW, eff Effect) 
 		}
 	}
 	fa := min(int64(t.Fa), w.aggF)
-	c.agg = newAggTiming(c.va, fa, int64(t.N), w.aggF, aggDN, aggRN, w.extraSteps)
+	c.agg = newAggTiming(fa, int64(t.N), w.aggF, aggDN, aggRN, w.extraSteps)
 	n := len(w.gemms)
 	c.combs, c.ks, c.ns, c.fcs = c.combsA[:n], c.ksA[:n], c.nsA[:n], c.fcsA[:n]
 	for i, g := range w.gemms {
@@ -156,8 +156,12 @@ func (p *Prepared) bufferPolicy(c *phaseCtx) {
 	case dataflow.Seq:
 		need = V * c.aggF * c.wordB
 	case dataflow.SP:
-		cm := c.combs[0]
-		need = c.ns[0] * int64(c.cfg.Tiles.Vc) * cm.s * c.wordB
+		// Folding F (T_Fc < F) accumulates a T_Vc x G partial-sum tile in
+		// place over the S folds; without folding there are no partial
+		// sums and the intermediate never leaves the PEs.
+		if c.ks[0] != c.fcs[0] {
+			need = c.ns[0] * int64(c.cfg.Tiles.Vc) * c.wordB
+		}
 	case dataflow.PP:
 		need = 2 * c.tvp * c.aggF * c.wordB
 	}
@@ -187,16 +191,27 @@ func (p *Prepared) aggGroups(c *phaseCtx, cur *rowCursor, lo, hi int, lastFix, f
 	va := int(c.va)
 	for g0 := lo; g0 < hi; g0 += va {
 		g1 := min(g0+va, hi)
-		var d int64
+		var d, sumIK, maxIK int64
 		if g1-g0 < va && !lastFix {
 			for cur.v < g1-1 {
 				cur.next()
+				sumIK += cur.iK
+				maxIK = max(maxIK, cur.iK)
 			}
 			d = cur.next()
 		} else {
 			for cur.v < g1 {
 				d = max(d, cur.next())
+				sumIK += cur.iK
+				maxIK = max(maxIK, cur.iK)
 			}
+		}
+		if c.agg.dn > 0 {
+			if g1-g0 < va && !lastFix {
+				sumIK += cur.iK
+				maxIK = max(maxIK, cur.iK)
+			}
+			d = max(d, c.agg.netBound(sumIK, maxIK, int64(g1-g0)))
 		}
 		total += d
 		if fillUnits {
@@ -226,6 +241,7 @@ type rowCursor struct {
 	v     int
 	fix   bool
 	s, ts int64 // next row's start; previous row's output stamp
+	iK    int64 // neighbour steps of the row next returned last
 }
 
 // next returns the time of row v and advances. Omega's time is the
@@ -234,6 +250,7 @@ type rowCursor struct {
 func (r *rowCursor) next() int64 {
 	d := int64(r.p.rows[r.v])
 	iK := max(ceilDiv(d, r.c.agg.tn), 1) // an empty row still writes its zeros
+	r.iK = iK
 	w, ld := r.c.agg.work(iK)
 	r.v++
 	if r.fix {
@@ -414,7 +431,9 @@ func (p *Prepared) combBytes(c *phaseCtx, lo, hi int64, first bool, u *unit) {
 		var b int64
 		switch c.cfg.Inter {
 		case dataflow.SP:
-			b = 2 * c.ns[0] * rows * c.combs[0].s * wb // partial sums out and back
+			// The partial sums out and back: the share that does not fit
+			// of the 2*G*S accesses per row the global buffer counts.
+			b = 2 * c.ns[0] * rows * c.combs[0].s * wb
 		default:
 			b = rows * c.firstGemmK * wb
 		}

@@ -37,7 +37,9 @@ type Stalls struct {
 	// Pipeline: pp cycles in which one phase had finished its step and
 	// waited for the other (summed over both phases).
 	Pipeline int64
-	// Memory: cycles compute waited for DRAM data.
+	// Memory: cycles compute waited for DRAM data: for a unit's first
+	// burst, and beyond its compute time when the data arrived more slowly
+	// than compute consumed them.
 	Memory int64
 	// Ports: pp cycles steps were stretched by shared global-buffer ports.
 	Ports int64

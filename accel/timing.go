@@ -33,11 +33,11 @@ func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }
 // after streaming ends for the last valid feature column and ld cycles for
 // the whole row, when the next row may start.
 type aggTiming struct {
-	tn, iN int64
-	// NoC stretch factors (1 without NoC limits): cycles per STA step, per
-	// STR step, and the minimum cycles per pass for the outputs.
-	staStep, strStep, passOut int64
-	lf, ld                    int64
+	tn, fa, iN int64
+	// dn and rn are the distribution and reduction bandwidths (words per
+	// cycle) with NoC limits, 0 without.
+	dn, rn int64
+	lf, ld int64
 	// backlog is added to ld for rows with iK = 1 (see newAggTiming).
 	backlog int64
 	// extraSteps is added per neighbour step for layers with per-edge work
@@ -45,15 +45,13 @@ type aggTiming struct {
 	extraSteps int64
 }
 
-// newAggTiming derives the aggregation timing for tiles (va, fa, tn) over
+// newAggTiming derives the aggregation timing for tiles (fa, tn) over
 // feature width f. dn and rn are the distribution and reduction bandwidths
 // (words/cycle) the phase has, or 0 for none of the NoC limits.
-func newAggTiming(va, fa, tn, f, dn, rn int64, extraSteps int64) aggTiming {
-	t := aggTiming{tn: tn, iN: ceilDiv(f, fa), staStep: 1, strStep: 1, passOut: 1, extraSteps: extraSteps}
-	if dn > 0 {
-		t.staStep = ceilDiv(va*tn, dn)
-		t.strStep = ceilDiv(va*fa*tn, dn)
-		t.passOut = ceilDiv(va*fa, rn)
+func newAggTiming(fa, tn, f, dn, rn int64, extraSteps int64) aggTiming {
+	t := aggTiming{tn: tn, fa: fa, iN: ceilDiv(f, fa), dn: dn, rn: rn, extraSteps: extraSteps}
+	if dn == 0 {
+		t.rn = 0
 	}
 	// ld: the reduction tree is clog2(T_N) adders deep; the roots of the
 	// T_Fa virtual neighbourhoods reach the collection bus through
@@ -87,12 +85,32 @@ func newAggTiming(va, fa, tn, f, dn, rn int64, extraSteps int64) aggTiming {
 // work returns the streaming work W of a row with iK neighbour steps and
 // its done latency.
 func (t *aggTiming) work(iK int64) (w, ld int64) {
-	w = 1 + iK*(t.staStep+t.extraSteps) + t.iN*max(iK*t.strStep, t.passOut)
+	w = 1 + iK*(1+t.extraSteps) + t.iN*iK
 	ld = t.ld
 	if iK == 1 {
 		ld += t.backlog
 	}
 	return w, ld
+}
+
+// netBound returns the cycles a group of rows lock-stepped together needs
+// at least when the networks limit it (0 without NoC limits): sumIK and
+// maxIK are the sum and maximum of its rows' neighbour steps. The group
+// runs its configure cycle, maxIK multicast steps, then iN passes of maxIK
+// streaming steps, then drains; every phase lasts at least as long as the
+// network takes to move the words of the rows still stepping (sumIK*T_N A
+// values; sumIK*T_N*T_Fa H values per pass) and, per pass, to collect
+// rows*T_Fa results. The networks are pipelined, so a phase's words flow
+// at the network's rate across its steps; a row whose neighbours are
+// exhausted takes no more words, so grouping rows differently changes no
+// phase's traffic.
+func (t *aggTiming) netBound(sumIK, maxIK, rows int64) int64 {
+	if t.dn == 0 {
+		return 0
+	}
+	sta := max(maxIK, ceilDiv(sumIK*t.tn, t.dn))
+	str := max(maxIK, ceilDiv(sumIK*t.tn*t.fa, t.dn), ceilDiv(rows*t.fa, t.rn))
+	return 1 + sta + maxIK*t.extraSteps + t.iN*str + t.ld
 }
 
 // combTiming is the combination model of one GEMM (K x N weights) under

@@ -82,7 +82,7 @@ func TestRowTimesAgainstTimestamps(t *testing.T) {
 		}
 		p := &Prepared{rows: lens, v: len(lens)}
 		c := phaseCtx{cfg: dataflow.Config{Tiles: dataflow.Tiles{Va: 1, Fa: r.TFa, N: r.TN, Vc: r.TVc, Gc: r.TGc, Fc: r.TFc}}}
-		c.agg = newAggTiming(1, int64(r.TFa), int64(r.TN), int64(r.F), 0, 0, 0)
+		c.agg = newAggTiming(int64(r.TFa), int64(r.TN), int64(r.F), 0, 0, 0)
 		cur := p.cursor(&c, 0)
 		var prevTS int64
 		for v := range r.V {
