@@ -84,6 +84,26 @@
 // total latency over the data set (what a flexible accelerator running the
 // whole set would spend), not means of per-graph ratios.
 //
+// # Predictors
+//
+// Fit trains one model per configuration (ConfigNames order) on the
+// training part of a 70/15/15 split by graph (AssignSplits: per data set
+// label, sorted graph ids shuffled with PCG(seed, FNV-1a of the label)),
+// with early stopping on the validation part, two models at a time. With
+// Log the target is log(cycles). With the LogLinear baseline (the default),
+// a per-configuration ridge regression of log(cycles) on log V, E, F, G and
+// S1..S6, fitted on the training split, is subtracted first: the trees (the
+// LightGBM file) learn the residual, and the coefficients live in the
+// manifest, added back as LightGBM's init_score is. This reaches the
+// accuracy of about 2,000 mean-started trees with 30, at about 0.8 us per
+// model through leaves. NoBaseline (--baseline none) is seed 002's method:
+// the mean folded into the first tree, and the model files alone predict.
+// A model directory holds 24 v3 files and manifest.json (feature set, log
+// flag, baseline, hardware, split seed, best fixed configurations,
+// parameters, gnnsim version). Evaluate scores sets the models were trained
+// on, and Graphlaxy sets, on their test split, and other sets on all their
+// graphs.
+//
 // Left out: missing values (NaN features or targets are errors, not a
 // "missing" branch), categorical features and linear trees in the trainer,
 // losses other than L2, L1 regularisation, and LightGBM's exact bin-boundary

@@ -1,0 +1,213 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image/png"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gnnsim/internal/pqio"
+	"gnnsim/predict"
+	"gnnsim/sched"
+)
+
+// fakeRealData writes a tiny real-data directory: five square Matrix
+// Market networks (a ring, a star, a path, a grid and a clique).
+func fakeRealData(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	mm := filepath.Join(dir, "matrix-market")
+	if err := os.MkdirAll(mm, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(name string, n int, edges [][2]int) {
+		var b strings.Builder
+		fmt.Fprintf(&b, "%%%%MatrixMarket matrix coordinate pattern symmetric\n%d %d %d\n", n, n, len(edges))
+		for _, e := range edges {
+			fmt.Fprintf(&b, "%d %d\n", max(e[0], e[1])+1, min(e[0], e[1])+1)
+		}
+		if err := os.WriteFile(filepath.Join(mm, name+".mtx"), []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var ring, star, path, grid, clique [][2]int
+	for i := range 12 {
+		ring = append(ring, [2]int{i, (i + 1) % 12})
+	}
+	for i := 1; i < 9; i++ {
+		star = append(star, [2]int{0, i})
+	}
+	for i := range 19 {
+		path = append(path, [2]int{i, i + 1})
+	}
+	for r := range 4 {
+		for c := range 5 {
+			if c+1 < 5 {
+				grid = append(grid, [2]int{r*5 + c, r*5 + c + 1})
+			}
+			if r+1 < 4 {
+				grid = append(grid, [2]int{r*5 + c, (r+1)*5 + c})
+			}
+		}
+	}
+	for i := range 6 {
+		for j := i + 1; j < 6; j++ {
+			clique = append(clique, [2]int{i, j})
+		}
+	}
+	write("ring", 12, ring)
+	write("star", 9, star)
+	write("path", 20, path)
+	write("grid", 20, grid)
+	write("clique", 6, clique)
+	return dir
+}
+
+// tinyRepro is a reproduction small enough for a unit test.
+func tinyRepro(out, data string) ReproOptions {
+	return ReproOptions{Out: out, Seed: 3, DataDir: data, Mode: "omega",
+		Sizes: ReproSizes{Small: 30, Medium: 30, Large: 16, ScheduleSeeds: 2}}
+}
+
+// The whole chain on tiny sets writes the report, the figures and the
+// tables, and a second run with the same seed writes identical tables.
+func TestReproTiny(t *testing.T) {
+	data := fakeRealData(t)
+	base := t.TempDir()
+	a, b := filepath.Join(base, "a"), filepath.Join(base, "b")
+	var log bytes.Buffer
+	o := tinyRepro(a, data)
+	o.Log = &log
+	sum, err := ReproSeed002(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sum.RealData || sum.Jobs != 5 || !strings.Contains(sum.JobsFrom, "real") {
+		t.Errorf("real data %v, %d jobs from %q; want the 5 real graphs", sum.RealData, sum.Jobs, sum.JobsFrom)
+	}
+	if !strings.Contains(log.String(), "repro: report:") {
+		t.Errorf("progress log lacks the final line:\n%s", log.String())
+	}
+
+	rep, err := os.ReadFile(sum.Report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"## Table 3", "## Table 4", "Scenario 1", "Scenario 2", "3.17x", "6.26x", ">1000x",
+		"SuiteSparse", "fig6_scenario1.png", "## Wall-clock times"} {
+		if !bytes.Contains(rep, []byte(want)) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	for _, f := range []string{"fig1_optimal_graphlaxy_small", "fig5_optimal_configs", "fig6_scenario1", "fig7_scenario2"} {
+		fh, err := os.Open(filepath.Join(a, f+".png"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := png.DecodeConfig(fh)
+		fh.Close()
+		if err != nil || cfg.Width < 800 || cfg.Height < 400 {
+			t.Errorf("%s.png: %v, %dx%d", f, err, cfg.Width, cfg.Height)
+		}
+		svg, err := os.ReadFile(filepath.Join(a, f+".svg"))
+		if err != nil || !bytes.Contains(svg, []byte("<svg")) {
+			t.Errorf("%s.svg: %v", f, err)
+		}
+	}
+
+	t3, _, err := pqio.Read[predict.EvalRow](filepath.Join(a, ReproTable3File))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sets []string
+	for _, r := range t3 {
+		sets = append(sets, r.Dataset)
+		if strings.HasPrefix(r.Models, "/") {
+			t.Errorf("table 3 names an absolute model path %q", r.Models)
+		}
+	}
+	if got := strings.Join(sets, ","); got != "Graphlaxy.small,Graphlaxy.medium,Graphlaxy.large,SuiteSparse" {
+		t.Errorf("table 3 data sets %s", got)
+	}
+	t4, _, err := pqio.Read[predict.EvalRow](filepath.Join(a, ReproTable4File))
+	if err != nil || len(t4) != 4*len(t3) {
+		t.Errorf("table 4: %d rows (%v), want %d", len(t4), err, 4*len(t3))
+	}
+	mean, _, err := pqio.Read[sched.MetricsRow](filepath.Join(a, ScheduleMeanFile))
+	if err != nil || len(mean) != 14 {
+		t.Errorf("schedule means: %d rows (%v), want 14", len(mean), err)
+	}
+	recs, _, err := pqio.Read[sched.RecordRow](filepath.Join(a, ScheduleRecordsFile))
+	if err != nil || len(recs) != 2*2*7*5 {
+		t.Errorf("schedule records: %d rows (%v), want %d", len(recs), err, 2*2*7*5)
+	}
+
+	// Same seed, other directory: identical tables and report (but the
+	// wall-clock section).
+	if _, err := ReproSeed002(context.Background(), tinyRepro(b, data)); err != nil {
+		t.Fatal(err)
+	}
+	compared := 0
+	err = filepath.WalkDir(a, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(a, path)
+		if !strings.HasSuffix(path, ".parquet") && !strings.HasSuffix(path, ".txt") && !strings.HasSuffix(path, ".json") {
+			return nil
+		}
+		x, _ := os.ReadFile(path)
+		y, err := os.ReadFile(filepath.Join(b, rel))
+		if err != nil {
+			return err
+		}
+		if !bytes.Equal(x, y) {
+			t.Errorf("%s differs between two runs with the same seed", rel)
+		}
+		compared++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if compared < 100 {
+		t.Errorf("compared only %d files", compared)
+	}
+	repB, _ := os.ReadFile(filepath.Join(b, ReproReport))
+	cut := func(r []byte) []byte { i := bytes.Index(r, []byte("## Wall-clock")); return r[:i] }
+	if !bytes.Equal(cut(rep), cut(repB)) {
+		t.Error("report.md differs before its wall-clock section")
+	}
+}
+
+// Without real data the reproduction schedules held-out generated graphs
+// and says so.
+func TestReproNoRealData(t *testing.T) {
+	out := t.TempDir()
+	o := tinyRepro(out, filepath.Join(out, "no-such-dir"))
+	o.Sizes.ScheduleSeeds = 1
+	sum, err := ReproSeed002(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.RealData || !strings.Contains(sum.JobsFrom, "test-split") || sum.Jobs == 0 {
+		t.Errorf("real %v, %d jobs from %q", sum.RealData, sum.Jobs, sum.JobsFrom)
+	}
+	rep, err := os.ReadFile(sum.Report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"No real data sets", "does not exist", "held-out"} {
+		if !bytes.Contains(rep, []byte(want)) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	if _, err := ReproSeed002(context.Background(), ReproOptions{Out: out, Mode: "fast"}); err == nil {
+		t.Error("unknown mode accepted")
+	}
+}

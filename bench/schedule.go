@@ -1,0 +1,707 @@
+package bench
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"gnnsim/dataflow"
+	"gnnsim/internal/pqio"
+	"gnnsim/predict"
+	"gnnsim/sched"
+	"gnnsim/workload"
+)
+
+// This file glues a data set directory (a sweep's graphs and runs tables)
+// and a latency predictor to package sched: the cases of the data set become
+// jobs, the runs' cycles the truth table, the predictor's outputs the
+// predicted table, and package workload releases the jobs over time.
+
+// numTilings is the number of named tilings a machine can choose from.
+const numTilings = len(dataflow.TilingNames)
+
+// SeedInferenceCycles is seed 002's predictor inference time: 2,311.88 ns
+// per prediction of all 24 configurations (lleaves on a Ryzen 9 5900X, the
+// 24 models in parallel), about 2,312 cycles of a 1 GHz accelerator. It is
+// the default charge because a measured charge would depend on the host and
+// make results irreproducible; MeasureInference gives this host's figure.
+const SeedInferenceCycles = 2312
+
+// DefaultScheduleSeeds are the five seeded runs of seed 002's figures.
+var DefaultScheduleSeeds = []uint64{1, 2, 3, 4, 5}
+
+// SeedMachines returns seed 002's multi-accelerator system (its Figure 4,
+// section 4.2): three accelerators, one per inter-phase dataflow (seq, sp,
+// pp), each free to run any of the eight tilings a..h per job.
+func SeedMachines() []sched.Machine {
+	ms, err := ParseMachines("seq,sp,pp")
+	if err != nil {
+		panic(err) // a constant spec
+	}
+	return ms
+}
+
+// ParseMachines reads a machine list: comma-separated DATAFLOW[:TILINGS]
+// items, where DATAFLOW is seq, sp or pp and TILINGS a string of tiling
+// letters from a..h (default all eight, chosen per job; one letter is a
+// fixed tiling). "seq,sp,pp" is seed 002's system; "sp:c,pp:ab" two
+// machines, sp fixed at tiling c and pp choosing between a and b. A
+// dataflow may appear more than once. Machine.Dataflow is the dataflow's
+// index in dataflow.Inters and tiling ids are letter indices (a = 0), so
+// that configuration Dataflow*8 + tiling is predict.ConfigNames' order.
+func ParseMachines(s string) ([]sched.Machine, error) {
+	var out []sched.Machine
+	seen := map[string]int{}
+	for item := range strings.SplitSeq(s, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			return nil, fmt.Errorf("bench: machines %q: empty item", s)
+		}
+		df, tl, hasT := strings.Cut(item, ":")
+		inter, err := dataflow.ParseInter(df)
+		if err != nil {
+			return nil, fmt.Errorf("bench: machines %q: %w", s, err)
+		}
+		m := sched.Machine{Dataflow: slices.Index(dataflow.Inters[:], inter)}
+		if !hasT {
+			tl = dataflow.TilingNames
+		}
+		if tl == "" {
+			return nil, fmt.Errorf("bench: machines %q: %s has no tilings after ':'", s, df)
+		}
+		for _, r := range tl {
+			t := strings.IndexRune(dataflow.TilingNames, r)
+			if t < 0 {
+				return nil, fmt.Errorf("bench: machines %q: tiling %q is not one of %s", s, r, dataflow.TilingNames)
+			}
+			if slices.Contains(m.Tilings, t) {
+				return nil, fmt.Errorf("bench: machines %q: tiling %c listed twice for %s", s, r, df)
+			}
+			m.Tilings = append(m.Tilings, t)
+		}
+		m.Name = item
+		seen[item]++
+		if seen[item] > 1 {
+			m.Name = fmt.Sprintf("%s#%d", item, seen[item])
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// CasePredictor is what scheduling needs of a latency predictor: the
+// predicted cycles of the 24 configurations of a case, in
+// predict.ConfigNames order. *predict.Predictor and *predict.Fitted
+// satisfy it.
+type CasePredictor interface {
+	PredictSample(s *predict.Sample, out []float64) (int, error)
+}
+
+// JobSet is the arrival-independent part of a scheduling experiment: the
+// cases of a data set (graph, F, G on one hardware point; predict.Sample as
+// ReadDataset returns them), the machines, and every case's true latency
+// (the runs table's cycles) and, with a predictor, predicted latency in all
+// 24 configurations. Predictions are made once here and shared by every
+// trace, seed and policy. A JobSet is read-only once built.
+type JobSet struct {
+	Cases    []predict.Sample
+	Machines []sched.Machine
+	truth    []int64   // case*24 + config
+	pred     []float64 // case*24 + config; nil without a predictor
+	byName   map[string]int
+}
+
+// NewJobSet builds the job set of cases on machines; p may be nil (then
+// only policies that need no prediction can run).
+func NewJobSet(cases []predict.Sample, machines []sched.Machine, p CasePredictor) (*JobSet, error) {
+	if len(cases) == 0 {
+		return nil, errors.New("bench: no cases to schedule")
+	}
+	if len(machines) == 0 {
+		return nil, errors.New("bench: no machines")
+	}
+	for i, m := range machines {
+		if m.Dataflow < 0 || m.Dataflow >= len(dataflow.Inters) {
+			return nil, fmt.Errorf("bench: machine %d (%s): dataflow %d outside 0..%d", i, m.Name, m.Dataflow, len(dataflow.Inters)-1)
+		}
+		if len(m.Tilings) == 0 {
+			return nil, fmt.Errorf("bench: machine %d (%s) has no tilings", i, m.Name)
+		}
+		for _, t := range m.Tilings {
+			if t < 0 || t >= numTilings {
+				return nil, fmt.Errorf("bench: machine %d (%s): tiling %d outside 0..%d", i, m.Name, t, numTilings-1)
+			}
+		}
+	}
+	js := &JobSet{
+		Cases:    cases,
+		Machines: slices.Clone(machines),
+		truth:    make([]int64, len(cases)*predict.NumConfigs),
+		byName:   make(map[string]int, len(cases)),
+	}
+	for i := range cases {
+		s := &cases[i]
+		if s.Graph == nil {
+			return nil, fmt.Errorf("bench: case %d (%s graph %d) has no graph", i, s.Dataset, s.GraphID)
+		}
+		for c, l := range s.Latency {
+			if !(l >= 1) || l > math.MaxInt64/4 || l != math.Trunc(l) {
+				return nil, fmt.Errorf("bench: case %d (%s graph %d): latency of %s is %v cycles, want a positive integer", i, s.Dataset, s.GraphID, predict.ConfigNames()[c], l)
+			}
+			js.truth[i*predict.NumConfigs+c] = int64(l)
+		}
+		if _, dup := js.byName[s.Graph.Name]; dup {
+			js.byName[s.Graph.Name] = -1 // ambiguous: several cases of one name
+		} else {
+			js.byName[s.Graph.Name] = i
+		}
+	}
+	if p == nil {
+		return js, nil
+	}
+	js.pred = make([]float64, len(cases)*predict.NumConfigs)
+	if err := js.predictAll(p); err != nil {
+		return nil, err
+	}
+	return js, nil
+}
+
+// predictAll fills js.pred, cases split over the CPUs in fixed blocks
+// (each prediction depends only on its case, so the result is the same for
+// any number of workers).
+func (js *JobSet) predictAll(p CasePredictor) error {
+	n := len(js.Cases)
+	workers := min(runtime.GOMAXPROCS(0), max(1, n/256))
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := w * n / workers; i < (w+1)*n/workers; i++ {
+				s := &js.Cases[i]
+				out := js.pred[i*predict.NumConfigs : (i+1)*predict.NumConfigs]
+				if _, err := p.PredictSample(s, out); err != nil {
+					errs[w] = fmt.Errorf("bench: predicting case %d (%s graph %d): %w", i, s.Dataset, s.GraphID, err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// HasPredictions reports whether the set was built with a predictor.
+func (js *JobSet) HasPredictions() bool { return js.pred != nil }
+
+// TrueCycles returns case i's true latency on configuration c
+// (predict.ConfigNames order).
+func (js *JobSet) TrueCycles(i, c int) int64 { return js.truth[i*predict.NumConfigs+c] }
+
+// config returns the configuration index machine m runs with tiling t.
+func (js *JobSet) config(m, t int) int { return js.Machines[m].Dataflow*numTilings + t }
+
+// ArrivalOptions describe how jobs are released: a generated trace, whose
+// mean inter-arrival gap is set so that the jobs offer the target
+// utilisation to the machines (workload.MeanGap with
+// sched.ReferenceService: each job's best-tiling latency averaged over the
+// machines), or a replayed one.
+type ArrivalOptions struct {
+	// Process of the gaps; zero means workload.Pareto (seed 002).
+	Process workload.Process
+	// Shape of Pareto/Lomax gaps; zero means workload.DefaultParetoShape.
+	Shape float64
+	// Utilisation is the target offered load; zero means
+	// workload.DefaultUtilisation (85 %, seed 002).
+	Utilisation float64
+	// Exact rescales each seed's gaps so that it offers exactly the target
+	// load (see workload.ArrivalSpec.Exact). With heavy-tailed gaps a trace
+	// of a few thousand jobs otherwise strays far from it.
+	Exact bool
+	// Jobs is the trace length. Zero releases every case once, in an order
+	// shuffled by the seed (seed 002: each graph is a job); n > 0 draws n
+	// jobs' cases uniformly with replacement.
+	Jobs int
+	// Trace, when not nil, replays a trace (workload.ReadTrace) instead:
+	// its arrival times and job ids, each job naming its case by
+	// graph_index (an index into the job set's cases, the order of the
+	// runs table; a graph name given too must match) or, without one, by
+	// graph (the name of a graph with a single case in the set). The
+	// trace's sizes, widths and kinds are ignored: cases carry them
+	// (workload.ReadTrace still wants every row to have a graph name or
+	// nodes and edges).
+	Trace []workload.Job
+}
+
+// DefaultArrivals returns seed 002's arrivals: Pareto gaps of the default
+// shape at 85 % utilisation, every case once, each seed offering exactly
+// that load.
+func DefaultArrivals() ArrivalOptions {
+	return ArrivalOptions{Process: workload.Pareto, Utilisation: workload.DefaultUtilisation, Exact: true}
+}
+
+// Instance is one scheduling problem built from a job set: the jobs of one
+// seed's trace with their tables.
+type Instance struct {
+	Problem *sched.Problem
+	// Case is the job set case of every job.
+	Case []int
+	// MeanGap is the target mean inter-arrival gap in cycles (0 for a
+	// replayed trace).
+	MeanGap float64
+	// Offered is the load the trace offers when every job runs at its best
+	// tiling (workload.OfferedUtilisation of the reference service).
+	Offered float64
+	// OfferedRandom is the load it offers when every job runs at a
+	// uniformly random tiling of a uniformly random machine, as scenario
+	// 1's baselines roughly do: the reason their queues can grow without
+	// bound at an 85 % target.
+	OfferedRandom float64
+}
+
+// Stream ids of the PCG generators seeded by a trace seed.
+const (
+	jobOrderStream = 0x6a6f626f72646572 // "joborder"
+)
+
+// Instance builds the scheduling problem of one trace seed.
+func (js *JobSet) Instance(a ArrivalOptions, seed uint64) (*Instance, error) {
+	var cases []int
+	var ids []int64
+	var times []int64
+	if a.Trace != nil {
+		var err error
+		if cases, err = js.traceCases(a.Trace); err != nil {
+			return nil, err
+		}
+		ids = make([]int64, len(a.Trace))
+		times = make([]int64, len(a.Trace))
+		for k := range a.Trace {
+			ids[k], times[k] = a.Trace[k].ID, a.Trace[k].Arrival
+		}
+	} else {
+		if a.Jobs < 0 {
+			return nil, fmt.Errorf("bench: %d jobs requested", a.Jobs)
+		}
+		rng := rand.New(rand.NewPCG(seed, jobOrderStream))
+		if a.Jobs == 0 {
+			cases = rng.Perm(len(js.Cases))
+		} else {
+			cases = make([]int, a.Jobs)
+			for k := range cases {
+				cases[k] = rng.IntN(len(js.Cases))
+			}
+		}
+	}
+	n, M := len(cases), len(js.Machines)
+	if n == 0 {
+		return nil, errors.New("bench: empty trace")
+	}
+	truth, err := sched.NewTable(n, M, numTilings)
+	if err != nil {
+		return nil, err
+	}
+	for j, c := range cases {
+		for m := range js.Machines {
+			for _, t := range js.Machines[m].Tilings {
+				truth.Set(j, m, t, js.truth[c*predict.NumConfigs+js.config(m, t)])
+			}
+		}
+	}
+	svc, err := sched.ReferenceService(truth, js.Machines)
+	if err != nil {
+		return nil, err
+	}
+	inst := &Instance{Case: cases}
+	if a.Trace == nil {
+		spec := workload.ArrivalSpec{Process: cmp.Or(a.Process, workload.Pareto), Shape: a.Shape, Exact: a.Exact}
+		util := cmp.Or(a.Utilisation, workload.DefaultUtilisation)
+		if spec.MeanGap, err = workload.MeanGap(svc, M, util); err != nil {
+			return nil, fmt.Errorf("bench: %w", err)
+		}
+		if times, err = spec.Times(n, seed); err != nil {
+			return nil, fmt.Errorf("bench: %w", err)
+		}
+		inst.MeanGap = spec.MeanGap
+	}
+	jobs := make([]workload.Job, n)
+	for j, c := range cases {
+		s := &js.Cases[c]
+		jobs[j] = workload.Job{
+			ID: int64(j), Graph: s.Graph.Name, GraphIndex: c,
+			Nodes: int64(s.Graph.NumNodes()), Edges: int64(s.Graph.NumEdges()),
+			F: s.F, G: s.G, Kind: workload.GCN, Arrival: times[j],
+		}
+		if ids != nil {
+			jobs[j].ID = ids[j]
+		}
+	}
+	var pred sched.Predictor
+	if js.pred != nil {
+		pred = sched.PredictorFunc(func(job, m, t int) (float64, error) {
+			return js.pred[cases[job]*predict.NumConfigs+js.config(m, t)], nil
+		})
+	}
+	if inst.Problem, err = sched.NewProblem(jobs, js.Machines, truth, pred); err != nil {
+		return nil, fmt.Errorf("bench: %w", err)
+	}
+	inst.Offered = workload.OfferedUtilisation(svc, times, M)
+	rnd := make([]int64, n)
+	for j := range rnd {
+		var sum float64
+		for m := range js.Machines {
+			var s float64
+			for _, t := range js.Machines[m].Tilings {
+				s += float64(truth.At(j, m, t))
+			}
+			sum += s / float64(len(js.Machines[m].Tilings))
+		}
+		rnd[j] = int64(math.Round(sum / float64(M)))
+	}
+	inst.OfferedRandom = workload.OfferedUtilisation(rnd, times, M)
+	return inst, nil
+}
+
+// traceCases maps the jobs of a replayed trace to cases.
+func (js *JobSet) traceCases(trace []workload.Job) ([]int, error) {
+	cases := make([]int, len(trace))
+	for k := range trace {
+		j := &trace[k]
+		switch {
+		case j.GraphIndex >= 0:
+			if j.GraphIndex >= len(js.Cases) {
+				return nil, fmt.Errorf("bench: trace job %d: graph_index %d outside the %d cases", j.ID, j.GraphIndex, len(js.Cases))
+			}
+			if j.Graph != "" && j.Graph != js.Cases[j.GraphIndex].Graph.Name {
+				return nil, fmt.Errorf("bench: trace job %d: graph_index %d is graph %q, not %q", j.ID, j.GraphIndex, js.Cases[j.GraphIndex].Graph.Name, j.Graph)
+			}
+			cases[k] = j.GraphIndex
+		case j.Graph != "":
+			c, ok := js.byName[j.Graph]
+			if !ok {
+				return nil, fmt.Errorf("bench: trace job %d: no graph named %q in the data set", j.ID, j.Graph)
+			}
+			if c < 0 {
+				return nil, fmt.Errorf("bench: trace job %d: graph %q has several cases (F, G); name the case by graph_index", j.ID, j.Graph)
+			}
+			cases[k] = c
+		default:
+			return nil, fmt.Errorf("bench: trace job %d names no case (give graph_index or graph)", j.ID)
+		}
+	}
+	return cases, nil
+}
+
+// ScheduleOptions configure JobSet.Schedule.
+type ScheduleOptions struct {
+	Arrivals ArrivalOptions
+	// Policies are standard policy names (sched.ByName); nil means the
+	// seven of sched.Standard, in its order.
+	Policies []string
+	// Scenarios to run; nil means both.
+	Scenarios []sched.Scenario
+	// Seeds of the runs; nil means DefaultScheduleSeeds. Each seed draws
+	// its own trace (arrival times and job order) and drives the runs'
+	// random choices.
+	Seeds []uint64
+	// InferenceCycles is charged to predictive policies per job (see
+	// sched.Options).
+	InferenceCycles int64
+	// Workers is the number of seeds run at once; <= 0 means
+	// runtime.GOMAXPROCS(0). It never changes the results.
+	Workers int
+	// KeepRecords keeps every run's per-job records in the result.
+	KeepRecords bool
+}
+
+// ScheduleResult holds the outcome of JobSet.Schedule.
+type ScheduleResult struct {
+	// Runs has the metrics of every run: scenario-major, then seed, then
+	// policy in the order given.
+	Runs []sched.Metrics
+	// Mean averages Runs over seeds, per (scenario, policy), same order.
+	Mean []sched.Metrics
+	// Results holds the runs themselves (with KeepRecords), in Runs' order.
+	Results []*sched.Result
+	// Instances are the seeds' traces, in Seeds order.
+	Instances []*Instance
+	Seeds     []uint64
+}
+
+// Schedule runs every policy on every seed's trace in every scenario.
+func (js *JobSet) Schedule(o ScheduleOptions) (*ScheduleResult, error) {
+	names := o.Policies
+	if names == nil {
+		for _, p := range sched.Standard() {
+			names = append(names, p.Info().Name)
+		}
+	}
+	if len(names) == 0 {
+		return nil, errors.New("bench: no policies")
+	}
+	for _, nm := range names {
+		p, err := sched.ByName(nm)
+		if err != nil {
+			return nil, fmt.Errorf("bench: %w", err)
+		}
+		if info := p.Info(); (info.Predictive || info.Tiling == sched.TilingPredicted) && js.pred == nil {
+			return nil, fmt.Errorf("bench: policy %s needs a latency predictor (give the models)", info.Name)
+		}
+	}
+	scen := o.Scenarios
+	if scen == nil {
+		scen = []sched.Scenario{sched.Scenario1, sched.Scenario2}
+	}
+	seeds := o.Seeds
+	if seeds == nil {
+		seeds = DefaultScheduleSeeds
+	}
+	if len(seeds) == 0 || len(scen) == 0 {
+		return nil, errors.New("bench: no seeds or no scenarios")
+	}
+	workers := o.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, len(seeds))
+
+	// results[k][s][p]: seed k, scenario s, policy p.
+	results := make([][][]*sched.Result, len(seeds))
+	insts := make([]*Instance, len(seeds))
+	errs := make([]error, len(seeds))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range workers {
+		wg.Go(func() {
+			for k := range next {
+				inst, err := js.Instance(o.Arrivals, seeds[k])
+				if err != nil {
+					errs[k] = fmt.Errorf("seed %d: %w", seeds[k], err)
+					continue
+				}
+				insts[k] = inst
+				results[k] = make([][]*sched.Result, len(scen))
+				for s, sc := range scen {
+					for _, nm := range names {
+						pol, _ := sched.ByName(nm) // checked above; fresh per run
+						res, err := sched.Run(inst.Problem, pol, sched.Options{Scenario: sc, Seed: seeds[k], InferenceCycles: o.InferenceCycles})
+						if err != nil {
+							errs[k] = fmt.Errorf("seed %d: %w", seeds[k], err)
+							break
+						}
+						results[k][s] = append(results[k][s], res)
+					}
+				}
+			}
+		})
+	}
+	for k := range seeds {
+		next <- k
+	}
+	close(next)
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, fmt.Errorf("bench: %w", err)
+	}
+	r := &ScheduleResult{Instances: insts, Seeds: slices.Clone(seeds)}
+	for s := range scen {
+		for k := range seeds {
+			for _, res := range results[k][s] {
+				r.Runs = append(r.Runs, res.Metrics())
+				if o.KeepRecords {
+					r.Results = append(r.Results, res)
+				}
+			}
+		}
+	}
+	r.Mean = sched.Average(r.Runs)
+	return r, nil
+}
+
+// PolicySummary is one policy's averaged metrics in one scenario, in
+// cycles: the objects of 'gnnsim schedule --json'.
+type PolicySummary struct {
+	Policy         string  `json:"policy"`
+	Scenario       int     `json:"scenario"`
+	MeanCompletion float64 `json:"mean_completion"`
+	MeanTurnaround float64 `json:"mean_turnaround"`
+	MeanExecution  float64 `json:"mean_execution"`
+	MeanWaiting    float64 `json:"mean_waiting"`
+	P99Turnaround  float64 `json:"p99_turnaround"`
+}
+
+// Summaries turns averaged metrics into PolicySummary values, in order.
+func Summaries(mean []sched.Metrics) []PolicySummary {
+	out := make([]PolicySummary, len(mean))
+	for i, m := range mean {
+		out[i] = PolicySummary{
+			Policy: m.Policy, Scenario: int(m.Scenario),
+			MeanCompletion: m.MeanCompletion, MeanTurnaround: m.MeanTurnaround,
+			MeanExecution: m.MeanExecution, MeanWaiting: m.MeanWaiting,
+			P99Turnaround: m.P99Turnaround,
+		}
+	}
+	return out
+}
+
+// Speedup compares a policy with the best baseline of its scenario on one
+// metric.
+type Speedup struct {
+	Scenario int32   `parquet:"scenario"`
+	Metric   string  `parquet:"metric"` // completion | turnaround | execution | waiting
+	Policy   string  `parquet:"policy"`
+	Value    float64 `parquet:"value"` // the policy's mean, cycles
+	// Baseline is the baseline with the smallest mean on the metric: among
+	// the feasible policies other than Policy when there are any
+	// (BaselineFeasible), otherwise among all but Policy and SJF-Truth.
+	Baseline         string  `parquet:"baseline"`
+	BaselineFeasible bool    `parquet:"baseline_feasible"`
+	BaselineValue    float64 `parquet:"baseline_value"`
+	Speedup          float64 `parquet:"speedup"` // BaselineValue / Value
+	// Truth is SJF-Truth's mean on the metric and TruthRatio Value / Truth
+	// (NaN without an SJF-Truth run).
+	Truth      float64 `parquet:"truth_value"`
+	TruthRatio float64 `parquet:"truth_ratio"`
+}
+
+// SpeedupMetrics are the metrics Speedups compares, seed 002's three plus
+// waiting time.
+var SpeedupMetrics = []string{"completion", "turnaround", "execution", "waiting"}
+
+func metricValue(m *sched.Metrics, name string) float64 {
+	switch name {
+	case "completion":
+		return m.MeanCompletion
+	case "turnaround":
+		return m.MeanTurnaround
+	case "execution":
+		return m.MeanExecution
+	case "waiting":
+		return m.MeanWaiting
+	}
+	panic("bench: unknown metric " + name)
+}
+
+// Speedups compares policy with the best baseline of each scenario of mean
+// (averaged metrics, as ScheduleResult.Mean) on every SpeedupMetrics entry.
+func Speedups(mean []sched.Metrics, policy string) ([]Speedup, error) {
+	var scen []sched.Scenario
+	for _, m := range mean {
+		if !slices.Contains(scen, m.Scenario) {
+			scen = append(scen, m.Scenario)
+		}
+	}
+	truthName := sched.SJFTruth().Info().Name
+	var out []Speedup
+	for _, sc := range scen {
+		var ours, truth *sched.Metrics
+		var feasible, others []*sched.Metrics
+		for i := range mean {
+			m := &mean[i]
+			switch {
+			case m.Scenario != sc:
+			case m.Policy == policy:
+				ours = m
+			default:
+				if m.Policy == truthName {
+					truth = m
+				} else {
+					others = append(others, m)
+				}
+				if m.Feasible {
+					feasible = append(feasible, m)
+				}
+			}
+		}
+		if ours == nil {
+			return nil, fmt.Errorf("bench: no %s run in scenario %d", policy, sc)
+		}
+		pool, isFeasible := feasible, true
+		if len(pool) == 0 {
+			pool, isFeasible = others, false
+		}
+		if len(pool) == 0 {
+			return nil, fmt.Errorf("bench: no baseline to compare %s with in scenario %d", policy, sc)
+		}
+		for _, name := range SpeedupMetrics {
+			best := pool[0]
+			for _, m := range pool[1:] {
+				if metricValue(m, name) < metricValue(best, name) {
+					best = m
+				}
+			}
+			v, b := metricValue(ours, name), metricValue(best, name)
+			sp := Speedup{Scenario: int32(sc), Metric: name, Policy: policy, Value: v,
+				Baseline: best.Policy, BaselineFeasible: isFeasible, BaselineValue: b,
+				Speedup: b / v, Truth: math.NaN(), TruthRatio: math.NaN()}
+			if truth != nil {
+				sp.Truth = metricValue(truth, name)
+				sp.TruthRatio = v / sp.Truth
+			}
+			out = append(out, sp)
+		}
+	}
+	return out, nil
+}
+
+// Schedule output files, written by WriteSchedule into a directory.
+const (
+	ScheduleRecordsFile = "schedule_records.parquet" // sched.RecordRow per job and run (with KeepRecords)
+	ScheduleRunsFile    = "schedule_metrics.parquet" // sched.MetricsRow per run
+	ScheduleMeanFile    = "schedule_mean.parquet"    // sched.MetricsRow averaged over seeds
+)
+
+// WriteSchedule writes a schedule result's tables into dir (which must
+// exist): the per-run and averaged metrics, and the per-job records when
+// the result kept them.
+func WriteSchedule(dir string, r *ScheduleResult, meta map[string]string) error {
+	if r.Results != nil {
+		if err := sched.WriteRecords(filepath.Join(dir, ScheduleRecordsFile), r.Results, meta); err != nil {
+			return err
+		}
+	}
+	if err := sched.WriteMetrics(filepath.Join(dir, ScheduleRunsFile), r.Runs, meta); err != nil {
+		return err
+	}
+	return sched.WriteMetrics(filepath.Join(dir, ScheduleMeanFile), r.Mean, meta)
+}
+
+// WriteSpeedups writes speed-ups as a Parquet table.
+func WriteSpeedups(path string, sp []Speedup, meta map[string]string) error {
+	if err := pqio.Write(path, sp, meta); err != nil {
+		return fmt.Errorf("bench: %w", err)
+	}
+	return nil
+}
+
+// MeasureInference times predictions of up to n cases of js (all 24
+// configurations per prediction, one goroutine) and returns the mean wall
+// time per prediction. It reads the clock, so its result is only ever
+// reported, never fed into a result table.
+func MeasureInference(p CasePredictor, cases []predict.Sample, n int) (time.Duration, error) {
+	if len(cases) == 0 || n <= 0 {
+		return 0, errors.New("bench: nothing to time")
+	}
+	var out [predict.NumConfigs]float64
+	k := min(n, len(cases))
+	// One untimed pass warms caches and the leaves trees.
+	for i := range min(k, 64) {
+		if _, err := p.PredictSample(&cases[i], out[:]); err != nil {
+			return 0, err
+		}
+	}
+	start := time.Now()
+	for i := range k {
+		if _, err := p.PredictSample(&cases[i*len(cases)/k], out[:]); err != nil {
+			return 0, err
+		}
+	}
+	return time.Since(start) / time.Duration(k), nil
+}

@@ -1,0 +1,393 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"gnnsim/accel"
+	"gnnsim/bench"
+	"gnnsim/graphs"
+	"gnnsim/predict"
+)
+
+func init() {
+	cmd := &cobra.Command{
+		Use:   "predict",
+		Short: "Train, evaluate and use the per-configuration latency predictors (seed 002)",
+		Long: `Latency predictors of seed 002, section 3: one gradient-boosted tree model per
+configuration (3 inter-phase dataflows x 8 tilings), trained on a sweep's
+labels and stored as LightGBM v3 text files plus a manifest.json, read back
+for inference through leaves.
+
+Data directories are sweep outputs (graphs.parquet + runs.parquet), e.g. from
+'gnnsim dataset graphlaxy' or 'gnnsim dataset real'. Graphs are split
+70/15/15 (train/valid/test) by graph and per data set with a seeded shuffle;
+the test split is only read by 'eval' and 'ablation'.`,
+	}
+	cmd.AddCommand(predictTrainCmd(), predictEvalCmd(), predictGraphCmd(), predictAblationCmd())
+	rootCmd.AddCommand(cmd)
+}
+
+// fitFlags registers the training flags shared by train and ablation.
+func fitFlags(c *cobra.Command, o *predict.FitOptions) {
+	d := predict.DefaultFitOptions()
+	*o = d
+	p := &o.Params
+	f := c.Flags()
+	f.Uint64Var(&o.SplitSeed, "split-seed", d.SplitSeed, "seed of the 70/15/15 split by graph (eval recomputes the split from the manifest)")
+	f.IntVar(&o.Workers, "workers", 0, "models trained at once (default: number of CPUs); results do not depend on it")
+	f.IntVar(&p.NumIterations, "num-iterations", d.Params.NumIterations, "most boosting rounds (trees) per model")
+	f.Float64Var(&p.LearningRate, "learning-rate", d.Params.LearningRate, "shrinkage of every tree")
+	f.IntVar(&p.NumLeaves, "num-leaves", d.Params.NumLeaves, "most leaves per tree (leaf-wise growth)")
+	f.IntVar(&p.MaxDepth, "max-depth", d.Params.MaxDepth, "most depth of a leaf; <= 0: no limit")
+	f.IntVar(&p.MinDataInLeaf, "min-data-in-leaf", d.Params.MinDataInLeaf, "fewest training rows in a leaf")
+	f.Float64Var(&p.MinSumHessianInLeaf, "min-sum-hessian", d.Params.MinSumHessianInLeaf, "smallest hessian sum in a leaf")
+	f.Float64Var(&p.LambdaL2, "lambda-l2", d.Params.LambdaL2, "L2 regularisation of leaf values")
+	f.IntVar(&p.MaxBin, "max-bin", d.Params.MaxBin, "most histogram bins per feature (2..256)")
+	f.Float64Var(&p.FeatureFraction, "feature-fraction", d.Params.FeatureFraction, "fraction of features each tree may use")
+	f.Float64Var(&p.BaggingFraction, "bagging-fraction", d.Params.BaggingFraction, "fraction of rows each tree is grown on (with --bagging-freq > 0)")
+	f.IntVar(&p.BaggingFreq, "bagging-freq", d.Params.BaggingFreq, "redraw the bag every this many rounds; 0: no bagging")
+	f.IntVar(&p.EarlyStoppingRound, "early-stopping", d.Params.EarlyStoppingRound, "stop when the validation L2 has not improved for this many rounds; 0: never")
+	f.Uint64Var(&p.Seed, "gbdt-seed", d.Params.Seed, "seed of bagging and feature sampling")
+	f.Var(&baselineFlag{&o.Baseline}, "baseline", "what +log trees are boosted from: loglinear (a per-configuration linear model of log latency, stored in the manifest) or none (the mean, as LightGBM and seed 002); ignored without the log target")
+}
+
+// baselineFlag is a pflag.Value for predict.Baseline.
+type baselineFlag struct{ b *predict.Baseline }
+
+func (f *baselineFlag) String() string { return f.b.String() }
+func (f *baselineFlag) Type() string   { return "string" }
+func (f *baselineFlag) Set(s string) error {
+	b, err := predict.ParseBaseline(s)
+	if err != nil {
+		return err
+	}
+	*f.b = b
+	return nil
+}
+
+func predictTrainCmd() *cobra.Command {
+	var data []string
+	var out, features string
+	var o predict.FitOptions
+	c := &cobra.Command{
+		Use:   "train --data DIR --out MODELS [--features base|full] [--log]",
+		Short: "Train the 24 latency models on sweep data and write a model directory",
+		Long: `Train one model per configuration on the training split of the --data sweep
+directories (several may be given; their data set labels must differ), with
+early stopping on the validation split, and write MODELS/<config>.txt
+(LightGBM v3 text) and MODELS/manifest.json.
+
+Prints the training time, the trees per model and the Table 3 metrics of
+each data set on its validation split: the figures to tune parameters on.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if len(data) == 0 || out == "" {
+				return fmt.Errorf("--data and --out are required")
+			}
+			fs, err := predict.ParseFeatureSet(features)
+			if err != nil {
+				return err
+			}
+			o.Features = fs
+			if !o.Log {
+				o.Baseline = predict.NoBaseline
+			}
+			samples, err := bench.ReadDatasets(data)
+			if err != nil {
+				return err
+			}
+			start := time.Now()
+			f, err := predict.Fit(samples, o)
+			if err != nil {
+				return err
+			}
+			wall := time.Since(start)
+			if err := f.Save(out); err != nil {
+				return err
+			}
+			w := cmd.OutOrStdout()
+			trees := make([]string, 0, predict.NumConfigs)
+			for _, m := range f.Manifest.Models {
+				trees = append(trees, fmt.Sprintf("%s=%d", m.Config, m.Trees))
+			}
+			fmt.Fprintf(w, "trained %s (baseline %s) on %d samples in %.1f s; trees: %s\n", f.Manifest.Variant(), f.Manifest.Baseline, len(samples), wall.Seconds(), strings.Join(trees, " "))
+			fmt.Fprintf(w, "best fixed configuration (training split): %s\n", f.Manifest.BestFixed)
+			fmt.Fprintln(w, "validation split:")
+			return predict.WriteTable3(w, predict.Rows(f.Validation, &f.Manifest, out))
+		},
+	}
+	c.Flags().StringSliceVar(&data, "data", nil, "sweep directory to train on (repeat or comma-separate for several)")
+	c.Flags().StringVar(&out, "out", "", "model directory to write")
+	fitFlags(c, &o)
+	c.Flags().StringVar(&features, "features", "full", "feature set: base (Table 1's base) or full (base+features, adds S1..S6)")
+	c.Flags().BoolVar(&o.Log, "log", false, "train on log(latency) (seed 002's +log; recommended)")
+	return c
+}
+
+func predictEvalCmd() *cobra.Command {
+	var models, parquetOut, mdOut string
+	var data []string
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "eval --models MODELS --data DIR... [--json]",
+		Short: "Evaluate a model directory on sweep data (seed 002's Table 3)",
+		Long: `Predict every case of the --data directories with the models and report
+seed 002's Table 3 metrics per data set, in percent: MAPE, top-1 and top-3
+accuracy of the predicted best configuration, improvement over a random and
+over the best fixed configuration, degradation over the optimum.
+
+Data sets the models were trained on, and Graphlaxy sets, are evaluated on
+their test split (recomputed from the manifest's split seed); every other
+set on all its graphs. The best fixed configuration is chosen on the training
+split (a trained-on set's own, otherwise the whole training split's).
+
+Without --json prints a Markdown table with seed 002's figures beside ours;
+with --json prints a JSON array, one object per data set with keys dataset,
+n_graphs, mape, top1, top3, improvement_vs_random, improvement_vs_best_fixed,
+degradation_vs_optimal.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if models == "" || len(data) == 0 {
+				return fmt.Errorf("--models and --data are required")
+			}
+			p, err := predict.LoadPredictor(models)
+			if err != nil {
+				return err
+			}
+			var rows []predict.EvalRow
+			man := p.Manifest()
+			for _, d := range data {
+				samples, err := bench.ReadDataset(d)
+				if err != nil {
+					return err
+				}
+				sets, err := p.Evaluate(samples)
+				if err != nil {
+					return fmt.Errorf("%s: %w", d, err)
+				}
+				for _, s := range sets {
+					if !slices.Contains(man.Modes, s.Mode) {
+						fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s has %s labels, the models were trained on %s labels\n", s.Dataset, s.Mode, strings.Join(man.Modes, ","))
+					}
+				}
+				rows = append(rows, predict.Rows(sets, &man, models)...)
+			}
+			if parquetOut != "" {
+				meta := map[string]string{"gnnsim.models": models, "gnnsim.data": strings.Join(data, ","), "gnnsim.variant": man.Variant()}
+				if err := predict.WriteRows(parquetOut, rows, meta); err != nil {
+					return err
+				}
+			}
+			if mdOut != "" {
+				if err := writeFileWith(mdOut, func(w io.Writer) error { return predict.WriteTable3(w, rows) }); err != nil {
+					return err
+				}
+			}
+			w := cmd.OutOrStdout()
+			if asJSON {
+				enc := json.NewEncoder(w)
+				enc.SetIndent("", "  ")
+				return enc.Encode(rows)
+			}
+			fmt.Fprintf(w, "models: %s (%s)\n\n", models, man.Variant())
+			return predict.WriteTable3(w, rows)
+		},
+	}
+	c.Flags().StringVar(&models, "models", "", "model directory written by 'predict train'")
+	c.Flags().StringSliceVar(&data, "data", nil, "sweep directory to evaluate on (repeat or comma-separate for several)")
+	c.Flags().BoolVar(&asJSON, "json", false, "print a JSON array (one object per data set, figures in percent) instead of the table")
+	c.Flags().StringVar(&parquetOut, "parquet", "", "also write the rows to this Parquet file")
+	c.Flags().StringVar(&mdOut, "markdown", "", "also write the Markdown table to this file")
+	return c
+}
+
+func writeFileWith(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func predictGraphCmd() *cobra.Command {
+	var models, graphsFile, graph, hwFile string
+	var F, G int
+	c := &cobra.Command{
+		Use:   "graph --models MODELS --graphs FILE --graph N --F F --G G",
+		Short: "Predict the latency of all 24 configurations for one graph",
+		Long: `Predict the latency in cycles of a GCN layer (F input, G output features) on
+one graph of a graph-set file under each of the 24 configurations, fastest
+first, and name the predicted best. The hardware (default: the built-in one)
+must be one the models were trained on.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if models == "" || graphsFile == "" || graph == "" {
+				return fmt.Errorf("--models, --graphs and --graph are required")
+			}
+			p, err := predict.LoadPredictor(models)
+			if err != nil {
+				return err
+			}
+			hw := accel.DefaultHW()
+			if hwFile != "" {
+				if hw, err = accel.LoadHW(hwFile); err != nil {
+					return err
+				}
+			}
+			gs, _, err := graphs.ReadSet(graphsFile)
+			if err != nil {
+				return err
+			}
+			g, err := pickGraph(gs, graph)
+			if err != nil {
+				return fmt.Errorf("%s: %w", graphsFile, err)
+			}
+			var lat [predict.NumConfigs]float64
+			best, err := p.PredictGraph(g, F, G, predict.Hardware{PEs: hw.PEs, PPAggPEs: hw.PPAggPEs}, lat[:])
+			if err != nil {
+				return err
+			}
+			names := predict.ConfigNames()
+			order := make([]int, predict.NumConfigs)
+			for i := range order {
+				order[i] = i
+			}
+			slices.SortStableFunc(order, func(a, b int) int {
+				switch {
+				case lat[a] < lat[b]:
+					return -1
+				case lat[a] > lat[b]:
+					return 1
+				}
+				return 0
+			})
+			w := cmd.OutOrStdout()
+			fmt.Fprintf(w, "graph %q: %d nodes, %d edges; F=%d G=%d; %s\n", g.Name, g.NumNodes(), g.NumEdges(), F, G, predict.Hardware{PEs: hw.PEs, PPAggPEs: hw.PPAggPEs})
+			for rank, c := range order {
+				fmt.Fprintf(w, "%2d  %-6s %14.0f cycles\n", rank+1, names[c], lat[c])
+			}
+			fmt.Fprintf(w, "predicted best: %s (%.0f cycles)\n", names[best], lat[best])
+			return nil
+		},
+	}
+	c.Flags().StringVar(&models, "models", "", "model directory written by 'predict train'")
+	c.Flags().StringVar(&graphsFile, "graphs", "", "graph-set Parquet file (e.g. a sweep's graphs.parquet)")
+	c.Flags().StringVar(&graph, "graph", "", "the graph: its id (row number) in the file, or its name")
+	c.Flags().IntVar(&F, "F", 16, "input features of the GCN layer")
+	c.Flags().IntVar(&G, "G", 16, "output features of the GCN layer")
+	c.Flags().StringVar(&hwFile, "hw", "", "accelerator spec YAML (default: the built-in 512-PE hardware)")
+	return c
+}
+
+// pickGraph finds a graph by id, else by name.
+func pickGraph(gs []*graphs.Graph, sel string) (*graphs.Graph, error) {
+	if id, err := strconv.Atoi(sel); err == nil {
+		if id < 0 || id >= len(gs) {
+			return nil, fmt.Errorf("graph %d outside the file's %d graphs", id, len(gs))
+		}
+		return gs[id], nil
+	}
+	for _, g := range gs {
+		if g.Name == sel {
+			return g, nil
+		}
+	}
+	return nil, fmt.Errorf("no graph named %q", sel)
+}
+
+func predictAblationCmd() *cobra.Command {
+	var data, evalData []string
+	var out string
+	var o predict.FitOptions
+	c := &cobra.Command{
+		Use:   "ablation --data DIR --out DIR [--eval DIR...]",
+		Short: "Seed 002's Table 4: train and evaluate base, +features, +log, +features+log",
+		Long: `Train the four variants of seed 002's ablation (base, base+features, base+log,
+base+features+log) on the --data sweep directories with the same parameters,
+save them to OUT/<variant>/, evaluate each on the test split of the training
+data and on every --eval directory (all graphs, unless a Graphlaxy set), and
+write OUT/ablation.parquet, OUT/table4.md (MAPE and degradation over optimal
+beside the seed's) and OUT/table3.md (all metrics of every variant).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if len(data) == 0 || out == "" {
+				return fmt.Errorf("--data and --out are required")
+			}
+			train, err := bench.ReadDatasets(data)
+			if err != nil {
+				return err
+			}
+			eval := train
+			if len(evalData) > 0 {
+				extra, err := bench.ReadDatasets(evalData)
+				if err != nil {
+					return err
+				}
+				eval = append(slices.Clip(train), extra...)
+			}
+			if err := os.MkdirAll(out, 0o755); err != nil {
+				return err
+			}
+			start := time.Now()
+			rows, err := predict.Ablation(train, eval, o, out)
+			if err != nil {
+				return err
+			}
+			meta := map[string]string{"gnnsim.data": strings.Join(data, ","), "gnnsim.eval": strings.Join(evalData, ",")}
+			if err := predict.WriteRows(filepath.Join(out, "ablation.parquet"), rows, meta); err != nil {
+				return err
+			}
+			if err := writeFileWith(filepath.Join(out, "table4.md"), func(w io.Writer) error { return predict.WriteTable4(w, rows) }); err != nil {
+				return err
+			}
+			if err := writeFileWith(filepath.Join(out, "table3.md"), func(w io.Writer) error { return writeTable3ByVariant(w, rows) }); err != nil {
+				return err
+			}
+			w := cmd.OutOrStdout()
+			fmt.Fprintf(w, "ablation of %d samples done in %.1f s; wrote %s\n\n", len(train), time.Since(start).Seconds(), out)
+			return predict.WriteTable4(w, rows)
+		},
+	}
+	c.Flags().StringSliceVar(&data, "data", nil, "sweep directory to train on (repeat or comma-separate for several)")
+	c.Flags().StringSliceVar(&evalData, "eval", nil, "further sweep directories to evaluate on (e.g. the real data sets)")
+	c.Flags().StringVar(&out, "out", "", "output directory (models, ablation.parquet, table3.md, table4.md)")
+	fitFlags(c, &o)
+	return c
+}
+
+// writeTable3ByVariant writes one Table 3 per variant.
+func writeTable3ByVariant(w io.Writer, rows []predict.EvalRow) error {
+	for _, vr := range predict.Variants {
+		v := predict.Variant(vr.Features, vr.Log)
+		var sel []predict.EvalRow
+		for _, r := range rows {
+			if r.Variant == v {
+				sel = append(sel, r)
+			}
+		}
+		if _, err := fmt.Fprintf(w, "### %s\n\n", v); err != nil {
+			return err
+		}
+		if err := predict.WriteTable3(w, sel); err != nil {
+			return err
+		}
+		if _, err := io.WriteString(w, "\n"); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,231 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"gnnsim/accel"
+	"gnnsim/bench"
+	"gnnsim/predict"
+	"gnnsim/sched"
+	"gnnsim/workload"
+)
+
+func init() {
+	var data []string
+	var models, machines, arrivals, scenario, inference, out string
+	var policies []string
+	var seedList []string
+	var util, shape float64
+	var jobs, workers int
+	var exact, asJSON bool
+	cmd := &cobra.Command{
+		Use:   "schedule --data DIR --models MODELS [flags]",
+		Short: "Online scheduling of a data set's graphs on accelerators (seed 002, section 4)",
+		Long: `Release the cases (graph, F, G) of sweep directories as GCN-layer jobs over an
+arrival trace and schedule them on a set of accelerators with the standard
+policies, in seed 002's scenarios:
+
+  scenario 1  baselines (Random, FCFS, LIFO, SJF-Nodes, SJF-Edges) run a random tiling
+  scenario 2  baselines run the optimal tiling
+  SJF-Truth always runs the optimal tiling (true latencies; not feasible in practice);
+  SJF-Predicted the tiling the --models predictor says is fastest, and pays
+  --inference-cycles per job before it can be dispatched.
+
+True latencies are the runs table's cycles. Generated arrivals have a mean gap
+set so that the jobs offer --utilisation of the machines' capacity, counting
+each job at its best tiling averaged over the machines; each seed shuffles the
+jobs and draws its own gaps. A replayed trace (CSV or Parquet, the columns of
+package workload) gives the arrival times and job order itself: job_id,
+arrival_cycle, and the case of each job as graph_index (its index in the data,
+i.e. runs-table order) or as graph (a graph name with a single case); every row
+needs a graph name or nodes and edges, but sizes, widths and kinds come from the
+data, not the trace.
+
+Prints the metrics per scenario and policy, averaged over the seeds (cycles), and
+SJF-Predicted's speed-ups over the best feasible baseline. With --json prints a
+JSON array instead: one object per policy and scenario with keys policy, scenario,
+mean_completion, mean_turnaround, mean_execution, mean_waiting, p99_turnaround.
+--out DIR writes schedule_records.parquet (every job of every run),
+schedule_metrics.parquet (per run) and schedule_mean.parquet (per policy and
+scenario).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if len(data) == 0 {
+				return fmt.Errorf("--data is required")
+			}
+			ms, err := bench.ParseMachines(machines)
+			if err != nil {
+				return err
+			}
+			arr := bench.ArrivalOptions{Utilisation: util, Shape: shape, Exact: exact, Jobs: jobs}
+			if p, err := workload.ParseProcess(arrivals); err == nil {
+				arr.Process = p
+			} else if _, statErr := os.Stat(arrivals); statErr == nil {
+				if arr.Trace, err = workload.ReadTrace(arrivals, workload.ReadOptions{F: 1, G: 1}); err != nil {
+					return err
+				}
+			} else {
+				return fmt.Errorf("--arrivals %q: neither pareto, lomax, poisson nor a trace file", arrivals)
+			}
+			scen, err := parseScenario(scenario)
+			if err != nil {
+				return err
+			}
+			seeds, err := parseSeeds(seedList)
+			if err != nil {
+				return err
+			}
+			cases, err := bench.ReadDatasets(data)
+			if err != nil {
+				return err
+			}
+			var pred *predict.Predictor
+			if models != "" {
+				if pred, err = predict.LoadPredictor(models); err != nil {
+					return err
+				}
+			}
+			var js *bench.JobSet
+			if pred != nil {
+				js, err = bench.NewJobSet(cases, ms, pred)
+			} else {
+				js, err = bench.NewJobSet(cases, ms, nil)
+			}
+			if err != nil {
+				return err
+			}
+			charge, err := inferenceCharge(inference, pred, cases)
+			if err != nil {
+				return err
+			}
+			res, err := js.Schedule(bench.ScheduleOptions{
+				Arrivals: arr, Policies: policies, Scenarios: scen, Seeds: seeds,
+				InferenceCycles: charge, Workers: workers, KeepRecords: out != "",
+			})
+			if err != nil {
+				return err
+			}
+			if out != "" {
+				if err := os.MkdirAll(out, 0o755); err != nil {
+					return err
+				}
+				meta := map[string]string{
+					"gnnsim.data": strings.Join(data, ","), "gnnsim.models": models, "gnnsim.machines": machines,
+					"gnnsim.arrivals": arrivals, "gnnsim.inference_cycles": strconv.FormatInt(charge, 10),
+				}
+				if err := bench.WriteSchedule(out, res, meta); err != nil {
+					return err
+				}
+			}
+			w := cmd.OutOrStdout()
+			if asJSON {
+				enc := json.NewEncoder(w)
+				enc.SetIndent("", "  ")
+				return enc.Encode(bench.Summaries(res.Mean))
+			}
+			in := res.Instances[0]
+			fmt.Fprintf(w, "%d jobs from %s on %d machines (%s); seeds %v; inference charge %d cycles\n",
+				len(in.Case), strings.Join(data, ","), len(ms), machines, res.Seeds, charge)
+			if arr.Trace == nil {
+				fmt.Fprintf(w, "offered load (seed %d): %.3f at the best tilings, %.3f at random tilings\n", res.Seeds[0], in.Offered, in.OfferedRandom)
+			}
+			printSchedule(w, res.Mean)
+			if sp, err := bench.Speedups(res.Mean, sched.SJFPredicted().Info().Name); err == nil {
+				fmt.Fprintln(w, "SJF-Predicted vs the best baseline (♦: no feasible baseline in the scenario):")
+				for _, s := range sp {
+					mark := ""
+					if !s.BaselineFeasible {
+						mark = " ♦"
+					}
+					fmt.Fprintf(w, "  scenario %d mean %-10s %.3gx faster than %s%s; %.4f x SJF-Truth\n", s.Scenario, s.Metric, s.Speedup, s.Baseline, mark, s.TruthRatio)
+				}
+			}
+			if out != "" {
+				fmt.Fprintf(w, "wrote %s/{%s,%s,%s}\n", out, bench.ScheduleRecordsFile, bench.ScheduleRunsFile, bench.ScheduleMeanFile)
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringSliceVar(&data, "data", nil, "sweep directory whose cases are the jobs (repeat or comma-separate for several)")
+	f.StringVar(&models, "models", "", "model directory of the latency predictor (needed by SJF-Predicted)")
+	f.StringSliceVar(&policies, "policies", nil, "policies to run (default all seven: Random, FCFS, LIFO, SJF-Nodes, SJF-Edges, SJF-Truth, SJF-Predicted)")
+	f.StringVar(&machines, "machines", "seq,sp,pp", "accelerators, DATAFLOW[:TILINGS] each: seq,sp,pp is seed 002's set with free tiling a..h; sp:c fixes tiling c")
+	f.Float64Var(&util, "utilisation", workload.DefaultUtilisation, "target offered load of generated arrivals (0..1 and beyond)")
+	f.StringVar(&arrivals, "arrivals", "pareto", "arrival process pareto, lomax or poisson, or a trace file (.csv, .parquet) to replay")
+	f.Float64Var(&shape, "shape", workload.DefaultParetoShape, "shape of Pareto/Lomax inter-arrival gaps (> 1)")
+	f.BoolVar(&exact, "exact", true, "rescale each seed's gaps so that it offers exactly --utilisation")
+	f.IntVar(&jobs, "jobs", 0, "trace length; 0: every case once in a seeded order, N: N jobs drawn with replacement")
+	f.StringSliceVar(&seedList, "seeds", []string{"1", "2", "3", "4", "5"}, "seeds of the runs (each draws its own trace and random choices)")
+	f.StringVar(&scenario, "scenario", "both", "1 (baselines with random tiling), 2 (with optimal tiling) or both")
+	f.StringVar(&inference, "inference-cycles", strconv.Itoa(bench.SeedInferenceCycles), "cycles charged per job to SJF-Predicted for running the predictors: a number (default: seed 002's 2,312), or 'measured' to time this host's predictor at the accelerator clock (not reproducible)")
+	f.StringVar(&out, "out", "", "directory to write the Parquet records and metrics into")
+	f.BoolVar(&asJSON, "json", false, "print a JSON array (one object per policy and scenario, cycles averaged over seeds)")
+	f.IntVar(&workers, "workers", 0, "seeds run at once (default: number of CPUs); results do not depend on it")
+	rootCmd.AddCommand(cmd)
+}
+
+func parseScenario(s string) ([]sched.Scenario, error) {
+	switch s {
+	case "1":
+		return []sched.Scenario{sched.Scenario1}, nil
+	case "2":
+		return []sched.Scenario{sched.Scenario2}, nil
+	case "both":
+		return []sched.Scenario{sched.Scenario1, sched.Scenario2}, nil
+	}
+	return nil, fmt.Errorf("--scenario %q: want 1, 2 or both", s)
+}
+
+func parseSeeds(list []string) ([]uint64, error) {
+	if len(list) == 0 {
+		return nil, fmt.Errorf("--seeds: give at least one seed")
+	}
+	out := make([]uint64, len(list))
+	for i, v := range list {
+		n, err := strconv.ParseUint(strings.TrimSpace(v), 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("--seeds: %q is not a seed (a non-negative integer)", v)
+		}
+		out[i] = n
+	}
+	return out, nil
+}
+
+// inferenceCharge resolves --inference-cycles.
+func inferenceCharge(v string, pred *predict.Predictor, cases []predict.Sample) (int64, error) {
+	if v != "measured" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 0 {
+			return 0, fmt.Errorf("--inference-cycles %q: want a number of cycles >= 0 or 'measured'", v)
+		}
+		return n, nil
+	}
+	if pred == nil {
+		return 0, fmt.Errorf("--inference-cycles measured needs --models")
+	}
+	d, err := bench.MeasureInference(pred, cases, 2000)
+	if err != nil {
+		return 0, err
+	}
+	return int64(float64(d) / float64(time.Second) * accel.DefaultHW().ClockHz), nil
+}
+
+func printSchedule(w interface{ Write([]byte) (int, error) }, mean []sched.Metrics) {
+	fmt.Fprintf(w, "%-3s %-14s %-4s %14s %14s %14s %14s %14s\n", "sc", "policy", "feas", "completion", "turnaround", "execution", "waiting", "p99 turnaround")
+	for _, m := range mean {
+		feas := "yes"
+		if !m.Feasible {
+			feas = "no"
+		}
+		fmt.Fprintf(w, "%-3d %-14s %-4s %14.4g %14.4g %14.4g %14.4g %14.4g\n", m.Scenario, m.Policy, feas,
+			m.MeanCompletion, m.MeanTurnaround, m.MeanExecution, m.MeanWaiting, m.P99Turnaround)
+	}
+}

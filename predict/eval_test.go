@@ -1,0 +1,202 @@
+package predict
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"gnnsim/internal/pqio"
+)
+
+// relabel returns a copy of ss with data set label ds and graph ids moved
+// by off.
+func relabel(ss []Sample, ds string, off int64) []Sample {
+	out := slices.Clone(ss)
+	for i := range out {
+		out[i].Dataset = ds
+		out[i].GraphID += off
+	}
+	return out
+}
+
+func TestEvaluateSplits(t *testing.T) {
+	train := syntheticSamples(t, 120, "Graphlaxy.syn", 11)
+	f, err := Fit(train, testFitOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := f.Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	p, err := LoadPredictor(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := syntheticSamples(t, 40, "x", 12)
+	eval := append(slices.Clone(train), relabel(other, "Other", 0)...)
+	eval = append(eval, relabel(other, "graphlaxy.other", 0)...)
+	sets, err := p.Evaluate(eval)
+	if err != nil {
+		t.Fatal(err)
+	}
+	splits := AssignSplits(eval, 1)
+	nTest := func(ds string) int {
+		n := 0
+		for i, s := range eval {
+			if s.Dataset == ds && splits[i] == TestSplit {
+				n++
+			}
+		}
+		return n
+	}
+	man := p.Manifest()
+	want := []struct {
+		ds, split string
+		n         int
+		fixed     string
+	}{
+		// Trained on: its test split, its own best fixed configuration.
+		{"Graphlaxy.syn", "test", nTest("Graphlaxy.syn"), man.TrainedOn[0].BestFixed},
+		// Not trained on: every graph, the overall best fixed one.
+		{"Other", "all", 40, man.BestFixed},
+		// A Graphlaxy set: its test split, as seed 002 evaluates them.
+		{"graphlaxy.other", "test", nTest("graphlaxy.other"), man.BestFixed},
+	}
+	if len(sets) != len(want) {
+		t.Fatalf("%d sets, want %d", len(sets), len(want))
+	}
+	for i, w := range want {
+		s := sets[i]
+		if s.Dataset != w.ds || s.Split != w.split || s.Metrics.Graphs != w.n || s.Graphs != w.n || s.BestFixed != w.fixed || s.Mode != "extended" {
+			t.Errorf("set %d: %s %s %d cases %d graphs fixed %s mode %s; want %s %s %d fixed %s",
+				i, s.Dataset, s.Split, s.Metrics.Graphs, s.Graphs, s.BestFixed, s.Mode, w.ds, w.split, w.n, w.fixed)
+		}
+		if !(s.MAPE >= 0 && s.Top1 <= s.Top3 && s.DegradationVsOptimal >= 0) {
+			t.Errorf("set %s: implausible metrics %+v", s.Dataset, s.Metrics)
+		}
+	}
+	if w := man.TrainedOn[0]; w.Name != "Graphlaxy.syn" || w.Graphs != 120 || w.Train+w.Valid+w.Test != 120 {
+		t.Errorf("trained_on %+v", w)
+	}
+
+	// A trained-on set that lost graphs would not have its held-out test
+	// split: refused.
+	if _, err := p.Evaluate(train[:100]); err == nil || !strings.Contains(err.Error(), "held-out") {
+		t.Errorf("changed trained-on set: %v", err)
+	}
+}
+
+func TestSeedName(t *testing.T) {
+	for in, want := range map[string]string{
+		"Graphlaxy.medium": "Graphlaxy.Medium",
+		"graphlaxy.LARGE":  "Graphlaxy.Large",
+		"SuiteSparse":      "SparseSuite.Mix",
+		"ENZYMES":          "ENZYMES",
+		"MUTAG":            "",
+		"Cora":             "",
+	} {
+		if got := SeedName(in); got != want {
+			t.Errorf("SeedName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func testRows() []EvalRow {
+	return []EvalRow{
+		{Variant: "base+features+log", Baseline: "loglinear", Dataset: "Graphlaxy.medium", Split: "test", Graphs: 1375, Cases: 1375,
+			MAPE: 1.25, Top1: 92.5, Top3: 99.5, ImprovementVsRandom: 60, ImprovementVsBestFixed: 8.5, DegradationVsOptimal: 0.12},
+		{Variant: "base", Baseline: "none", Dataset: "MUTAG", Split: "all", Graphs: 188, Cases: 188, MAPE: 6},
+	}
+}
+
+func TestWriteTables(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteTable3(&b, testRows()); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"| Graphlaxy.medium | test | 1375 | 1.25 (3.78) | 92.50 (91.28) | 99.50 (99.62) | 60.00 (93.63) | 8.50 (58.42) | 0.12 (0.56) |",
+		"| MUTAG | all | 188 | 6.00 (—) |",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("Table 3 lacks %q:\n%s", want, out)
+		}
+	}
+	b.Reset()
+	if err := WriteTable4(&b, testRows()); err != nil {
+		t.Fatal(err)
+	}
+	out = b.String()
+	for _, want := range []string{
+		"| Graphlaxy.medium | base+features+log | 1.25 | 3.78 | 0.12 | 0.56 |",
+		"| MUTAG | base | 6.00 | — | 0.00 | — |",
+		"log-linear baseline",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("Table 4 lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestEvalRowJSONAndParquet(t *testing.T) {
+	rows := testRows()
+	data, err := json.Marshal(rows[:1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []map[string]any
+	if err := json.Unmarshal(data, &got); err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for k := range got[0] {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	want := []string{"dataset", "degradation_vs_optimal", "improvement_vs_best_fixed", "improvement_vs_random", "mape", "n_graphs", "top1", "top3"}
+	if !slices.Equal(keys, want) {
+		t.Errorf("JSON keys %v, want %v", keys, want)
+	}
+	path := filepath.Join(t.TempDir(), "eval.parquet")
+	if err := WriteRows(path, rows, map[string]string{"k": "v"}); err != nil {
+		t.Fatal(err)
+	}
+	back, meta, err := pqio.Read[EvalRow](path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(back, rows) || meta["k"] != "v" {
+		t.Fatalf("read back %+v (meta %v), wrote %+v", back, meta, rows)
+	}
+}
+
+func TestAblation(t *testing.T) {
+	train := syntheticSamples(t, 120, "Graphlaxy.syn", 13)
+	eval := append(slices.Clone(train), relabel(syntheticSamples(t, 20, "x", 14), "Other", 0)...)
+	dir := t.TempDir()
+	rows, err := Ablation(train, eval, testFitOptions(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range rows {
+		got = append(got, r.Dataset+"/"+r.Variant+"/"+r.Baseline)
+	}
+	want := []string{
+		"Graphlaxy.syn/base/none", "Graphlaxy.syn/base+features/none", "Graphlaxy.syn/base+log/loglinear", "Graphlaxy.syn/base+features+log/loglinear",
+		"Other/base/none", "Other/base+features/none", "Other/base+log/loglinear", "Other/base+features+log/loglinear",
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("rows %v, want %v", got, want)
+	}
+	for _, v := range []string{"base", "base+features", "base+log", "base+features+log"} {
+		if _, err := LoadPredictor(filepath.Join(dir, v)); err != nil {
+			t.Errorf("variant %s not saved: %v", v, err)
+		}
+	}
+}
