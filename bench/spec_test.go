@@ -86,3 +86,36 @@ func TestShard(t *testing.T) {
 		t.Fatal("no env, but a shard")
 	}
 }
+
+// Bad specs that parse fail while planning, before any simulation, naming
+// the key and the reason.
+func TestNewPlanErrors(t *testing.T) {
+	cases := []struct {
+		name, yaml, key, reason string
+	}{
+		{"unknown generator", "graphs:\n  - generator: nope\n    count: 2\n", "graphs[0]", "nope"},
+		{"bad generator param", "graphs:\n  - generator: er\n    count: 2\n    params: {p: 2}\n", "graphs[0]", "p"},
+		{"unreadable file", "graphs:\n  - path: /nonexistent/graph.mtx\n", "graphs[0]", "nonexistent"},
+		{"unknown preset", "graphs:\n  - generator: graphlaxy\n    preset: huge\n", "graphs[0]", "huge"},
+		{"unknown tiling", "graphs:\n  - generator: er\n    count: 1\nconfigurations:\n  tilings: [z]\n", "configurations.tilings[0]", "z"},
+		{"impossible tiling", "graphs:\n  - generator: er\n    count: 1\nconfigurations:\n  custom: [\"T_Va=4,T_N=64,T_Fa=16,T_Vc=1,T_Gc=1,T_Fc=16\"]\n", "configurations", "PE"},
+		{"unknown dataflow", "graphs:\n  - generator: er\n    count: 1\nconfigurations:\n  dataflows: [fused]\n", "configurations.dataflows[0]", "fused"},
+		{"missing hw file", "graphs:\n  - generator: er\n    count: 1\nhardware:\n  - file: /nonexistent/hw.yaml\n", "hardware[0].file", "nonexistent"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s, err := ParseSpec([]byte(c.yaml))
+			if err != nil {
+				t.Fatalf("parse: %v", err)
+			}
+			_, err = NewPlan(s)
+			var se *SpecError
+			if !errors.As(err, &se) {
+				t.Fatalf("want SpecError for key %s, got %v", c.key, err)
+			}
+			if se.Key != c.key || !strings.Contains(strings.ToLower(se.Reason), strings.ToLower(c.reason)) {
+				t.Fatalf("got key %q reason %q, want key %q mentioning %q", se.Key, se.Reason, c.key, c.reason)
+			}
+		})
+	}
+}
