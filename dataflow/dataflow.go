@@ -94,8 +94,16 @@ func ParseOrder(s, dims string) (Order, error) {
 }
 
 func (o Order) check(dims string) error {
-	for _, c := range []byte(dims) {
-		if strings.Count(string(o[:]), string(c)) != 1 {
+	// Byte loops, not strings.Count: Validate runs once per configuration
+	// in the predictor's hot path.
+	for i := 0; i < len(dims); i++ {
+		n := 0
+		for _, b := range o {
+			if b == dims[i] {
+				n++
+			}
+		}
+		if n != 1 {
 			return fmt.Errorf("dataflow: loop order %q is not a permutation of %s", o.String(), dims)
 		}
 	}
