@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+
+	"gnnsim/internal/atomicfile"
 )
 
 // tree is one regression tree in LightGBM's array layout: internal node k
@@ -282,27 +282,8 @@ func (m *Model) featureImportances() []importance {
 
 // SaveFile writes the model to path atomically: it goes to a temporary file
 // in the same directory, which is synced and renamed over path when complete.
-func (m *Model) SaveFile(path string) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("predict: saving model: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if err = m.WriteText(tmp); err != nil {
-		return fmt.Errorf("predict: writing %s: %w", path, err)
-	}
-	if err = tmp.Sync(); err != nil {
-		return fmt.Errorf("predict: writing %s: %w", path, err)
-	}
-	if err = tmp.Close(); err != nil {
-		return fmt.Errorf("predict: writing %s: %w", path, err)
-	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
+func (m *Model) SaveFile(path string) error {
+	if err := atomicfile.Write(path, m.WriteText); err != nil {
 		return fmt.Errorf("predict: saving model: %w", err)
 	}
 	return nil

@@ -22,6 +22,7 @@ import (
 	"gnnsim"
 	"gnnsim/dataflow"
 	"gnnsim/graphs"
+	"gnnsim/internal/atomicfile"
 )
 
 // NumConfigs is the number of configurations a predictor covers: seed 002's
@@ -752,30 +753,7 @@ func (f *Fitted) Save(dir string) error {
 	if err != nil {
 		return fmt.Errorf("predict: manifest: %w", err)
 	}
-	return writeFileAtomic(filepath.Join(dir, ManifestFile), append(data, '\n'))
-}
-
-func writeFileAtomic(path string, data []byte) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("predict: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err = tmp.Write(data); err != nil {
-		return fmt.Errorf("predict: writing %s: %w", path, err)
-	}
-	if err = tmp.Sync(); err != nil {
-		return fmt.Errorf("predict: writing %s: %w", path, err)
-	}
-	if err = tmp.Close(); err != nil {
-		return fmt.Errorf("predict: writing %s: %w", path, err)
-	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(dir, ManifestFile), append(data, '\n')); err != nil {
 		return fmt.Errorf("predict: %w", err)
 	}
 	return nil
