@@ -15,6 +15,7 @@ import (
 
 	"gnnsim/accel"
 	"gnnsim/bench"
+	"gnnsim/internal/atomicfile"
 	"gnnsim/graphs"
 	"gnnsim/predict"
 )
@@ -189,7 +190,7 @@ degradation_vs_optimal.`,
 				}
 			}
 			if mdOut != "" {
-				if err := writeFileWith(mdOut, func(w io.Writer) error { return predict.WriteTable3(w, rows) }); err != nil {
+				if err := atomicfile.Write(mdOut, func(w io.Writer) error { return predict.WriteTable3(w, rows) }); err != nil {
 					return err
 				}
 			}
@@ -211,17 +212,6 @@ degradation_vs_optimal.`,
 	return c
 }
 
-func writeFileWith(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
 
 func predictGraphCmd() *cobra.Command {
 	var models, graphsFile, graph, hwFile string
@@ -351,10 +341,10 @@ beside the seed's) and OUT/table3.md (all metrics of every variant).`,
 			if err := predict.WriteRows(filepath.Join(out, "ablation.parquet"), rows, meta); err != nil {
 				return err
 			}
-			if err := writeFileWith(filepath.Join(out, "table4.md"), func(w io.Writer) error { return predict.WriteTable4(w, rows) }); err != nil {
+			if err := atomicfile.Write(filepath.Join(out, "table4.md"), func(w io.Writer) error { return predict.WriteTable4(w, rows) }); err != nil {
 				return err
 			}
-			if err := writeFileWith(filepath.Join(out, "table3.md"), func(w io.Writer) error { return writeTable3ByVariant(w, rows) }); err != nil {
+			if err := atomicfile.Write(filepath.Join(out, "table3.md"), func(w io.Writer) error { return writeTable3ByVariant(w, rows) }); err != nil {
 				return err
 			}
 			w := cmd.OutOrStdout()
