@@ -4,7 +4,9 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() {
+func init() { register(newDemoCmd) }
+
+func newDemoCmd() *cobra.Command {
 	var f reproFlags
 	cmd := &cobra.Command{
 		Use:   "demo",
@@ -33,5 +35,5 @@ fresh clone; about 10 to 20 seconds on two cores.`,
 	cmd.Flags().Uint64Var(&f.seed, "seed", 1, "seed of every random choice")
 	cmd.Flags().StringVar(&f.data, "data", defaultDataDir(), "folder of the real data sets (env GNNSIM_DATA); used only if it exists")
 	cmd.Flags().IntVar(&f.workers, "workers", 0, "parallel workers (default: number of CPUs); results do not depend on it")
-	rootCmd.AddCommand(cmd)
+	return cmd
 }

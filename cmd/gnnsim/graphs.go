@@ -14,21 +14,22 @@ import (
 	"gnnsim/graphs"
 )
 
-var graphsCmd = &cobra.Command{
-	Use:   "graphs",
-	Short: "Generate, load and inspect graph-set files",
-	Long: `Generate, load and inspect graph-set files.
+func init() { register(newGraphsCmd) }
+
+func newGraphsCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "graphs",
+		Short: "Generate, load and inspect graph-set files",
+		Long: `Generate, load and inspect graph-set files.
 
 A graph-set file is one Parquet table with a row per graph: name, source,
 sizes, the graph features of seed 002 (Table 1) as columns, and the CSR
 adjacency as list columns. DuckDB, pandas and polars read it directly; the
 columns are documented in 'go doc gnnsim/graphs'. Its key-value metadata
 records the command and parameters that made it, and the gnnsim version.`,
-}
-
-func init() {
-	graphsCmd.AddCommand(newGraphsGenCmd(), newGraphsLoadCmd(), newGraphsInfoCmd())
-	rootCmd.AddCommand(graphsCmd)
+	}
+	cmd.AddCommand(newGraphsGenCmd(), newGraphsLoadCmd(), newGraphsInfoCmd())
+	return cmd
 }
 
 func newGraphsGenCmd() *cobra.Command {

@@ -2,8 +2,9 @@
 // FPGA pipelines. It is a thin shell: each subcommand parses its flags,
 // calls the packages that do the work, and prints.
 //
-// Each command group lives in its own file and adds itself to rootCmd from
-// an init function, so groups can be added without touching this file.
+// Each command group lives in its own file and registers the constructor of
+// its command from an init function, so groups can be added without touching
+// this file.
 package main
 
 import (
@@ -15,21 +16,53 @@ import (
 	"gnnsim"
 )
 
-var rootCmd = &cobra.Command{
-	Use:   "gnnsim",
-	Short: "Simulate GNN inference on hardware: dataflows, SoCs, schedulers, predictors",
-	Long: `gnnsim simulates GNN inference on Omega-style spatial accelerators and
+// commands are the constructors of the top-level commands, in registration
+// order.
+var commands []func() *cobra.Command
+
+// register adds constructors of top-level commands; call it from init.
+func register(newCmd ...func() *cobra.Command) { commands = append(commands, newCmd...) }
+
+// newRootCmd builds a fresh command tree. Flag values live in the
+// constructors' closures, so each tree starts from the defaults: cobra keeps
+// parsed flag state between Execute calls on one tree, and the tests run many
+// command lines in one process.
+func newRootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "gnnsim",
+		Short: "Simulate GNN inference on hardware: dataflows, SoCs, schedulers, predictors",
+		Long: `gnnsim simulates GNN inference on Omega-style spatial accelerators and
 feeds generated and real graphs through hardware models, online schedulers
 and search loops. Every result is written as Parquet.
 
 Run 'gnnsim demo' for the end-to-end example on built-in defaults.`,
-	Version:       gnnsim.Version,
-	SilenceUsage:  true,
-	SilenceErrors: true,
+		Version:       gnnsim.Version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	for _, newCmd := range commands {
+		root.AddCommand(newCmd())
+	}
+	rejectUnknownSubcommands(root)
+	return root
+}
+
+// rejectUnknownSubcommands makes every command below root that only groups
+// subcommands fail on an unknown one. Cobra checks subcommand names only on
+// the root: without this 'gnnsim graphs bogus' would print the help of
+// 'graphs' and exit 0, and a typo in a script would go unnoticed.
+func rejectUnknownSubcommands(root *cobra.Command) {
+	for _, c := range root.Commands() {
+		if c.HasSubCommands() && !c.Runnable() {
+			c.Args = cobra.NoArgs
+			c.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
+		}
+		rejectUnknownSubcommands(c)
+	}
 }
 
 func main() {
-	if err := rootCmd.Execute(); err != nil {
+	if err := newRootCmd().Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "gnnsim:", err)
 		os.Exit(1)
 	}

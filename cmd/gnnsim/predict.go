@@ -15,12 +15,14 @@ import (
 
 	"gnnsim/accel"
 	"gnnsim/bench"
-	"gnnsim/internal/atomicfile"
 	"gnnsim/graphs"
+	"gnnsim/internal/atomicfile"
 	"gnnsim/predict"
 )
 
-func init() {
+func init() { register(newPredictCmd) }
+
+func newPredictCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "predict",
 		Short: "Train, evaluate and use the per-configuration latency predictors (seed 002)",
@@ -35,7 +37,7 @@ Data directories are sweep outputs (graphs.parquet + runs.parquet), e.g. from
 the test split is only read by 'eval' and 'ablation'.`,
 	}
 	cmd.AddCommand(predictTrainCmd(), predictEvalCmd(), predictGraphCmd(), predictAblationCmd())
-	rootCmd.AddCommand(cmd)
+	return cmd
 }
 
 // fitFlags registers the training flags shared by train and ablation.
@@ -211,7 +213,6 @@ degradation_vs_optimal.`,
 	c.Flags().StringVar(&mdOut, "markdown", "", "also write the Markdown table to this file")
 	return c
 }
-
 
 func predictGraphCmd() *cobra.Command {
 	var models, graphsFile, graph, hwFile string

@@ -12,13 +12,19 @@ import (
 	"gnnsim/bench"
 )
 
-func init() {
+func init() { register(newReproCmd) }
+
+func newReproCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "repro",
 		Short: "Reproduce a seed paper end to end",
+		Long: `Reproduce a seed paper end to end in one results directory: its data sets,
+models, tables and figures, next to the paper's figures in a report.md. Each
+subcommand names the seed it reproduces; 'gnnsim demo' is the quick run of
+seed002.`,
 	}
 	cmd.AddCommand(reproSeed002Cmd())
-	rootCmd.AddCommand(cmd)
+	return cmd
 }
 
 // reproFlags are the flags of 'repro seed002' (demo fixes most of them).

@@ -17,7 +17,9 @@ import (
 	"gnnsim/workload"
 )
 
-func init() {
+func init() { register(newScheduleCmd) }
+
+func newScheduleCmd() *cobra.Command {
 	var data []string
 	var models, machines, arrivals, scenario, inference, out string
 	var policies []string
@@ -169,7 +171,7 @@ scenario).`,
 	f.StringVar(&out, "out", "", "directory to write the Parquet records and metrics into")
 	f.BoolVar(&asJSON, "json", false, "print a JSON array (one object per policy and scenario, cycles averaged over seeds)")
 	f.IntVar(&workers, "workers", 0, "seeds run at once (default: number of CPUs); results do not depend on it")
-	rootCmd.AddCommand(cmd)
+	return cmd
 }
 
 func parseScenario(s string) ([]sched.Scenario, error) {

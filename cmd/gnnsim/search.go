@@ -15,10 +15,13 @@ import (
 	"gnnsim/search/problems"
 )
 
-var searchCmd = &cobra.Command{
-	Use:   "search",
-	Short: "Run and analyse design-space searches (NSGA-II, hypervolume)",
-	Long: `Run and analyse design-space searches.
+func init() { register(newSearchCmd) }
+
+func newSearchCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "search",
+		Short: "Run and analyse design-space searches (NSGA-II, hypervolume)",
+		Long: `Run and analyse design-space searches.
 
 The search machinery (NSGA-II, nested two-tier search, pool evolution,
 REINFORCE, random search, exact hypervolume) lives in package search and
@@ -31,11 +34,9 @@ over the whole run) and, when generations are kept, one row per population
 member and generation ("population" rows). Columns: search, kind,
 generation, candidate, parent, genes, x, objectives, violation, feasible,
 rank, crowding, front, fallback (see 'go doc gnnsim/search.Row').`,
-}
-
-func init() {
-	searchCmd.AddCommand(newSearchNSGA2Cmd(), newSearchHVCmd())
-	rootCmd.AddCommand(searchCmd)
+	}
+	cmd.AddCommand(newSearchNSGA2Cmd(), newSearchHVCmd())
+	return cmd
 }
 
 func newSearchNSGA2Cmd() *cobra.Command {

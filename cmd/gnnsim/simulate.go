@@ -18,7 +18,7 @@ import (
 	"gnnsim/workload"
 )
 
-func init() { rootCmd.AddCommand(newSimulateCmd()) }
+func init() { register(newSimulateCmd) }
 
 type simulateFlags struct {
 	graphsPath, format, graph string

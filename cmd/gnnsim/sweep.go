@@ -15,7 +15,9 @@ import (
 	"gnnsim/bench"
 )
 
-func init() {
+func init() { register(newSweepCmd, newMergeCmd, datasetCmd) }
+
+func newSweepCmd() *cobra.Command {
 	var out, shard string
 	var workers int
 	sweepCmd := &cobra.Command{
@@ -52,7 +54,10 @@ worker count or sharding.`,
 	sweepCmd.Flags().StringVar(&out, "out", "", "output directory (default results/<spec name>)")
 	sweepCmd.Flags().IntVar(&workers, "workers", 0, "parallel workers (default: number of CPUs); results do not depend on it")
 	sweepCmd.Flags().StringVar(&shard, "shard", "", "run shard i of n (0-based), e.g. 0/4; default: from Slurm/Kubernetes environment, else the whole sweep")
+	return sweepCmd
+}
 
+func newMergeCmd() *cobra.Command {
 	var mergeOut string
 	mergeCmd := &cobra.Command{
 		Use:   "merge DIR...",
@@ -76,8 +81,7 @@ Fails, naming the chunk, if any part is missing.`,
 		},
 	}
 	mergeCmd.Flags().StringVar(&mergeOut, "out", "", "output directory (default: the first DIR)")
-
-	rootCmd.AddCommand(sweepCmd, mergeCmd, datasetCmd())
+	return mergeCmd
 }
 
 func datasetCmd() *cobra.Command {
@@ -87,6 +91,12 @@ func datasetCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "dataset",
 		Short: "Build seed 002's data sets: graphs simulated on all 24 configurations",
+		Long: `Build seed 002's data sets as sweep directories (graphs.parquet and
+runs.parquet, as 'gnnsim sweep' writes them): every graph simulated on the 24
+configurations (3 inter-phase dataflows x 8 tilings). 'graphlaxy' generates
+the synthetic sets, 'real' loads the real ones. Both are sweeps underneath, so
+they resume, shard and merge like 'gnnsim sweep'; their output feeds
+'gnnsim predict' and 'gnnsim schedule'.`,
 	}
 	flags := func(c *cobra.Command) {
 		c.Flags().StringVar(&out, "out", "", "output directory (default results/<data set>)")

@@ -12,14 +12,16 @@ import (
 	"gnnsim/accel/omegaref"
 )
 
-func init() {
+func init() { register(newValidateCmd) }
+
+func newValidateCmd() *cobra.Command {
 	validateCmd := &cobra.Command{
 		Use:   "validate",
 		Short: "Check gnnsim's models against reference simulators",
 		Long:  `Check gnnsim's models against the outputs of reference simulators.`,
 	}
 	validateCmd.AddCommand(newValidateOmegaCmd())
-	rootCmd.AddCommand(validateCmd)
+	return validateCmd
 }
 
 func newValidateOmegaCmd() *cobra.Command {

@@ -1,0 +1,138 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// tinySweepSize is the number of graphs of the sweeps the predictor and
+// scheduler tests run on: enough for a 70/15/15 split with a few test graphs.
+const tinySweepSize = 20
+
+// trainModels trains models with the +log target on the sweep data and
+// returns the model directory.
+func trainModels(t *testing.T, data string, extra ...string) string {
+	t.Helper()
+	models := filepath.Join(t.TempDir(), "models")
+	out := mustRun(t, append([]string{"predict", "train", "--data", data, "--out", models, "--log"}, extra...)...)
+	if !strings.HasPrefix(out, "trained ") {
+		t.Errorf("train printed %q", strings.SplitN(out, "\n", 2)[0])
+	}
+	return models
+}
+
+var evalKeys = []string{"dataset", "n_graphs", "mape", "top1", "top3", "improvement_vs_random", "improvement_vs_best_fixed", "degradation_vs_optimal"}
+
+func TestPredictTrainEval(t *testing.T) {
+	data := tinySweep(t, tinySweepSize)
+	models := trainModels(t, data, "--workers", "1")
+	// Training does not depend on the worker count.
+	sameFiles(t, models, trainModels(t, data, "--workers", "2"))
+
+	dir := t.TempDir()
+	pq, md := filepath.Join(dir, "eval.parquet"), filepath.Join(dir, "eval.md")
+	out := mustRun(t, "predict", "eval", "--models", models, "--data", data, "--json", "--parquet", pq, "--markdown", md)
+	objs := decodeObjects(t, out)
+	if len(objs) != 1 {
+		t.Fatalf("%d objects, want one per data set (1)", len(objs))
+	}
+	checkKeys(t, objs, evalKeys)
+	var row struct {
+		Dataset                string  `json:"dataset"`
+		NGraphs                int     `json:"n_graphs"`
+		MAPE                   float64 `json:"mape"`
+		Top1                   float64 `json:"top1"`
+		Top3                   float64 `json:"top3"`
+		ImprovementVsRandom    float64 `json:"improvement_vs_random"`
+		ImprovementVsBestFixed float64 `json:"improvement_vs_best_fixed"`
+		DegradationVsOptimal   float64 `json:"degradation_vs_optimal"`
+	}
+	raw, _ := json.Marshal(objs[0])
+	if err := json.Unmarshal(raw, &row); err != nil {
+		t.Fatal(err)
+	}
+	if row.Dataset != "er" {
+		t.Errorf("dataset %q, want er (the generator's name)", row.Dataset)
+	}
+	// The trained-on set is scored on its test split only.
+	if row.NGraphs < 1 || row.NGraphs >= tinySweepSize/2 {
+		t.Errorf("n_graphs %d, want the test split of %d graphs", row.NGraphs, tinySweepSize)
+	}
+	for name, v := range map[string]float64{"mape": row.MAPE, "top1": row.Top1, "top3": row.Top3,
+		"improvement_vs_random": row.ImprovementVsRandom, "improvement_vs_best_fixed": row.ImprovementVsBestFixed,
+		"degradation_vs_optimal": row.DegradationVsOptimal} {
+		if math.IsNaN(v) || math.IsInf(v, 0) || v > 100 && name != "mape" {
+			t.Errorf("%s = %g: want a finite percentage", name, v)
+		}
+	}
+	if row.MAPE < 0 || row.DegradationVsOptimal < 0 || row.Top1 < 0 || row.Top3 < row.Top1 {
+		t.Errorf("mape %g, degradation %g, top1 %g, top3 %g: want mape, degradation >= 0 and top3 >= top1 >= 0",
+			row.MAPE, row.DegradationVsOptimal, row.Top1, row.Top3)
+	}
+	if again := mustRun(t, "predict", "eval", "--models", models, "--data", data, "--json"); again != out {
+		t.Errorf("eval is not deterministic")
+	}
+	if _, err := os.Stat(pq); err != nil {
+		t.Errorf("--parquet: %v", err)
+	}
+	if b, err := os.ReadFile(md); err != nil || !strings.Contains(string(b), "| Data set |") {
+		t.Errorf("--markdown did not write the Table 3 Markdown (err %v)", err)
+	}
+
+	// Without --json: the Markdown table after a models line.
+	txt := mustRun(t, "predict", "eval", "--models", models, "--data", data)
+	if !strings.HasPrefix(txt, "models: "+models) || !strings.Contains(txt, "| er |") {
+		t.Errorf("eval table:\n%s", txt)
+	}
+}
+
+var predictedLine = regexp.MustCompile(`^\s*(\d+)\s+(\S+)\s+(\d+) cycles$`)
+
+func TestPredictGraph(t *testing.T) {
+	data := tinySweep(t, tinySweepSize)
+	models := trainModels(t, data)
+	out := mustRun(t, "predict", "graph", "--models", models, "--graphs", filepath.Join(data, "graphs.parquet"), "--graph", "3", "--F", "32", "--G", "16")
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	if len(lines) != 26 {
+		t.Fatalf("%d lines, want a header, 24 ranks and the best:\n%s", len(lines), out)
+	}
+	if !strings.HasPrefix(lines[0], `graph "er_3"`) {
+		t.Errorf("header %q does not name graph er_3", lines[0])
+	}
+	seen := map[string]bool{}
+	var first string
+	prev := -1.0
+	for i, l := range lines[1:25] {
+		m := predictedLine.FindStringSubmatch(l)
+		if m == nil {
+			t.Fatalf("rank line %q", l)
+		}
+		if m[1] != strconv.Itoa(i+1) {
+			t.Errorf("line %q: rank %s, want %d", l, m[1], i+1)
+		}
+		c, err := strconv.ParseFloat(m[3], 64)
+		if err != nil || c < prev {
+			t.Errorf("line %q: latencies not ascending", l)
+		}
+		prev = c
+		seen[m[2]] = true
+		if i == 0 {
+			first = m[2]
+		}
+	}
+	if len(seen) != 24 {
+		t.Errorf("%d distinct configurations, want 24", len(seen))
+	}
+	if !strings.HasPrefix(lines[25], "predicted best: "+first+" ") {
+		t.Errorf("last line %q, want the best to be rank 1's %s", lines[25], first)
+	}
+	if _, _, err := run(t, "predict", "graph", "--models", models, "--graphs", filepath.Join(data, "graphs.parquet"), "--graph", "99"); err == nil || !strings.Contains(err.Error(), "99") {
+		t.Errorf("--graph 99 of %d: error %v", tinySweepSize, err)
+	}
+}

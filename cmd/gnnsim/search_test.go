@@ -1,0 +1,54 @@
+package main
+
+import (
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestSearchNSGA2HV runs NSGA-II briefly and checks that the file does not
+// depend on --workers and that 'search hv' on it reproduces the archive
+// front's hypervolume that nsga2 printed.
+func TestSearchNSGA2HV(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		problem, ref string
+	}{
+		{"zdt1", "10,10"},
+		{"dtlz2", "3,3,3"},
+		{"bnh", "150,60"},
+	}
+	archive := regexp.MustCompile(`(?m)^archive front:\s+(\d+) points, hypervolume (\S+)$`)
+	for _, tt := range tests {
+		t.Run(tt.problem, func(t *testing.T) {
+			var files []string
+			var first string
+			for _, w := range []string{"1", "2"} {
+				f := filepath.Join(dir, tt.problem+"-"+w+".parquet")
+				out := mustRun(t, "search", "nsga2", "--problem", tt.problem, "--pop", "12", "--generations", "6", "--seed", "4",
+					"--ref", tt.ref, "--workers", w, "--out", f)
+				if first == "" {
+					first = out
+				} else if strings.ReplaceAll(out, f, "") != strings.ReplaceAll(first, files[0], "") {
+					t.Errorf("--workers %s printed other numbers than --workers 1", w)
+				}
+				files = append(files, f)
+			}
+			if a, b := readFile(t, files[0]), readFile(t, files[1]); string(a) != string(b) {
+				t.Errorf("--workers 1 and 2 wrote different files")
+			}
+			m := archive.FindStringSubmatch(first)
+			if m == nil {
+				t.Fatalf("no archive front line in:\n%s", first)
+			}
+			hv := mustRun(t, "search", "hv", files[0], "--ref", tt.ref)
+			if want := "nsga2-" + tt.problem + ": " + m[1] + " front points, hypervolume " + m[2] + "\n"; hv != want {
+				t.Errorf("hv printed %q, want %q", hv, want)
+			}
+			if _, _, err := run(t, "search", "hv", files[0], "--ref", "1"); err == nil {
+				t.Errorf("--ref with too few values: no error")
+			}
+		})
+	}
+}

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// clearShardEnv keeps a surrounding Slurm or Kubernetes job from sharding
+// the test sweeps.
+func clearShardEnv(t *testing.T) {
+	for _, k := range []string{"SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_COUNT", "SLURM_ARRAY_TASK_MIN", "JOB_COMPLETION_INDEX", "GNNSIM_SHARD_COUNT"} {
+		t.Setenv(k, "")
+	}
+}
+
+// writeSpec writes the spec of a tiny sweep of n ER graphs in chunks of
+// chunk graphs and returns its path.
+func writeSpec(t *testing.T, dir string, n, chunk int) string {
+	t.Helper()
+	spec := fmt.Sprintf(`name: tiny
+seed: 3
+graphs:
+  - generator: er
+    count: %d
+    nodes: [20, 60]
+    params: {avg_degree: 4}
+chunk_graphs: %d
+`, n, chunk)
+	path := filepath.Join(dir, "tiny.yaml")
+	if err := os.WriteFile(path, []byte(spec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// tinySweep runs a sweep of n graphs and returns its output directory.
+func tinySweep(t *testing.T, n int) string {
+	t.Helper()
+	clearShardEnv(t)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "sweep")
+	mustRun(t, "sweep", writeSpec(t, dir, n, 8), "--out", out, "--workers", "2")
+	return out
+}
+
+var sweepSummary = regexp.MustCompile(`^graphs=(\d+) runs=(\d+) wall_s=(\S+) out=(.+)$`)
+
+// checkSummary checks the last line of a sweep or merge.
+func checkSummary(t *testing.T, stdout string, graphs int, out string) {
+	t.Helper()
+	last := lastLine(stdout)
+	m := sweepSummary.FindStringSubmatch(last)
+	if m == nil {
+		t.Fatalf("last line %q does not match %s", last, sweepSummary)
+	}
+	if g, _ := strconv.Atoi(m[1]); g != graphs {
+		t.Errorf("graphs=%s, want %d", m[1], graphs)
+	}
+	if r, _ := strconv.Atoi(m[2]); r != 24*graphs {
+		t.Errorf("runs=%s, want 24 x %d = %d", m[2], graphs, 24*graphs)
+	}
+	if w, err := strconv.ParseFloat(m[3], 64); err != nil || w < 0 {
+		t.Errorf("wall_s=%s is not a duration in seconds", m[3])
+	}
+	if m[4] != out {
+		t.Errorf("out=%s, want %s", m[4], out)
+	}
+}
+
+func TestSweepShardMerge(t *testing.T) {
+	clearShardEnv(t)
+	tests := []struct {
+		graphs, chunk, shards int
+	}{
+		{graphs: 1, chunk: 4, shards: 1},
+		{graphs: 10, chunk: 4, shards: 2}, // 3 chunks, shard 0 takes two
+		{graphs: 9, chunk: 2, shards: 3},  // 5 chunks
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%d graphs in %d shards", tt.graphs, tt.shards), func(t *testing.T) {
+			dir := t.TempDir()
+			spec := writeSpec(t, dir, tt.graphs, tt.chunk)
+			whole := filepath.Join(dir, "whole")
+			checkSummary(t, mustRun(t, "sweep", spec, "--out", whole, "--workers", "2"), tt.graphs, whole)
+
+			var shards []string
+			for i := range tt.shards {
+				d := filepath.Join(dir, fmt.Sprintf("shard%d", i))
+				out := mustRun(t, "sweep", spec, "--out", d, "--workers", "1", "--shard", fmt.Sprintf("%d/%d", i, tt.shards))
+				if tt.shards > 1 && !strings.HasPrefix(lastLine(out), fmt.Sprintf("shard %d/%d done", i, tt.shards)) {
+					t.Errorf("shard %d printed %q", i, lastLine(out))
+				}
+				shards = append(shards, d)
+			}
+			merged := filepath.Join(dir, "merged")
+			checkSummary(t, mustRun(t, append([]string{"merge", "--out", merged}, shards...)...), tt.graphs, merged)
+			sameFiles(t, whole, merged, "graphs.parquet", "runs.parquet")
+
+			if tt.shards > 1 {
+				// One shard alone is not the whole sweep.
+				_, _, err := run(t, "merge", "--out", filepath.Join(dir, "part"), shards[0])
+				if err == nil || !strings.Contains(err.Error(), "chunk") {
+					t.Errorf("merge of one shard of %d: error %v, want one naming the missing chunk", tt.shards, err)
+				}
+			}
+
+			// A rerun resumes every chunk and changes nothing.
+			out := mustRun(t, "sweep", spec, "--out", whole)
+			if !strings.Contains(out, "resumed: ") {
+				t.Errorf("rerun did not resume:\n%s", out)
+			}
+			checkSummary(t, out, tt.graphs, whole)
+			sameFiles(t, whole, merged, "graphs.parquet", "runs.parquet")
+		})
+	}
+}
+
+func TestSweepBadShard(t *testing.T) {
+	clearShardEnv(t)
+	dir := t.TempDir()
+	spec := writeSpec(t, dir, 2, 1)
+	for _, sh := range []string{"3/2", "x", "0/0", "-1/2"} {
+		_, _, err := run(t, "sweep", spec, "--out", filepath.Join(dir, "out"), "--shard", sh)
+		if err == nil || !strings.Contains(err.Error(), strconv.Quote(sh)) {
+			t.Errorf("--shard %s: error %v, want one quoting the shard", sh, err)
+		}
+	}
+	bad := filepath.Join(dir, "bad.yaml")
+	if err := os.WriteFile(bad, []byte("name: bad\nbogus_key: 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := run(t, "sweep", bad, "--out", filepath.Join(dir, "out")); err == nil || !strings.Contains(err.Error(), "bogus_key") {
+		t.Errorf("spec with an unknown key: error %v, want one naming the key", err)
+	}
+}
