@@ -48,7 +48,8 @@
 //	agg_pes, comb_pes                  PEs of each phase (split only in pp)
 //	cycles                             layer latency in cycles
 //	agg_cycles, comb_cycles            per-phase cycles on their own PEs
-//	stall_cycles                       = stall_pipeline + stall_memory + stall_port cycles
+//	stall_cycles                       = stall_pipeline_cycles + stall_memory_cycles +
+//	                                     stall_port_cycles, also columns (see accel.Stalls)
 //	macs, utilization                  multiply-accumulates; MACs / (PEs x cycles)
 //	gb_reads, gb_writes, gb_bytes      global-buffer traffic (words, words, bytes)
 //	dram_reads, dram_writes, dram_bytes

@@ -75,6 +75,17 @@ func WriteOptimalShares(path string, shares []OptimalShare, meta map[string]stri
 	return nil
 }
 
+// shareSets returns the data sets of shares in order of first appearance.
+func shareSets(shares []OptimalShare) []string {
+	var sets []string
+	for _, s := range shares {
+		if !slices.Contains(sets, s.Dataset) {
+			sets = append(sets, s.Dataset)
+		}
+	}
+	return sets
+}
+
 // sharesOf returns the 24 shares of data set ds, in configuration order.
 func sharesOf(shares []OptimalShare, ds string) []OptimalShare {
 	var out []OptimalShare
@@ -222,12 +233,7 @@ func PlotOptimal(base, ds string, shares []OptimalShare) error {
 // PlotOptimalGrid writes one panel per data set of shares (seed 002,
 // Figure 5) to base.png and base.svg.
 func PlotOptimalGrid(base string, shares []OptimalShare) error {
-	var sets []string
-	for _, s := range shares {
-		if !slices.Contains(sets, s.Dataset) {
-			sets = append(sets, s.Dataset)
-		}
-	}
+	sets := shareSets(shares)
 	if len(sets) == 0 {
 		return fmt.Errorf("bench: no data sets to plot")
 	}

@@ -35,7 +35,7 @@ type ReproSizes struct {
 // QuickSizes are the reduced Graphlaxy sets of a quick reproduction. The
 // real data sets are always used whole: simulating and predicting them
 // takes seconds; training on the large Graphlaxy sets is what takes time.
-var QuickSizes = ReproSizes{Small: 243, Medium: 1500, Large: 600, ScheduleSeeds: 5}
+var QuickSizes = ReproSizes{Small: 243, Medium: 1500, Large: 600}
 
 // ReproOptions configure ReproSeed002.
 type ReproOptions struct {
@@ -127,7 +127,7 @@ func ReproSeed002(ctx context.Context, o ReproOptions) (*ReproSummary, error) {
 	if o.Quick {
 		sz.Small, sz.Medium, sz.Large = cmp.Or(sz.Small, QuickSizes.Small), cmp.Or(sz.Medium, QuickSizes.Medium), cmp.Or(sz.Large, QuickSizes.Large)
 	}
-	sz.ScheduleSeeds = cmp.Or(sz.ScheduleSeeds, 5)
+	sz.ScheduleSeeds = cmp.Or(sz.ScheduleSeeds, len(DefaultScheduleSeeds))
 	if sz.Small < 0 || sz.Medium < 0 || sz.Large < 0 || sz.ScheduleSeeds < 0 {
 		return nil, fmt.Errorf("bench: repro: negative sizes %+v", sz)
 	}
@@ -312,8 +312,10 @@ func ReproSeed002(ctx context.Context, o ReproOptions) (*ReproSummary, error) {
 	// replacement), first seed only: how the speed-ups grow with the
 	// trace when the baselines are overloaded.
 	sum.LongJobs = 10 * len(cases)
+	longArrivals := DefaultArrivals()
+	longArrivals.Jobs = sum.LongJobs
 	long, err := js.Schedule(ScheduleOptions{
-		Arrivals:  ArrivalOptions{Process: workload.Pareto, Utilisation: workload.DefaultUtilisation, Exact: true, Jobs: sum.LongJobs},
+		Arrivals:  longArrivals,
 		Seeds:     seeds[:min(1, len(seeds))],
 		Scenarios: []sched.Scenario{sched.Scenario1}, InferenceCycles: SeedInferenceCycles, Workers: o.Workers,
 	})
@@ -414,12 +416,7 @@ func writeReproFigures(out string, shares []OptimalShare, sres *ScheduleResult, 
 		{sched.Scenario1, "fig6_scenario1", "baselines with random tiling"},
 		{sched.Scenario2, "fig7_scenario2", "baselines with optimal tiling"},
 	} {
-		var sel []sched.Metrics
-		for _, m := range sres.Mean {
-			if m.Scenario == sc.s {
-				sel = append(sel, m)
-			}
-		}
+		sel := inScenario(sres.Mean, sc.s)
 		if len(sel) == 0 {
 			continue
 		}
@@ -529,13 +526,7 @@ func (r *reportInput) write(w io.Writer) error {
 	p("\n## Latency-optimal configurations (Figures 1 and 5)\n\n")
 	p("![Figure 1](%s.png)\n\n![Figure 5](%s.png)\n\n", r.figs.fig1, r.figs.fig5)
 	p("| Data set | Most often optimal (share of cases) | Configurations ever optimal |\n|---|---|---:|\n")
-	var sets []string
-	for _, s := range r.shares {
-		if !slices.Contains(sets, s.Dataset) {
-			sets = append(sets, s.Dataset)
-		}
-	}
-	for _, ds := range sets {
+	for _, ds := range shareSets(r.shares) {
 		sel := slices.Clone(sharesOf(r.shares, ds))
 		slices.SortStableFunc(sel, func(a, b OptimalShare) int { return cmp.Compare(b.Cases, a.Cases) })
 		var top []string
@@ -604,12 +595,7 @@ func (r *reportInput) writeSchedule(b *strings.Builder) {
 	p("- %d seeds (%s); times are cycles, averaged over the seeds.\n", len(r.seeds), joinSeeds(r.seeds))
 
 	for _, sc := range []sched.Scenario{sched.Scenario1, sched.Scenario2} {
-		var sel []sched.Metrics
-		for _, m := range sum.Mean {
-			if m.Scenario == sc {
-				sel = append(sel, m)
-			}
-		}
+		sel := inScenario(sum.Mean, sc)
 		if len(sel) == 0 {
 			continue
 		}
@@ -724,11 +710,18 @@ func (r *reportInput) jobSets() string {
 }
 
 func workloadShape() float64 {
-	a := DefaultArrivals()
-	if a.Shape == 0 {
-		return workload.DefaultParetoShape
+	return cmp.Or(DefaultArrivals().Shape, workload.DefaultParetoShape)
+}
+
+// inScenario returns the metrics of ms that belong to scenario sc, in order.
+func inScenario(ms []sched.Metrics, sc sched.Scenario) []sched.Metrics {
+	var out []sched.Metrics
+	for _, m := range ms {
+		if m.Scenario == sc {
+			out = append(out, m)
+		}
 	}
-	return a.Shape
+	return out
 }
 
 func joinSeeds(seeds []uint64) string {

@@ -31,7 +31,7 @@ const (
 
 // Options steer a run without changing its results.
 type Options struct {
-	Workers  int       // goroutines; <= 0 means runtime.NumCPU()
+	Workers  int       // goroutines; <= 0 means runtime.GOMAXPROCS(0)
 	Shard    Shard     // zero value: the whole sweep
 	Progress io.Writer // live progress display (only drawn on a terminal); nil: none
 }
@@ -93,7 +93,7 @@ func (p *Plan) Run(ctx context.Context, dir string, opt Options) (*Summary, erro
 	}
 	workers := opt.Workers
 	if workers <= 0 {
-		workers = runtime.NumCPU()
+		workers = runtime.GOMAXPROCS(0)
 	}
 	if err := p.initDir(dir); err != nil {
 		return nil, err

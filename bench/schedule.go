@@ -488,13 +488,15 @@ func (js *JobSet) Schedule(o ScheduleOptions) (*ScheduleResult, error) {
 				}
 				insts[k] = inst
 				results[k] = make([][]*sched.Result, len(scen))
+			runs:
 				for s, sc := range scen {
 					for _, nm := range names {
 						pol, _ := sched.ByName(nm) // checked above; fresh per run
 						res, err := sched.Run(inst.Problem, pol, sched.Options{Scenario: sc, Seed: seeds[k], InferenceCycles: o.InferenceCycles})
 						if err != nil {
+							// Keep the first error; the seed's other runs are moot.
 							errs[k] = fmt.Errorf("seed %d: %w", seeds[k], err)
-							break
+							break runs
 						}
 						results[k][s] = append(results[k][s], res)
 					}
@@ -681,7 +683,7 @@ func WriteSpeedups(path string, sp []Speedup, meta map[string]string) error {
 	return nil
 }
 
-// MeasureInference times predictions of up to n cases of js (all 24
+// MeasureInference times predictions of up to n of cases (all 24
 // configurations per prediction, one goroutine) and returns the mean wall
 // time per prediction. It reads the clock, so its result is only ever
 // reported, never fed into a result table.

@@ -48,11 +48,11 @@ func (d *Dataset) validate(what string) error {
 			return fmt.Errorf("predict: %s row %d has %d features, row 0 has %d", what, i, len(row), nf)
 		}
 		for j, v := range row {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
+			if !finite(v) {
 				return fmt.Errorf("predict: %s row %d feature %d is %v (missing or infinite values are not supported)", what, i, j, v)
 			}
 		}
-		if y := d.Y[i]; math.IsNaN(y) || math.IsInf(y, 0) {
+		if y := d.Y[i]; !finite(y) {
 			return fmt.Errorf("predict: %s row %d target is %v", what, i, y)
 		}
 	}

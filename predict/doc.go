@@ -89,7 +89,8 @@
 // Fit trains one model per configuration (ConfigNames order) on the
 // training part of a 70/15/15 split by graph (AssignSplits: per data set
 // label, sorted graph ids shuffled with PCG(seed, FNV-1a of the label)),
-// with early stopping on the validation part, two models at a time. With
+// with early stopping on the validation part, FitOptions.Workers models at
+// a time (one goroutine each; the result does not depend on it). With
 // Log the target is log(cycles). With the LogLinear baseline (the default),
 // a per-configuration ridge regression of log(cycles) on log V, E, F, G and
 // S1..S6, fitted on the training split, is subtracted first: the trees (the

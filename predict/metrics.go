@@ -40,7 +40,7 @@ func checkLatencies(what string, m [][]float64, positive bool) (cols int, err er
 			return 0, fmt.Errorf("predict: %s latencies: row %d has %d configurations, row 0 has %d", what, g, len(row), cols)
 		}
 		for c, v := range row {
-			if math.IsNaN(v) || math.IsInf(v, 0) || (positive && v <= 0) {
+			if !finite(v) || (positive && v <= 0) {
 				return 0, fmt.Errorf("predict: %s latency [%d][%d] = %v is not a positive finite number", what, g, c, v)
 			}
 		}

@@ -78,7 +78,6 @@ func DefaultParams() Params {
 
 // Validate reports the first invalid parameter.
 func (p Params) Validate() error {
-	finite := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 	switch {
 	case p.NumIterations < 1:
 		return fmt.Errorf("predict: num_iterations %d < 1", p.NumIterations)
@@ -107,6 +106,9 @@ func (p Params) Validate() error {
 	}
 	return nil
 }
+
+// finite reports whether x is neither NaN nor infinite.
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 func (p Params) workers() int {
 	if p.Workers > 0 {

@@ -58,6 +58,12 @@ func (h Hardware) resolved() Hardware {
 	return h
 }
 
+// valid reports whether h, as given (resolve it first to accept
+// PPAggPEs 0), is a PE array the configurations can be tiled for.
+func (h Hardware) valid() bool {
+	return h.PEs >= 2 && h.PEs <= dataflow.MaxDim && h.PPAggPEs >= 1 && h.PPAggPEs < h.PEs
+}
+
 func (h Hardware) String() string {
 	h = h.resolved()
 	return fmt.Sprintf("%d PEs (pp: %d+%d)", h.PEs, h.PPAggPEs, h.PEs-h.PPAggPEs)
@@ -222,15 +228,15 @@ const (
 	NoBaseline Baseline = iota
 	// LogLinear starts a log-latency model from a per-configuration linear
 	// regression of log(latency) on the logs of the size-like features
-	// (V, E, tiles, F, G, S1..S6) and the fractions (density, clustering,
-	// degree quantiles) as they are, fitted by ridge least squares on the
-	// training split. The trees, in the model file, learn the residual;
-	// the baseline's coefficients are in the manifest and the predictor
-	// adds them back, as LightGBM's init_score is added back by its user.
-	// Trees approximate the power laws latency follows by steps, so they
-	// need many rounds to get them to 1 %; from the baseline they only
-	// correct it, which gives the same accuracy with far fewer trees (see
-	// the package documentation for the figures).
+	// (V, E, F, G and, in the Full set, S1..S6; see LinearBaseline.Inputs),
+	// fitted by ridge least squares on the training split. The trees, in
+	// the model file, learn the residual; the baseline's coefficients are
+	// in the manifest and the predictor adds them back, as LightGBM's
+	// init_score is added back by its user. Trees approximate the power
+	// laws latency follows by steps, so they need many rounds to get them
+	// to 1 %; from the baseline they only correct it, which gives the same
+	// accuracy with far fewer trees (see the package documentation for the
+	// figures).
 	LogLinear
 )
 
@@ -564,7 +570,7 @@ func Fit(samples []Sample, o FitOptions) (*Fitted, error) {
 				}
 				var lin *LinearTerms
 				if o.Baseline == LogLinear {
-					t, err := fitLinear(tr, o.Features.linearColumns())
+					t, err := fitLinear(tr, lcols)
 					if err != nil {
 						errs[c] = fmt.Errorf("predict: model %s: %w", names[c], err)
 						return
@@ -592,7 +598,7 @@ func Fit(samples []Sample, o FitOptions) (*Fitted, error) {
 						if lin != nil {
 							raw += lin.eval(x, lcols)
 						}
-						validPred[i][c] = o.output(raw)
+						validPred[i][c] = toLatency(raw, o.Log)
 					}
 				}
 			}
@@ -619,9 +625,10 @@ func Fit(samples []Sample, o FitOptions) (*Fitted, error) {
 	return f, nil
 }
 
-// output turns a raw model output into a latency.
-func (o FitOptions) output(raw float64) float64 {
-	if o.Log {
+// toLatency turns a raw model output (trees plus baseline) into a latency
+// in cycles: exp of it for a model of log(latency).
+func toLatency(raw float64, log bool) float64 {
+	if log {
 		return math.Exp(raw)
 	}
 	return raw
@@ -631,7 +638,7 @@ func checkSample(s *Sample, fs FeatureSet) error {
 	if s.F <= 0 || s.G <= 0 {
 		return fmt.Errorf("graph %d of %s: F = %d, G = %d, want > 0", s.GraphID, s.Dataset, s.F, s.G)
 	}
-	if h := s.Hardware.resolved(); h.PEs < 2 || h.PEs > dataflow.MaxDim || h.PPAggPEs < 1 || h.PPAggPEs >= h.PEs {
+	if !s.Hardware.resolved().valid() {
 		return fmt.Errorf("graph %d of %s: hardware of %d PEs with %d for pp aggregation is not a valid PE array", s.GraphID, s.Dataset, s.Hardware.PEs, s.Hardware.PPAggPEs)
 	}
 	if fs == Full && s.Graph == nil {
@@ -723,16 +730,14 @@ func (f *Fitted) PredictSample(s *Sample, out []float64) (int, error) {
 		return -1, fmt.Errorf("predict: %w", err)
 	}
 	row := make([]float64, 0, fs.NumFeatures())
+	lcols := fs.linearColumns()
 	for c, m := range f.Models {
 		row = fs.AppendRow(row[:0], s.Graph, &s.Features, s.F, s.G, s.Tiles[c])
 		v := m.predict(row)
 		if f.Manifest.Linear != nil {
-			v += f.Manifest.Linear.Terms[c].eval(row, fs.linearColumns())
+			v += f.Manifest.Linear.Terms[c].eval(row, lcols)
 		}
-		if f.Manifest.Log {
-			v = math.Exp(v)
-		}
-		out[c] = v
+		out[c] = toLatency(v, f.Manifest.Log)
 	}
 	return ArgMin(out[:NumConfigs]), nil
 }
@@ -769,7 +774,6 @@ type Predictor struct {
 	man      Manifest
 	features FeatureSet
 	models   [NumConfigs]*Ensemble
-	fixed    int
 	// linearCols are the columns of the log-linear baseline's inputs.
 	linearCols []int
 	scratch    sync.Pool // *predictScratch
@@ -847,7 +851,7 @@ func (p *Predictor) checkManifest() error {
 			return fmt.Errorf("model %d is %q, want %q (configurations in the order %s)", c, e.Config, names[c], strings.Join(names, " "))
 		}
 	}
-	if p.fixed = slices.Index(names, m.BestFixed); p.fixed < 0 {
+	if !slices.Contains(names, m.BestFixed) {
 		return fmt.Errorf("best_fixed %q is not a configuration", m.BestFixed)
 	}
 	for _, d := range m.TrainedOn {
@@ -871,7 +875,7 @@ func (p *Predictor) checkManifest() error {
 		return errors.New("no hardware listed")
 	}
 	for i, h := range m.Hardware {
-		if h.PEs < 2 || h.PPAggPEs < 1 || h.PPAggPEs >= h.PEs || h.PEs > dataflow.MaxDim {
+		if !h.valid() {
 			return fmt.Errorf("hardware %d: %d PEs with %d for pp aggregation is not a valid PE array", i, h.PEs, h.PPAggPEs)
 		}
 	}
@@ -890,7 +894,6 @@ func checkLinear(m *Manifest, fs FeatureSet) error {
 	case len(l.Terms) != NumConfigs:
 		return fmt.Errorf("%d sets of linear terms, want %d", len(l.Terms), NumConfigs)
 	}
-	finite := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 	for c, t := range l.Terms {
 		if len(t.Coef) != len(l.Inputs) {
 			return fmt.Errorf("linear terms of %s: %d coefficients for %d inputs", m.Models[c].Config, len(t.Coef), len(l.Inputs))
@@ -920,14 +923,6 @@ func (p *Predictor) checkHardware(hw Hardware) error {
 		known = append(known, h.String())
 	}
 	return fmt.Errorf("predict: the models were trained on %s, not on %s: its tile sizes are outside what they learnt", strings.Join(known, ", "), hw)
-}
-
-// output turns a raw model output into a latency.
-func (p *Predictor) output(raw float64) float64 {
-	if p.man.Log {
-		return math.Exp(raw)
-	}
-	return raw
 }
 
 // Predict writes the predicted latency in cycles of every configuration
@@ -1032,7 +1027,7 @@ func (p *Predictor) predictTiles(g *graphs.Graph, gf *graphs.Features, F, G int,
 			}
 			v += p.man.Linear.Terms[c].dot(z)
 		}
-		out[c] = p.output(v)
+		out[c] = toLatency(v, p.man.Log)
 	}
 	return ArgMin(out[:NumConfigs]), nil
 }

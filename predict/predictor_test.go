@@ -525,3 +525,26 @@ func BenchmarkPredictor(b *testing.B) {
 		b.ReportMetric(float64(trees)/float64(NumConfigs), "trees/model")
 	})
 }
+
+func TestHardwareValid(t *testing.T) {
+	for _, c := range []struct {
+		h             Hardware
+		raw, resolved bool
+	}{
+		{Hardware{PEs: 512, PPAggPEs: 256}, true, true},
+		{Hardware{PEs: 512, PPAggPEs: 1}, true, true},
+		{Hardware{PEs: 512}, false, true}, // 0: half of the PEs
+		{Hardware{PEs: 2}, false, true},
+		{Hardware{PEs: 1}, false, false},
+		{Hardware{PEs: 512, PPAggPEs: 512}, false, false},
+		{Hardware{PEs: 512, PPAggPEs: -1}, false, false},
+		{Hardware{PEs: dataflow.MaxDim + 2, PPAggPEs: 8}, false, false},
+	} {
+		if got := c.h.valid(); got != c.raw {
+			t.Errorf("%+v.valid() = %v, want %v", c.h, got, c.raw)
+		}
+		if got := c.h.resolved().valid(); got != c.resolved {
+			t.Errorf("%+v.resolved().valid() = %v, want %v", c.h, got, c.resolved)
+		}
+	}
+}

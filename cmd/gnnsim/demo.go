@@ -23,12 +23,7 @@ fresh clone; about 10 to 20 seconds on two cores.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			f.quick = true
 			f.mode = "omega"
-			sum, err := runRepro(cmd, f)
-			if err != nil {
-				return err
-			}
-			printReproSummary(cmd, sum)
-			return nil
+			return runRepro(cmd, f)
 		},
 	}
 	cmd.Flags().StringVar(&f.out, "out", "results/demo", "results directory")

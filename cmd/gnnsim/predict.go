@@ -1,13 +1,13 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -243,12 +243,17 @@ must be one the models were trained on.`,
 			if err != nil {
 				return err
 			}
-			g, err := pickGraph(gs, graph)
+			if graph == "" {
+				return fmt.Errorf("--graph is required: a graph name or 0-based index")
+			}
+			sel, err := selectGraph(gs, graph) // the rule of 'simulate --graph'
 			if err != nil {
 				return fmt.Errorf("%s: %w", graphsFile, err)
 			}
+			g := sel[0]
+			phw := predict.Hardware{PEs: hw.PEs, PPAggPEs: hw.PPAggPEs}
 			var lat [predict.NumConfigs]float64
-			best, err := p.PredictGraph(g, F, G, predict.Hardware{PEs: hw.PEs, PPAggPEs: hw.PPAggPEs}, lat[:])
+			best, err := p.PredictGraph(g, F, G, phw, lat[:])
 			if err != nil {
 				return err
 			}
@@ -257,17 +262,9 @@ must be one the models were trained on.`,
 			for i := range order {
 				order[i] = i
 			}
-			slices.SortStableFunc(order, func(a, b int) int {
-				switch {
-				case lat[a] < lat[b]:
-					return -1
-				case lat[a] > lat[b]:
-					return 1
-				}
-				return 0
-			})
+			slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(lat[a], lat[b]) })
 			w := cmd.OutOrStdout()
-			fmt.Fprintf(w, "graph %q: %d nodes, %d edges; F=%d G=%d; %s\n", g.Name, g.NumNodes(), g.NumEdges(), F, G, predict.Hardware{PEs: hw.PEs, PPAggPEs: hw.PPAggPEs})
+			fmt.Fprintf(w, "graph %q: %d nodes, %d edges; F=%d G=%d; %s\n", g.Name, g.NumNodes(), g.NumEdges(), F, G, phw)
 			for rank, c := range order {
 				fmt.Fprintf(w, "%2d  %-6s %14.0f cycles\n", rank+1, names[c], lat[c])
 			}
@@ -277,7 +274,7 @@ must be one the models were trained on.`,
 	}
 	c.Flags().StringVar(&models, "models", "", "model directory written by 'predict train'")
 	c.Flags().StringVar(&graphsFile, "graphs", "", "graph-set Parquet file (e.g. a sweep's graphs.parquet)")
-	c.Flags().StringVar(&graph, "graph", "", "the graph: its id (row number) in the file, or its name")
+	c.Flags().StringVar(&graph, "graph", "", "the graph: its name, or its 0-based index in the file (a name wins), as for simulate")
 	c.Flags().IntVar(&F, "F", 16, "input features of the GCN layer")
 	c.Flags().IntVar(&G, "G", 16, "output features of the GCN layer")
 	c.Flags().StringVar(&hwFile, "hw", "", "accelerator spec YAML (default: the built-in 512-PE hardware)")
@@ -285,21 +282,6 @@ must be one the models were trained on.`,
 }
 
 // pickGraph finds a graph by id, else by name.
-func pickGraph(gs []*graphs.Graph, sel string) (*graphs.Graph, error) {
-	if id, err := strconv.Atoi(sel); err == nil {
-		if id < 0 || id >= len(gs) {
-			return nil, fmt.Errorf("graph %d outside the file's %d graphs", id, len(gs))
-		}
-		return gs[id], nil
-	}
-	for _, g := range gs {
-		if g.Name == sel {
-			return g, nil
-		}
-	}
-	return nil, fmt.Errorf("no graph named %q", sel)
-}
-
 func predictAblationCmd() *cobra.Command {
 	var data, evalData []string
 	var out string

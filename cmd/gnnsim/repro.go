@@ -76,12 +76,7 @@ sizes, takes under a minute.`,
 					return fmt.Errorf("--data %s: not a directory", f.data)
 				}
 			}
-			sum, err := runRepro(cmd, f)
-			if err != nil {
-				return err
-			}
-			printReproSummary(cmd, sum)
-			return nil
+			return runRepro(cmd, f)
 		},
 	}
 	c.Flags().BoolVar(&f.quick, "quick", false, "reduced Graphlaxy sets (Medium 1,500, Large 600 graphs; seconds, not minutes)")
@@ -93,17 +88,18 @@ sizes, takes under a minute.`,
 	return c
 }
 
-// runRepro runs the reproduction, stopping cleanly on SIGINT/SIGTERM.
-func runRepro(cmd *cobra.Command, f reproFlags) (*bench.ReproSummary, error) {
+// runRepro runs the reproduction, stopping cleanly on SIGINT/SIGTERM, and
+// prints its summary.
+func runRepro(cmd *cobra.Command, f reproFlags) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return bench.ReproSeed002(ctx, bench.ReproOptions{
+	sum, err := bench.ReproSeed002(ctx, bench.ReproOptions{
 		Out: f.out, Seed: f.seed, DataDir: f.data, Quick: f.quick, Mode: f.mode,
 		Workers: f.workers, Log: cmd.ErrOrStderr(),
 	})
-}
-
-func printReproSummary(cmd *cobra.Command, sum *bench.ReproSummary) {
+	if err != nil {
+		return err
+	}
 	w := cmd.OutOrStdout()
 	if !sum.RealData {
 		fmt.Fprintln(w, "no real data sets found: generated graphs only (the report says so)")
@@ -116,4 +112,5 @@ func printReproSummary(cmd *cobra.Command, sum *bench.ReproSummary) {
 			s.Metric+":", s.Policy, s.Value, s.Speedup, s.Baseline, s.TruthRatio)
 	}
 	fmt.Fprintf(w, "report: %s (wall %.1f s)\n", sum.Report, sum.Wall.Seconds())
+	return nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -94,6 +95,8 @@ scenario).`,
 					return err
 				}
 			}
+			// Without --models NewJobSet must get a nil interface, not a
+			// nil *predict.Predictor (which it would try to call).
 			var js *bench.JobSet
 			if pred != nil {
 				js, err = bench.NewJobSet(cases, ms, pred)
@@ -220,7 +223,7 @@ func inferenceCharge(v string, pred *predict.Predictor, cases []predict.Sample) 
 	return int64(float64(d) / float64(time.Second) * accel.DefaultHW().ClockHz), nil
 }
 
-func printSchedule(w interface{ Write([]byte) (int, error) }, mean []sched.Metrics) {
+func printSchedule(w io.Writer, mean []sched.Metrics) {
 	fmt.Fprintf(w, "%-3s %-14s %-4s %14s %14s %14s %14s %14s\n", "sc", "policy", "feas", "completion", "turnaround", "execution", "waiting", "p99 turnaround")
 	for _, m := range mean {
 		feas := "yes"

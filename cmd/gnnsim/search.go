@@ -147,10 +147,8 @@ func printSearchSummary(w io.Writer, p *problems.Problem, res *search.Result[[]f
 		}
 	}
 	if ref == nil {
-		ref = make([]float64, p.NumObjectives)
-		if _, known, _ := p.TrueHypervolume(onesTimes(p.NumObjectives, 1.1)); known {
-			copy(ref, onesTimes(p.NumObjectives, 1.1))
-		} else {
+		ref = onesTimes(p.NumObjectives, 1.1)
+		if _, known, _ := p.TrueHypervolume(ref); !known {
 			for j := range ref {
 				worst := math.Inf(-1)
 				for _, f := range front {

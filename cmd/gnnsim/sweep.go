@@ -40,15 +40,7 @@ worker count or sharding.`,
 			if err != nil {
 				return err
 			}
-			sh, err := shardFlag(shard)
-			if err != nil {
-				return err
-			}
-			if out == "" {
-				out = "results/" + spec.Name
-			}
-			_, err = runSweep(cmd, spec, out, workers, sh)
-			return err
+			return runSweep(cmd, spec, out, "results/"+spec.Name, workers, shard)
 		},
 	}
 	sweepCmd.Flags().StringVar(&out, "out", "", "output directory (default results/<spec name>)")
@@ -120,7 +112,7 @@ reads: graphs=N runs=M wall_s=T out=DIR.`,
 			if err != nil {
 				return err
 			}
-			return datasetRun(c, spec, out, "results/graphlaxy-"+preset, workers, shard)
+			return runSweep(c, spec, out, "results/graphlaxy-"+preset, workers, shard)
 		},
 	}
 	flags(glx)
@@ -138,7 +130,7 @@ reads: graphs=N runs=M wall_s=T out=DIR.`,
 			if err != nil {
 				return err
 			}
-			return datasetRun(c, spec, out, "results/real", workers, shard)
+			return runSweep(c, spec, out, "results/real", workers, shard)
 		},
 	}
 	flags(real)
@@ -154,18 +146,6 @@ func defaultDataDir() string {
 	return "../shared/data"
 }
 
-func datasetRun(c *cobra.Command, spec *bench.Spec, out, def string, workers int, shard string) error {
-	sh, err := shardFlag(shard)
-	if err != nil {
-		return err
-	}
-	if out == "" {
-		out = def
-	}
-	_, err = runSweep(c, spec, out, workers, sh)
-	return err
-}
-
 func shardFlag(v string) (bench.Shard, error) {
 	if v != "" {
 		return bench.ParseShard(v)
@@ -174,12 +154,21 @@ func shardFlag(v string) (bench.Shard, error) {
 	return s, err
 }
 
-// runSweep plans and runs spec into out, stopping cleanly on SIGINT/SIGTERM.
-func runSweep(cmd *cobra.Command, spec *bench.Spec, out string, workers int, sh bench.Shard) (*bench.Summary, error) {
+// runSweep plans and runs spec into out (defaultOut when empty) with the
+// --workers and --shard flags shared by sweep and dataset, stopping cleanly
+// on SIGINT/SIGTERM.
+func runSweep(cmd *cobra.Command, spec *bench.Spec, out, defaultOut string, workers int, shard string) error {
+	sh, err := shardFlag(shard)
+	if err != nil {
+		return err
+	}
+	if out == "" {
+		out = defaultOut
+	}
 	start := time.Now()
 	plan, err := bench.NewPlan(spec)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -187,17 +176,17 @@ func runSweep(cmd *cobra.Command, spec *bench.Spec, out string, workers int, sh 
 	w := cmd.OutOrStdout()
 	if err != nil {
 		if sum != nil && ctx.Err() != nil {
-			return sum, fmt.Errorf("interrupted: kept %d of %d chunks in %s; rerun the same command to resume", sum.ChunksDone, sum.Chunks, out)
+			return fmt.Errorf("interrupted: kept %d of %d chunks in %s; rerun the same command to resume", sum.ChunksDone, sum.Chunks, out)
 		}
-		return sum, err
+		return err
 	}
 	if !sum.Complete {
 		fmt.Fprintf(w, "shard %s done: %d of %d chunks present in %s (%d computed, %d reused); run 'gnnsim merge' once all shards finish\n",
 			sh, sum.ChunksDone, sum.Chunks, out, sum.ChunksComputed, sum.ChunksReused)
-		return sum, nil
+		return nil
 	}
 	printSummary(w, sum, out, time.Since(start))
-	return sum, nil
+	return nil
 }
 
 func printSummary(w io.Writer, sum *bench.Summary, out string, wall time.Duration) {

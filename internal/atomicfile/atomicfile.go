@@ -15,13 +15,17 @@ import (
 // TempPattern is the glob of the temp files Write creates for path, for
 // callers that clean up after a killed run.
 func TempPattern(path string) string {
-	return filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	return filepath.Join(filepath.Dir(path), tempName(path))
 }
+
+// tempName is the os.CreateTemp pattern of path's temp files, which Write
+// creates hidden beside path so that the rename is atomic.
+func tempName(path string) string { return "." + filepath.Base(path) + ".tmp-*" }
 
 // Write creates or replaces path with what write produces. If write fails,
 // the temp file is removed and path is left as it was.
 func Write(path string, write func(w io.Writer) error) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	tmp, err := os.CreateTemp(filepath.Dir(path), tempName(path))
 	if err != nil {
 		return err
 	}
