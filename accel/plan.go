@@ -22,21 +22,20 @@ type phaseCtx struct {
 	hw  HW
 	eff Effect
 
-	va, tvp    int64
-	agg        aggTiming
-	combs      []combTiming // one per GEMM (slices of the arrays below)
-	ks, ns     []int64      // GEMM shapes
-	combP      int64
-	fcs        []int64
-	combsA     [maxGemms]combTiming
-	ksA, nsA   [maxGemms]int64
-	fcsA       [maxGemms]int64
-	aggF       int64
-	wordB      int64
-	spillFrac  float64 // share of the inter-phase buffer's rows that go to DRAM
-	hMissFrac  float64 // share of neighbour H rows re-fetched from DRAM
-	weightB    int64   // bytes of all weights
-	firstGemmK int64
+	va, tvp   int64
+	agg       aggTiming
+	combs     []combTiming // one per GEMM (slices of the arrays below)
+	ks, ns    []int64      // GEMM shapes
+	combP     int64
+	fcs       []int64
+	combsA    [maxGemms]combTiming
+	ksA, nsA  [maxGemms]int64
+	fcsA      [maxGemms]int64
+	aggF      int64
+	wordB     int64
+	spillFrac float64 // share of the inter-phase buffer's rows that go to DRAM
+	hMissFrac float64 // share of neighbour H rows re-fetched from DRAM
+	weightB   int64   // bytes of all weights
 }
 
 func (p *Prepared) run(cfg dataflow.Config, hw HW, opts Options) Result {
@@ -47,11 +46,7 @@ func (p *Prepared) run(cfg dataflow.Config, hw HW, opts Options) Result {
 
 	// Build the units the engines run. The aggregation groups over the
 	// whole graph give the phase's own time (omega's agg cycles).
-	var per int64
-	for i := range c.combs {
-		per += c.combs[i].per
-	}
-	r.CombCycles = ceilDiv(int64(p.v), int64(cfg.Tiles.Vc)) * per
+	r.CombCycles = ceilDiv(int64(p.v), int64(cfg.Tiles.Vc)) * c.period()
 	switch cfg.Inter {
 	case dataflow.Seq, dataflow.SP:
 		p.buildSeq(c)
@@ -133,7 +128,6 @@ func (p *Prepared) context(c *phaseCtx, cfg dataflow.Config, hw HW, eff Effect) 
 		c.ks[i], c.ns[i], c.fcs[i] = g.k, g.n, fc
 		c.weightB += g.k * g.n * hw.WordBytes
 	}
-	c.firstGemmK = w.gemms[0].k
 	if eff&FiniteBuffer != 0 {
 		p.bufferPolicy(c)
 	}
@@ -193,12 +187,11 @@ func (p *Prepared) aggGroups(c *phaseCtx, cur *rowCursor, lo, hi int, lastFix, f
 		g1 := min(g0+va, hi)
 		var d, sumIK, maxIK int64
 		if g1-g0 < va && !lastFix {
-			for cur.v < g1-1 {
-				cur.next()
+			for cur.v < g1 {
+				d = cur.next() // omega: the final row's time, not the slowest
 				sumIK += cur.iK
 				maxIK = max(maxIK, cur.iK)
 			}
-			d = cur.next()
 		} else {
 			for cur.v < g1 {
 				d = max(d, cur.next())
@@ -207,10 +200,6 @@ func (p *Prepared) aggGroups(c *phaseCtx, cur *rowCursor, lo, hi int, lastFix, f
 			}
 		}
 		if c.agg.dn > 0 {
-			if g1-g0 < va && !lastFix {
-				sumIK += cur.iK
-				maxIK = max(maxIK, cur.iK)
-			}
 			d = max(d, c.agg.netBound(sumIK, maxIK, int64(g1-g0)))
 		}
 		total += d
@@ -435,7 +424,7 @@ func (p *Prepared) combBytes(c *phaseCtx, lo, hi int64, first bool, u *unit) {
 			// of the 2*G*S accesses per row the global buffer counts.
 			b = 2 * c.ns[0] * rows * c.combs[0].s * wb
 		default:
-			b = rows * c.firstGemmK * wb
+			b = rows * c.ks[0] * wb
 		}
 		b = int64(c.spillFrac * float64(b))
 		u.load += b

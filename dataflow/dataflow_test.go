@@ -240,3 +240,53 @@ func TestComposite(t *testing.T) {
 		t.Errorf("empty graph: %v", got)
 	}
 }
+
+// TestConfigPassesValidate checks that whatever Tiling.Config returns
+// passes Config.Validate (Config relies on it rather than validating its
+// result again), and that an unknown inter-phase dataflow is refused.
+func TestConfigPassesValidate(t *testing.T) {
+	tilings := NamedTilings()
+	for _, s := range []string{"T_Va=*,T_N=2,T_Fa=8,T_Vc=*,T_Gc=1,T_Fc=16", "T_Va=3,T_N=5,T_Fa=7,T_Vc=2,T_Gc=4,T_Fc=9"} {
+		tl, err := ParseTiling(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tilings = append(tilings, tl)
+	}
+	n := 0
+	for _, tl := range tilings {
+		for _, d := range []Dims{{1, 1, 1}, {2, 3, 1}, {7, 32, 16}, {300, 100, 16}} {
+			for _, pes := range []int{1, 2, 3, 17, 256, 512} {
+				for _, split := range []int{0, 1} {
+					for _, inter := range Inters {
+						c, err := tl.Config(inter, d, pes, split)
+						if err != nil {
+							continue
+						}
+						n++
+						if err := c.Validate(d); err != nil {
+							t.Errorf("%s %s %+v on %d PEs (split %d): %v", inter, tl.Name(), d, pes, split, err)
+						}
+					}
+				}
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no configuration resolved")
+	}
+	if _, err := tilings[0].Config(Inter(len(Inters)), Dims{7, 32, 16}, 512, 0); err == nil {
+		t.Error("Config accepted an unknown inter-phase dataflow")
+	}
+}
+
+// BenchmarkAll resolves the 24 configurations of one layer, as the
+// predictor does for every graph it predicts.
+func BenchmarkAll(b *testing.B) {
+	d := Dims{V: 2000, F: 64, G: 16}
+	for b.Loop() {
+		if _, err := All(d, 512, 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

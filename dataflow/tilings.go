@@ -115,9 +115,6 @@ func (t Tiling) Name() string {
 	return fmt.Sprintf("T_Va=%s,T_N=%d,T_Fa=%d,T_Vc=%s,T_Gc=%d,T_Fc=%d", f(c[0]), c[2], c[1], f(c[3]), c[4], c[5])
 }
 
-// IsZero reports whether t is the zero Tiling (no recipe).
-func (t Tiling) IsZero() bool { return t.name == "" }
-
 // Resolve returns the tile sizes of the recipe for layer d with aggPEs PEs
 // for aggregation and combPEs for combination (equal except for pp).
 func (t Tiling) Resolve(d Dims, aggPEs, combPEs int) (Tiles, error) {
@@ -211,15 +208,18 @@ func (t Tiling) Config(inter Inter, d Dims, pes, ppAggPEs int) (Config, error) {
 	if err != nil {
 		return Config{}, err
 	}
-	c := Config{
+	if int(inter) >= len(interNames) {
+		return Config{}, fmt.Errorf("dataflow: unknown inter-phase dataflow %d", inter)
+	}
+	// Resolve has validated d and the tiles against each phase's PEs, and
+	// the split and the default orders are valid by construction: the
+	// result passes Config.Validate, which the predictor's hot path would
+	// otherwise pay for twice.
+	return Config{
 		Inter: inter, Tiling: t.Name(), Tiles: ts,
 		AggOrder: AggOrder, CombOrder: CombOrder,
 		PEs: pes, AggPEs: aggP, CombPEs: combP,
-	}
-	if err := c.Validate(d); err != nil {
-		return Config{}, err
-	}
-	return c, nil
+	}, nil
 }
 
 // NumConfigs is the number of configurations of seed 002: 3 x 8.

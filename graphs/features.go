@@ -173,14 +173,21 @@ func NewSpread(clusteringBins int, logDensityMin, logDensityMax float64, logDens
 
 // Add counts one graph.
 func (s *Spread) Add(f *Features) {
-	ld := math.Log10(f.NXDensity)
-	if math.IsNaN(ld) || ld < s.LogDensityMin || ld > s.LogDensityMax {
+	i, j, ok := s.cell(f.Clustering, math.Log10(f.NXDensity))
+	if !ok {
 		s.Outside++
 		return
 	}
-	j := bin(ld, s.LogDensityMin, s.LogDensityMax, s.LogDensityBins)
-	i := bin(f.Clustering, 0, 1, s.ClusteringBins)
 	s.Counts[i][j]++
+}
+
+// cell returns the clustering and density bins of a point, and false when
+// it lies off the density axis.
+func (s *Spread) cell(clustering, logDensity float64) (i, j int, ok bool) {
+	if math.IsNaN(logDensity) || logDensity < s.LogDensityMin || logDensity > s.LogDensityMax {
+		return 0, 0, false
+	}
+	return bin(clustering, 0, 1, s.ClusteringBins), bin(logDensity, s.LogDensityMin, s.LogDensityMax, s.LogDensityBins), true
 }
 
 // bin maps x in [lo, hi] to one of n equal bins, hi going to the last.

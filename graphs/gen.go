@@ -3,6 +3,7 @@ package graphs
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -84,14 +85,7 @@ var generators = map[string]*genInfo{
 }
 
 // Generators returns the generator names GenerateSet accepts, sorted.
-func Generators() []string {
-	names := make([]string, 0, len(generators))
-	for name := range generators {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	return names
-}
+func Generators() []string { return slices.Sorted(maps.Keys(generators)) }
 
 // GenerateSet returns spec.Count graphs named "<generator>_<i>". Graph i is
 // drawn from its own PCG stream seeded by (spec.Seed, i), so it is the same
@@ -230,7 +224,7 @@ func (spec GenSpec) resolve() (*genRun, error) {
 	}
 	for k, v := range spec.Params {
 		if _, ok := info.params[k]; !ok {
-			return wrap(fmt.Errorf("unknown parameter %q (valid: %s)", k, strings.Join(sortedKeys(info.params), ", ")))
+			return wrap(fmt.Errorf("unknown parameter %q (valid: %s)", k, strings.Join(slices.Sorted(maps.Keys(info.params)), ", ")))
 		}
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return wrap(fmt.Errorf("parameter %s = %v is not finite", k, v))
@@ -266,15 +260,6 @@ func fillRange(what string, lo, hi, defLo, defHi int) (int, int, error) {
 	return lo, hi, nil
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
 // uniformInt draws an integer uniformly from [lo, hi].
 func uniformInt(rng *rand.Rand, lo, hi int) int {
 	return lo + int(rng.Int64N(int64(hi-lo)+1))
@@ -294,8 +279,8 @@ func (s *genRun) drawNodes(rng *rand.Rand) int { return uniformInt(rng, s.MinNod
 
 func genER(s *genRun, rng *rand.Rand) (*Graph, error) {
 	n := s.drawNodes(rng)
-	_, hasP := s.userParam("p")
-	_, userDeg := s.userParam("avg_degree")
+	hasP := s.userParam("p")
+	userDeg := s.userParam("avg_degree")
 	if hasP && userDeg {
 		return nil, errors.New("set either p or avg_degree, not both")
 	}
@@ -330,9 +315,9 @@ func genER(s *genRun, rng *rand.Rand) (*Graph, error) {
 }
 
 // userParam reports whether the caller set key explicitly.
-func (s *genRun) userParam(key string) (float64, bool) {
-	v, ok := s.user[key]
-	return v, ok
+func (s *genRun) userParam(key string) bool {
+	_, ok := s.user[key]
+	return ok
 }
 
 func genBA(s *genRun, rng *rand.Rand) (*Graph, error) {
@@ -402,8 +387,8 @@ func genGrid(s *genRun, rng *rand.Rand) (*Graph, error) {
 	if err != nil || diag > 1 {
 		return nil, fmt.Errorf("parameter diagonal = %v must be 0 or 1", s.Params["diagonal"])
 	}
-	_, userRows := s.userParam("rows")
-	_, userCols := s.userParam("cols")
+	userRows := s.userParam("rows")
+	userCols := s.userParam("cols")
 	var rows, cols int
 	if s.MaxNodes > 0 {
 		if userRows || userCols {
@@ -464,7 +449,7 @@ func genRMAT(s *genRun, rng *rand.Rand) (*Graph, error) {
 	n := s.drawNodes(rng)
 	var m int
 	if s.MaxEdges > 0 {
-		if _, ok := s.userParam("edge_factor"); ok {
+		if s.userParam("edge_factor") {
 			return nil, errors.New("an edge range replaces edge_factor; set only one")
 		}
 		m = uniformInt(rng, s.MinEdges, s.MaxEdges)

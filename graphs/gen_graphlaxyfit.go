@@ -23,23 +23,15 @@ import (
 // (importance sampling: the baseline draws are uniform, so the weight is
 // just the product of four Beta densities). Graphlaxy does the same with
 // CDF mass over parameter buckets; weighting the exact draws is simpler and
-// converges to the true p_k as the baseline grows. Graphs outside the grid keep their weight in the total, so
-// mass spent outside the target region counts against a candidate.
+// converges to the true p_k as the baseline grows. Graphs outside the grid
+// keep their weight in the total, so mass spent outside the target region
+// counts against a candidate.
 
 // NewGraphlaxySpread returns the empty histogram of Graphlaxy's default
 // projection grid: 15 x 15 cells (Graphlaxy's grid size) over clustering
 // [0, 1] x log10 networkx density [-4, -1], the region the generator's
 // default edge range reaches (N >= sqrt(20E) caps the density near 0.1).
 func NewGraphlaxySpread() *Spread { return NewSpread(15, -4, -1, 15) }
-
-// spreadCell returns the cell of a point on s's grid, binned as Spread.Add
-// bins, and false when it lies off the density axis.
-func spreadCell(s *Spread, clustering, logDensity float64) (int, int, bool) {
-	if math.IsNaN(logDensity) || logDensity < s.LogDensityMin || logDensity > s.LogDensityMax {
-		return 0, 0, false
-	}
-	return bin(clustering, 0, 1, s.ClusteringBins), bin(logDensity, s.LogDensityMin, s.LogDensityMax, s.LogDensityBins), true
-}
 
 // GraphlaxySample is one baseline graph: the unit Beta draws its
 // parameters came from (a, b, c, N) and where the graph landed.
@@ -101,7 +93,7 @@ func GraphlaxyScore(samples []GraphlaxySample, bt GraphlaxyBetas, grid *Spread) 
 	for i, s := range samples {
 		w := math.Exp(logw[i] - top)
 		total += w
-		if i, j, ok := spreadCell(grid, s.Clustering, s.LogDensity); ok {
+		if i, j, ok := grid.cell(s.Clustering, s.LogDensity); ok {
 			cells[i*grid.LogDensityBins+j] += w
 		}
 	}

@@ -85,22 +85,27 @@ func ErdosRenyi(n int, p float64, rng *rand.Rand) (*Graph, error) {
 	}
 	est := expectedCap(p * pairs)
 	us, vs := make([]int32, 0, est), make([]int32, 0, est)
-	// Pairs (v, w) with w < v in row-major order; pos counts the trials
-	// consumed so far within row v.
 	sk := newSkipper(p, rng)
-	v, w := int64(1), int64(-1)
-	for v < int64(n) {
-		w += sk.gap(int64(n) * int64(n))
-		for w >= v && v < int64(n) {
+	us, vs = appendLowerPairs(us, vs, &sk, int64(n), 0)
+	return FromEdges(n, us, vs)
+}
+
+// appendLowerPairs runs one trial of sk per node pair (v, w), w < v < n, in
+// row-major order, and appends each success as the edge (base+v, base+w).
+func appendLowerPairs(us, vs []int32, sk *skipper, n, base int64) ([]int32, []int32) {
+	v, w := int64(1), int64(-1) // w: the trial last consumed within row v
+	for v < n {
+		w += sk.gap(n * n)
+		for w >= v && v < n {
 			w -= v
 			v++
 		}
-		if v < int64(n) {
-			us = append(us, int32(v))
-			vs = append(vs, int32(w))
+		if v < n {
+			us = append(us, int32(base+v))
+			vs = append(vs, int32(base+w))
 		}
 	}
-	return FromEdges(n, us, vs)
+	return us, vs
 }
 
 // expectedCap sizes an edge buffer for mean m: a few standard deviations
@@ -266,19 +271,7 @@ func SBM(sizes []int, p [][]float64, rng *rand.Rand) (*Graph, error) {
 	for r := range k {
 		// Within block r: pairs (v, w), w < v, as in ErdosRenyi.
 		sk := newSkipper(p[r][r], rng)
-		n := int64(sizes[r])
-		v, w := int64(1), int64(-1)
-		for v < n {
-			w += sk.gap(n * n)
-			for w >= v && v < n {
-				w -= v
-				v++
-			}
-			if v < n {
-				us = append(us, int32(start[r]+v))
-				vs = append(vs, int32(start[r]+w))
-			}
-		}
+		us, vs = appendLowerPairs(us, vs, &sk, int64(sizes[r]), start[r])
 		// Between blocks r and s > r: the sizes[r] x sizes[s] pairs in
 		// row-major order.
 		for s := r + 1; s < k; s++ {

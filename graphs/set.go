@@ -9,44 +9,12 @@ import (
 	"gnnsim/internal/pqio"
 )
 
-// setRow is one row of a graph-set file: a graph's identity, its Features
-// and its CSR. Column names and meanings are documented in doc.go; keep the
-// two in step. Only plain types and lists, so DuckDB, pandas and polars read
-// the file without conversion.
-type setRow struct {
-	ID        int64  `parquet:"id"`
-	Name      string `parquet:"name"`
-	Source    string `parquet:"source"`
-	NumNodes  int64  `parquet:"num_nodes"`
-	NumEdges  int64  `parquet:"num_edges"`
-	SelfLoops bool   `parquet:"self_loops"`
-	Label     int64  `parquet:"label"`
-	HasLabel  bool   `parquet:"has_label"`
-	AttrDim   int64  `parquet:"attr_dim"`
-
-	NNZ        int64   `parquet:"nnz"`
-	Density    float64 `parquet:"density"`
-	NXDensity  float64 `parquet:"nx_density"`
-	Clustering float64 `parquet:"clustering"`
-	Triangles  int64   `parquet:"triangles"`
-	DegQ1      float64 `parquet:"deg_q1"`
-	DegQ2      float64 `parquet:"deg_q2"`
-	DegQ3      float64 `parquet:"deg_q3"`
-	DegQ4      float64 `parquet:"deg_q4"`
-	DegQ5      float64 `parquet:"deg_q5"`
-	DegQ6      float64 `parquet:"deg_q6"`
-	DegQ7      float64 `parquet:"deg_q7"`
-	MeanDegree float64 `parquet:"mean_degree"`
-	MaxDegree  int64   `parquet:"max_degree"`
-
-	RowPtr   []int32   `parquet:"row_ptr,list"`
-	Col      []int32   `parquet:"col,list"`
-	NodeAttr []float64 `parquet:"node_attr,list"`
-}
-
-// featureRow is setRow without the list columns. Reading a file through it
-// decodes only these column chunks, so a set's features load without
-// touching the CSR.
+// featureRow is a graph-set row without its list columns: a graph's
+// identity and its Features. Reading a file through it decodes only these
+// column chunks, so a set's features load without touching the CSR. Column
+// names and meanings are documented in doc.go; keep the two in step. Only
+// plain types and lists, so DuckDB, pandas and polars read the file without
+// conversion.
 type featureRow struct {
 	ID        int64  `parquet:"id"`
 	Name      string `parquet:"name"`
@@ -72,6 +40,17 @@ type featureRow struct {
 	DegQ7      float64 `parquet:"deg_q7"`
 	MeanDegree float64 `parquet:"mean_degree"`
 	MaxDegree  int64   `parquet:"max_degree"`
+}
+
+// setRow is one row of a graph-set file: featureRow's columns (parquet-go
+// flattens the embedded struct, so they come first, in its order), then
+// the CSR and the node attributes.
+type setRow struct {
+	featureRow
+
+	RowPtr   []int32   `parquet:"row_ptr,list"`
+	Col      []int32   `parquet:"col,list"`
+	NodeAttr []float64 `parquet:"node_attr,list"`
 }
 
 // SetEntry is one graph of a set file without its CSR: what ReadSetFeatures
@@ -103,16 +82,18 @@ func WriteSet(path string, gs []*Graph, meta map[string]string) error {
 		}
 		f := ComputeFeatures(g)
 		r := setRow{
-			ID:        int64(i),
-			Name:      g.Name,
-			Source:    g.Source,
-			NumNodes:  int64(f.Nodes),
-			NumEdges:  int64(f.Edges),
-			SelfLoops: g.SelfLoops,
-			Label:     g.Label,
-			HasLabel:  g.HasLabel,
-			RowPtr:    g.RowPtr,
-			Col:       g.Col,
+			featureRow: featureRow{
+				ID:        int64(i),
+				Name:      g.Name,
+				Source:    g.Source,
+				NumNodes:  int64(f.Nodes),
+				NumEdges:  int64(f.Edges),
+				SelfLoops: g.SelfLoops,
+				Label:     g.Label,
+				HasLabel:  g.HasLabel,
+			},
+			RowPtr: g.RowPtr,
+			Col:    g.Col,
 		}
 		if !g.HasLabel {
 			r.Label = 0 // keep the column canonical when there is no label
@@ -132,13 +113,29 @@ func WriteSet(path string, gs []*Graph, meta map[string]string) error {
 	return nil
 }
 
-func (r *setRow) setFeatures(f *Features) {
+// setFeatures stores f in the feature columns; features reads them back.
+func (r *featureRow) setFeatures(f *Features) {
 	r.NNZ = int64(f.NNZ)
 	r.Density, r.NXDensity = f.Density, f.NXDensity
 	r.Clustering, r.Triangles = f.Clustering, f.Triangles
 	q := &f.DegreeQuantiles
 	r.DegQ1, r.DegQ2, r.DegQ3, r.DegQ4, r.DegQ5, r.DegQ6, r.DegQ7 = q[0], q[1], q[2], q[3], q[4], q[5], q[6]
 	r.MeanDegree, r.MaxDegree = f.MeanDegree, int64(f.MaxDegree)
+}
+
+func (r *featureRow) features() Features {
+	return Features{
+		Nodes:           int(r.NumNodes),
+		Edges:           int(r.NumEdges),
+		NNZ:             int(r.NNZ),
+		Density:         r.Density,
+		NXDensity:       r.NXDensity,
+		Clustering:      r.Clustering,
+		Triangles:       r.Triangles,
+		DegreeQuantiles: [NumDegreeQuantiles]float64{r.DegQ1, r.DegQ2, r.DegQ3, r.DegQ4, r.DegQ5, r.DegQ6, r.DegQ7},
+		MeanDegree:      r.MeanDegree,
+		MaxDegree:       int(r.MaxDegree),
+	}
 }
 
 // ReadSet reads a graph-set file written by WriteSet and its key-value
@@ -226,7 +223,8 @@ func ReadSetFeatures(path string) ([]SetEntry, map[string]string, error) {
 		return nil, nil, fmt.Errorf("graphs: %w", err)
 	}
 	es := make([]SetEntry, len(rows))
-	for i, r := range rows {
+	for i := range rows {
+		r := &rows[i]
 		if r.ID != int64(i) {
 			return nil, nil, fmt.Errorf("graphs: %s: row %d (%q): id %d, want %d", path, i, r.Name, r.ID, i)
 		}
@@ -238,18 +236,7 @@ func ReadSetFeatures(path string) ([]SetEntry, map[string]string, error) {
 			Label:     r.Label,
 			HasLabel:  r.HasLabel,
 			AttrDim:   int(r.AttrDim),
-			Features: Features{
-				Nodes:           int(r.NumNodes),
-				Edges:           int(r.NumEdges),
-				NNZ:             int(r.NNZ),
-				Density:         r.Density,
-				NXDensity:       r.NXDensity,
-				Clustering:      r.Clustering,
-				Triangles:       r.Triangles,
-				DegreeQuantiles: [NumDegreeQuantiles]float64{r.DegQ1, r.DegQ2, r.DegQ3, r.DegQ4, r.DegQ5, r.DegQ6, r.DegQ7},
-				MeanDegree:      r.MeanDegree,
-				MaxDegree:       int(r.MaxDegree),
-			},
+			Features:  r.features(),
 		}
 	}
 	return es, meta, nil

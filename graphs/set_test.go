@@ -179,7 +179,7 @@ func TestReadSetCorrupt(t *testing.T) {
 	// Well-formed files whose rows break an invariant.
 	valid := func() setRow {
 		g := mustFromEdges(t, 3, [][2]int32{{0, 1}, {1, 2}})
-		r := setRow{Name: "p3", NumNodes: 3, NumEdges: 2, RowPtr: g.RowPtr, Col: g.Col}
+		r := setRow{featureRow: featureRow{Name: "p3", NumNodes: 3, NumEdges: 2}, RowPtr: g.RowPtr, Col: g.Col}
 		return r
 	}
 	rowTests := []struct {

@@ -18,9 +18,9 @@
 //
 // The harness is work-conserving: whenever a machine is free and a job is
 // queued, something is dispatched. Dispatch happens after all arrivals and
-// completions at the same cycle have been processed (the dispatch event has a
-// lower sim priority), so a policy sees every job released and every machine
-// freed at that cycle. At each dispatch the policy's Pick is called while a
+// completions at the same cycle have been processed (the dispatch event has
+// the larger sim priority value, so it runs after them), so a policy sees
+// every job released and every machine freed at that cycle. At each dispatch the policy's Pick is called while a
 // machine is free and a job is queued; it returns one (job, machine) pair.
 //
 // Seed 002 does not say how its policies pick the machine when several are

@@ -23,9 +23,6 @@ type Machine struct {
 	Tilings []int
 }
 
-// FixedTiling reports whether m always runs the same tiling.
-func (m *Machine) FixedTiling() bool { return len(m.Tilings) == 1 }
-
 // maxTableEntries bounds a Table (16 GiB of int64): a larger one is a
 // mistake in the caller's dimensions, not a workload.
 const maxTableEntries = 1 << 31

@@ -42,7 +42,6 @@ func (c *BruteForce) Run(ctx context.Context) (*Result[[]int], error) {
 	ev := evaluator[[]int]{eval: c.Evaluate, workers: c.Workers}
 	res := &Result[[]int]{}
 	var gs [][]int
-	var evals []Evaluation
 	var err error
 	flush := func() {
 		if err != nil || len(gs) == 0 {
@@ -52,13 +51,9 @@ func (c *BruteForce) Run(ctx context.Context) (*Result[[]int], error) {
 			return
 		}
 		gen := len(res.Evaluated) / batch
-		evals = grow(evals, len(gs))
-		if err = ev.run(gs, evals); err != nil {
+		if res.Evaluated, err = ev.appendTo(res.Evaluated, gs, gen); err != nil {
 			err = fmt.Errorf("brute force: batch %d: %w", gen, err)
 			return
-		}
-		for i, g := range gs {
-			res.Evaluated = append(res.Evaluated, newIndividual(len(res.Evaluated), gen, g, evals[i]))
 		}
 		gs = gs[:0]
 	}

@@ -97,6 +97,21 @@ type evaluator[G any] struct {
 	workers int
 	nObj    int // fixed by the first evaluation; 0 until then
 	errs    []error
+	evals   []Evaluation // appendTo's scratch
+}
+
+// appendTo evaluates gs and appends them to archive as candidates of
+// generation gen, their IDs continuing from len(archive).
+func (e *evaluator[G]) appendTo(archive []Individual[G], gs []G, gen int) ([]Individual[G], error) {
+	e.evals = grow(e.evals, len(gs))
+	if err := e.run(gs, e.evals); err != nil {
+		return archive, err
+	}
+	for i, g := range gs {
+		archive = append(archive, newIndividual(len(archive), gen, g, e.evals[i]))
+	}
+	clear(e.evals) // the archive holds the results now
+	return archive, nil
 }
 
 // run evaluates gs into out[i] (which must have len(gs)). Work is handed out
@@ -121,9 +136,7 @@ func (e *evaluator[G]) run(gs []G, out []Evaluation) error {
 		var next atomic.Int64
 		var wg sync.WaitGroup
 		for range w {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
+			wg.Go(func() {
 				for {
 					i := int(next.Add(1) - 1)
 					if i >= n {
@@ -131,7 +144,7 @@ func (e *evaluator[G]) run(gs []G, out []Evaluation) error {
 					}
 					out[i], errs[i] = e.eval(gs[i])
 				}
-			}()
+			})
 		}
 		wg.Wait()
 	}

@@ -275,6 +275,11 @@ func TestNestedFallback(t *testing.T) {
 			t.Fatalf("outer %d: fallback %v, objectives %v, standalone %v", ind.ID, in.Fallback, ind.Objectives, want.Objectives)
 		}
 	}
+	for _, r := range NestedRows[[]int, []int]("toy", res) {
+		if r.Fallback != (r.Kind == "evaluated") {
+			t.Fatalf("%s row of candidate %d: fallback %v", r.Kind, r.Candidate, r.Fallback)
+		}
+	}
 	// Without a standalone evaluation the outer candidates become
 	// infeasible by the inner violation.
 	n.Standalone = nil
@@ -320,6 +325,10 @@ func TestNestedRowsRoundTrip(t *testing.T) {
 	inner := 0
 	for _, r := range rows {
 		counts[r.Kind]++
+		wantFallback := r.Kind == "evaluated" && InnerOf[[]int, []int](res.Evaluated[r.Candidate]).Fallback
+		if r.Fallback != wantFallback {
+			t.Fatalf("%s row of candidate %d: fallback %v, want %v", r.Kind, r.Candidate, r.Fallback, wantFallback)
+		}
 		if r.Kind == "inner" {
 			if r.Parent < 0 || int(r.Parent) >= len(res.Evaluated) {
 				t.Fatalf("inner row with parent %d", r.Parent)

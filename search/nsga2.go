@@ -143,7 +143,6 @@ type nsga2State[G any] struct {
 	perm, pick   []int32
 	seen         *genomeSet[G]
 	kids, batch  []G
-	evals        []Evaluation
 	budget       int // evaluations left; -1 = unlimited
 }
 
@@ -262,14 +261,10 @@ func (s *nsga2State[G]) allIndices() []int32 {
 // evaluate evaluates s.kids and appends them to the archive.
 func (s *nsga2State[G]) evaluate(gen int) error {
 	n := len(s.kids)
-	s.evals = grow(s.evals, n)
-	if err := s.ev.run(s.kids, s.evals); err != nil {
+	var err error
+	if s.archive, err = s.ev.appendTo(s.archive, s.kids, gen); err != nil {
 		return fmt.Errorf("nsga2: generation %d: %w", gen, err)
 	}
-	for i, g := range s.kids {
-		s.archive = append(s.archive, newIndividual(len(s.archive), gen, g, s.evals[i]))
-	}
-	clear(s.evals)
 	if s.budget > 0 {
 		s.budget -= n
 	}

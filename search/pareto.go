@@ -33,12 +33,18 @@ func NonDominatedSort(points [][]float64) ([][]int, error) {
 	nf := r.sort()
 	fronts := make([][]int, nf)
 	for k := range nf {
-		fronts[k] = make([]int, len(r.fronts[k]))
-		for i, p := range r.fronts[k] {
-			fronts[k][i] = int(p)
-		}
+		fronts[k] = toInts(r.fronts[k])
 	}
 	return fronts, nil
+}
+
+// toInts converts the ranker's point indices for callers.
+func toInts(xs []int32) []int {
+	out := make([]int, len(xs))
+	for i, x := range xs {
+		out[i] = int(x)
+	}
+	return out
 }
 
 // NonDominated returns the indices, in increasing order, of the points that
@@ -48,12 +54,7 @@ func NonDominated(points [][]float64) ([]int, error) {
 	if err := r.load(points); err != nil {
 		return nil, err
 	}
-	nd := r.firstFront()
-	out := make([]int, len(nd))
-	for i, p := range nd {
-		out[i] = int(p)
-	}
-	return out, nil
+	return toInts(r.firstFront()), nil
 }
 
 // CrowdingDistance returns NSGA-II's crowding distance of each point of a

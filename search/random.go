@@ -45,7 +45,6 @@ func (c *RandomSearch[G]) Run(ctx context.Context) (*Result[G], error) {
 	seen := newGenomeSet(c.Sampler)
 	res := &Result[G]{}
 	var gs []G
-	var evals []Evaluation
 	var err error
 	for gen := 0; len(res.Evaluated) < c.Evaluations; gen++ {
 		if err = ctx.Err(); err != nil {
@@ -61,13 +60,9 @@ func (c *RandomSearch[G]) Run(ctx context.Context) (*Result[G], error) {
 		if len(gs) == 0 {
 			break // the space looks exhausted
 		}
-		evals = grow(evals, len(gs))
-		if err = ev.run(gs, evals); err != nil {
+		if res.Evaluated, err = ev.appendTo(res.Evaluated, gs, gen); err != nil {
 			err = fmt.Errorf("random search: batch %d: %w", gen, err)
 			break
-		}
-		for i, g := range gs {
-			res.Evaluated = append(res.Evaluated, newIndividual(len(res.Evaluated), gen, g, evals[i]))
 		}
 	}
 	var rk ranker

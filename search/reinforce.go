@@ -108,7 +108,6 @@ func (c *Reinforce) Run(ctx context.Context) (*Result[[]int], error) {
 	episodes := make([][]int, m)
 	rewards := make([]float64, m)
 	var fresh [][]int
-	var evals []Evaluation
 	baseline, haveBaseline := 0.0, false
 	var err error
 	for batch, done := 0, 0; done < maxEpisodes && len(res.Evaluated) < c.MaxEvaluations; batch++ {
@@ -132,13 +131,9 @@ func (c *Reinforce) Run(ctx context.Context) (*Result[[]int], error) {
 			n++
 		}
 		if len(fresh) > 0 {
-			evals = grow(evals, len(fresh))
-			if err = ev.run(fresh, evals); err != nil {
+			if res.Evaluated, err = ev.appendTo(res.Evaluated, fresh, batch); err != nil {
 				err = fmt.Errorf("reinforce: batch %d: %w", batch, err)
 				break
-			}
-			for i, g := range fresh {
-				res.Evaluated = append(res.Evaluated, newIndividual(len(res.Evaluated), batch, g, evals[i]))
 			}
 		}
 		if n == 0 {

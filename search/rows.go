@@ -62,17 +62,14 @@ func Rows[G Genome](search string, res *Result[G]) []Row {
 // inner candidate when the search kept them, else its compliant front);
 // repeated outer genomes that reused an outcome add no inner rows.
 func NestedRows[O, I Genome](search string, res *Result[O]) []Row {
-	rows := Rows(search, res)
-	for i := range rows {
-		if rows[i].Kind == "evaluated" {
-			if in := InnerOf[O, I](res.Evaluated[rows[i].Candidate]); in != nil {
-				rows[i].Fallback = in.Fallback
-			}
-		}
-	}
+	rows := Rows(search, res) // rows[i] is the "evaluated" row of candidate i
 	for i := range res.Evaluated {
 		in := InnerOf[O, I](res.Evaluated[i])
-		if in == nil || in.Cached {
+		if in == nil {
+			continue
+		}
+		rows[i].Fallback = in.Fallback
+		if in.Cached {
 			continue
 		}
 		inner := in.All

@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -91,7 +92,7 @@ func (r *rawRow) job(opt ReadOptions) (Job, error) {
 	}
 	j.GraphIndex = -1
 	if r.GraphIndex != nil {
-		if *r.GraphIndex < 0 || *r.GraphIndex > int64(maxInt) {
+		if *r.GraphIndex < 0 || *r.GraphIndex > math.MaxInt {
 			return j, fmt.Errorf("%s = %d, want >= 0", ColGraphIndex, *r.GraphIndex)
 		}
 		j.GraphIndex = int(*r.GraphIndex)
@@ -129,8 +130,6 @@ func (r *rawRow) job(opt ReadOptions) (Job, error) {
 	return j, j.Validate()
 }
 
-const maxInt = int(^uint(0) >> 1)
-
 func width(col string, v *int64, def int) (int, error) {
 	if v == nil {
 		if def == 0 {
@@ -144,18 +143,23 @@ func width(col string, v *int64, def int) (int, error) {
 	return int(*v), nil
 }
 
-// finish checks id uniqueness and sorts jobs by arrival (stable). where(i)
-// names row i for error messages.
-func finish(jobs []Job, where func(i int) string) ([]Job, error) {
+// checkIDs reports the first job whose id an earlier job already uses.
+// where(i) names row i for error messages.
+func checkIDs(jobs []Job, where func(i int) string) error {
 	seen := make(map[int64]int, len(jobs))
 	for i := range jobs {
 		if k, dup := seen[jobs[i].ID]; dup {
-			return nil, fmt.Errorf("workload: %s: %s %d already used at %s", where(i), ColJobID, jobs[i].ID, where(k))
+			return fmt.Errorf("workload: %s: %s %d already used at %s", where(i), ColJobID, jobs[i].ID, where(k))
 		}
 		seen[jobs[i].ID] = i
 	}
+	return nil
+}
+
+// sortByArrival sorts jobs by arrival time, ties kept in file order.
+func sortByArrival(jobs []Job) []Job {
 	slices.SortStableFunc(jobs, func(a, b Job) int { return cmp.Compare(a.Arrival, b.Arrival) })
-	return jobs, nil
+	return jobs
 }
 
 // ParseCSV reads a CSV trace from r; name labels errors (usually the file
@@ -260,7 +264,10 @@ func ParseCSV(r io.Reader, name string, opt ReadOptions) ([]Job, error) {
 		jobs = append(jobs, j)
 		lines = append(lines, line)
 	}
-	return finish(jobs, func(i int) string { return fmt.Sprintf("%s:%d", name, lines[i]) })
+	if err := checkIDs(jobs, func(i int) string { return fmt.Sprintf("%s:%d", name, lines[i]) }); err != nil {
+		return nil, err
+	}
+	return sortByArrival(jobs), nil
 }
 
 // ReadParquet reads a Parquet trace with the columns of ParseCSV (integer
@@ -312,7 +319,7 @@ func ReadParquet(path string, opt ReadOptions) ([]Job, error) {
 			return nil, fmt.Errorf("workload: reading %s: no progress after row %d", path, len(jobs))
 		}
 	}
-	return finish(jobs, where)
+	return sortByArrival(jobs), nil // ids were checked row by row
 }
 
 // checkParquetColumns rejects files with unknown or missing required

@@ -326,7 +326,7 @@ func exists(dir string) bool {
 	return err == nil && !st.IsDir()
 }
 
-// sortedNames returns the graph names of the reference in first-seen order.
+// graphOrder returns the graph names of the reference in first-seen order.
 func (r *Reference) graphOrder() []string {
 	var names []string
 	seen := map[string]bool{}

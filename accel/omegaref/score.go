@@ -96,7 +96,7 @@ func Score(ref *Reference, hw accel.HW, opts accel.Options) *Report {
 		rep.ByQuantity[q] = &Stats{}
 	}
 	lat := map[string]*graphLat{}
-	prepared := map[[3]int]*accel.Prepared{} // reused per graph
+	prepared := map[[2]int]*accel.Prepared{} // by (F, G), reused per graph
 	var curGraph string
 	for i := range ref.Runs {
 		r := &ref.Runs[i]
@@ -146,13 +146,13 @@ func Score(ref *Reference, hw accel.HW, opts accel.Options) *Report {
 	return rep
 }
 
-func scoreRun(ref *Reference, r *Run, hw accel.HW, opts accel.Options, rep *Report, lat map[string]*graphLat, prepared map[[3]int]*accel.Prepared) error {
+func scoreRun(ref *Reference, r *Run, hw accel.HW, opts accel.Options, rep *Report, lat map[string]*graphLat, prepared map[[2]int]*accel.Prepared) error {
 	g := ref.Graphs[r.Graph]
 	if g == nil {
 		return fmt.Errorf("graph not loaded")
 	}
 	layer := accel.GCN(r.F, r.G)
-	key := [3]int{r.F, r.G, 0}
+	key := [2]int{r.F, r.G}
 	p := prepared[key]
 	if p == nil {
 		var err error
