@@ -8,15 +8,15 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
+	"sync/atomic"
 
 	"gnnsim/accel"
 	"gnnsim/graphs"
 	"gnnsim/internal/atomicfile"
+	"gnnsim/internal/par"
 	"gnnsim/internal/pqio"
 )
 
@@ -91,10 +91,6 @@ func (p *Plan) Run(ctx context.Context, dir string, opt Options) (*Summary, erro
 	if opt.Shard.Count == 0 {
 		opt.Shard = All
 	}
-	workers := opt.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
 	if err := p.initDir(dir); err != nil {
 		return nil, err
 	}
@@ -119,46 +115,22 @@ func (p *Plan) Run(ctx context.Context, dir string, opt Options) (*Summary, erro
 		todo = append(todo, c)
 	}
 	prog := NewProgress(orDiscard(opt.Progress), "sweep", "graphs", p.chunkGraphs(todo))
-	jobs := make(chan int)
-	errs := make(chan error, workers)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	for range min(workers, max(1, len(todo))) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for c := range jobs {
-				if err := p.runChunk(dir, c, prog); err != nil {
-					errs <- err
-					return
-				}
-				mu.Lock()
-				sum.ChunksComputed++
-				mu.Unlock()
-			}
-		}()
-	}
-	var runErr error
-feed:
-	for _, c := range todo {
-		select {
-		case jobs <- c:
-		case <-ctx.Done():
-			runErr = ctx.Err()
-			break feed
-		case runErr = <-errs:
-			break feed
+	// Cancelling ctx stops the handing out of chunks; those in flight
+	// finish. The error reported is that of the lowest failing chunk of
+	// todo, one that found ctx cancelled included.
+	var computed atomic.Int32
+	runErr := par.For(len(todo), opt.Workers, func(k int) error {
+		if err := ctx.Err(); err != nil {
+			return err
 		}
-	}
-	close(jobs)
-	wg.Wait()
+		if err := p.runChunk(dir, todo[k], prog); err != nil {
+			return err
+		}
+		computed.Add(1)
+		return nil
+	})
 	prog.Done()
-	if runErr == nil {
-		select {
-		case runErr = <-errs:
-		default:
-		}
-	}
+	sum.ChunksComputed = int(computed.Load())
 	for c := range p.NumChunks() {
 		if p.chunkDone(dir, c) {
 			sum.ChunksDone++

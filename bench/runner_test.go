@@ -3,8 +3,11 @@ package bench
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -109,5 +112,44 @@ func TestSweepDeterminism(t *testing.T) {
 	}
 	if got := readBoth(t, one); !bytes.Equal(got[1], want[1]) {
 		t.Fatal("rerun changed the runs table")
+	}
+}
+
+// A cancelled context stops the sweep before any chunk starts and leaves a
+// directory a rerun completes; of several failing chunks the lowest is
+// reported, whatever the worker count.
+func TestSweepCancelAndFailure(t *testing.T) {
+	p := mustPlan(t, smallSpec)
+	base := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	d := filepath.Join(base, "cancelled")
+	sum, err := p.Run(ctx, d, Options{Workers: 2})
+	if !errors.Is(err, context.Canceled) || sum.ChunksComputed != 0 || sum.ChunksDone != 0 || sum.Complete {
+		t.Fatalf("cancelled run: err %v, summary %+v", err, sum)
+	}
+	sum, err = p.Run(context.Background(), d, Options{Workers: 2})
+	if err != nil || !sum.Complete || sum.ChunksComputed != sum.Chunks {
+		t.Fatalf("rerun after cancel: err %v, summary %+v", err, sum)
+	}
+
+	for _, workers := range []int{1, 2, 3} {
+		for rep := range 3 {
+			d := filepath.Join(base, fmt.Sprintf("fail-%d-%d", workers, rep))
+			// A directory in the place of a chunk's runs part makes its
+			// write fail.
+			for _, c := range []int{5, 2} {
+				if err := os.MkdirAll(p.partPath(d, "runs", c), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			sum, err := p.Run(context.Background(), d, Options{Workers: workers})
+			if err == nil || !strings.Contains(err.Error(), "runs-000002") || strings.Contains(err.Error(), "runs-000005") {
+				t.Fatalf("workers=%d: err %v, want chunk 2's", workers, err)
+			}
+			if sum.Complete || sum.ChunksComputed < 2 {
+				t.Fatalf("workers=%d: summary %+v, want chunks 0 and 1 computed", workers, sum)
+			}
+		}
 	}
 }

@@ -10,10 +10,10 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"gnnsim/dataflow"
+	"gnnsim/internal/par"
 	"gnnsim/internal/pqio"
 	"gnnsim/predict"
 	"gnnsim/sched"
@@ -174,28 +174,20 @@ func NewJobSet(cases []predict.Sample, machines []sched.Machine, p CasePredictor
 	return js, nil
 }
 
-// predictAll fills js.pred, cases split over the CPUs in fixed blocks
-// (each prediction depends only on its case, so the result is the same for
-// any number of workers).
+// predictAll fills js.pred on up to one goroutine per 256 cases (a case's
+// 24 predictions take some 25 us; fewer cases are not worth a goroutine).
+// Each prediction depends only on its case, so the result is the same for
+// any number of workers; a failure reports the lowest failing case.
 func (js *JobSet) predictAll(p CasePredictor) error {
 	n := len(js.Cases)
-	workers := min(runtime.GOMAXPROCS(0), max(1, n/256))
-	errs := make([]error, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Go(func() {
-			for i := w * n / workers; i < (w+1)*n/workers; i++ {
-				s := &js.Cases[i]
-				out := js.pred[i*predict.NumConfigs : (i+1)*predict.NumConfigs]
-				if _, err := p.PredictSample(s, out); err != nil {
-					errs[w] = fmt.Errorf("bench: predicting case %d (%s graph %d): %w", i, s.Dataset, s.GraphID, err)
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	return errors.Join(errs...)
+	return par.For(n, min(runtime.GOMAXPROCS(0), max(1, n/256)), func(i int) error {
+		s := &js.Cases[i]
+		out := js.pred[i*predict.NumConfigs : (i+1)*predict.NumConfigs]
+		if _, err := p.PredictSample(s, out); err != nil {
+			return fmt.Errorf("bench: predicting case %d (%s graph %d): %w", i, s.Dataset, s.GraphID, err)
+		}
+		return nil
+	})
 }
 
 // HasPredictions reports whether the set was built with a predictor.
@@ -466,49 +458,34 @@ func (js *JobSet) Schedule(o ScheduleOptions) (*ScheduleResult, error) {
 	if len(seeds) == 0 || len(scen) == 0 {
 		return nil, errors.New("bench: no seeds or no scenarios")
 	}
-	workers := o.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = min(workers, len(seeds))
-
 	// results[k][s][p]: seed k, scenario s, policy p.
 	results := make([][][]*sched.Result, len(seeds))
 	insts := make([]*Instance, len(seeds))
+	// Every seed runs even when one fails, so that the error names all the
+	// failing seeds: errors are kept per seed and f always returns nil.
 	errs := make([]error, len(seeds))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range workers {
-		wg.Go(func() {
-			for k := range next {
-				inst, err := js.Instance(o.Arrivals, seeds[k])
+	par.For(len(seeds), o.Workers, func(k int) error {
+		inst, err := js.Instance(o.Arrivals, seeds[k])
+		if err != nil {
+			errs[k] = fmt.Errorf("seed %d: %w", seeds[k], err)
+			return nil
+		}
+		insts[k] = inst
+		results[k] = make([][]*sched.Result, len(scen))
+		for s, sc := range scen {
+			for _, nm := range names {
+				pol, _ := sched.ByName(nm) // checked above; fresh per run
+				res, err := sched.Run(inst.Problem, pol, sched.Options{Scenario: sc, Seed: seeds[k], InferenceCycles: o.InferenceCycles})
 				if err != nil {
+					// Keep the first error; the seed's other runs are moot.
 					errs[k] = fmt.Errorf("seed %d: %w", seeds[k], err)
-					continue
+					return nil
 				}
-				insts[k] = inst
-				results[k] = make([][]*sched.Result, len(scen))
-			runs:
-				for s, sc := range scen {
-					for _, nm := range names {
-						pol, _ := sched.ByName(nm) // checked above; fresh per run
-						res, err := sched.Run(inst.Problem, pol, sched.Options{Scenario: sc, Seed: seeds[k], InferenceCycles: o.InferenceCycles})
-						if err != nil {
-							// Keep the first error; the seed's other runs are moot.
-							errs[k] = fmt.Errorf("seed %d: %w", seeds[k], err)
-							break runs
-						}
-						results[k][s] = append(results[k][s], res)
-					}
-				}
+				results[k][s] = append(results[k][s], res)
 			}
-		})
-	}
-	for k := range seeds {
-		next <- k
-	}
-	close(next)
-	wg.Wait()
+		}
+		return nil
+	})
 	if err := errors.Join(errs...); err != nil {
 		return nil, fmt.Errorf("bench: %w", err)
 	}

@@ -6,11 +6,11 @@ import (
 	"maps"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
+
+	"gnnsim/internal/par"
+	"gnnsim/internal/splitmix"
 )
 
 // GenSpec describes a seeded set of generated graphs. A zero field takes the
@@ -97,7 +97,7 @@ func GenerateSet(spec GenSpec) ([]*Graph, error) {
 		return nil, err
 	}
 	out := make([]*Graph, s.Count)
-	err = parallelFor(s.Count, func(i int) error {
+	err = par.For(s.Count, 0, func(i int) error {
 		var err error
 		out[i], err = s.generate(i)
 		return err
@@ -122,49 +122,10 @@ func Generate(spec GenSpec, i int) (*Graph, error) {
 	return s.generate(i)
 }
 
-// parallelFor runs f(0), ..., f(n-1) on GOMAXPROCS goroutines. It stops
-// handing out indices after a failure and returns the error of the lowest
-// failing index, so the error does not depend on timing. f must write only
-// to per-index state.
-func parallelFor(n int, f func(i int) error) error {
-	errs := make([]error, n)
-	var next atomic.Int64
-	var failed atomic.Bool
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), n) {
-		wg.Go(func() {
-			for !failed.Load() {
-				i := int(next.Add(1) - 1)
-				if i >= n {
-					return
-				}
-				if errs[i] = f(i); errs[i] != nil {
-					failed.Store(true)
-				}
-			}
-		})
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // graphRand returns the random stream of graph i: PCG seeded by the set seed
 // and a mix of the index, so neighbouring indices get unrelated streams.
 func graphRand(seed uint64, i int) *rand.Rand {
-	return rand.New(rand.NewPCG(seed, splitmix64(uint64(i)^0x6a09e667f3bcc909)))
-}
-
-// splitmix64 is the SplitMix64 finaliser, a bijective bit mixer.
-func splitmix64(x uint64) uint64 {
-	x += 0x9e3779b97f4a7c15
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
-	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
-	return x ^ (x >> 31)
+	return rand.New(rand.NewPCG(seed, splitmix.Mix64(uint64(i)^0x6a09e667f3bcc909)))
 }
 
 func (s *genRun) generate(i int) (*Graph, error) {

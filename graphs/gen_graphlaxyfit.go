@@ -6,6 +6,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mathext"
+
+	"gnnsim/internal/par"
 )
 
 // Fitting Graphlaxy's Beta shapes.
@@ -50,7 +52,7 @@ func GraphlaxyBaseline(minE, maxE int, logE bool, count int, seed uint64) ([]Gra
 		return nil, fmt.Errorf("graphlaxy baseline: bad edge range [%d, %d] or count %d", minE, maxE, count)
 	}
 	out := make([]GraphlaxySample, count)
-	err := parallelFor(count, func(i int) error {
+	err := par.For(count, 0, func(i int) error {
 		g, d, err := graphlaxyGraph(graphlaxyConfig{minE, maxE, logE, UniformGraphlaxyBetas}, graphRand(seed, i))
 		if err != nil {
 			return fmt.Errorf("graphlaxy baseline graph %d: %w", i, err)

@@ -2,8 +2,8 @@ package predict
 
 import (
 	"math"
-	"sync"
-	"sync/atomic"
+
+	"gnnsim/internal/par"
 )
 
 // histBin accumulates one histogram bin: the sum of gradients and the number
@@ -119,10 +119,9 @@ func (l *learner) putHist(h []histBin) {
 }
 
 // forFeatures runs fn(k) for every k in [0, nfeat), on several goroutines
-// when the work is large enough. Goroutines (the caller among them) claim
-// features one at a time, so a goroutine the OS delays holds up at most one
-// feature. Each k writes only its own data, so the result does not depend
-// on the number of goroutines or on which one ran which k.
+// (par.For, the caller among them) when the work is large enough. Each k
+// writes only its own data, so the result does not depend on the number of
+// goroutines or on which one ran which k.
 func (l *learner) forFeatures(nfeat, work int, fn func(k int)) {
 	w := min(l.workers, nfeat)
 	if w <= 1 || work < parallelMinWork {
@@ -131,22 +130,10 @@ func (l *learner) forFeatures(nfeat, work int, fn func(k int)) {
 		}
 		return
 	}
-	var next atomic.Int32
-	run := func() {
-		for {
-			k := int(next.Add(1)) - 1
-			if k >= nfeat {
-				return
-			}
-			fn(k)
-		}
-	}
-	var wg sync.WaitGroup
-	for range w - 1 {
-		wg.Go(run)
-	}
-	run()
-	wg.Wait()
+	par.For(nfeat, w, func(k int) error {
+		fn(k)
+		return nil
+	})
 }
 
 // buildHist fills feature f of h from the rows of leaf s, whose gradients

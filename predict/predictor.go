@@ -11,11 +11,9 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -23,6 +21,7 @@ import (
 	"gnnsim/dataflow"
 	"gnnsim/graphs"
 	"gnnsim/internal/atomicfile"
+	"gnnsim/internal/par"
 )
 
 // NumConfigs is the number of configurations a predictor covers: seed 002's
@@ -549,63 +548,48 @@ func Fit(samples []Sample, o FitOptions) (*Fitted, error) {
 	}
 	p := o.Params
 	p.Workers = 1
-	workers := o.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	errs := make([]error, NumConfigs)
-	for range min(workers, NumConfigs) {
-		wg.Go(func() {
-			for {
-				c := int(next.Add(1)) - 1
-				if c >= NumConfigs {
-					return
-				}
-				tr := buildDataset(train, c, o, fnames)
-				var va *Dataset
-				if len(valid) > 0 {
-					va = buildDataset(valid, c, o, fnames)
-				}
-				var lin *LinearTerms
-				if o.Baseline == LogLinear {
-					t, err := fitLinear(tr, lcols)
-					if err != nil {
-						errs[c] = fmt.Errorf("predict: model %s: %w", names[c], err)
-						return
-					}
-					terms[c] = t
-					lin = &terms[c]
-					for i, x := range tr.X {
-						tr.Y[i] -= lin.eval(x, lcols)
-					}
-					if va != nil {
-						for i, x := range va.X {
-							va.Y[i] -= lin.eval(x, lcols)
-						}
-					}
-				}
-				m, err := Train(tr, va, p)
-				if err != nil {
-					errs[c] = fmt.Errorf("predict: model %s: %w", names[c], err)
-					return
-				}
-				f.Models[c] = m
-				if va != nil {
-					for i, x := range va.X {
-						raw := m.predict(x)
-						if lin != nil {
-							raw += lin.eval(x, lcols)
-						}
-						validPred[i][c] = toLatency(raw, o.Log)
-					}
+	// Each model writes only its own slots, so the models do not depend on
+	// o.Workers; a failure reports the lowest configuration that failed.
+	err = par.For(NumConfigs, o.Workers, func(c int) error {
+		tr := buildDataset(train, c, o, fnames)
+		var va *Dataset
+		if len(valid) > 0 {
+			va = buildDataset(valid, c, o, fnames)
+		}
+		var lin *LinearTerms
+		if o.Baseline == LogLinear {
+			t, err := fitLinear(tr, lcols)
+			if err != nil {
+				return fmt.Errorf("predict: model %s: %w", names[c], err)
+			}
+			terms[c] = t
+			lin = &terms[c]
+			for i, x := range tr.X {
+				tr.Y[i] -= lin.eval(x, lcols)
+			}
+			if va != nil {
+				for i, x := range va.X {
+					va.Y[i] -= lin.eval(x, lcols)
 				}
 			}
-		})
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+		}
+		m, err := Train(tr, va, p)
+		if err != nil {
+			return fmt.Errorf("predict: model %s: %w", names[c], err)
+		}
+		f.Models[c] = m
+		if va != nil {
+			for i, x := range va.X {
+				raw := m.predict(x)
+				if lin != nil {
+					raw += lin.eval(x, lcols)
+				}
+				validPred[i][c] = toLatency(raw, o.Log)
+			}
+		}
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	for c, m := range f.Models {

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"sync"
-	"sync/atomic"
+
+	"gnnsim/internal/par"
 )
 
 // Evaluation is what a caller's evaluation function returns for one
@@ -81,15 +81,6 @@ const pcgStream = 0x676e6e73696d5f73 // "gnnsim_s"
 
 func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, pcgStream)) }
 
-// mix64 is SplitMix64's finaliser; it derives independent seeds (e.g. for
-// the inner searches of a nested search) from a seed and a key.
-func mix64(x uint64) uint64 {
-	x += 0x9e3779b97f4a7c15
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
-	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
-	return x ^ (x >> 31)
-}
-
 // evaluator checks evaluations and fills Individuals, possibly on several
 // goroutines.
 type evaluator[G any] struct {
@@ -114,40 +105,25 @@ func (e *evaluator[G]) appendTo(archive []Individual[G], gs []G, gen int) ([]Ind
 	return archive, nil
 }
 
-// run evaluates gs into out[i] (which must have len(gs)). Work is handed out
-// by index, results land by index, and the reported error is the one of the
-// lowest index, so the outcome does not depend on goroutine timing.
+// run evaluates gs into out[i] (which must have len(gs)) with par.For, and
+// then checks the evaluations in index order. The first failure in index
+// order is reported, an evaluation error or a bad evaluation alike: par.For
+// runs every index below the lowest failing evaluation, so the outcome does
+// not depend on the worker count or on goroutine timing.
 func (e *evaluator[G]) run(gs []G, out []Evaluation) error {
 	n := len(gs)
-	if n == 0 {
-		return nil
-	}
 	if cap(e.errs) < n {
 		e.errs = make([]error, n)
 	}
 	errs := e.errs[:n]
 	clear(errs)
-	w := min(e.workers, n)
-	if w <= 1 {
-		for i, g := range gs {
-			out[i], errs[i] = e.eval(g)
-		}
-	} else {
-		var next atomic.Int64
-		var wg sync.WaitGroup
-		for range w {
-			wg.Go(func() {
-				for {
-					i := int(next.Add(1) - 1)
-					if i >= n {
-						return
-					}
-					out[i], errs[i] = e.eval(gs[i])
-				}
-			})
-		}
-		wg.Wait()
-	}
+	// Workers <= 1 means serial here, not par's "all CPUs": EvalFunc need
+	// not be safe for concurrent use unless Workers > 1. For's error is the
+	// first non-nil errs entry, which the loop below reports in turn.
+	par.For(n, max(e.workers, 1), func(i int) error {
+		out[i], errs[i] = e.eval(gs[i])
+		return errs[i]
+	})
 	for i := range errs {
 		if errs[i] != nil {
 			return fmt.Errorf("evaluating candidate %d of batch: %w", i, errs[i])

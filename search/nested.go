@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"sync"
+
+	"gnnsim/internal/splitmix"
 )
 
 // Nested is a two-tier search (MaGNAS's outer and inner optimisation
@@ -88,7 +90,7 @@ func (c *Nested[O, I]) Run(ctx context.Context) (*Result[O], error) {
 	}
 	outer := c.Outer
 	enc := outer.Encoding
-	base := mix64(outer.Seed ^ 0x6e65737465640000) // "nested": decorrelate from the outer stream
+	base := splitmix.Mix64(outer.Seed ^ 0x6e65737465640000) // "nested": decorrelate from the outer stream
 	// A batch never holds the same genome twice, so a genome is never
 	// evaluated by two goroutines at once and the cache needs only a lock.
 	var mu sync.Mutex
@@ -108,7 +110,7 @@ func (c *Nested[O, I]) Run(ctx context.Context) (*Result[O], error) {
 			prev.Info = &cached
 			return prev, nil
 		}
-		ev, err := c.evaluate(ctx, o, mix64(base^enc.Hash(o)))
+		ev, err := c.evaluate(ctx, o, splitmix.Mix64(base^enc.Hash(o)))
 		if err == nil {
 			mu.Lock()
 			if seen.add(o) {

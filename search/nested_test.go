@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"gnnsim/internal/pqio"
+	"gnnsim/internal/splitmix"
 )
 
 // socToy is a MaGNAS-like toy: the outer genome picks, per superblock, a
@@ -252,7 +253,7 @@ func TestNestedDeterministicAcrossWorkers(t *testing.T) {
 	s2 := newSocToy(t)
 	n := s2.nested("nsga2", 1, 3)
 	for _, ind := range a.Evaluated[:10] {
-		seed := mix64(mix64(n.Outer.Seed^0x6e65737465640000) ^ n.Outer.Encoding.Hash(ind.Genome))
+		seed := splitmix.Mix64(splitmix.Mix64(n.Outer.Seed^0x6e65737465640000) ^ n.Outer.Encoding.Hash(ind.Genome))
 		ev, err := n.evaluate(context.Background(), ind.Genome, seed)
 		if err != nil || !reflect.DeepEqual(ev.Objectives, ind.Objectives) {
 			t.Fatalf("re-running candidate %d gave %v, want %v (%v)", ind.ID, ev.Objectives, ind.Objectives, err)

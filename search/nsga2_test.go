@@ -7,6 +7,7 @@ import (
 	"math"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"gnnsim/internal/pqio"
@@ -165,6 +166,42 @@ func TestNSGA2DeterministicSerialAndParallel(t *testing.T) {
 	d := runProblem(t, p, 40, 30, 12, 1)
 	if reflect.DeepEqual(objectivesOf(a.Front), objectivesOf(d.Front)) {
 		t.Fatal("different seeds gave identical fronts")
+	}
+}
+
+// When several candidates of a batch fail, some with an evaluation error
+// and some with a bad evaluation, the error reported is the first in batch
+// order, whatever the number of workers.
+func TestNSGA2ErrorIndependentOfWorkers(t *testing.T) {
+	p := problems.ZDT1(3)
+	eval := func(x []float64) (search.Evaluation, error) {
+		switch {
+		case x[0] < 0.15:
+			return search.Evaluation{Objectives: []float64{math.NaN(), 1}}, nil
+		case x[0] > 0.85:
+			return search.Evaluation{}, fmt.Errorf("x0 = %v too large", x[0])
+		}
+		return p.Evaluate(x), nil
+	}
+	kinds := map[bool]int{}
+	for seed := range uint64(8) {
+		var want string
+		for _, workers := range []int{1, 2, 3, 8} {
+			alg := search.NSGA2[[]float64]{Encoding: p.Encoding(), Evaluate: eval, PopSize: 40, Generations: 3, Seed: seed, Workers: workers}
+			_, err := alg.Run(context.Background())
+			if err == nil {
+				t.Fatalf("seed %d: want an error", seed)
+			}
+			if workers == 1 {
+				want = err.Error()
+				kinds[strings.Contains(want, "too large")]++
+			} else if err.Error() != want {
+				t.Fatalf("seed %d, %d workers: error %q, serial %q", seed, workers, err, want)
+			}
+		}
+	}
+	if len(kinds) != 2 {
+		t.Fatalf("the seeds exercise only one kind of failure first: %v", kinds)
 	}
 }
 

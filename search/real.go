@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+
+	"gnnsim/internal/splitmix"
 )
 
 // Real is a continuous encoding: genomes are []float64 within per-variable
@@ -100,7 +102,7 @@ func (e *Real) Hash(x []float64) uint64 {
 		}
 		h = hashWord(h, math.Float64bits(v))
 	}
-	return mix64(h)
+	return splitmix.Mix64(h)
 }
 
 // Equal compares exactly; pymoo's default elimination uses a distance of

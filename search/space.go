@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+
+	"gnnsim/internal/splitmix"
 )
 
 // Inactive is the gene value held by variables whose conditions are not
@@ -274,7 +276,7 @@ func (s *Space) Hash(g []int) uint64 {
 	for _, x := range g {
 		h = hashWord(h, uint64(x))
 	}
-	return mix64(h)
+	return splitmix.Mix64(h)
 }
 
 // Equal reports whether two genomes have the same genes.
