@@ -24,18 +24,7 @@ func relabel(ss []Sample, ds string, off int64) []Sample {
 
 func TestEvaluateSplits(t *testing.T) {
 	train := syntheticSamples(t, 120, "Graphlaxy.syn", 11)
-	f, err := Fit(train, testFitOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if err := f.Save(dir); err != nil {
-		t.Fatal(err)
-	}
-	p, err := LoadPredictor(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, p := fitAndLoad(t, train, testFitOptions())
 	other := syntheticSamples(t, 40, "x", 12)
 	eval := append(slices.Clone(train), relabel(other, "Other", 0)...)
 	eval = append(eval, relabel(other, "graphlaxy.other", 0)...)

@@ -66,6 +66,26 @@ func testFitOptions() FitOptions {
 	return o
 }
 
+// fitAndLoad trains on samples, saves the models and loads them back
+// through leaves, as a user of a model directory would. It returns both, so
+// round-trip tests can compare them.
+func fitAndLoad(tb testing.TB, samples []Sample, o FitOptions) (*Fitted, *Predictor) {
+	tb.Helper()
+	f, err := Fit(samples, o)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	dir := tb.TempDir()
+	if err := f.Save(dir); err != nil {
+		tb.Fatal(err)
+	}
+	p, err := LoadPredictor(dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return f, p
+}
+
 func TestConfigNames(t *testing.T) {
 	names := ConfigNames()
 	if len(names) != NumConfigs || names[0] != "seq-a" || names[8] != "sp-a" || names[23] != "pp-h" {
@@ -149,18 +169,7 @@ func TestFitRoundTrip(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			o := testFitOptions()
 			o.Features, o.Log, o.Baseline = c.fs, c.log, c.baseline
-			f, err := Fit(samples, o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			dir := t.TempDir()
-			if err := f.Save(dir); err != nil {
-				t.Fatal(err)
-			}
-			p, err := LoadPredictor(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
+			f, p := fitAndLoad(t, samples, o)
 			if (p.Manifest().Linear != nil) != (c.baseline == LogLinear) {
 				t.Fatalf("manifest linear terms %v for baseline %s", p.Manifest().Linear != nil, c.baseline)
 			}
@@ -484,18 +493,7 @@ func BenchmarkPredictor(b *testing.B) {
 	o := DefaultFitOptions()
 	o.Params.EarlyStoppingRound = 0
 	o.Workers = 2
-	f, err := Fit(samples, o)
-	if err != nil {
-		b.Fatal(err)
-	}
-	dir := b.TempDir()
-	if err := f.Save(dir); err != nil {
-		b.Fatal(err)
-	}
-	p, err := LoadPredictor(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
+	f, p := fitAndLoad(b, samples, o)
 	g, err := graphs.Generate(graphs.GenSpec{Generator: "er", Seed: 9, MinNodes: 250, MaxNodes: 250, Params: map[string]float64{"avg_degree": 4}}, 0)
 	if err != nil {
 		b.Fatal(err)
