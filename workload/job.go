@@ -7,21 +7,36 @@ import (
 	"strings"
 )
 
-// LayerKind is the kind of GNN layer a job runs. The zero value is invalid so
-// that a job whose kind was never set fails validation.
+// LayerKind is the kind of a layer (see Layer.Kernels for what each
+// computes). The zero value is invalid so that a job or layer whose kind
+// was never set fails validation.
 type LayerKind uint8
 
-// The layer kinds of the seed papers.
+// The layer kinds. GCN..GAT are the graph layers of seed 002's jobs; the
+// rest come from the model zoo (ViG, MaGNAS) and the search spaces of FGNAS
+// and G-CoS.
 const (
-	GCN  LayerKind = iota + 1 // graph convolution (Kipf & Welling): aggregate over A+I, then combine
-	GIN                       // graph isomorphism network layer
-	SAGE                      // GraphSAGE layer
-	GAT                       // graph attention layer
+	GCN      LayerKind = iota + 1 // graph convolution (Kipf & Welling): aggregate over A+I, then combine
+	GIN                           // graph isomorphism network layer
+	SAGE                          // GraphSAGE layer, mean aggregator
+	GAT                           // graph attention layer
+	SAGEMax                       // GraphSAGE layer, max aggregator
+	EdgeConv                      // dynamic edge convolution (DGCNN): MLP on every edge, max over k
+	MRConv                        // max-relative graph convolution (ViG's default)
+	FC                            // fully connected / 1x1 convolution
+	Conv                          // convolution with a Window x Window kernel and a stride
+	BN                            // batch normalisation (element-wise at inference)
+	Act                           // activation (element-wise)
+	Add                           // residual addition (element-wise)
+	KNN                           // k-nearest-neighbour graph construction
+	Pool                          // global average pooling
 )
 
-var kindNames = [...]string{GCN: "gcn", GIN: "gin", SAGE: "sage", GAT: "gat"}
+var kindNames = [...]string{GCN: "gcn", GIN: "gin", SAGE: "sage", GAT: "gat", SAGEMax: "sage-max",
+	EdgeConv: "edgeconv", MRConv: "mrconv", FC: "fc", Conv: "conv", BN: "bn", Act: "act", Add: "add",
+	KNN: "knn", Pool: "pool"}
 
-// String returns the lower-case name used in trace files ("gcn", ...).
+// String returns the lower-case name used in trace and spec files ("gcn", ...).
 func (k LayerKind) String() string {
 	if k.Valid() {
 		return kindNames[k]
@@ -30,21 +45,35 @@ func (k LayerKind) String() string {
 }
 
 // Valid reports whether k is one of the defined kinds.
-func (k LayerKind) Valid() bool { return k >= GCN && k <= GAT }
+func (k LayerKind) Valid() bool { return k >= GCN && k <= Pool }
+
+// Graph reports whether k is one of the graph layers a job can run (GCN,
+// GIN, SAGE, GAT): the kinds the Omega accelerator and traces know.
+func (k LayerKind) Graph() bool { return k >= GCN && k <= GAT }
+
+// Elementwise reports whether k keeps its width and does per-element work.
+func (k LayerKind) Elementwise() bool { return k == BN || k == Act || k == Add || k == Pool }
+
+// NeighbourOp reports whether k aggregates over neighbours and so may take
+// a k-NN graph (Layer.K).
+func (k LayerKind) NeighbourOp() bool {
+	switch k {
+	case GCN, GIN, SAGE, GAT, SAGEMax, EdgeConv, MRConv, KNN:
+		return true
+	}
+	return false
+}
 
 // ParseLayerKind parses a layer kind name, ignoring case.
 func ParseLayerKind(s string) (LayerKind, error) {
-	for k := GCN; k <= GAT; k++ {
+	for k := GCN; k <= Pool; k++ {
 		if strings.EqualFold(s, kindNames[k]) {
 			return k, nil
 		}
 	}
-	return 0, fmt.Errorf("unknown layer kind %q (want gcn, gin, sage or gat)", s)
+	return 0, fmt.Errorf("unknown layer kind %q (want one of %s)", s, strings.Join(kindNames[GCN:], ", "))
 }
 
-// MaxFeatures bounds F and G: far above any layer in the seed papers, low
-// enough that V*F products of the hardware models stay well inside int64.
-const MaxFeatures = 1 << 20
 
 // Job is one GNN layer applied to one graph, released at Arrival.
 type Job struct {
@@ -95,8 +124,8 @@ func (j *Job) Validate() error {
 		return fmt.Errorf("job %d: f = %d, want 1..%d", j.ID, j.F, MaxFeatures)
 	case j.G <= 0 || j.G > MaxFeatures:
 		return fmt.Errorf("job %d: g = %d, want 1..%d", j.ID, j.G, MaxFeatures)
-	case !j.Kind.Valid():
-		return fmt.Errorf("job %d: invalid layer kind %d", j.ID, uint8(j.Kind))
+	case !j.Kind.Graph():
+		return fmt.Errorf("job %d: layer kind %s is not a graph layer (want gcn, gin, sage or gat)", j.ID, j.Kind)
 	case j.Arrival < 0:
 		return fmt.Errorf("job %d: arrival = %d, want >= 0", j.ID, j.Arrival)
 	case j.GraphIndex < -1:

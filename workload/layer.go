@@ -1,0 +1,355 @@
+package workload
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Size is the graph a layer runs on, as far as cost is concerned: its nodes
+// (or pixels, for convolutions) and the stored entries of its adjacency
+// matrix without self-loops (2E for an undirected graph of E edges, N*k for
+// a directed k-nearest-neighbour graph).
+type Size struct {
+	Nodes int64
+	NNZ   int64
+}
+
+// Validate reports a size no graph can have.
+func (s Size) Validate() error {
+	switch {
+	case s.Nodes < 0:
+		return fmt.Errorf("workload: size: %d nodes, want >= 0", s.Nodes)
+	case s.NNZ < 0:
+		return fmt.Errorf("workload: size: %d adjacency entries, want >= 0", s.NNZ)
+	case s.Nodes > MaxNodes:
+		return fmt.Errorf("workload: size: %d nodes, want <= %d", s.Nodes, int64(MaxNodes))
+	case s.Nodes > 0 && s.NNZ/s.Nodes > s.Nodes:
+		return fmt.Errorf("workload: size: %d adjacency entries exceed the %d x %d matrix", s.NNZ, s.Nodes, s.Nodes)
+	case s.Nodes == 0 && s.NNZ > 0:
+		return fmt.Errorf("workload: size: %d adjacency entries on an empty graph", s.NNZ)
+	}
+	return nil
+}
+
+// MaxNodes bounds Size.Nodes: beyond any graph gnnsim loads (2^31 rows is
+// the CSR's int32 limit), low enough that node x width products of every
+// kernel stay inside int64.
+const MaxNodes = 1 << 31
+
+// Layer is one layer of a network: its kind and widths, plus the few
+// parameters a kind needs. It says what is computed; Kernels says what work
+// that implies on a given Size. The zero value of an optional field means
+// its documented default.
+type Layer struct {
+	Kind LayerKind
+	F, G int // input and output width (features or channels)
+
+	// Heads is the number of GAT attention heads (0 means 1). Each head
+	// computes G outputs; heads are concatenated (H*G outputs) unless Last
+	// is set, when they are averaged (G outputs).
+	Heads int
+	Last  bool
+
+	// K is the number of neighbours per node of the k-nearest-neighbour
+	// graph that KNN builds and EdgeConv, MRConv and the ViG variants of
+	// GIN and SAGE aggregate over. Zero means the layer aggregates over the
+	// Size's adjacency instead (a graph given from outside).
+	K int
+
+	// Groups splits a dense product into Groups independent blocks, as a
+	// grouped convolution does (0 means 1): a quarter of the MACs for the
+	// groups = 4 graph convolutions of ViG.
+	Groups int
+
+	// Window is a convolution's kernel size (0 means 1: a 1x1 convolution or
+	// FC), Stride its stride (0 means 1). A convolution maps a Size of
+	// Nodes input pixels to Nodes/Stride^2 output pixels.
+	Window, Stride int
+
+	// Reduce is the average-pooling ratio of the KNN candidates (Pyramid
+	// ViG): each node is compared with Nodes/Reduce^2 candidates (0 means 1).
+	Reduce int
+}
+
+// MaxFeatures bounds F and G: far above any layer in the seed papers, low
+// enough that node x width products of the hardware models stay well inside
+// int64.
+const MaxFeatures = 1 << 20
+
+func or1(x int) int64 {
+	if x == 0 {
+		return 1
+	}
+	return int64(x)
+}
+
+// heads returns the number of heads (1 but for GAT) and the output width.
+func (l Layer) outWidth() int64 {
+	if l.Kind == GAT && !l.Last {
+		return or1(l.Heads) * int64(l.G)
+	}
+	return int64(l.G)
+}
+
+// OutWidth returns the width of the layer's output: G, or Heads*G for a GAT
+// layer that concatenates its heads.
+func (l Layer) OutWidth() int { return int(l.outWidth()) }
+
+// Validate reports the first problem with l: an unknown kind, widths out of
+// range, or a parameter the kind cannot take.
+func (l Layer) Validate() error {
+	if !l.Kind.Valid() {
+		return fmt.Errorf("workload: layer: invalid kind %d", uint8(l.Kind))
+	}
+	bad := func(what string, v, lo, hi int) error {
+		return fmt.Errorf("workload: %s layer: %s = %d, want %d..%d", l.Kind, what, v, lo, hi)
+	}
+	if l.F <= 0 || l.F > MaxFeatures {
+		return bad("F", l.F, 1, MaxFeatures)
+	}
+	if l.G <= 0 || l.G > MaxFeatures {
+		return bad("G", l.G, 1, MaxFeatures)
+	}
+	for _, p := range []struct {
+		name   string
+		v, max int
+	}{{"heads", l.Heads, 64}, {"k", l.K, 1 << 16}, {"groups", l.Groups, 1 << 16}, {"window", l.Window, 15}, {"stride", l.Stride, 16}, {"reduce", l.Reduce, 64}} {
+		if p.v < 0 || p.v > p.max {
+			return bad(p.name, p.v, 0, p.max)
+		}
+	}
+	if g := or1(l.Groups); int64(l.F)%g != 0 || int64(l.G)%g != 0 {
+		return fmt.Errorf("workload: %s layer: %d groups do not divide F = %d and G = %d", l.Kind, g, l.F, l.G)
+	}
+	if l.Kind.Elementwise() && l.F != l.G {
+		return fmt.Errorf("workload: %s layer keeps its width: F = %d, G = %d", l.Kind, l.F, l.G)
+	}
+	if l.Heads > 1 && l.Kind != GAT {
+		return fmt.Errorf("workload: %s layer has no heads (heads = %d)", l.Kind, l.Heads)
+	}
+	if (l.Window > 1 || l.Stride > 1) && l.Kind != Conv {
+		return fmt.Errorf("workload: %s layer has no window or stride", l.Kind)
+	}
+	if l.K > 0 && !l.Kind.NeighbourOp() {
+		return fmt.Errorf("workload: %s layer has no neighbours (k = %d)", l.Kind, l.K)
+	}
+	if l.Kind == KNN && l.K == 0 {
+		return errors.New("workload: knn layer needs k > 0")
+	}
+	return nil
+}
+
+// Out returns the Size the layer's output lives on: a strided convolution
+// shrinks the pixel grid, Pool reduces it to one node, KNN builds the k-NN
+// adjacency; everything else keeps its input's.
+func (l Layer) Out(in Size) Size {
+	switch l.Kind {
+	case Conv:
+		s := or1(l.Stride)
+		return Size{Nodes: ceilDiv(in.Nodes, s*s)}
+	case Pool:
+		return Size{Nodes: min(in.Nodes, 1)}
+	case KNN:
+		return Size{Nodes: in.Nodes, NNZ: in.Nodes * min(int64(l.K), max(in.Nodes-1, 0))}
+	}
+	return in
+}
+
+func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }
+
+// neighbours returns the adjacency entries a neighbour layer aggregates
+// over on in: N*k for a k-NN op, the given graph's otherwise.
+func (l Layer) neighbours(in Size) int64 {
+	if l.K > 0 {
+		return in.Nodes * min(int64(l.K), max(in.Nodes-1, 0))
+	}
+	return in.NNZ
+}
+
+// Kernels returns the work the layer implies on a graph of Size in, in the
+// order it runs. Every hardware model reads these kernels, so they are the
+// one definition of what a layer costs in MACs, element-wise operations and
+// elements moved.
+//
+// Per kind (N nodes, A the adjacency's entries, k-NN layers A = N*k):
+//
+//	GCN      SpMM over A+I (F wide), then GEMM N x F x G
+//	GIN      SpMM over A+I, then the MLP: GEMM N x F x G, G x G
+//	SAGE     mean over A (SpMM), then GEMM N x 2F x G on [x || mean]
+//	SAGEMax  max over A (F wide), then GEMM N x 2F x G
+//	GAT      per head: GEMM N x F x (G+2) (W and the two attention
+//	         projections folded into it), one MAC and one softmax step per
+//	         entry of A+I, SpMM over A+I (G wide)
+//	EdgeConv gather [x_i, x_j - x_i] per edge, GEMM A x 2F x G, max over k
+//	MRConv   gather x_j - x_i per edge, max over k, GEMM N x 2F x G
+//	FC/Conv  GEMM N_out x (Window^2 F) x G (Groups divide the MACs)
+//	BN, Act, Add   F element-wise operations per node
+//	KNN      N x N_r x F distance MACs (N_r = N/Reduce^2), top-k per node
+//	Pool     N x F additions into one node
+//
+// The ViG forms of GIN and SAGE (K > 0) follow the reference code: GIN adds
+// the neighbour sum to (1+eps)x and applies a grouped 1x1 conv F -> G; SAGE
+// applies a grouped 1x1 conv F -> F to every neighbour before the max, then
+// a grouped 1x1 conv 2F -> G on [x || max].
+func (l Layer) Kernels(in Size) ([]Kernel, error) {
+	return l.AppendKernels(nil, in)
+}
+
+// AppendKernels appends the layer's kernels on in to dst: the allocation-free
+// form of Kernels for hot loops.
+func (l Layer) AppendKernels(dst []Kernel, in Size) ([]Kernel, error) {
+	if err := l.Validate(); err != nil {
+		return dst, err
+	}
+	if err := in.Validate(); err != nil {
+		return dst, err
+	}
+	N, F, G := in.Nodes, int64(l.F), int64(l.G)
+	groups := or1(l.Groups)
+	if in.Nodes == 0 {
+		return dst, nil
+	}
+	// Every count below is at most (entries + nodes) x width x window^2 x
+	// heads, or N x N x F for KNN: refuse what int64 cannot hold.
+	w := float64(or1(l.Window))
+	if big := (float64(l.neighbours(in)) + float64(N)) * float64(max(F, G)+2) * w * w * float64(or1(l.Heads)) * 2; !checkCount(big) || !checkCount(float64(N)*float64(N)*float64(F)) {
+		return dst, fmt.Errorf("workload: %s layer on %d nodes, %d entries: counts overflow int64", l.Kind, N, in.NNZ)
+	}
+	gemm := func(name string, m, k, n int64) Kernel {
+		return Kernel{Class: GEMM, Name: name, M: m, K: k, N: n, MACs: m * k * n / groups,
+			InElems: m * k, WeightElems: k * n / groups, OutElems: m * n}
+	}
+	spmm := func(name string, nnz, width int64) Kernel {
+		return Kernel{Class: SpMM, Name: name, M: N, K: N, N: width, NNZ: nnz, MACs: nnz * width,
+			InElems: N*width + nnz, OutElems: N * width}
+	}
+	ew := func(class KernelClass, name string, ops, in, out int64) Kernel {
+		return Kernel{Class: class, Name: name, M: N, N: F, Ops: ops, InElems: in, OutElems: out}
+	}
+	A := l.neighbours(in)
+	switch l.Kind {
+	case GCN:
+		dst = append(dst, spmm("aggregate", A+N, F), gemm("combine", N, F, G))
+	case GIN:
+		if l.K > 0 {
+			dst = append(dst, spmm("aggregate", A+N, F), gemm("combine", N, F, G))
+		} else {
+			dst = append(dst, spmm("aggregate", A+N, F), gemm("combine", N, F, G), gemm("combine2", N, G, G))
+		}
+	case SAGE:
+		if l.K > 0 { // ViG's GraphSAGE: nn1 on every neighbour, max, nn2
+			dst = append(dst, gemm("neighbour", A, F, F), ew(Max, "aggregate", A*F, A*F, N*F), gemm("combine", N, 2*F, G))
+		} else {
+			dst = append(dst, spmm("aggregate", A, F), gemm("combine", N, 2*F, G))
+		}
+	case SAGEMax:
+		dst = append(dst, ew(Max, "aggregate", A*F, A*F+A, N*F), gemm("combine", N, 2*F, G))
+	case GAT:
+		h := or1(l.Heads)
+		for range h {
+			dst = append(dst,
+				gemm("combine", N, F, G+2),
+				Kernel{Class: EdgeWise, Name: "attention", M: N, K: N, N: 1, NNZ: A + N, MACs: A + N, Ops: 3 * (A + N), InElems: 2*N + A, OutElems: A + N},
+				spmm("aggregate", A+N, G))
+		}
+		if l.Last && h > 1 {
+			dst = append(dst, Kernel{Class: ElementWise, Name: "head-mean", M: N, N: G, Ops: h * N * G, InElems: h * N * G, OutElems: N * G})
+		}
+	case EdgeConv:
+		dst = append(dst,
+			Kernel{Class: Gather, Name: "gather", M: N, K: N, N: 2 * F, NNZ: A, Ops: A * F, InElems: N*F + A, OutElems: 2 * A * F},
+			gemm("edge-mlp", A, 2*F, G),
+			ew(Max, "aggregate", A*G, A*G, N*G))
+	case MRConv:
+		dst = append(dst,
+			Kernel{Class: Gather, Name: "gather", M: N, K: N, N: F, NNZ: A, Ops: A * F, InElems: N*F + A, OutElems: A * F},
+			ew(Max, "aggregate", A*F, A*F, N*F),
+			gemm("combine", N, 2*F, G))
+	case FC:
+		dst = append(dst, gemm("fc", N, F, G))
+	case Conv:
+		out := l.Out(in).Nodes
+		w := or1(l.Window)
+		k := gemm("conv", out, w*w*F, G)
+		k.InElems = N * F // each input pixel is read once (im2col is the unit's business)
+		dst = append(dst, k)
+	case BN, Act, Add:
+		reads := N * F
+		if l.Kind == Add { // a residual reads both operands
+			reads *= 2
+		}
+		dst = append(dst, ew(ElementWise, l.Kind.String(), N*F, reads, N*F))
+	case KNN:
+		cand := ceilDiv(N, or1(l.Reduce)*or1(l.Reduce))
+		k := min(int64(l.K), max(cand-1, 0))
+		dst = append(dst,
+			Kernel{Class: KNNDist, Name: "distances", M: N, K: F, N: cand, MACs: N * cand * F, InElems: (N + cand) * F, OutElems: N * cand},
+			Kernel{Class: TopK, Name: "top-k", M: N, K: cand, N: k, Ops: N * cand, InElems: N * cand, OutElems: N * k})
+	case Pool:
+		dst = append(dst, ew(ElementWise, "pool", N*F, N*F, F))
+	default:
+		return dst, fmt.Errorf("workload: layer kind %s has no kernels", l.Kind)
+	}
+	return dst, nil
+}
+
+// KernelClass is the kind of work a kernel is, the granularity at which
+// hardware models price work (a GPU's efficiency per class, what a DLA can
+// run).
+type KernelClass uint8
+
+// The kernel classes.
+const (
+	GEMM        KernelClass = iota + 1 // dense M x K times K x N
+	SpMM                               // sparse M x K (NNZ entries) times dense K x N
+	EdgeWise                           // per-entry work on the adjacency (attention scores, softmax)
+	Gather                             // per-edge gather of neighbour features
+	Max                                // max-reduction over neighbours
+	ElementWise                        // per-element work (BN, activation, residual, pooling)
+	KNNDist                            // pairwise distances M x N over K dimensions
+	TopK                               // top-k selection of N among K per row
+)
+
+var classNames = [...]string{GEMM: "gemm", SpMM: "spmm", EdgeWise: "edgewise", Gather: "gather", Max: "max",
+	ElementWise: "elementwise", KNNDist: "knn", TopK: "topk"}
+
+func (c KernelClass) String() string {
+	if c >= GEMM && c <= TopK {
+		return classNames[c]
+	}
+	return fmt.Sprintf("KernelClass(%d)", uint8(c))
+}
+
+// Kernel is one piece of a layer's work. Dimensions follow the class: a GEMM
+// multiplies M x K by K x N (MACs = M*K*N / groups); an SpMM multiplies an
+// M x K sparse matrix of NNZ entries by a dense K x N one; element-wise
+// classes do Ops operations over M rows of N. Elements moved are counted in
+// words (InElems read, WeightElems of parameters, OutElems written); a unit
+// turns them into bytes at its own word size.
+type Kernel struct {
+	Class   KernelClass
+	Name    string
+	M, K, N int64
+	NNZ     int64
+	MACs    int64
+	Ops     int64 // non-MAC operations (comparisons, additions, activations)
+
+	InElems, WeightElems, OutElems int64
+}
+
+// Elems returns every element the kernel moves.
+func (k Kernel) Elems() int64 { return k.InElems + k.WeightElems + k.OutElems }
+
+// Totals sums the MACs, operations and elements moved of ks.
+func Totals(ks []Kernel) (macs, ops, elems int64) {
+	for _, k := range ks {
+		macs += k.MACs
+		ops += k.Ops
+		elems += k.Elems()
+	}
+	return
+}
+
+// checkCount is true when x is a count a kernel can hold.
+func checkCount(x float64) bool { return x >= 0 && x < math.MaxInt64/4 }
