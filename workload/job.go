@@ -74,7 +74,6 @@ func ParseLayerKind(s string) (LayerKind, error) {
 	return 0, fmt.Errorf("unknown layer kind %q (want one of %s)", s, strings.Join(kindNames[GCN:], ", "))
 }
 
-
 // Job is one GNN layer applied to one graph, released at Arrival.
 type Job struct {
 	ID         int64     // unique within a trace
