@@ -3,11 +3,22 @@
 // synced and renamed over the target only when complete. A crash leaves at
 // worst a hidden ".name.tmp-*" file beside the target, never a truncated
 // target. Every file gnnsim writes goes through here.
+//
+// Targets: a regular file is replaced (keeping its permission bits); a new
+// file gets 0666 less the process umask, as os.Create gives it, so results
+// are readable by collaborators (0644 under the usual umask 022). A symbolic
+// link is written through: its final target is replaced, the link kept.
+// Anything else that is not a regular file (a directory, a device such as
+// /dev/null, a FIFO, a socket) is refused with an error naming the path,
+// because renaming over it would destroy it. Errors name the path the user
+// gave, never the hidden temp file.
 package atomicfile
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -22,12 +33,73 @@ func TempPattern(path string) string {
 // creates hidden beside path so that the rename is atomic.
 func tempName(path string) string { return "." + filepath.Base(path) + ".tmp-*" }
 
+// Target checks that path can be written by Write and returns the file
+// that will actually be replaced (path itself, or the final target of a
+// symbolic link) and the permission bits it will get. Commands call it to
+// reject a bad output path before starting work.
+func Target(path string) (real string, perm fs.FileMode, err error) {
+	if path == "" {
+		return "", 0, errors.New("no output path given")
+	}
+	real = path
+	fi, err := os.Lstat(path)
+	if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		if real, err = filepath.EvalSymlinks(path); err != nil {
+			// A dangling link: write the file it names.
+			if real, err = os.Readlink(path); err != nil {
+				return "", 0, fmt.Errorf("%s: %w", path, err)
+			}
+			if !filepath.IsAbs(real) {
+				real = filepath.Join(filepath.Dir(path), real)
+			}
+		}
+		fi, err = os.Lstat(real)
+	}
+	switch {
+	case err == nil && fi.Mode().IsRegular():
+		return real, fi.Mode().Perm(), nil
+	case err == nil && fi.IsDir():
+		return "", 0, fmt.Errorf("%s is a directory: name a file to write", path)
+	case err == nil:
+		return "", 0, fmt.Errorf("%s is not a regular file (%s): refusing to replace it", path, kind(fi.Mode()))
+	case !errors.Is(err, fs.ErrNotExist):
+		return "", 0, fmt.Errorf("%s: %w", path, err)
+	}
+	dir := filepath.Dir(real)
+	di, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", 0, fmt.Errorf("cannot write %s: directory %s does not exist", path, dir)
+	case err != nil:
+		return "", 0, fmt.Errorf("cannot write %s: %w", path, err)
+	case !di.IsDir():
+		return "", 0, fmt.Errorf("cannot write %s: %s is not a directory", path, dir)
+	}
+	return real, 0o666 &^ umask, nil
+}
+
+func kind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return m.Type().String()
+}
+
 // Write creates or replaces path with what write produces. If write fails,
 // the temp file is removed and path is left as it was.
 func Write(path string, write func(w io.Writer) error) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), tempName(path))
+	real, perm, err := Target(path)
 	if err != nil {
 		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(real), tempName(real))
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %w", path, unwrapPath(err))
 	}
 	defer func() {
 		if err != nil {
@@ -38,13 +110,33 @@ func Write(path string, write func(w io.Writer) error) (err error) {
 	if err = write(tmp); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
+	if err = tmp.Chmod(perm); err != nil {
+		return fmt.Errorf("writing %s: %w", path, unwrapPath(err))
+	}
 	if err = tmp.Sync(); err != nil {
-		return err
+		return fmt.Errorf("writing %s: %w", path, unwrapPath(err))
 	}
 	if err = tmp.Close(); err != nil {
-		return err
+		return fmt.Errorf("writing %s: %w", path, unwrapPath(err))
 	}
-	return os.Rename(tmp.Name(), path)
+	if err = os.Rename(tmp.Name(), real); err != nil {
+		return fmt.Errorf("writing %s: %w", path, unwrapPath(err))
+	}
+	return nil
+}
+
+// unwrapPath drops the *PathError wrapper that names the temp file, keeping
+// the cause ("no space left on device").
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
 }
 
 // WriteFile is Write for content already in memory.
