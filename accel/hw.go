@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 
 	"gopkg.in/yaml.v3"
@@ -94,7 +93,22 @@ const maxPEs = 1 << 24
 // maxBurst bounds HW.DRAMBurstBytes: far above any DRAM burst or DMA chunk.
 const maxBurst = 1 << 24
 
-// Validate checks that every size, bandwidth and energy is usable.
+// Limits on hardware values: far beyond any design in the seeds, and
+// tight enough that every count and cycle total of a run stays inside int64
+// (a value past them would overflow and report fewer cycles, not more).
+const (
+	maxBW           = 1 << 24 // words per cycle of a network or the buffer ports
+	maxBufferBytes  = 1 << 40 // global buffer (1 TiB)
+	minDRAMBytesCyc = 1.0 / 64
+	maxDRAMBytesCyc = 1 << 20
+	maxDRAMLatency  = 1 << 32 // cycles (4.3 s at 1 GHz)
+	minClockHz      = 1e3
+	maxClockHz      = 1e12
+	maxEnergyPJ     = 1e9 // per access
+)
+
+// Validate checks that every size, bandwidth and energy is usable and
+// within the limits above.
 func (h HW) Validate() error {
 	switch {
 	case h.PEs < 2 || h.PEs > maxPEs:
@@ -105,26 +119,27 @@ func (h HW) Validate() error {
 		return fmt.Errorf("accel: hw: word_bytes = %d, want 1..64", h.WordBytes)
 	case h.RegFileBytes < h.WordBytes:
 		return fmt.Errorf("accel: hw: register_file_bytes = %d cannot hold one %d-byte word", h.RegFileBytes, h.WordBytes)
-	case h.GlobalBufferBytes <= 0:
-		return fmt.Errorf("accel: hw: global_buffer_bytes = %d, want > 0", h.GlobalBufferBytes)
-	case h.DistributionBW <= 0 || h.ReductionBW <= 0 || h.GlobalBufferBW <= 0:
-		return fmt.Errorf("accel: hw: bandwidths must be positive (distribution_bw %d, reduction_bw %d, global_buffer_bw %d)",
-			h.DistributionBW, h.ReductionBW, h.GlobalBufferBW)
-	case !(h.DRAMBytesPerCycle > 0) || math.IsInf(h.DRAMBytesPerCycle, 0):
-		return fmt.Errorf("accel: hw: dram_bytes_per_cycle = %v, want a positive finite number", h.DRAMBytesPerCycle)
-	case h.DRAMLatency < 0:
-		return fmt.Errorf("accel: hw: dram_latency_cycles = %d, want >= 0", h.DRAMLatency)
+	case h.GlobalBufferBytes <= 0 || h.GlobalBufferBytes > maxBufferBytes:
+		return fmt.Errorf("accel: hw: global_buffer_bytes = %d, want 1..%d", h.GlobalBufferBytes, int64(maxBufferBytes))
+	case h.DistributionBW <= 0 || h.ReductionBW <= 0 || h.GlobalBufferBW <= 0 ||
+		h.DistributionBW > maxBW || h.ReductionBW > maxBW || h.GlobalBufferBW > maxBW:
+		return fmt.Errorf("accel: hw: bandwidths must be 1..%d words/cycle (distribution_bw %d, reduction_bw %d, global_buffer_bw %d)",
+			maxBW, h.DistributionBW, h.ReductionBW, h.GlobalBufferBW)
+	case !(h.DRAMBytesPerCycle >= minDRAMBytesCyc && h.DRAMBytesPerCycle <= maxDRAMBytesCyc):
+		return fmt.Errorf("accel: hw: dram_bytes_per_cycle = %v, want %g..%d", h.DRAMBytesPerCycle, minDRAMBytesCyc, maxDRAMBytesCyc)
+	case h.DRAMLatency < 0 || h.DRAMLatency > maxDRAMLatency:
+		return fmt.Errorf("accel: hw: dram_latency_cycles = %d, want 0..%d", h.DRAMLatency, int64(maxDRAMLatency))
 	case h.DRAMBurstBytes <= 0 || h.DRAMBurstBytes > maxBurst:
 		return fmt.Errorf("accel: hw: dram_burst_bytes = %d, want 1..%d", h.DRAMBurstBytes, maxBurst)
-	case !(h.ClockHz > 0) || math.IsInf(h.ClockHz, 0):
-		return fmt.Errorf("accel: hw: clock_hz = %v, want a positive finite number", h.ClockHz)
+	case !(h.ClockHz >= minClockHz && h.ClockHz <= maxClockHz):
+		return fmt.Errorf("accel: hw: clock_hz = %v, want %g..%g", h.ClockHz, minClockHz, maxClockHz)
 	}
 	for _, e := range [...]struct {
 		name string
 		v    float64
 	}{{"mac", h.Energy.MAC}, {"register_file", h.Energy.RF}, {"noc", h.Energy.NoC}, {"global_buffer", h.Energy.GB}, {"dram", h.Energy.DRAM}} {
-		if !(e.v >= 0) || math.IsInf(e.v, 0) {
-			return fmt.Errorf("accel: hw: energy_pj.%s = %v, want a finite number >= 0", e.name, e.v)
+		if !(e.v >= 0 && e.v <= maxEnergyPJ) {
+			return fmt.Errorf("accel: hw: energy_pj.%s = %v, want 0..%g", e.name, e.v, maxEnergyPJ)
 		}
 	}
 	return nil
