@@ -2,7 +2,8 @@
 // offers and every search loop, scheduler and sweep consumes, as gonum's
 // graph interfaces are for its graph implementations.
 //
-//	var u hw.Unit = accel.NewUnit(accel.DefaultHW(), accel.Options{}) // or a soc, fpga or gcos unit
+//	u, err := accel.NewUnit(accel.DefaultHW(), accel.Options{}) // or a soc, fpga or gcos unit
+//	...
 //	cost, err := u.Run(hw.LayerWork(g, workload.Layer{Kind: workload.GCN, F: 64, G: 16}))
 //	fmt.Println(cost.TimePS, cost.EnergyPJ, cost.MACs)
 //
