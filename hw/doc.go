@@ -25,6 +25,11 @@
 //   - Clocked: the unit runs at one clock, so its time is its cycles divided
 //     by that clock.
 //
+// Works are built with LayerWork and GraphWork (layers on a concrete graph)
+// or BlockWork (a block on a size, such as a ViG block of the model zoo in
+// package workload). accel.Unit, the Omega-style accelerator, is a
+// Mapper[dataflow.Config] and Clocked unit; it needs the graph.
+//
 // Package hw/hwtest holds the conformance suite every model runs: zero work
 // costs nothing, costs are finite and non-negative, MACs equal the workload's
 // kernels, runs are deterministic, time = cycles / clock, bad work is an
