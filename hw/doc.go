@@ -2,7 +2,8 @@
 // offers and every search loop, scheduler and sweep consumes, as gonum's
 // graph interfaces are for its graph implementations.
 //
-//	var u hw.Unit = accel.NewUnit(accel.DefaultHW(), accel.Options{}) // or a soc, fpga or gcos unit
+//	u, err := accel.NewUnit(accel.DefaultHW(), accel.Options{}) // or a soc, fpga or gcos unit
+//	...
 //	cost, err := u.Run(hw.LayerWork(g, workload.Layer{Kind: workload.GCN, F: 64, G: 16}))
 //	fmt.Println(cost.TimePS, cost.EnergyPJ, cost.MACs)
 //
@@ -23,6 +24,11 @@
 //     against a budget; a design over any budget is infeasible.
 //   - Clocked: the unit runs at one clock, so its time is its cycles divided
 //     by that clock.
+//
+// Works are built with LayerWork and GraphWork (layers on a concrete graph)
+// or BlockWork (a block on a size, such as a ViG block of the model zoo in
+// package workload). accel.Unit, the Omega-style accelerator, is a
+// Mapper[dataflow.Config] and Clocked unit; it needs the graph.
 //
 // Package hw/hwtest holds the conformance suite every model runs: zero work
 // costs nothing, costs are finite and non-negative, MACs equal the workload's
