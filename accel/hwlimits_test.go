@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"gnnsim/dataflow"
+	"gnnsim/workload"
 )
 
 // TestSlowerMemoryNeverFaster sweeps DRAM latency and bandwidth across their
@@ -14,7 +15,7 @@ import (
 // refused rather than computed.
 func TestSlowerMemoryNeverFaster(t *testing.T) {
 	g := ring(t, 600)
-	p, err := Prepare(g, GCN(64, 16))
+	p, err := Prepare(g, workload.Layer{Kind: workload.GCN, F: 64, G: 16})
 	if err != nil {
 		t.Fatal(err)
 	}
