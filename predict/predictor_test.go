@@ -13,6 +13,7 @@ import (
 
 	"gnnsim/dataflow"
 	"gnnsim/graphs"
+	"gnnsim/predict/gbdt"
 )
 
 var testHW = Hardware{PEs: 512, PPAggPEs: 256}
@@ -268,7 +269,7 @@ func TestFitLinearExact(t *testing.T) {
 	// ridge is tiny against 400 rows of spread inputs).
 	fs := Full
 	cols := fs.linearColumns()
-	d := &Dataset{}
+	d := &gbdt.Dataset{}
 	for i := range 400 {
 		row := make([]float64, fs.NumFeatures())
 		for j := range row {

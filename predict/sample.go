@@ -1,0 +1,161 @@
+package predict
+
+import (
+	"fmt"
+	"hash/fnv"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"gnnsim/dataflow"
+	"gnnsim/graphs"
+)
+
+// NumConfigs is the number of configurations a predictor covers: seed 002's
+// 3 inter-phase dataflows x 8 tilings, one model each.
+const NumConfigs = dataflow.NumConfigs
+
+// ConfigNames returns the configuration names in model order, the order of
+// dataflow.All: seq-a..seq-h, sp-a..sp-h, pp-a..pp-h.
+func ConfigNames() []string {
+	names := make([]string, 0, NumConfigs)
+	for _, in := range dataflow.Inters {
+		for _, t := range dataflow.TilingNames {
+			names = append(names, in.String()+"-"+string(t))
+		}
+	}
+	return names
+}
+
+// Hardware is what a predictor needs to know of an accelerator: the PE
+// count and the PEs aggregation gets under pp. It fixes the tile sizes of
+// every configuration for a layer (dataflow.All).
+type Hardware struct {
+	PEs      int `json:"pes"`
+	PPAggPEs int `json:"pp_agg_pes"` // 0 means half, as in accel.HW
+}
+
+// resolved returns h with PPAggPEs made explicit, so equal hardware
+// compares equal.
+func (h Hardware) resolved() Hardware {
+	if h.PPAggPEs == 0 {
+		h.PPAggPEs = h.PEs / 2
+	}
+	return h
+}
+
+// valid reports whether h, as given (resolve it first to accept
+// PPAggPEs 0), is a PE array the configurations can be tiled for.
+func (h Hardware) valid() bool {
+	return h.PEs >= 2 && h.PEs <= dataflow.MaxDim && h.PPAggPEs >= 1 && h.PPAggPEs < h.PEs
+}
+
+func (h Hardware) String() string {
+	h = h.resolved()
+	return fmt.Sprintf("%d PEs (pp: %d+%d)", h.PEs, h.PPAggPEs, h.PEs-h.PPAggPEs)
+}
+
+// Sample is one labelled case: a graph with the sizes of its layer, on one
+// hardware point, with the tiles and true latency of every configuration.
+type Sample struct {
+	Dataset  string // data set label (the runs table's dataset column)
+	GraphID  int64  // the graph's id in its sweep; splits are by graph
+	Mode     string // accelerator model of the labels (omega | extended)
+	Graph    *graphs.Graph
+	Features graphs.Features // of Graph, as graphs.ComputeFeatures gives them
+	F, G     int
+	Hardware Hardware
+	// Tiles and Latency are indexed like ConfigNames. Latency is in cycles
+	// and positive.
+	Tiles   [NumConfigs]dataflow.Tiles
+	Latency [NumConfigs]float64
+}
+
+// Split is the part of a data set a graph belongs to.
+type Split uint8
+
+// The three parts of seed 002's 70/15/15 split.
+const (
+	TrainSplit Split = iota
+	ValidSplit
+	TestSplit
+)
+
+func (s Split) String() string {
+	switch s {
+	case TrainSplit:
+		return "train"
+	case ValidSplit:
+		return "valid"
+	case TestSplit:
+		return "test"
+	}
+	return fmt.Sprintf("Split(%d)", uint8(s))
+}
+
+// Split fractions: 70 % training, 15 % validation, the rest test.
+const (
+	TrainFraction = 0.70
+	ValidFraction = 0.15
+)
+
+// splitStream derives the PCG stream of a data set's split from its name,
+// so that data sets of equal size get unrelated permutations.
+func splitStream(dataset string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte("gnnsim/predict split "))
+	h.Write([]byte(dataset))
+	return h.Sum64()
+}
+
+// AssignSplits returns the split of every sample. Splits are by graph and
+// per data set: the distinct graph ids of a data set, in increasing order,
+// are shuffled by a PCG generator seeded with (seed, FNV-1a of the data set
+// name); the first round(0.70 n) go to training, the next round(0.15 n) to
+// validation and the rest to test. Every sample of a graph (all its F, G
+// and hardware cases) lands in the graph's split. The result depends only on
+// seed, the data set names and their sets of graph ids, never on sample
+// order.
+func AssignSplits(samples []Sample, seed uint64) []Split {
+	ids := map[string][]int64{}
+	var order []string
+	for i := range samples {
+		s := &samples[i]
+		if _, ok := ids[s.Dataset]; !ok {
+			order = append(order, s.Dataset)
+		}
+		ids[s.Dataset] = append(ids[s.Dataset], s.GraphID)
+	}
+	of := map[string]map[int64]Split{}
+	for _, ds := range order {
+		g := ids[ds]
+		slices.Sort(g)
+		g = slices.Compact(g)
+		rng := rand.New(rand.NewPCG(seed, splitStream(ds)))
+		rng.Shuffle(len(g), func(i, j int) { g[i], g[j] = g[j], g[i] })
+		nTrain, nValid := splitCounts(len(g))
+		m := make(map[int64]Split, len(g))
+		for k, id := range g {
+			switch {
+			case k < nTrain:
+				m[id] = TrainSplit
+			case k < nTrain+nValid:
+				m[id] = ValidSplit
+			default:
+				m[id] = TestSplit
+			}
+		}
+		of[ds] = m
+	}
+	out := make([]Split, len(samples))
+	for i := range samples {
+		out[i] = of[samples[i].Dataset][samples[i].GraphID]
+	}
+	return out
+}
+
+func splitCounts(n int) (train, valid int) {
+	train = int(math.Round(TrainFraction * float64(n)))
+	valid = min(int(math.Round(ValidFraction*float64(n))), n-train)
+	return train, valid
+}
