@@ -59,29 +59,6 @@
 // All columns are plain INT64, DOUBLE or STRING (zstd, row groups of at
 // most 64 Ki rows): DuckDB, pandas, polars and Spark read them as they are.
 //
-// # Scheduling and the seed-002 reproduction
-//
-// JobSet turns sweep samples (ReadDataset) and a predictor into scheduling
-// problems for package sched: one job per (graph, F, G) case, the seed's
-// three accelerators (SeedMachines: one per inter-phase dataflow, each free
-// to pick any tiling a..h per job), the true latency table from the runs'
-// cycles and predictions for all 24 configurations. Arrivals are Pareto
-// (type I, shape 1.5) scaled so each seed offers exactly the target load
-// (85 %: the jobs' best-tiling latency averaged over the machines, over
-// machines x trace span), Poisson, or a replayed trace. Predictive policies
-// pay SeedInferenceCycles (2,312, seed 002's 2,312 ns at 1 GHz) per job by
-// default, so results stay deterministic; a measured charge is available.
-//
-// ReproSeed002 runs seed 002 end to end into one directory: data/ (sweep
-// directories of the Graphlaxy sets and the real sets), models/<variant>/
-// (24 LightGBM v3 files and manifest.json per Table-4 variant),
-// table3.parquet, table4.parquet, optimal_configs.parquet,
-// schedule_{records,metrics,mean,speedups}.parquet, the figures
-// (fig1_optimal_enzymes, fig5_optimal_configs, fig6_scenario1,
-// fig7_scenario2; PNG and SVG) and report.md. Labels use omega mode by
-// default, as the seed's figures are STONNE-Omega numbers. Everything but the
-// report's last section (wall-clock times) is reproducible byte for byte.
-//
 // Relative paths in a spec are relative to the working directory of the
 // command, not to the spec file, so a spec means the same on every shard.
 //

@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"gnnsim/bench"
+	"gnnsim/repro/seed002"
 )
 
 func init() { register(newReproCmd) }
@@ -93,7 +93,7 @@ sizes, takes under a minute.`,
 func runRepro(cmd *cobra.Command, f reproFlags) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	sum, err := bench.ReproSeed002(ctx, bench.ReproOptions{
+	sum, err := seed002.Run(ctx, seed002.Options{
 		Out: f.out, Seed: f.seed, DataDir: f.data, Quick: f.quick, Mode: f.mode,
 		Workers: f.workers, Log: cmd.ErrOrStderr(),
 	})

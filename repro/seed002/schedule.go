@@ -1,4 +1,4 @@
-package bench
+package seed002
 
 import (
 	"cmp"
@@ -6,15 +6,12 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
-	"time"
 
 	"gnnsim/dataflow"
 	"gnnsim/internal/par"
-	"gnnsim/internal/pqio"
 	"gnnsim/predict"
 	"gnnsim/sched"
 	"gnnsim/workload"
@@ -28,20 +25,20 @@ import (
 // numTilings is the number of named tilings a machine can choose from.
 const numTilings = len(dataflow.TilingNames)
 
-// SeedInferenceCycles is seed 002's predictor inference time: 2,311.88 ns
+// InferenceCycles is seed 002's predictor inference time: 2,311.88 ns
 // per prediction of all 24 configurations (lleaves on a Ryzen 9 5900X, the
 // 24 models in parallel), about 2,312 cycles of a 1 GHz accelerator. It is
 // the default charge because a measured charge would depend on the host and
 // make results irreproducible; MeasureInference gives this host's figure.
-const SeedInferenceCycles = 2312
+const InferenceCycles = 2312
 
-// DefaultScheduleSeeds are the five seeded runs of seed 002's figures.
-var DefaultScheduleSeeds = []uint64{1, 2, 3, 4, 5}
+// ScheduleSeeds are the five seeded runs of seed 002's figures.
+var ScheduleSeeds = []uint64{1, 2, 3, 4, 5}
 
-// SeedMachines returns seed 002's multi-accelerator system (its Figure 4,
+// Machines returns seed 002's multi-accelerator system (its Figure 4,
 // section 4.2): three accelerators, one per inter-phase dataflow (seq, sp,
 // pp), each free to run any of the eight tilings a..h per job.
-func SeedMachines() []sched.Machine {
+func Machines() []sched.Machine {
 	ms, err := ParseMachines("seq,sp,pp")
 	if err != nil {
 		panic(err) // a constant spec
@@ -63,27 +60,27 @@ func ParseMachines(s string) ([]sched.Machine, error) {
 	for item := range strings.SplitSeq(s, ",") {
 		item = strings.TrimSpace(item)
 		if item == "" {
-			return nil, fmt.Errorf("bench: machines %q: empty item", s)
+			return nil, fmt.Errorf("seed002: machines %q: empty item", s)
 		}
 		df, tl, hasT := strings.Cut(item, ":")
 		inter, err := dataflow.ParseInter(df)
 		if err != nil {
-			return nil, fmt.Errorf("bench: machines %q: %w", s, err)
+			return nil, fmt.Errorf("seed002: machines %q: %w", s, err)
 		}
 		m := sched.Machine{Dataflow: slices.Index(dataflow.Inters[:], inter)}
 		if !hasT {
 			tl = dataflow.TilingNames
 		}
 		if tl == "" {
-			return nil, fmt.Errorf("bench: machines %q: %s has no tilings after ':'", s, df)
+			return nil, fmt.Errorf("seed002: machines %q: %s has no tilings after ':'", s, df)
 		}
 		for _, r := range tl {
 			t := strings.IndexRune(dataflow.TilingNames, r)
 			if t < 0 {
-				return nil, fmt.Errorf("bench: machines %q: tiling %q is not one of %s", s, r, dataflow.TilingNames)
+				return nil, fmt.Errorf("seed002: machines %q: tiling %q is not one of %s", s, r, dataflow.TilingNames)
 			}
 			if slices.Contains(m.Tilings, t) {
-				return nil, fmt.Errorf("bench: machines %q: tiling %c listed twice for %s", s, r, df)
+				return nil, fmt.Errorf("seed002: machines %q: tiling %c listed twice for %s", s, r, df)
 			}
 			m.Tilings = append(m.Tilings, t)
 		}
@@ -123,21 +120,21 @@ type JobSet struct {
 // only policies that need no prediction can run).
 func NewJobSet(cases []predict.Sample, machines []sched.Machine, p CasePredictor) (*JobSet, error) {
 	if len(cases) == 0 {
-		return nil, errors.New("bench: no cases to schedule")
+		return nil, errors.New("seed002: no cases to schedule")
 	}
 	if len(machines) == 0 {
-		return nil, errors.New("bench: no machines")
+		return nil, errors.New("seed002: no machines")
 	}
 	for i, m := range machines {
 		if m.Dataflow < 0 || m.Dataflow >= len(dataflow.Inters) {
-			return nil, fmt.Errorf("bench: machine %d (%s): dataflow %d outside 0..%d", i, m.Name, m.Dataflow, len(dataflow.Inters)-1)
+			return nil, fmt.Errorf("seed002: machine %d (%s): dataflow %d outside 0..%d", i, m.Name, m.Dataflow, len(dataflow.Inters)-1)
 		}
 		if len(m.Tilings) == 0 {
-			return nil, fmt.Errorf("bench: machine %d (%s) has no tilings", i, m.Name)
+			return nil, fmt.Errorf("seed002: machine %d (%s) has no tilings", i, m.Name)
 		}
 		for _, t := range m.Tilings {
 			if t < 0 || t >= numTilings {
-				return nil, fmt.Errorf("bench: machine %d (%s): tiling %d outside 0..%d", i, m.Name, t, numTilings-1)
+				return nil, fmt.Errorf("seed002: machine %d (%s): tiling %d outside 0..%d", i, m.Name, t, numTilings-1)
 			}
 		}
 	}
@@ -150,11 +147,11 @@ func NewJobSet(cases []predict.Sample, machines []sched.Machine, p CasePredictor
 	for i := range cases {
 		s := &cases[i]
 		if s.Graph == nil {
-			return nil, fmt.Errorf("bench: case %d (%s graph %d) has no graph", i, s.Dataset, s.GraphID)
+			return nil, fmt.Errorf("seed002: case %d (%s graph %d) has no graph", i, s.Dataset, s.GraphID)
 		}
 		for c, l := range s.Latency {
 			if !(l >= 1) || l > math.MaxInt64/4 || l != math.Trunc(l) {
-				return nil, fmt.Errorf("bench: case %d (%s graph %d): latency of %s is %v cycles, want a positive integer", i, s.Dataset, s.GraphID, predict.ConfigNames()[c], l)
+				return nil, fmt.Errorf("seed002: case %d (%s graph %d): latency of %s is %v cycles, want a positive integer", i, s.Dataset, s.GraphID, predict.ConfigNames()[c], l)
 			}
 			js.truth[i*predict.NumConfigs+c] = int64(l)
 		}
@@ -184,7 +181,7 @@ func (js *JobSet) predictAll(p CasePredictor) error {
 		s := &js.Cases[i]
 		out := js.pred[i*predict.NumConfigs : (i+1)*predict.NumConfigs]
 		if _, err := p.PredictSample(s, out); err != nil {
-			return fmt.Errorf("bench: predicting case %d (%s graph %d): %w", i, s.Dataset, s.GraphID, err)
+			return fmt.Errorf("seed002: predicting case %d (%s graph %d): %w", i, s.Dataset, s.GraphID, err)
 		}
 		return nil
 	})
@@ -280,7 +277,7 @@ func (js *JobSet) Instance(a ArrivalOptions, seed uint64) (*Instance, error) {
 		}
 	} else {
 		if a.Jobs < 0 {
-			return nil, fmt.Errorf("bench: %d jobs requested", a.Jobs)
+			return nil, fmt.Errorf("seed002: %d jobs requested", a.Jobs)
 		}
 		rng := rand.New(rand.NewPCG(seed, jobOrderStream))
 		if a.Jobs == 0 {
@@ -294,7 +291,7 @@ func (js *JobSet) Instance(a ArrivalOptions, seed uint64) (*Instance, error) {
 	}
 	n, M := len(cases), len(js.Machines)
 	if n == 0 {
-		return nil, errors.New("bench: empty trace")
+		return nil, errors.New("seed002: empty trace")
 	}
 	truth, err := sched.NewTable(n, M, numTilings)
 	if err != nil {
@@ -316,10 +313,10 @@ func (js *JobSet) Instance(a ArrivalOptions, seed uint64) (*Instance, error) {
 		spec := workload.ArrivalSpec{Process: cmp.Or(a.Process, workload.Pareto), Shape: a.Shape, Exact: a.Exact}
 		util := cmp.Or(a.Utilisation, workload.DefaultUtilisation)
 		if spec.MeanGap, err = workload.MeanGap(svc, M, util); err != nil {
-			return nil, fmt.Errorf("bench: %w", err)
+			return nil, fmt.Errorf("seed002: %w", err)
 		}
 		if times, err = spec.Times(n, seed); err != nil {
-			return nil, fmt.Errorf("bench: %w", err)
+			return nil, fmt.Errorf("seed002: %w", err)
 		}
 		inst.MeanGap = spec.MeanGap
 	}
@@ -342,7 +339,7 @@ func (js *JobSet) Instance(a ArrivalOptions, seed uint64) (*Instance, error) {
 		})
 	}
 	if inst.Problem, err = sched.NewProblem(jobs, js.Machines, truth, pred); err != nil {
-		return nil, fmt.Errorf("bench: %w", err)
+		return nil, fmt.Errorf("seed002: %w", err)
 	}
 	inst.Offered = workload.OfferedUtilisation(svc, times, M)
 	rnd := make([]int64, n)
@@ -369,23 +366,23 @@ func (js *JobSet) traceCases(trace []workload.Job) ([]int, error) {
 		switch {
 		case j.GraphIndex >= 0:
 			if j.GraphIndex >= len(js.Cases) {
-				return nil, fmt.Errorf("bench: trace job %d: graph_index %d outside the %d cases", j.ID, j.GraphIndex, len(js.Cases))
+				return nil, fmt.Errorf("seed002: trace job %d: graph_index %d outside the %d cases", j.ID, j.GraphIndex, len(js.Cases))
 			}
 			if j.Graph != "" && j.Graph != js.Cases[j.GraphIndex].Graph.Name {
-				return nil, fmt.Errorf("bench: trace job %d: graph_index %d is graph %q, not %q", j.ID, j.GraphIndex, js.Cases[j.GraphIndex].Graph.Name, j.Graph)
+				return nil, fmt.Errorf("seed002: trace job %d: graph_index %d is graph %q, not %q", j.ID, j.GraphIndex, js.Cases[j.GraphIndex].Graph.Name, j.Graph)
 			}
 			cases[k] = j.GraphIndex
 		case j.Graph != "":
 			c, ok := js.byName[j.Graph]
 			if !ok {
-				return nil, fmt.Errorf("bench: trace job %d: no graph named %q in the data set", j.ID, j.Graph)
+				return nil, fmt.Errorf("seed002: trace job %d: no graph named %q in the data set", j.ID, j.Graph)
 			}
 			if c < 0 {
-				return nil, fmt.Errorf("bench: trace job %d: graph %q has several cases (F, G); name the case by graph_index", j.ID, j.Graph)
+				return nil, fmt.Errorf("seed002: trace job %d: graph %q has several cases (F, G); name the case by graph_index", j.ID, j.Graph)
 			}
 			cases[k] = c
 		default:
-			return nil, fmt.Errorf("bench: trace job %d names no case (give graph_index or graph)", j.ID)
+			return nil, fmt.Errorf("seed002: trace job %d names no case (give graph_index or graph)", j.ID)
 		}
 	}
 	return cases, nil
@@ -399,7 +396,7 @@ type ScheduleOptions struct {
 	Policies []string
 	// Scenarios to run; nil means both.
 	Scenarios []sched.Scenario
-	// Seeds of the runs; nil means DefaultScheduleSeeds. Each seed draws
+	// Seeds of the runs; nil means ScheduleSeeds. Each seed draws
 	// its own trace (arrival times and job order) and drives the runs'
 	// random choices.
 	Seeds []uint64
@@ -436,15 +433,15 @@ func (js *JobSet) Schedule(o ScheduleOptions) (*ScheduleResult, error) {
 		}
 	}
 	if len(names) == 0 {
-		return nil, errors.New("bench: no policies")
+		return nil, errors.New("seed002: no policies")
 	}
 	for _, nm := range names {
 		p, err := sched.ByName(nm)
 		if err != nil {
-			return nil, fmt.Errorf("bench: %w", err)
+			return nil, fmt.Errorf("seed002: %w", err)
 		}
 		if info := p.Info(); (info.Predictive || info.Tiling == sched.TilingPredicted) && js.pred == nil {
-			return nil, fmt.Errorf("bench: policy %s needs a latency predictor (give the models)", info.Name)
+			return nil, fmt.Errorf("seed002: policy %s needs a latency predictor (give the models)", info.Name)
 		}
 	}
 	scen := o.Scenarios
@@ -453,10 +450,10 @@ func (js *JobSet) Schedule(o ScheduleOptions) (*ScheduleResult, error) {
 	}
 	seeds := o.Seeds
 	if seeds == nil {
-		seeds = DefaultScheduleSeeds
+		seeds = ScheduleSeeds
 	}
 	if len(seeds) == 0 || len(scen) == 0 {
-		return nil, errors.New("bench: no seeds or no scenarios")
+		return nil, errors.New("seed002: no seeds or no scenarios")
 	}
 	// results[k][s][p]: seed k, scenario s, policy p.
 	results := make([][][]*sched.Result, len(seeds))
@@ -487,7 +484,7 @@ func (js *JobSet) Schedule(o ScheduleOptions) (*ScheduleResult, error) {
 		return nil
 	})
 	if err := errors.Join(errs...); err != nil {
-		return nil, fmt.Errorf("bench: %w", err)
+		return nil, fmt.Errorf("seed002: %w", err)
 	}
 	r := &ScheduleResult{Instances: insts, Seeds: slices.Clone(seeds)}
 	for s := range scen {
@@ -502,185 +499,4 @@ func (js *JobSet) Schedule(o ScheduleOptions) (*ScheduleResult, error) {
 	}
 	r.Mean = sched.Average(r.Runs)
 	return r, nil
-}
-
-// PolicySummary is one policy's averaged metrics in one scenario, in
-// cycles: the objects of 'gnnsim schedule --json'.
-type PolicySummary struct {
-	Policy         string  `json:"policy"`
-	Scenario       int     `json:"scenario"`
-	MeanCompletion float64 `json:"mean_completion"`
-	MeanTurnaround float64 `json:"mean_turnaround"`
-	MeanExecution  float64 `json:"mean_execution"`
-	MeanWaiting    float64 `json:"mean_waiting"`
-	P99Turnaround  float64 `json:"p99_turnaround"`
-}
-
-// Summaries turns averaged metrics into PolicySummary values, in order.
-func Summaries(mean []sched.Metrics) []PolicySummary {
-	out := make([]PolicySummary, len(mean))
-	for i, m := range mean {
-		out[i] = PolicySummary{
-			Policy: m.Policy, Scenario: int(m.Scenario),
-			MeanCompletion: m.MeanCompletion, MeanTurnaround: m.MeanTurnaround,
-			MeanExecution: m.MeanExecution, MeanWaiting: m.MeanWaiting,
-			P99Turnaround: m.P99Turnaround,
-		}
-	}
-	return out
-}
-
-// Speedup compares a policy with the best baseline of its scenario on one
-// metric.
-type Speedup struct {
-	Scenario int32   `parquet:"scenario"`
-	Metric   string  `parquet:"metric"` // completion | turnaround | execution | waiting
-	Policy   string  `parquet:"policy"`
-	Value    float64 `parquet:"value"` // the policy's mean, cycles
-	// Baseline is the baseline with the smallest mean on the metric: among
-	// the feasible policies other than Policy when there are any
-	// (BaselineFeasible), otherwise among all but Policy and SJF-Truth.
-	Baseline         string  `parquet:"baseline"`
-	BaselineFeasible bool    `parquet:"baseline_feasible"`
-	BaselineValue    float64 `parquet:"baseline_value"`
-	Speedup          float64 `parquet:"speedup"` // BaselineValue / Value
-	// Truth is SJF-Truth's mean on the metric and TruthRatio Value / Truth
-	// (NaN without an SJF-Truth run).
-	Truth      float64 `parquet:"truth_value"`
-	TruthRatio float64 `parquet:"truth_ratio"`
-}
-
-// SpeedupMetrics are the metrics Speedups compares, seed 002's three plus
-// waiting time.
-var SpeedupMetrics = []string{"completion", "turnaround", "execution", "waiting"}
-
-func metricValue(m *sched.Metrics, name string) float64 {
-	switch name {
-	case "completion":
-		return m.MeanCompletion
-	case "turnaround":
-		return m.MeanTurnaround
-	case "execution":
-		return m.MeanExecution
-	case "waiting":
-		return m.MeanWaiting
-	}
-	panic("bench: unknown metric " + name)
-}
-
-// Speedups compares policy with the best baseline of each scenario of mean
-// (averaged metrics, as ScheduleResult.Mean) on every SpeedupMetrics entry.
-func Speedups(mean []sched.Metrics, policy string) ([]Speedup, error) {
-	var scen []sched.Scenario
-	for _, m := range mean {
-		if !slices.Contains(scen, m.Scenario) {
-			scen = append(scen, m.Scenario)
-		}
-	}
-	truthName := sched.SJFTruth().Info().Name
-	var out []Speedup
-	for _, sc := range scen {
-		var ours, truth *sched.Metrics
-		var feasible, others []*sched.Metrics
-		for i := range mean {
-			m := &mean[i]
-			switch {
-			case m.Scenario != sc:
-			case m.Policy == policy:
-				ours = m
-			default:
-				if m.Policy == truthName {
-					truth = m
-				} else {
-					others = append(others, m)
-				}
-				if m.Feasible {
-					feasible = append(feasible, m)
-				}
-			}
-		}
-		if ours == nil {
-			return nil, fmt.Errorf("bench: no %s run in scenario %d", policy, sc)
-		}
-		pool, isFeasible := feasible, true
-		if len(pool) == 0 {
-			pool, isFeasible = others, false
-		}
-		if len(pool) == 0 {
-			return nil, fmt.Errorf("bench: no baseline to compare %s with in scenario %d", policy, sc)
-		}
-		for _, name := range SpeedupMetrics {
-			best := pool[0]
-			for _, m := range pool[1:] {
-				if metricValue(m, name) < metricValue(best, name) {
-					best = m
-				}
-			}
-			v, b := metricValue(ours, name), metricValue(best, name)
-			sp := Speedup{Scenario: int32(sc), Metric: name, Policy: policy, Value: v,
-				Baseline: best.Policy, BaselineFeasible: isFeasible, BaselineValue: b,
-				Speedup: b / v, Truth: math.NaN(), TruthRatio: math.NaN()}
-			if truth != nil {
-				sp.Truth = metricValue(truth, name)
-				sp.TruthRatio = v / sp.Truth
-			}
-			out = append(out, sp)
-		}
-	}
-	return out, nil
-}
-
-// Schedule output files, written by WriteSchedule into a directory.
-const (
-	ScheduleRecordsFile = "schedule_records.parquet" // sched.RecordRow per job and run (with KeepRecords)
-	ScheduleRunsFile    = "schedule_metrics.parquet" // sched.MetricsRow per run
-	ScheduleMeanFile    = "schedule_mean.parquet"    // sched.MetricsRow averaged over seeds
-)
-
-// WriteSchedule writes a schedule result's tables into dir (which must
-// exist): the per-run and averaged metrics, and the per-job records when
-// the result kept them.
-func WriteSchedule(dir string, r *ScheduleResult, meta map[string]string) error {
-	if r.Results != nil {
-		if err := sched.WriteRecords(filepath.Join(dir, ScheduleRecordsFile), r.Results, meta); err != nil {
-			return err
-		}
-	}
-	if err := sched.WriteMetrics(filepath.Join(dir, ScheduleRunsFile), r.Runs, meta); err != nil {
-		return err
-	}
-	return sched.WriteMetrics(filepath.Join(dir, ScheduleMeanFile), r.Mean, meta)
-}
-
-// WriteSpeedups writes speed-ups as a Parquet table.
-func WriteSpeedups(path string, sp []Speedup, meta map[string]string) error {
-	if err := pqio.Write(path, sp, meta); err != nil {
-		return fmt.Errorf("bench: %w", err)
-	}
-	return nil
-}
-
-// MeasureInference times predictions of up to n of cases (all 24
-// configurations per prediction, one goroutine) and returns the mean wall
-// time per prediction. It reads the clock, so its result is only ever
-// reported, never fed into a result table.
-func MeasureInference(p CasePredictor, cases []predict.Sample, n int) (time.Duration, error) {
-	if len(cases) == 0 || n <= 0 {
-		return 0, errors.New("bench: nothing to time")
-	}
-	var out [predict.NumConfigs]float64
-	k := min(n, len(cases))
-	// One untimed pass warms caches and the leaves trees.
-	for i := range min(k, 64) {
-		if _, err := p.PredictSample(&cases[i], out[:]); err != nil {
-			return 0, err
-		}
-	}
-	start := time.Now()
-	for i := range k {
-		if _, err := p.PredictSample(&cases[i*len(cases)/k], out[:]); err != nil {
-			return 0, err
-		}
-	}
-	return time.Since(start) / time.Duration(k), nil
 }

@@ -1,4 +1,4 @@
-package bench
+package seed002
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"gnnsim/bench"
 	"gnnsim/internal/pqio"
 	"gnnsim/predict"
 	"gnnsim/sched"
@@ -28,20 +29,20 @@ var (
 // into a temp dir and reads them back as cases.
 func tinyCases(tb testing.TB, n int) []predict.Sample {
 	tb.Helper()
-	spec, err := GraphlaxySpec("small", 7, "omega")
+	spec, err := bench.GraphlaxySpec("small", 7, "omega")
 	if err != nil {
 		tb.Fatal(err)
 	}
 	spec.Graphs[0].Count = n
-	plan, err := NewPlan(spec)
+	plan, err := bench.NewPlan(spec)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	dir := tb.TempDir()
-	if _, err := plan.Run(context.Background(), dir, Options{}); err != nil {
+	if _, err := plan.Run(context.Background(), dir, bench.Options{}); err != nil {
 		tb.Fatal(err)
 	}
-	cases, err := ReadDataset(dir)
+	cases, err := bench.ReadDataset(dir)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -95,8 +96,8 @@ func TestParseMachines(t *testing.T) {
 			t.Errorf("ParseMachines(%q) = %+v, want %+v", tt.in, got, tt.want)
 		}
 	}
-	if got := SeedMachines(); len(got) != 3 {
-		t.Errorf("SeedMachines() = %+v", got)
+	if got := Machines(); len(got) != 3 {
+		t.Errorf("Machines() = %+v", got)
 	}
 }
 
@@ -171,7 +172,7 @@ func TestInstanceTables(t *testing.T) {
 // All seven policies run in both scenarios; records keep the harness
 // invariants; the summaries have the documented JSON keys.
 func TestScheduleAllPolicies(t *testing.T) {
-	js, err := NewJobSet(tinyCases(t, 60), SeedMachines(), noisyPredictor{0.1})
+	js, err := NewJobSet(tinyCases(t, 60), Machines(), noisyPredictor{0.1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,11 +246,11 @@ func TestScheduleAllPolicies(t *testing.T) {
 
 // Same seeds give identical metrics, whatever the worker count.
 func TestScheduleDeterministic(t *testing.T) {
-	js, err := NewJobSet(tinyCases(t, 50), SeedMachines(), noisyPredictor{0.3})
+	js, err := NewJobSet(tinyCases(t, 50), Machines(), noisyPredictor{0.3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := ScheduleOptions{Arrivals: DefaultArrivals(), Seeds: []uint64{1, 2, 3}, InferenceCycles: SeedInferenceCycles}
+	o := ScheduleOptions{Arrivals: DefaultArrivals(), Seeds: []uint64{1, 2, 3}, InferenceCycles: InferenceCycles}
 	o.Workers = 1
 	a, err := js.Schedule(o)
 	if err != nil {
@@ -274,7 +275,7 @@ func TestScheduleDeterministic(t *testing.T) {
 }
 
 func TestScheduleNeedsPredictor(t *testing.T) {
-	js, err := NewJobSet(tinyCases(t, 20), SeedMachines(), nil)
+	js, err := NewJobSet(tinyCases(t, 20), Machines(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -296,7 +297,7 @@ func TestScheduleNeedsPredictor(t *testing.T) {
 // A replayed trace gives the arrivals and names cases by index or name.
 func TestReplayTrace(t *testing.T) {
 	cases := tinyCases(t, 10)
-	js, err := NewJobSet(cases, SeedMachines(), noisyPredictor{0.1})
+	js, err := NewJobSet(cases, Machines(), noisyPredictor{0.1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -380,7 +381,7 @@ func TestSpeedups(t *testing.T) {
 // inference charge. One op = building the Instance (tables, arrivals,
 // Problem) and seven runs.
 func BenchmarkSchedule100k(b *testing.B) {
-	js, err := NewJobSet(tinyCases(b, 200), SeedMachines(), noisyPredictor{0.2})
+	js, err := NewJobSet(tinyCases(b, 200), Machines(), noisyPredictor{0.2})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -389,7 +390,7 @@ func BenchmarkSchedule100k(b *testing.B) {
 		Seeds:     []uint64{1},
 		Scenarios: []sched.Scenario{sched.Scenario1},
 
-		InferenceCycles: SeedInferenceCycles,
+		InferenceCycles: InferenceCycles,
 	}
 	b.ReportAllocs()
 	for b.Loop() {
