@@ -178,14 +178,14 @@ scenario).`,
 	return cmd
 }
 
-func parseScenario(s string) ([]sched.Scenario, error) {
+func parseScenario(s string) ([]seed002.Scenario, error) {
 	switch s {
 	case "1":
-		return []sched.Scenario{sched.Scenario1}, nil
+		return []seed002.Scenario{seed002.Scenario1}, nil
 	case "2":
-		return []sched.Scenario{sched.Scenario2}, nil
+		return []seed002.Scenario{seed002.Scenario2}, nil
 	case "both":
-		return []sched.Scenario{sched.Scenario1, sched.Scenario2}, nil
+		return []seed002.Scenario{seed002.Scenario1, seed002.Scenario2}, nil
 	}
 	return nil, fmt.Errorf("--scenario %q: want 1, 2 or both", s)
 }
@@ -231,7 +231,7 @@ func printSchedule(w io.Writer, mean []sched.Metrics) {
 		if !m.Feasible {
 			feas = "no"
 		}
-		fmt.Fprintf(w, "%-3d %-14s %-4s %14.4g %14.4g %14.4g %14.4g %14.4g\n", m.Scenario, m.Policy, feas,
+		fmt.Fprintf(w, "%-3d %-14s %-4s %14.4g %14.4g %14.4g %14.4g %14.4g\n", seed002.ScenarioOf(m.Baselines), m.Policy, feas,
 			m.MeanCompletion, m.MeanTurnaround, m.MeanExecution, m.MeanWaiting, m.P99Turnaround)
 	}
 }

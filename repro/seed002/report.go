@@ -149,7 +149,7 @@ func (r *reportInput) write(w io.Writer) error {
 	p("- `models/<variant>/`: the 24 LightGBM v3 text models and manifest.json of each Table 4 variant\n")
 	p("- `%s`, `%s`: Table 3 and Table 4 rows; `%s`: optimal-configuration counts per data set\n", Table3File, Table4File, OptimalFile)
 	p("- `%s` (one row per job and run), `%s` (per run), `%s` (mean over seeds), `%s`\n", ScheduleRecordsFile, ScheduleRunsFile, ScheduleMeanFile, SpeedupsFile)
-	p("- figures: %s, %s, %s, %s (PNG and SVG)\n", r.figs.fig1, r.figs.fig5, r.figs.sched[sched.Scenario1], r.figs.sched[sched.Scenario2])
+	p("- figures: %s, %s, %s, %s (PNG and SVG)\n", r.figs.fig1, r.figs.fig5, r.figs.sched[Scenario1], r.figs.sched[Scenario2])
 
 	p("\n## Wall-clock times (not reproducible)\n\n")
 	for _, s := range r.steps {
@@ -183,13 +183,13 @@ func (r *reportInput) writeSchedule(b *strings.Builder) {
 	p("- Scenario 1: baselines run a random tiling; scenario 2: the optimal one. SJF-Predicted always runs its predicted-best tiling and pays %d cycles per job for the predictors (seed 002's 2,312 ns at 1 GHz) before it can be dispatched.\n", InferenceCycles)
 	p("- %d seeds (%s); times are cycles, averaged over the seeds.\n", len(r.seeds), joinSeeds(r.seeds))
 
-	for _, sc := range []sched.Scenario{sched.Scenario1, sched.Scenario2} {
+	for _, sc := range []Scenario{Scenario1, Scenario2} {
 		sel := inScenario(sum.Mean, sc)
 		if len(sel) == 0 {
 			continue
 		}
 		fig, what := 6, "baselines with random tiling"
-		if sc == sched.Scenario2 {
+		if sc == Scenario2 {
 			fig, what = 7, "baselines with the optimal tiling"
 		}
 		p("\n### Scenario %d: %s (Figure %d)\n\n", sc, what, fig)
@@ -207,7 +207,7 @@ func (r *reportInput) writeSchedule(b *strings.Builder) {
 				norm[i].MeanCompletion, norm[i].MeanTurnaround, norm[i].MeanExecution)
 		}
 		for _, m := range sum.NoCharge {
-			if m.Scenario == sc {
+			if ScenarioOf(m.Baselines) == sc {
 				p("| %s | yes | %.4g | %.4g | %.4g | %.4g | %.4g | | | |\n", NoChargeName, m.MeanCompletion, m.MeanTurnaround, m.MeanExecution, m.MeanWaiting, m.P99Turnaround)
 			}
 		}
@@ -252,7 +252,7 @@ func (r *reportInput) writeSchedule(b *strings.Builder) {
 	if len(inst) > 0 {
 		var pw float64
 		for _, m := range sum.Mean {
-			if m.Scenario == 1 && m.Policy == sched.SJFPredicted().Info().Name {
+			if ScenarioOf(m.Baselines) == Scenario1 && m.Policy == sched.SJFPredicted().Info().Name {
 				pw = m.MeanWaiting
 			}
 		}
@@ -303,10 +303,10 @@ func workloadShape() float64 {
 }
 
 // inScenario returns the metrics of ms that belong to scenario sc, in order.
-func inScenario(ms []sched.Metrics, sc sched.Scenario) []sched.Metrics {
+func inScenario(ms []sched.Metrics, sc Scenario) []sched.Metrics {
 	var out []sched.Metrics
 	for _, m := range ms {
-		if m.Scenario == sc {
+		if ScenarioOf(m.Baselines) == sc {
 			out = append(out, m)
 		}
 	}

@@ -292,7 +292,7 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	swapped := slices.Clone(sres.Mean)
 	for i := range swapped {
 		for _, m := range free.Mean {
-			if swapped[i].Policy == ours && swapped[i].Scenario == m.Scenario {
+			if swapped[i].Policy == ours && swapped[i].Baselines == m.Baselines {
 				swapped[i] = m
 			}
 		}
@@ -314,7 +314,7 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	long, err := js.Schedule(ScheduleOptions{
 		Arrivals:  longArrivals,
 		Seeds:     seeds[:min(1, len(seeds))],
-		Scenarios: []sched.Scenario{sched.Scenario1}, InferenceCycles: InferenceCycles, Workers: o.Workers,
+		Scenarios: []Scenario{Scenario1}, InferenceCycles: InferenceCycles, Workers: o.Workers,
 	})
 	if err != nil {
 		return nil, err
@@ -384,11 +384,11 @@ func writeReproTables(out string, sum *Summary, sres *ScheduleResult, shares []O
 // reproFigures names the figure files (without extension) of a run.
 type reproFigures struct {
 	fig1, fig1Set, fig5 string
-	sched               map[sched.Scenario]string
+	sched               map[Scenario]string
 }
 
 func writeReproFigures(out string, shares []OptimalShare, sres *ScheduleResult, haveReal bool, nseeds int) (reproFigures, error) {
-	f := reproFigures{fig5: "fig5_optimal_configs", sched: map[sched.Scenario]string{}}
+	f := reproFigures{fig5: "fig5_optimal_configs", sched: map[Scenario]string{}}
 	// Figure 1 is seed 002's ENZYMES; without it, the first set of shares.
 	f.fig1Set = shares[0].Dataset
 	if slices.ContainsFunc(shares, func(s OptimalShare) bool { return s.Dataset == "ENZYMES" }) {
@@ -406,12 +406,12 @@ func writeReproFigures(out string, shares []OptimalShare, sres *ScheduleResult, 
 		jobs = "held-out generated jobs"
 	}
 	for _, sc := range []struct {
-		s    sched.Scenario
+		s    Scenario
 		file string
 		what string
 	}{
-		{sched.Scenario1, "fig6_scenario1", "baselines with random tiling"},
-		{sched.Scenario2, "fig7_scenario2", "baselines with optimal tiling"},
+		{Scenario1, "fig6_scenario1", "baselines with random tiling"},
+		{Scenario2, "fig7_scenario2", "baselines with optimal tiling"},
 	} {
 		sel := inScenario(sres.Mean, sc.s)
 		if len(sel) == 0 {

@@ -13,7 +13,6 @@ import (
 
 	"gnnsim/internal/pqio"
 	"gnnsim/predict"
-	"gnnsim/sched"
 )
 
 // fakeRealData writes a tiny real-data directory: five square Matrix
@@ -138,11 +137,11 @@ func TestReproTiny(t *testing.T) {
 	if err != nil || len(t4) != 4*len(t3) {
 		t.Errorf("table 4: %d rows (%v), want %d", len(t4), err, 4*len(t3))
 	}
-	mean, _, err := pqio.Read[sched.MetricsRow](filepath.Join(a, ScheduleMeanFile))
+	mean, _, err := pqio.Read[MetricsRow](filepath.Join(a, ScheduleMeanFile))
 	if err != nil || len(mean) != 14 {
 		t.Errorf("schedule means: %d rows (%v), want 14", len(mean), err)
 	}
-	recs, _, err := pqio.Read[sched.RecordRow](filepath.Join(a, ScheduleRecordsFile))
+	recs, _, err := pqio.Read[RecordRow](filepath.Join(a, ScheduleRecordsFile))
 	if err != nil || len(recs) != 2*2*7*5 {
 		t.Errorf("schedule records: %d rows (%v), want %d", len(recs), err, 2*2*7*5)
 	}

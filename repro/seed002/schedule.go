@@ -22,9 +22,6 @@ import (
 // jobs, the runs' cycles the truth table, the predictor's outputs the
 // predicted table, and package workload releases the jobs over time.
 
-// numTilings is the number of named tilings a machine can choose from.
-const numTilings = len(dataflow.TilingNames)
-
 // InferenceCycles is seed 002's predictor inference time: 2,311.88 ns
 // per prediction of all 24 configurations (lleaves on a Ryzen 9 5900X, the
 // 24 models in parallel), about 2,312 cycles of a 1 GHz accelerator. It is
@@ -51,9 +48,9 @@ func Machines() []sched.Machine {
 // letters from a..h (default all eight, chosen per job; one letter is a
 // fixed tiling). "seq,sp,pp" is seed 002's system; "sp:c,pp:ab" two
 // machines, sp fixed at tiling c and pp choosing between a and b. A
-// dataflow may appear more than once. Machine.Dataflow is the dataflow's
-// index in dataflow.Inters and tiling ids are letter indices (a = 0), so
-// that configuration Dataflow*8 + tiling is predict.ConfigNames' order.
+// dataflow may appear more than once. A machine's mappings are the names
+// of its configurations ("sp-a", ..., as predict.ConfigNames), in the
+// order of the letters.
 func ParseMachines(s string) ([]sched.Machine, error) {
 	var out []sched.Machine
 	seen := map[string]int{}
@@ -67,7 +64,7 @@ func ParseMachines(s string) ([]sched.Machine, error) {
 		if err != nil {
 			return nil, fmt.Errorf("seed002: machines %q: %w", s, err)
 		}
-		m := sched.Machine{Dataflow: slices.Index(dataflow.Inters[:], inter)}
+		var m sched.Machine
 		if !hasT {
 			tl = dataflow.TilingNames
 		}
@@ -75,14 +72,14 @@ func ParseMachines(s string) ([]sched.Machine, error) {
 			return nil, fmt.Errorf("seed002: machines %q: %s has no tilings after ':'", s, df)
 		}
 		for _, r := range tl {
-			t := strings.IndexRune(dataflow.TilingNames, r)
-			if t < 0 {
+			if !strings.ContainsRune(dataflow.TilingNames, r) {
 				return nil, fmt.Errorf("seed002: machines %q: tiling %q is not one of %s", s, r, dataflow.TilingNames)
 			}
-			if slices.Contains(m.Tilings, t) {
+			cfg := inter.String() + "-" + string(r)
+			if slices.Contains(m.Mappings, cfg) {
 				return nil, fmt.Errorf("seed002: machines %q: tiling %c listed twice for %s", s, r, df)
 			}
-			m.Tilings = append(m.Tilings, t)
+			m.Mappings = append(m.Mappings, cfg)
 		}
 		m.Name = item
 		seen[item]++
@@ -111,6 +108,7 @@ type CasePredictor interface {
 type JobSet struct {
 	Cases    []predict.Sample
 	Machines []sched.Machine
+	configs  [][]int   // per machine and mapping: the configuration index
 	truth    []int64   // case*24 + config
 	pred     []float64 // case*24 + config; nil without a predictor
 	byName   map[string]int
@@ -125,22 +123,23 @@ func NewJobSet(cases []predict.Sample, machines []sched.Machine, p CasePredictor
 	if len(machines) == 0 {
 		return nil, errors.New("seed002: no machines")
 	}
+	configs := make([][]int, len(machines))
 	for i, m := range machines {
-		if m.Dataflow < 0 || m.Dataflow >= len(dataflow.Inters) {
-			return nil, fmt.Errorf("seed002: machine %d (%s): dataflow %d outside 0..%d", i, m.Name, m.Dataflow, len(dataflow.Inters)-1)
+		if len(m.Mappings) == 0 {
+			return nil, fmt.Errorf("seed002: machine %d (%s) has no configurations", i, m.Name)
 		}
-		if len(m.Tilings) == 0 {
-			return nil, fmt.Errorf("seed002: machine %d (%s) has no tilings", i, m.Name)
-		}
-		for _, t := range m.Tilings {
-			if t < 0 || t >= numTilings {
-				return nil, fmt.Errorf("seed002: machine %d (%s): tiling %d outside 0..%d", i, m.Name, t, numTilings-1)
+		for _, name := range m.Mappings {
+			c := slices.Index(predict.ConfigNames(), name)
+			if c < 0 {
+				return nil, fmt.Errorf("seed002: machine %d (%s): mapping %q is not one of the %d configurations", i, m.Name, name, predict.NumConfigs)
 			}
+			configs[i] = append(configs[i], c)
 		}
 	}
 	js := &JobSet{
 		Cases:    cases,
 		Machines: slices.Clone(machines),
+		configs:  configs,
 		truth:    make([]int64, len(cases)*predict.NumConfigs),
 		byName:   make(map[string]int, len(cases)),
 	}
@@ -194,8 +193,8 @@ func (js *JobSet) HasPredictions() bool { return js.pred != nil }
 // (predict.ConfigNames order).
 func (js *JobSet) TrueCycles(i, c int) int64 { return js.truth[i*predict.NumConfigs+c] }
 
-// config returns the configuration index machine m runs with tiling t.
-func (js *JobSet) config(m, t int) int { return js.Machines[m].Dataflow*numTilings + t }
+// config returns the configuration index machine m runs with its mapping k.
+func (js *JobSet) config(m, k int) int { return js.configs[m][k] }
 
 // ArrivalOptions describe how jobs are released: a generated trace, whose
 // mean inter-arrival gap is set so that the jobs offer the target
@@ -293,18 +292,18 @@ func (js *JobSet) Instance(a ArrivalOptions, seed uint64) (*Instance, error) {
 	if n == 0 {
 		return nil, errors.New("seed002: empty trace")
 	}
-	truth, err := sched.NewTable(n, M, numTilings)
+	truth, err := sched.NewTable(n, js.Machines)
 	if err != nil {
 		return nil, err
 	}
 	for j, c := range cases {
 		for m := range js.Machines {
-			for _, t := range js.Machines[m].Tilings {
-				truth.Set(j, m, t, js.truth[c*predict.NumConfigs+js.config(m, t)])
+			for k := range js.configs[m] {
+				truth.Set(j, m, k, js.truth[c*predict.NumConfigs+js.config(m, k)])
 			}
 		}
 	}
-	svc, err := sched.ReferenceService(truth, js.Machines)
+	svc, err := sched.ReferenceService(truth)
 	if err != nil {
 		return nil, err
 	}
@@ -334,8 +333,8 @@ func (js *JobSet) Instance(a ArrivalOptions, seed uint64) (*Instance, error) {
 	}
 	var pred sched.Predictor
 	if js.pred != nil {
-		pred = sched.PredictorFunc(func(job, m, t int) (float64, error) {
-			return js.pred[cases[job]*predict.NumConfigs+js.config(m, t)], nil
+		pred = sched.PredictorFunc(func(job, m, k int) (float64, error) {
+			return js.pred[cases[job]*predict.NumConfigs+js.config(m, k)], nil
 		})
 	}
 	if inst.Problem, err = sched.NewProblem(jobs, js.Machines, truth, pred); err != nil {
@@ -347,10 +346,10 @@ func (js *JobSet) Instance(a ArrivalOptions, seed uint64) (*Instance, error) {
 		var sum float64
 		for m := range js.Machines {
 			var s float64
-			for _, t := range js.Machines[m].Tilings {
-				s += float64(truth.At(j, m, t))
+			for k := range js.configs[m] {
+				s += float64(truth.At(j, m, k))
 			}
-			sum += s / float64(len(js.Machines[m].Tilings))
+			sum += s / float64(len(js.configs[m]))
 		}
 		rnd[j] = int64(math.Round(sum / float64(M)))
 	}
@@ -395,7 +394,7 @@ type ScheduleOptions struct {
 	// seven of sched.Standard, in its order.
 	Policies []string
 	// Scenarios to run; nil means both.
-	Scenarios []sched.Scenario
+	Scenarios []Scenario
 	// Seeds of the runs; nil means ScheduleSeeds. Each seed draws
 	// its own trace (arrival times and job order) and drives the runs'
 	// random choices.
@@ -440,13 +439,13 @@ func (js *JobSet) Schedule(o ScheduleOptions) (*ScheduleResult, error) {
 		if err != nil {
 			return nil, fmt.Errorf("seed002: %w", err)
 		}
-		if info := p.Info(); (info.Predictive || info.Tiling == sched.TilingPredicted) && js.pred == nil {
+		if info := p.Info(); (info.Predictive || info.Mapping == sched.MappingPredicted) && js.pred == nil {
 			return nil, fmt.Errorf("seed002: policy %s needs a latency predictor (give the models)", info.Name)
 		}
 	}
 	scen := o.Scenarios
 	if scen == nil {
-		scen = []sched.Scenario{sched.Scenario1, sched.Scenario2}
+		scen = []Scenario{Scenario1, Scenario2}
 	}
 	seeds := o.Seeds
 	if seeds == nil {
@@ -472,7 +471,7 @@ func (js *JobSet) Schedule(o ScheduleOptions) (*ScheduleResult, error) {
 		for s, sc := range scen {
 			for _, nm := range names {
 				pol, _ := sched.ByName(nm) // checked above; fresh per run
-				res, err := sched.Run(inst.Problem, pol, sched.Options{Scenario: sc, Seed: seeds[k], InferenceCycles: o.InferenceCycles})
+				res, err := sched.Run(inst.Problem, pol, sched.Options{Baselines: sc.Baselines(), Seed: seeds[k], InferenceCycles: o.InferenceCycles})
 				if err != nil {
 					// Keep the first error; the seed's other runs are moot.
 					errs[k] = fmt.Errorf("seed %d: %w", seeds[k], err)

@@ -33,7 +33,7 @@ func Summaries(mean []sched.Metrics) []PolicySummary {
 	out := make([]PolicySummary, len(mean))
 	for i, m := range mean {
 		out[i] = PolicySummary{
-			Policy: m.Policy, Scenario: int(m.Scenario),
+			Policy: m.Policy, Scenario: int(ScenarioOf(m.Baselines)),
 			MeanCompletion: m.MeanCompletion, MeanTurnaround: m.MeanTurnaround,
 			MeanExecution: m.MeanExecution, MeanWaiting: m.MeanWaiting,
 			P99Turnaround: m.P99Turnaround,
@@ -83,10 +83,10 @@ func metricValue(m *sched.Metrics, name string) float64 {
 // Speedups compares policy with the best baseline of each scenario of mean
 // (averaged metrics, as ScheduleResult.Mean) on every SpeedupMetrics entry.
 func Speedups(mean []sched.Metrics, policy string) ([]Speedup, error) {
-	var scen []sched.Scenario
+	var scen []Scenario
 	for _, m := range mean {
-		if !slices.Contains(scen, m.Scenario) {
-			scen = append(scen, m.Scenario)
+		if sc := ScenarioOf(m.Baselines); !slices.Contains(scen, sc) {
+			scen = append(scen, sc)
 		}
 	}
 	truthName := sched.SJFTruth().Info().Name
@@ -97,7 +97,7 @@ func Speedups(mean []sched.Metrics, policy string) ([]Speedup, error) {
 		for i := range mean {
 			m := &mean[i]
 			switch {
-			case m.Scenario != sc:
+			case ScenarioOf(m.Baselines) != sc:
 			case m.Policy == policy:
 				ours = m
 			default:
@@ -144,9 +144,9 @@ func Speedups(mean []sched.Metrics, policy string) ([]Speedup, error) {
 
 // Schedule output files, written by WriteSchedule into a directory.
 const (
-	ScheduleRecordsFile = "schedule_records.parquet" // sched.RecordRow per job and run (with KeepRecords)
-	ScheduleRunsFile    = "schedule_metrics.parquet" // sched.MetricsRow per run
-	ScheduleMeanFile    = "schedule_mean.parquet"    // sched.MetricsRow averaged over seeds
+	ScheduleRecordsFile = "schedule_records.parquet" // RecordRow per job and run (with KeepRecords)
+	ScheduleRunsFile    = "schedule_metrics.parquet" // MetricsRow per run
+	ScheduleMeanFile    = "schedule_mean.parquet"    // MetricsRow averaged over seeds
 )
 
 // WriteSchedule writes a schedule result's tables into dir (which must
@@ -154,14 +154,14 @@ const (
 // the result kept them.
 func WriteSchedule(dir string, r *ScheduleResult, meta map[string]string) error {
 	if r.Results != nil {
-		if err := sched.WriteRecords(filepath.Join(dir, ScheduleRecordsFile), r.Results, meta); err != nil {
+		if err := writeRecords(filepath.Join(dir, ScheduleRecordsFile), r.Results, meta); err != nil {
 			return err
 		}
 	}
-	if err := sched.WriteMetrics(filepath.Join(dir, ScheduleRunsFile), r.Runs, meta); err != nil {
+	if err := writeMetrics(filepath.Join(dir, ScheduleRunsFile), r.Runs, meta); err != nil {
 		return err
 	}
-	return sched.WriteMetrics(filepath.Join(dir, ScheduleMeanFile), r.Mean, meta)
+	return writeMetrics(filepath.Join(dir, ScheduleMeanFile), r.Mean, meta)
 }
 
 // WriteSpeedups writes speed-ups as a Parquet table.
