@@ -87,7 +87,7 @@ func TestReadDataset(t *testing.T) {
 		if s.Dataset != wantDS || s.Mode != "extended" || s.G != 16 || (s.F != 16 && s.F != 32) {
 			t.Fatalf("sample %d: %s %s F=%d G=%d", i, s.Dataset, s.Mode, s.F, s.G)
 		}
-		if s.Hardware != (predict.Hardware{PEs: 512, PPAggPEs: 256}) {
+		if s.Hardware != (predict.PEArray{PEs: 512, PPAggPEs: 256}) {
 			t.Fatalf("sample %d: hardware %+v", i, s.Hardware)
 		}
 		if gf := graphs.ComputeFeatures(s.Graph); gf != s.Features {
@@ -340,7 +340,7 @@ func BenchmarkPredictorMedium(b *testing.B) {
 		}
 	}
 	gf := graphs.ComputeFeatures(g)
-	hw := predict.Hardware{PEs: 512}
+	hw := accel.DefaultHW()
 	trees := 0
 	for _, m := range f.Models {
 		trees += m.NumTrees()

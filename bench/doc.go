@@ -1,7 +1,9 @@
 // Package bench runs reproducible benchmark sweeps and writes their results
-// as Parquet: graphs x feature sizes x configurations x hardware, from a
-// YAML spec (see testdata/example.yaml) or from a preset (seed 002's
-// Graphlaxy Small/Medium/Large sets, and the real data sets).
+// as Parquet: graphs x layer kinds x feature sizes x configurations x
+// hardware, from a YAML spec (see testdata/example.yaml and
+// testdata/layers.yaml) or from a preset (seed 002's Graphlaxy
+// Small/Medium/Large sets, and the real data sets). Seed reproductions
+// that build on sweeps live in repro/.
 //
 // # Determinism, sharding, resumption
 //
@@ -36,8 +38,10 @@
 // density, nx_density, clustering, triangles, deg_q1..deg_q7, mean_degree,
 // max_degree, labels and the CSR as lists; see the graphs package doc).
 //
-// runs.parquet has one row per (graph, F, G, hardware, configuration), in
-// graph id order, then sizes, hardware and configuration order (seq-a..h,
+// runs.parquet of the built-in unit kind (omega, the accelerator of package
+// accel) has one row per (graph, layer kind, F, G, hardware,
+// configuration), in graph id order, then layer, sizes, hardware and
+// configuration order (seq-a..h,
 // sp-a..h, pp-a..h for the 24 named configurations):
 //
 //	graph_id, graph_name, dataset     graph id (joins graphs.id), name, data set label
@@ -56,8 +60,26 @@
 //	noc_reads, noc_writes, noc_bytes
 //	energy_{mac,rf,noc,gb,dram,total}_pj  energy by component in pJ
 //
+// A spec whose layers: key names kinds other than GCN (layers: [gcn, gin,
+// sage, gat]) gets a first column layer (LayerRunRow); without layers:, or
+// with [gcn], the table is as above (RunRow), byte for byte what sweeps
+// wrote before the key existed, and the spec's hash is unchanged.
+//
 // All columns are plain INT64, DOUBLE or STRING (zstd, row groups of at
 // most 64 Ki rows): DuckDB, pandas, polars and Spark read them as they are.
+//
+// # Unit kinds
+//
+// The spec's unit: key names the kind of hardware swept (default omega).
+// A UnitKind supplies the table schema and an Evaluator that turns one
+// graph into rows; the runner supplies everything else (graphs, chunks,
+// shards, resumption, merge), so a kind registered with RegisterUnit is
+// swept exactly like omega. UnitSweep makes a kind of any hw.Unit
+// (hw.LayerWork per graph, layer kind and size; one CostRow per unit with
+// time_ps, cycles, energy_pj, dram_bytes, macs): how the SoC, FPGA and
+// G-CoS units are meant to be swept. The model: key (a whole model instead
+// of layers) is accepted only by a kind registered with Models set; none
+// is built in, and the error says so.
 //
 // Relative paths in a spec are relative to the working directory of the
 // command, not to the spec file, so a spec means the same on every shard.

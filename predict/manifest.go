@@ -40,8 +40,8 @@ type Manifest struct {
 	Models []ModelEntry `json:"models"`
 	// Hardware lists the hardware points of the training samples; the
 	// predictor refuses others, whose tile sizes it never saw.
-	Hardware []Hardware `json:"hardware"`
-	Modes    []string   `json:"modes"` // accelerator models of the labels
+	Hardware []PEArray `json:"hardware"`
+	Modes    []string  `json:"modes"` // accelerator models of the labels
 	// BestFixed is the configuration with the least total latency over the
 	// whole training split; data sets not trained on are compared with it.
 	BestFixed string        `json:"best_fixed"`

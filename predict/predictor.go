@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"gnnsim/accel"
 	"gnnsim/dataflow"
 	"gnnsim/graphs"
 	"gnnsim/predict/gbdt"
@@ -141,10 +142,10 @@ func (p *Predictor) Manifest() Manifest { return p.man }
 // FeatureSet returns the feature set the models take.
 func (p *Predictor) FeatureSet() FeatureSet { return p.features }
 
-// Hardware returns the hardware points the models were trained on.
-func (p *Predictor) Hardware() []Hardware { return slices.Clone(p.man.Hardware) }
+// Hardware returns the PE arrays the models were trained on.
+func (p *Predictor) Hardware() []PEArray { return slices.Clone(p.man.Hardware) }
 
-func (p *Predictor) checkHardware(hw Hardware) error {
+func (p *Predictor) checkHardware(hw PEArray) error {
 	if slices.Contains(p.man.Hardware, hw.resolved()) {
 		return nil
 	}
@@ -158,14 +159,14 @@ func (p *Predictor) checkHardware(hw Hardware) error {
 // Predict writes the predicted latency in cycles of every configuration
 // (ConfigNames order) of a GCN layer with F input and G output features on
 // graph g, whose features are gf, into out[:NumConfigs], and returns the
-// index of the predicted best (ArgMin). hw must be a hardware point the
+// index of the predicted best (ArgMin). hw's PE array must be one the
 // models were trained on. g may be nil for a Base predictor. It does not
 // allocate.
-func (p *Predictor) Predict(g *graphs.Graph, gf *graphs.Features, F, G int, hw Hardware, out []float64) (int, error) {
+func (p *Predictor) Predict(g *graphs.Graph, gf *graphs.Features, F, G int, hw accel.HW, out []float64) (int, error) {
 	if len(out) < NumConfigs {
 		return -1, fmt.Errorf("predict: output has room for %d latencies, need %d", len(out), NumConfigs)
 	}
-	if err := p.checkHardware(hw); err != nil {
+	if err := p.checkHardware(PEArrayOf(hw)); err != nil {
 		return -1, err
 	}
 	if p.features == Full && g == nil {
@@ -174,7 +175,7 @@ func (p *Predictor) Predict(g *graphs.Graph, gf *graphs.Features, F, G int, hw H
 	if gf.Nodes <= 0 {
 		return -1, errors.New("predict: the graph has no nodes")
 	}
-	h := hw.resolved()
+	h := PEArrayOf(hw).resolved()
 	cfgs, err := dataflow.All(dataflow.Dims{V: gf.Nodes, F: F, G: G}, h.PEs, h.PPAggPEs)
 	if err != nil {
 		return -1, fmt.Errorf("predict: %w", err)
@@ -188,7 +189,7 @@ func (p *Predictor) Predict(g *graphs.Graph, gf *graphs.Features, F, G int, hw H
 
 // PredictGraph is Predict for a graph whose features are not at hand: it
 // computes them first (graphs.ComputeFeatures, which allocates).
-func (p *Predictor) PredictGraph(g *graphs.Graph, F, G int, hw Hardware, out []float64) (int, error) {
+func (p *Predictor) PredictGraph(g *graphs.Graph, F, G int, hw accel.HW, out []float64) (int, error) {
 	if g == nil {
 		return -1, errors.New("predict: nil graph")
 	}

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"gnnsim/accel"
 	"gnnsim/dataflow"
 	"gnnsim/graphs"
 )
@@ -27,17 +28,23 @@ func ConfigNames() []string {
 	return names
 }
 
-// Hardware is what a predictor needs to know of an accelerator: the PE
-// count and the PEs aggregation gets under pp. It fixes the tile sizes of
-// every configuration for a layer (dataflow.All).
-type Hardware struct {
+// PEArray is the part of an accelerator's description (accel.HW) that
+// fixes the tile sizes of every configuration of a layer (dataflow.All):
+// its PE count and the PEs aggregation gets under pp. A predictor records
+// the arrays it was trained on (Manifest.Hardware) and refuses others; a
+// sample records its own, as the runs table holds these two numbers of the
+// accel.HW it was simulated on.
+type PEArray struct {
 	PEs      int `json:"pes"`
 	PPAggPEs int `json:"pp_agg_pes"` // 0 means half, as in accel.HW
 }
 
-// resolved returns h with PPAggPEs made explicit, so equal hardware
-// compares equal.
-func (h Hardware) resolved() Hardware {
+// PEArrayOf returns the PE array of h.
+func PEArrayOf(h accel.HW) PEArray { return PEArray{PEs: h.PEs, PPAggPEs: h.PPAggPEs} }
+
+// resolved returns h with PPAggPEs made explicit, so equal arrays compare
+// equal.
+func (h PEArray) resolved() PEArray {
 	if h.PPAggPEs == 0 {
 		h.PPAggPEs = h.PEs / 2
 	}
@@ -46,11 +53,11 @@ func (h Hardware) resolved() Hardware {
 
 // valid reports whether h, as given (resolve it first to accept
 // PPAggPEs 0), is a PE array the configurations can be tiled for.
-func (h Hardware) valid() bool {
+func (h PEArray) valid() bool {
 	return h.PEs >= 2 && h.PEs <= dataflow.MaxDim && h.PPAggPEs >= 1 && h.PPAggPEs < h.PEs
 }
 
-func (h Hardware) String() string {
+func (h PEArray) String() string {
 	h = h.resolved()
 	return fmt.Sprintf("%d PEs (pp: %d+%d)", h.PEs, h.PPAggPEs, h.PEs-h.PPAggPEs)
 }
@@ -64,7 +71,7 @@ type Sample struct {
 	Graph    *graphs.Graph
 	Features graphs.Features // of Graph, as graphs.ComputeFeatures gives them
 	F, G     int
-	Hardware Hardware
+	Hardware PEArray // the PE array of the accelerator the labels come from
 	// Tiles and Latency are indexed like ConfigNames. Latency is in cycles
 	// and positive.
 	Tiles   [NumConfigs]dataflow.Tiles

@@ -252,9 +252,8 @@ must be one the models were trained on.`,
 				return fmt.Errorf("%s: %w", graphsFile, err)
 			}
 			g := sel[0]
-			phw := predict.Hardware{PEs: hw.PEs, PPAggPEs: hw.PPAggPEs}
 			var lat [predict.NumConfigs]float64
-			best, err := p.PredictGraph(g, F, G, phw, lat[:])
+			best, err := p.PredictGraph(g, F, G, hw, lat[:])
 			if err != nil {
 				return err
 			}
@@ -265,7 +264,7 @@ must be one the models were trained on.`,
 			}
 			slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(lat[a], lat[b]) })
 			w := cmd.OutOrStdout()
-			fmt.Fprintf(w, "graph %q: %d nodes, %d edges; F=%d G=%d; %s\n", g.Name, g.NumNodes(), g.NumEdges(), F, G, phw)
+			fmt.Fprintf(w, "graph %q: %d nodes, %d edges; F=%d G=%d; %s\n", g.Name, g.NumNodes(), g.NumEdges(), F, G, predict.PEArrayOf(hw))
 			for rank, c := range order {
 				fmt.Fprintf(w, "%2d  %-6s %14.0f cycles\n", rank+1, names[c], lat[c])
 			}
