@@ -78,7 +78,10 @@ type Summary struct {
 	// InferenceNs is the measured wall time of one prediction of all 24
 	// configurations (not reproducible; reported only).
 	InferenceNs float64
-	Wall        time.Duration
+	// Figures are the figure files written, relative to Out: each figure
+	// as PNG, then SVG.
+	Figures []string
+	Wall    time.Duration
 }
 
 // Files of a reproduction directory (besides data/ and models/).
@@ -337,6 +340,11 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
+	for _, base := range append([]string{figs.fig1, figs.fig5}, figs.sched[Scenario1], figs.sched[Scenario2]) {
+		if base != "" {
+			sum.Figures = append(sum.Figures, base+".png", base+".svg")
+		}
+	}
 	step("tables, figures and report", t0)
 	sum.Wall = time.Since(start)
 	rep := reportInput{o: o, mode: mode, sizes: sz, sum: sum, sres: sres, shares: shares, glx: glx, real: real,
@@ -346,6 +354,24 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	}
 	logf("report: %s (%.1f s in all)", sum.Report, sum.Wall.Seconds())
 	return sum, nil
+}
+
+// Highlights are the headline lines of a run, for a console: whether real
+// data was used, and SJF-Predicted's scenario-1 speed-ups over the best
+// feasible baseline, with and without the inference charge.
+func (s *Summary) Highlights() []string {
+	var out []string
+	if !s.RealData {
+		out = append(out, "no real data sets found: generated graphs only (the report says so)")
+	}
+	for _, sp := range s.Speedups {
+		if sp.Scenario != int32(Scenario1) {
+			continue
+		}
+		out = append(out, fmt.Sprintf("scenario 1, mean %-11s %s %.4g cycles, %.3gx faster than %s, %.4f x SJF-Truth",
+			sp.Metric+":", sp.Policy, sp.Value, sp.Speedup, sp.Baseline, sp.TruthRatio))
+	}
+	return out
 }
 
 // runSweep runs one sweep of the reproduction, resuming finished chunks.
