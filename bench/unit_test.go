@@ -22,14 +22,7 @@ import (
 const exampleHash = "5dcde9c88f3684bc"
 
 func TestSpecHashStable(t *testing.T) {
-	data, err := os.ReadFile("testdata/example.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := ParseSpec(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, data := exampleSpec(t)
 	if s.Hash() != exampleHash {
 		t.Errorf("example.yaml hashes to %s, want %s", s.Hash(), exampleHash)
 	}

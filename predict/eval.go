@@ -81,17 +81,9 @@ func (p *Predictor) Evaluate(samples []Sample) ([]SetMetrics, error) {
 // for the sets that are split.
 func evaluateGroups(ss []*Sample, pred [][]float64, man *Manifest, split Split) ([]SetMetrics, error) {
 	names := ConfigNames()
-	var order []string
-	idx := map[string][]int{}
-	for i, s := range ss {
-		if _, ok := idx[s.Dataset]; !ok {
-			order = append(order, s.Dataset)
-		}
-		idx[s.Dataset] = append(idx[s.Dataset], i)
-	}
 	var out []SetMetrics
-	for _, ds := range order {
-		rows := idx[ds]
+	for _, grp := range GroupByDataset(len(ss), func(i int) string { return ss[i].Dataset }) {
+		ds, rows := grp.Name, grp.Samples
 		truth := make([][]float64, len(rows))
 		pr := make([][]float64, len(rows))
 		var modes []string

@@ -266,38 +266,32 @@ func latencies(ss []*Sample) [][]float64 {
 }
 
 func datasetInfos(samples []Sample, splits []Split) []DatasetInfo {
-	var infos []DatasetInfo
-	idx := map[string]int{}
-	graphsOf := map[string]map[int64]bool{}
-	trainOf := map[string][]*Sample{}
-	for i := range samples {
-		s := &samples[i]
-		k, ok := idx[s.Dataset]
-		if !ok {
-			k = len(infos)
-			idx[s.Dataset] = k
-			infos = append(infos, DatasetInfo{Name: s.Dataset})
-			graphsOf[s.Dataset] = map[int64]bool{}
-		}
-		graphsOf[s.Dataset][s.GraphID] = true
-		switch splits[i] {
-		case TrainSplit:
-			infos[k].Train++
-			trainOf[s.Dataset] = append(trainOf[s.Dataset], s)
-		case ValidSplit:
-			infos[k].Valid++
-		default:
-			infos[k].Test++
-		}
-	}
+	groups := GroupByDataset(len(samples), func(i int) string { return samples[i].Dataset })
+	infos := make([]DatasetInfo, len(groups))
 	names := ConfigNames()
-	for k := range infos {
-		infos[k].Graphs = len(graphsOf[infos[k].Name])
-		if tr := trainOf[infos[k].Name]; len(tr) > 0 {
-			if f, err := BestFixed(latencies(tr)); err == nil {
-				infos[k].BestFixed = names[f]
+	for k, grp := range groups {
+		info := DatasetInfo{Name: grp.Name}
+		graphIDs := map[int64]bool{}
+		var train []*Sample
+		for _, i := range grp.Samples {
+			graphIDs[samples[i].GraphID] = true
+			switch splits[i] {
+			case TrainSplit:
+				info.Train++
+				train = append(train, &samples[i])
+			case ValidSplit:
+				info.Valid++
+			default:
+				info.Test++
 			}
 		}
+		info.Graphs = len(graphIDs)
+		if len(train) > 0 {
+			if f, err := BestFixed(latencies(train)); err == nil {
+				info.BestFixed = names[f]
+			}
+		}
+		infos[k] = info
 	}
 	return infos
 }

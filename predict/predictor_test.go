@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -553,5 +554,17 @@ func TestPEArrayValid(t *testing.T) {
 		if got := c.h.resolved().valid(); got != c.resolved {
 			t.Errorf("%+v.resolved().valid() = %v, want %v", c.h, got, c.resolved)
 		}
+	}
+}
+
+func TestGroupByDataset(t *testing.T) {
+	labels := []string{"b", "a", "b", "c", "a", "b"}
+	got := GroupByDataset(len(labels), func(i int) string { return labels[i] })
+	want := []DatasetGroup{{"b", []int{0, 2, 5}}, {"a", []int{1, 4}}, {"c", []int{3}}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("GroupByDataset = %v, want %v", got, want)
+	}
+	if g := GroupByDataset(0, nil); g != nil {
+		t.Errorf("no samples: %v", g)
 	}
 }

@@ -115,6 +115,33 @@ func splitStream(dataset string) uint64 {
 	return h.Sum64()
 }
 
+// DatasetGroup is the samples of one data set label: indices into the
+// grouped slice, in order.
+type DatasetGroup struct {
+	Name    string
+	Samples []int
+}
+
+// GroupByDataset groups n samples by their data set label, label(i) being
+// sample i's: groups in order of first appearance, each holding its
+// samples' indices in order. Every per-data-set figure (splits, metrics,
+// report rows) is computed over these groups.
+func GroupByDataset(n int, label func(i int) string) []DatasetGroup {
+	var groups []DatasetGroup
+	pos := map[string]int{}
+	for i := range n {
+		l := label(i)
+		k, ok := pos[l]
+		if !ok {
+			k = len(groups)
+			pos[l] = k
+			groups = append(groups, DatasetGroup{Name: l})
+		}
+		groups[k].Samples = append(groups[k].Samples, i)
+	}
+	return groups
+}
+
 // AssignSplits returns the split of every sample. Splits are by graph and
 // per data set: the distinct graph ids of a data set, in increasing order,
 // are shuffled by a PCG generator seeded with (seed, FNV-1a of the data set
@@ -124,18 +151,13 @@ func splitStream(dataset string) uint64 {
 // seed, the data set names and their sets of graph ids, never on sample
 // order.
 func AssignSplits(samples []Sample, seed uint64) []Split {
-	ids := map[string][]int64{}
-	var order []string
-	for i := range samples {
-		s := &samples[i]
-		if _, ok := ids[s.Dataset]; !ok {
-			order = append(order, s.Dataset)
-		}
-		ids[s.Dataset] = append(ids[s.Dataset], s.GraphID)
-	}
 	of := map[string]map[int64]Split{}
-	for _, ds := range order {
-		g := ids[ds]
+	for _, grp := range GroupByDataset(len(samples), func(i int) string { return samples[i].Dataset }) {
+		ds := grp.Name
+		g := make([]int64, len(grp.Samples))
+		for k, i := range grp.Samples {
+			g[k] = samples[i].GraphID
+		}
 		slices.Sort(g)
 		g = slices.Compact(g)
 		rng := rand.New(rand.NewPCG(seed, splitStream(ds)))

@@ -38,27 +38,15 @@ type OptimalShare struct {
 // gets all 24 configurations, zeros included, in that order.
 func OptimalShares(samples []predict.Sample) []OptimalShare {
 	names := predict.ConfigNames()
-	var order []string
-	counts := map[string]*[predict.NumConfigs]int64{}
-	for i := range samples {
-		s := &samples[i]
-		c, ok := counts[s.Dataset]
-		if !ok {
-			c = new([predict.NumConfigs]int64)
-			counts[s.Dataset] = c
-			order = append(order, s.Dataset)
-		}
-		c[predict.ArgMin(s.Latency[:])]++
-	}
 	var out []OptimalShare
-	for _, ds := range order {
-		c := counts[ds]
-		var total int64
-		for _, n := range c {
-			total += n
+	for _, grp := range predict.GroupByDataset(len(samples), func(i int) string { return samples[i].Dataset }) {
+		var c [predict.NumConfigs]int64
+		for _, i := range grp.Samples {
+			c[predict.ArgMin(samples[i].Latency[:])]++
 		}
+		total := int64(len(grp.Samples))
 		for k, n := range c {
-			out = append(out, OptimalShare{Dataset: ds, Config: names[k], Cases: n, Fraction: float64(n) / float64(total)})
+			out = append(out, OptimalShare{Dataset: grp.Name, Config: names[k], Cases: n, Fraction: float64(n) / float64(total)})
 		}
 	}
 	return out

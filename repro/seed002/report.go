@@ -43,28 +43,20 @@ type setInfo struct {
 
 func setInfos(samples []predict.Sample) []setInfo {
 	var out []setInfo
-	idx := map[string]int{}
-	seen := map[string]map[int64]bool{}
-	for i := range samples {
-		s := &samples[i]
-		k, ok := idx[s.Dataset]
-		if !ok {
-			k = len(out)
-			idx[s.Dataset] = k
-			out = append(out, setInfo{name: s.Dataset})
-			seen[s.Dataset] = map[int64]bool{}
+	for _, grp := range predict.GroupByDataset(len(samples), func(i int) string { return samples[i].Dataset }) {
+		info := setInfo{name: grp.Name, cases: len(grp.Samples)}
+		seen := map[int64]bool{}
+		for _, i := range grp.Samples {
+			if s := &samples[i]; !seen[s.GraphID] {
+				seen[s.GraphID] = true
+				info.graphs++
+				n := float64(s.Graph.NumNodes())
+				info.meanNodes += n
+				info.maxNod = max(info.maxNod, n)
+			}
 		}
-		out[k].cases++
-		if !seen[s.Dataset][s.GraphID] {
-			seen[s.Dataset][s.GraphID] = true
-			out[k].graphs++
-			n := float64(s.Graph.NumNodes())
-			out[k].meanNodes += n
-			out[k].maxNod = max(out[k].maxNod, n)
-		}
-	}
-	for i := range out {
-		out[i].meanNodes /= float64(out[i].graphs)
+		info.meanNodes /= float64(info.graphs)
+		out = append(out, info)
 	}
 	return out
 }
