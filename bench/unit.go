@@ -210,6 +210,9 @@ func UnitSweep(name string, units func(s *Spec) ([]hw.Unit, error)) UnitKind {
 		Name:  name,
 		Table: func(*Spec) Table { return &RowTable[CostRow]{} },
 		Evaluator: func(s *Spec) (Evaluator, error) {
+			if units == nil {
+				return nil, specErr("unit", "unit kind %s has no units function", name)
+			}
 			us, err := units(s)
 			if err != nil {
 				return nil, err
