@@ -9,6 +9,7 @@ import (
 	"gnnsim/graphs"
 	"gnnsim/internal/pqio"
 	"gnnsim/predict"
+	"gnnsim/workload"
 )
 
 // ReadDataset reads a finished sweep directory (graphs.parquet and
@@ -18,7 +19,8 @@ import (
 // configurations (predict.ConfigNames order). The hardware of a case is its
 // PE count and the PEs its pp rows give aggregation. Every case must have
 // exactly the 24 named configurations: a sweep of a subset, or with custom
-// tilings, is refused rather than half-used.
+// tilings, is refused rather than half-used; so is a sweep of layer kinds
+// other than GCN (the predictors' features describe GCN layers).
 func ReadDataset(dir string) ([]predict.Sample, error) {
 	gpath := filepath.Join(dir, GraphsFile)
 	entries, _, err := graphs.ReadSetFeatures(gpath)
@@ -33,7 +35,9 @@ func ReadDataset(dir string) ([]predict.Sample, error) {
 		return nil, fmt.Errorf("bench: %s: %d graphs but %d feature rows", gpath, len(gs), len(entries))
 	}
 	rpath := filepath.Join(dir, RunsFile)
-	rows, _, err := pqio.Read[RunRow](rpath)
+	// A layers: sweep's table has a layer column, a default one does not
+	// (it reads as "").
+	rows, _, err := pqio.Read[LayerRunRow](rpath)
 	if err != nil {
 		return nil, fmt.Errorf("bench: dataset %s: %w", dir, err)
 	}
@@ -55,6 +59,9 @@ func ReadDataset(dir string) ([]predict.Sample, error) {
 		if r.GraphID < 0 || r.GraphID >= int64(len(gs)) {
 			return nil, fmt.Errorf("bench: %s: graph_id outside the %d graphs of %s", where(), len(gs), gpath)
 		}
+		if r.Layer != "" && r.Layer != workload.GCN.String() {
+			return nil, fmt.Errorf("bench: %s: a %s layer; latency predictor samples are GCN layers (sweep with layers: [gcn])", where(), r.Layer)
+		}
 		c, ok := configIndex[r.Config]
 		if !ok {
 			return nil, fmt.Errorf("bench: %s: configuration %q is not one of the 24 named ones (%s .. %s)", where(), r.Config, names[0], names[len(names)-1])
@@ -75,7 +82,7 @@ func ReadDataset(dir string) ([]predict.Sample, error) {
 				Dataset: r.Dataset, GraphID: r.GraphID, Mode: r.Mode,
 				Graph: gs[r.GraphID], Features: e.Features,
 				F: int(r.F), G: int(r.G),
-				Hardware: predict.Hardware{PEs: int(r.PEs)},
+				Hardware: predict.PEArray{PEs: int(r.PEs)},
 			})
 			seen = append(seen, [predict.NumConfigs]bool{})
 		}

@@ -15,6 +15,7 @@ import (
 	"gnnsim/graphs"
 	"gnnsim/internal/pqio"
 	"gnnsim/predict"
+	"gnnsim/predict/gbdt"
 )
 
 // datasetSpec is a tiny labelled data set: two data set labels, two cases
@@ -86,7 +87,7 @@ func TestReadDataset(t *testing.T) {
 		if s.Dataset != wantDS || s.Mode != "extended" || s.G != 16 || (s.F != 16 && s.F != 32) {
 			t.Fatalf("sample %d: %s %s F=%d G=%d", i, s.Dataset, s.Mode, s.F, s.G)
 		}
-		if s.Hardware != (predict.Hardware{PEs: 512, PPAggPEs: 256}) {
+		if s.Hardware != (predict.PEArray{PEs: 512, PPAggPEs: 256}) {
 			t.Fatalf("sample %d: hardware %+v", i, s.Hardware)
 		}
 		if gf := graphs.ComputeFeatures(s.Graph); gf != s.Features {
@@ -339,7 +340,7 @@ func BenchmarkPredictorMedium(b *testing.B) {
 		}
 	}
 	gf := graphs.ComputeFeatures(g)
-	hw := predict.Hardware{PEs: 512}
+	hw := accel.DefaultHW()
 	trees := 0
 	for _, m := range f.Models {
 		trees += m.NumTrees()
@@ -349,13 +350,13 @@ func BenchmarkPredictorMedium(b *testing.B) {
 		// The 24 leaves models on precomputed rows: the cost per model
 		// without feature extraction or the baseline.
 		var rows [predict.NumConfigs][]float64
-		var ms [predict.NumConfigs]*predict.Ensemble
+		var ms [predict.NumConfigs]*gbdt.Ensemble
 		cfgs, err := dataflow.All(dataflow.Dims{V: gf.Nodes, F: 32, G: 16}, 512, 0)
 		if err != nil {
 			b.Fatal(err)
 		}
 		for c, e := range p.Manifest().Models {
-			if ms[c], err = predict.LoadModel(filepath.Join(dir, e.File)); err != nil {
+			if ms[c], err = gbdt.LoadModel(filepath.Join(dir, e.File)); err != nil {
 				b.Fatal(err)
 			}
 			rows[c] = predict.Full.AppendRow(nil, g, &gf, 32, 16, cfgs[c].Tiles)

@@ -1,7 +1,9 @@
 // Package bench runs reproducible benchmark sweeps and writes their results
-// as Parquet: graphs x feature sizes x configurations x hardware, from a
-// YAML spec (see testdata/example.yaml) or from a preset (seed 002's
-// Graphlaxy Small/Medium/Large sets, and the real data sets).
+// as Parquet: graphs x layer kinds x feature sizes x configurations x
+// hardware, from a YAML spec (see testdata/example.yaml and
+// testdata/layers.yaml) or from a preset (seed 002's Graphlaxy
+// Small/Medium/Large sets, and the real data sets). Seed reproductions
+// that build on sweeps live in repro/.
 //
 // # Determinism, sharding, resumption
 //
@@ -36,8 +38,10 @@
 // density, nx_density, clustering, triangles, deg_q1..deg_q7, mean_degree,
 // max_degree, labels and the CSR as lists; see the graphs package doc).
 //
-// runs.parquet has one row per (graph, F, G, hardware, configuration), in
-// graph id order, then sizes, hardware and configuration order (seq-a..h,
+// runs.parquet of the built-in unit kind (omega, the accelerator of package
+// accel) has one row per (graph, layer kind, F, G, hardware,
+// configuration), in graph id order, then layer, sizes, hardware and
+// configuration order (seq-a..h,
 // sp-a..h, pp-a..h for the 24 named configurations):
 //
 //	graph_id, graph_name, dataset     graph id (joins graphs.id), name, data set label
@@ -56,31 +60,26 @@
 //	noc_reads, noc_writes, noc_bytes
 //	energy_{mac,rf,noc,gb,dram,total}_pj  energy by component in pJ
 //
+// A spec whose layers: key names kinds other than GCN (layers: [gcn, gin,
+// sage, gat]) gets a first column layer (LayerRunRow); without layers:, or
+// with [gcn], the table is as above (RunRow), byte for byte what sweeps
+// wrote before the key existed, and the spec's hash is unchanged.
+//
 // All columns are plain INT64, DOUBLE or STRING (zstd, row groups of at
 // most 64 Ki rows): DuckDB, pandas, polars and Spark read them as they are.
 //
-// # Scheduling and the seed-002 reproduction
+// # Unit kinds
 //
-// JobSet turns sweep samples (ReadDataset) and a predictor into scheduling
-// problems for package sched: one job per (graph, F, G) case, the seed's
-// three accelerators (SeedMachines: one per inter-phase dataflow, each free
-// to pick any tiling a..h per job), the true latency table from the runs'
-// cycles and predictions for all 24 configurations. Arrivals are Pareto
-// (type I, shape 1.5) scaled so each seed offers exactly the target load
-// (85 %: the jobs' best-tiling latency averaged over the machines, over
-// machines x trace span), Poisson, or a replayed trace. Predictive policies
-// pay SeedInferenceCycles (2,312, seed 002's 2,312 ns at 1 GHz) per job by
-// default, so results stay deterministic; a measured charge is available.
-//
-// ReproSeed002 runs seed 002 end to end into one directory: data/ (sweep
-// directories of the Graphlaxy sets and the real sets), models/<variant>/
-// (24 LightGBM v3 files and manifest.json per Table-4 variant),
-// table3.parquet, table4.parquet, optimal_configs.parquet,
-// schedule_{records,metrics,mean,speedups}.parquet, the figures
-// (fig1_optimal_enzymes, fig5_optimal_configs, fig6_scenario1,
-// fig7_scenario2; PNG and SVG) and report.md. Labels use omega mode by
-// default, as the seed's figures are STONNE-Omega numbers. Everything but the
-// report's last section (wall-clock times) is reproducible byte for byte.
+// The spec's unit: key names the kind of hardware swept (default omega).
+// A UnitKind supplies the table schema and an Evaluator that turns one
+// graph into rows; the runner supplies everything else (graphs, chunks,
+// shards, resumption, merge), so a kind registered with RegisterUnit is
+// swept exactly like omega. UnitSweep makes a kind of any hw.Unit
+// (hw.LayerWork per graph, layer kind and size; one CostRow per unit with
+// time_ps, cycles, energy_pj, dram_bytes, macs): how the SoC, FPGA and
+// G-CoS units are meant to be swept. The model: key (a whole model instead
+// of layers) is accepted only by a kind registered with Models set; none
+// is built in, and the error says so.
 //
 // Relative paths in a spec are relative to the working directory of the
 // command, not to the spec file, so a spec means the same on every shard.

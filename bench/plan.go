@@ -8,22 +8,20 @@ import (
 	"slices"
 	"strings"
 
-	"gnnsim/accel"
-	"gnnsim/dataflow"
 	"gnnsim/graphs"
 )
 
-// Plan is a spec resolved against the machine: files loaded, generators and
-// tilings checked, hardware parsed. Everything a sweep can get wrong is
-// found while planning, before any simulation starts.
+// Plan is a spec resolved against the machine: files loaded, generators
+// checked, and the unit kind's keys (for omega: hardware, tilings, mode)
+// resolved. Everything a sweep can get wrong is found while planning,
+// before any simulation starts.
 type Plan struct {
 	Spec    *Spec
 	sources []source
 	offsets []int // offsets[k] = global id of source k's first graph
 	total   int
-	hws     []hwPoint
-	configs []configSpec
-	opts    accel.Options
+	kind    UnitKind
+	eval    Evaluator
 	// Skipped lists files a directory source could not load, with reasons.
 	Skipped []string
 }
@@ -35,18 +33,11 @@ type source struct {
 	loaded  []*graphs.Graph
 }
 
-type hwPoint struct {
-	name string
-	hw   accel.HW
-}
-
-type configSpec struct {
-	inter  dataflow.Inter
-	tiling dataflow.Tiling
-}
-
 // NewPlan resolves s. Errors name the spec key and the reason.
 func NewPlan(s *Spec) (*Plan, error) {
+	if err := s.normalize(); err != nil { // a hand-built spec gets its defaults
+		return nil, err
+	}
 	p := &Plan{Spec: s}
 	for i, gs := range s.Graphs {
 		key := fmt.Sprintf("graphs[%d]", i)
@@ -62,91 +53,11 @@ func NewPlan(s *Spec) (*Plan, error) {
 	if p.total == 0 {
 		return nil, specErr("graphs", "the sources hold no graphs")
 	}
-	if len(s.HW) == 0 {
-		p.hws = []hwPoint{{"default", accel.DefaultHW()}}
+	p.kind, _ = unitKind(s.Unit) // normalize checked it
+	var err error
+	if p.eval, err = p.kind.Evaluator(s); err != nil {
+		return nil, err
 	}
-	for i, h := range s.HW {
-		key := fmt.Sprintf("hardware[%d]", i)
-		hw := accel.DefaultHW()
-		if h.File != "" {
-			var err error
-			if hw, err = accel.LoadHW(h.File); err != nil {
-				return nil, &SpecError{Key: key + ".file", Reason: err.Error()}
-			}
-		}
-		if h.PEs > 0 {
-			hw.PEs = h.PEs
-			hw.DistributionBW, hw.ReductionBW = h.PEs, h.PEs
-		}
-		if err := hw.Validate(); err != nil {
-			return nil, &SpecError{Key: key, Reason: err.Error()}
-		}
-		name := h.Name
-		if name == "" {
-			name = fmt.Sprintf("hw%d", i)
-		}
-		for _, o := range p.hws {
-			if o.name == name {
-				return nil, specErr(key+".name", "duplicate hardware name %q", name)
-			}
-		}
-		p.hws = append(p.hws, hwPoint{name, hw})
-	}
-	inters := s.Config.Dataflows
-	if len(inters) == 0 {
-		inters = []string{"seq", "sp", "pp"}
-	}
-	tilings := s.Config.Tilings
-	if len(tilings) == 0 && len(s.Config.Custom) == 0 || slices.Contains(tilings, "all") {
-		tilings = strings.Split(dataflow.TilingNames, "")
-	}
-	var ts []dataflow.Tiling
-	for i, name := range tilings {
-		t, err := dataflow.Named(name)
-		if err != nil {
-			return nil, &SpecError{Key: fmt.Sprintf("configurations.tilings[%d]", i), Reason: err.Error()}
-		}
-		ts = append(ts, t)
-	}
-	for i, c := range s.Config.Custom {
-		t, err := dataflow.ParseTiling(c)
-		if err != nil {
-			return nil, &SpecError{Key: fmt.Sprintf("configurations.custom[%d]", i), Reason: err.Error()}
-		}
-		ts = append(ts, t)
-	}
-	for i, name := range inters {
-		in, err := dataflow.ParseInter(name)
-		if err != nil {
-			return nil, &SpecError{Key: fmt.Sprintf("configurations.dataflows[%d]", i), Reason: err.Error()}
-		}
-		for _, t := range ts {
-			p.configs = append(p.configs, configSpec{in, t})
-		}
-	}
-	// An impossible tiling (a tile product above the PEs, a tile wider than
-	// F) fails here for every hardware point and feature size, on the
-	// smallest and a large graph, rather than halfway through a sweep.
-	for _, hp := range p.hws {
-		for _, F := range s.Sizes.F {
-			for _, G := range s.Sizes.G {
-				for _, v := range []int{1, 1 << 20} {
-					d := dataflow.Dims{V: v, F: F, G: G}
-					for _, c := range p.configs {
-						if _, err := c.tiling.Config(c.inter, d, hp.hw.PEs, hp.hw.PPAggPEs); err != nil {
-							return nil, specErr("configurations", "%s-%s on hardware %q with F=%d G=%d: %v",
-								c.inter, c.tiling.Name(), hp.name, F, G, err)
-						}
-					}
-				}
-			}
-		}
-	}
-	mode, err := accel.ParseMode(s.Mode)
-	if err != nil {
-		return nil, &SpecError{Key: "mode", Reason: err.Error()}
-	}
-	p.opts = accel.Options{Mode: mode, Engine: accel.Fast}
 	return p, nil
 }
 

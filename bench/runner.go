@@ -13,12 +13,9 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"gnnsim/accel"
 	"gnnsim/graphs"
 	"gnnsim/internal/atomicfile"
 	"gnnsim/internal/par"
-	"gnnsim/internal/pqio"
-	"gnnsim/workload"
 )
 
 // Output file names inside a sweep directory.
@@ -45,7 +42,7 @@ type Summary struct {
 	ChunksComputed int     // chunks this run computed
 	ChunksReused   int     // chunks found finished and skipped
 	Complete       bool    // the final graphs/runs tables were written
-	Best           []Count // optimal configuration per (graph, F, G, hardware)
+	Best           []Count // omega: optimal configuration per (graph, layer, F, G, hardware)
 	Skipped        []string
 }
 
@@ -194,22 +191,22 @@ func writeFileAtomic(path string, data []byte) error {
 func (p *Plan) runChunk(dir string, c int, prog *Progress) error {
 	lo, hi := p.chunkRange(c)
 	gs := make([]*graphs.Graph, 0, hi-lo)
-	var rows []RunRow
+	runs := p.kind.Table(p.Spec)
 	for id := lo; id < hi; id++ {
 		g, ds, err := p.graph(id)
 		if err != nil {
 			return fmt.Errorf("bench: graph %d: %w", id, err)
 		}
 		gs = append(gs, g)
-		if rows, err = p.simulate(rows, id, g, ds); err != nil {
+		if err := p.eval.Evaluate(runs, Case{ID: id, Graph: g, Dataset: ds, Sizes: p.sizes(id)}); err != nil {
 			return err
 		}
 		prog.Add(1)
 	}
 	meta := p.meta()
 	meta["gnnsim.chunk"] = strconv.Itoa(c)
-	if err := pqio.Write(p.partPath(dir, "runs", c), rows, meta); err != nil {
-		return fmt.Errorf("bench: %w", err)
+	if err := runs.WriteFile(p.partPath(dir, "runs", c), meta); err != nil {
+		return err
 	}
 	if err := graphs.WriteSet(p.partPath(dir, "graphs", c), gs, meta); err != nil {
 		return fmt.Errorf("bench: %w", err)
@@ -217,39 +214,11 @@ func (p *Plan) runChunk(dir string, c int, prog *Progress) error {
 	return nil
 }
 
-// simulate appends the runs of graph id to rows.
-func (p *Plan) simulate(rows []RunRow, id int, g *graphs.Graph, ds string) ([]RunRow, error) {
-	for _, fg := range p.sizes(id) {
-		prep, err := accel.Prepare(g, workload.Layer{Kind: workload.GCN, F: fg[0], G: fg[1]})
-		if err != nil {
-			return rows, fmt.Errorf("bench: graph %d (%s): %w", id, g.Name, err)
-		}
-		for _, hp := range p.hws {
-			for _, cs := range p.configs {
-				cfg, err := cs.tiling.Config(cs.inter, prep.Dims(), hp.hw.PEs, hp.hw.PPAggPEs)
-				if err != nil {
-					return rows, fmt.Errorf("bench: graph %d (%s) F=%d G=%d: %w", id, g.Name, fg[0], fg[1], err)
-				}
-				r, err := prep.Run(cfg, hp.hw, p.opts)
-				if err != nil {
-					return rows, fmt.Errorf("bench: graph %d (%s) %s: %w", id, g.Name, cfg.Name(), err)
-				}
-				row := newRunRow(&r, &cfg)
-				row.GraphID, row.GraphName, row.Dataset = int64(id), g.Name, ds
-				row.F, row.G = int64(fg[0]), int64(fg[1])
-				row.Hardware, row.PEs = hp.name, int64(hp.hw.PEs)
-				rows = append(rows, row)
-			}
-		}
-	}
-	return rows, nil
-}
-
 // assemble joins the part files of every chunk, found in any of dirs, into
 // the final tables in out. The result depends only on the parts' contents,
 // so sharded-and-merged sweeps equal unsharded ones byte for byte.
 func (p *Plan) assemble(dirs []string, out string, sum *Summary) error {
-	var allRows []RunRow
+	runs := p.kind.Table(p.Spec)
 	var allGraphs []*graphs.Graph
 	for c := range p.NumChunks() {
 		d := ""
@@ -262,15 +231,13 @@ func (p *Plan) assemble(dirs []string, out string, sum *Summary) error {
 		if d == "" {
 			return fmt.Errorf("bench: chunk %d of %d is missing from %s", c, p.NumChunks(), strings.Join(dirs, ", "))
 		}
-		rows, _, err := pqio.Read[RunRow](p.partPath(d, "runs", c))
-		if err != nil {
-			return fmt.Errorf("bench: %w", err)
+		if err := runs.ReadFile(p.partPath(d, "runs", c)); err != nil {
+			return err
 		}
 		gs, _, err := graphs.ReadSet(p.partPath(d, "graphs", c))
 		if err != nil {
 			return fmt.Errorf("bench: %w", err)
 		}
-		allRows = append(allRows, rows...)
 		allGraphs = append(allGraphs, gs...)
 	}
 	if len(allGraphs) != p.total {
@@ -280,29 +247,32 @@ func (p *Plan) assemble(dirs []string, out string, sum *Summary) error {
 	if err := graphs.WriteSet(filepath.Join(out, GraphsFile), allGraphs, meta); err != nil {
 		return fmt.Errorf("bench: %w", err)
 	}
-	if err := pqio.Write(filepath.Join(out, RunsFile), allRows, meta); err != nil {
-		return fmt.Errorf("bench: %w", err)
+	if err := runs.WriteFile(filepath.Join(out, RunsFile), meta); err != nil {
+		return err
 	}
-	sum.Graphs, sum.Runs, sum.Complete = len(allGraphs), len(allRows), true
-	sum.Best = BestCounts(allRows)
+	sum.Graphs, sum.Runs, sum.Complete = len(allGraphs), runs.Len(), true
+	if b, ok := runs.(interface{ Best() []Count }); ok {
+		sum.Best = b.Best()
+	}
 	return nil
 }
 
-// BestCounts groups rows by (graph, F, G, hardware) and counts how often
-// each configuration is the fastest (ties go to the first in row order,
-// which is the canonical configuration order). Counts are sorted by
+// bestCounts groups rows by (graph, layer, F, G, hardware) and counts how
+// often each configuration is the fastest (ties go to the first in row
+// order, which is the canonical configuration order). Counts are sorted by
 // decreasing count, then name.
-func BestCounts(rows []RunRow) []Count {
+func bestCounts(rows []LayerRunRow) []Count {
 	type key struct {
-		id, f, g int64
-		hw       string
+		id, f, g  int64
+		layer, hw string
 	}
+	keyOf := func(r *LayerRunRow) key { return key{r.GraphID, r.F, r.G, r.Layer, r.Hardware} }
 	counts := map[string]int{}
 	for i := 0; i < len(rows); {
-		k := key{rows[i].GraphID, rows[i].F, rows[i].G, rows[i].Hardware}
+		k := keyOf(&rows[i])
 		best := i
 		j := i
-		for ; j < len(rows) && (key{rows[j].GraphID, rows[j].F, rows[j].G, rows[j].Hardware}) == k; j++ {
+		for ; j < len(rows) && keyOf(&rows[j]) == k; j++ {
 			if rows[j].Cycles < rows[best].Cycles {
 				best = j
 			}
@@ -355,6 +325,7 @@ func Merge(dirs []string, out string) (*Summary, error) {
 		return nil, fmt.Errorf("bench: %s: %w", filepath.Join(dirs[0], ManifestFile), err)
 	}
 	p := &Plan{Spec: spec, total: m.Graphs}
+	p.kind, _ = unitKind(spec.Unit) // ParseSpec checked it
 	if m.SpecHash != spec.Hash() || p.NumChunks() != m.Chunks {
 		return nil, fmt.Errorf("bench: %s does not match %s", ManifestFile, SpecFile)
 	}

@@ -13,18 +13,28 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// Spec describes a sweep: graph sources x feature sizes x configurations x
-// hardware, in one mode, fully seeded. It is read from YAML (see
-// bench/testdata/example.yaml for a commented example) and recorded verbatim
-// in every output file's metadata.
+// Spec describes a sweep: graph sources x layer kinds x feature sizes x
+// configurations x hardware, in one mode, fully seeded. It is read from YAML
+// (see bench/testdata/example.yaml for a commented example) and recorded
+// verbatim in every output file's metadata.
 type Spec struct {
-	Name   string         `yaml:"name"`
-	Seed   uint64         `yaml:"seed"`
-	Graphs []GraphSource  `yaml:"graphs"`
-	Sizes  SizeSpec       `yaml:"sizes"`
-	Config ConfigSpec     `yaml:"configurations"`
-	HW     []HardwareSpec `yaml:"hardware"`
-	Mode   string         `yaml:"mode"` // omega | extended (default)
+	Name   string        `yaml:"name"`
+	Seed   uint64        `yaml:"seed"`
+	Graphs []GraphSource `yaml:"graphs"`
+	// Layers are the layer kinds every graph runs (gcn, gin, sage, gat for
+	// omega); empty means [gcn], and [gcn] is normalised to empty, so that
+	// such specs keep their hash and outputs (no layer column).
+	Layers []string `yaml:"layers,omitempty"`
+	// Model names a whole model to sweep instead of layers; only unit
+	// kinds that sweep models accept it (none is built in).
+	Model  string     `yaml:"model,omitempty"`
+	Sizes  SizeSpec   `yaml:"sizes"`
+	Config ConfigSpec `yaml:"configurations"`
+	// Unit is the kind of hardware (RegisterUnit); empty means omega, the
+	// Omega-style accelerator, and omega is normalised to empty.
+	Unit string         `yaml:"unit,omitempty"`
+	HW   []HardwareSpec `yaml:"hardware"`
+	Mode string         `yaml:"mode"` // omega | extended (default)
 
 	// ChunkGraphs is the number of consecutive graphs per part file: the unit
 	// of sharding, resumption and crash loss. Default 256.
@@ -75,8 +85,10 @@ type ConfigSpec struct {
 	Custom    []string `yaml:"custom,omitempty"`
 }
 
-// HardwareSpec names one hardware point: a spec file (accel YAML) and/or
-// overrides. An empty list means the built-in default hardware.
+// HardwareSpec names one hardware point of the sweep: an accelerator
+// description (an accel.HW spec file, default the built-in one) with its PE
+// count optionally overridden. It refers to an accel.HW; it is not a
+// description of its own. An empty list means the built-in hardware.
 type HardwareSpec struct {
 	Name string `yaml:"name,omitempty"`
 	File string `yaml:"file,omitempty"`
@@ -211,7 +223,7 @@ func (s *Spec) normalize() error {
 			return specErr(fmt.Sprintf("hardware[%d].pes", i), "negative PE count %d", h.PEs)
 		}
 	}
-	return nil
+	return s.checkUnitKeys()
 }
 
 // Canonical returns the spec as normalized YAML: the text recorded in result

@@ -41,7 +41,9 @@ func TestParseSpecErrors(t *testing.T) {
 	}
 }
 
-func TestExampleSpecParses(t *testing.T) {
+// exampleSpec parses testdata/example.yaml and returns it with its text.
+func exampleSpec(t *testing.T) (*Spec, []byte) {
+	t.Helper()
 	data, err := os.ReadFile("testdata/example.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -50,6 +52,11 @@ func TestExampleSpecParses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return s, data
+}
+
+func TestExampleSpecParses(t *testing.T) {
+	s, data := exampleSpec(t)
 	if s.Hash() != s.Hash() || s.Hash() == "" {
 		t.Fatal("hash not stable")
 	}

@@ -57,6 +57,13 @@ type RunRow struct {
 	EnergyTotal float64 `parquet:"energy_total_pj"`
 }
 
+// LayerRunRow is a RunRow with the layer kind it ran (gcn, gin, sage,
+// gat): the row of a sweep whose spec names layers.
+type LayerRunRow struct {
+	Layer string `parquet:"layer"`
+	RunRow
+}
+
 func newRunRow(r *accel.Result, c *dataflow.Config) RunRow {
 	t := c.Tiles
 	return RunRow{

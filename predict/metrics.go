@@ -29,6 +29,9 @@ func ArgMin(xs []float64) int {
 	return best
 }
 
+// finite reports whether x is neither NaN nor infinite.
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
 // checkLatencies validates a graphs x configurations latency matrix.
 func checkLatencies(what string, m [][]float64, positive bool) (cols int, err error) {
 	if len(m) == 0 || len(m[0]) == 0 {

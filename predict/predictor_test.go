@@ -6,16 +6,24 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
 
+	"gnnsim/accel"
 	"gnnsim/dataflow"
 	"gnnsim/graphs"
+	"gnnsim/predict/gbdt"
 )
 
-var testHW = Hardware{PEs: 512, PPAggPEs: 256}
+// testHW is the default accelerator with its pp split made explicit.
+var testHW = func() accel.HW {
+	h := accel.DefaultHW()
+	h.PPAggPEs = 256
+	return h
+}()
 
 // syntheticSamples returns n labelled samples of data set ds: random graphs
 // of 8..300 nodes, F and G cycled as in the Graphlaxy presets, the tiles
@@ -32,7 +40,7 @@ func syntheticSamples(t testing.TB, n int, ds string, seed uint64) []Sample {
 			t.Fatal(err)
 		}
 		F, G := []int{16, 32, 64}[i%3], []int{16, 32}[i%2]
-		s := Sample{Dataset: ds, GraphID: int64(i), Mode: "extended", Graph: g, Features: graphs.ComputeFeatures(g), F: F, G: G, Hardware: testHW}
+		s := Sample{Dataset: ds, GraphID: int64(i), Mode: "extended", Graph: g, Features: graphs.ComputeFeatures(g), F: F, G: G, Hardware: PEArrayOf(testHW)}
 		cfgs, err := dataflow.All(dataflow.Dims{V: g.NumNodes(), F: F, G: G}, testHW.PEs, testHW.PPAggPEs)
 		if err != nil {
 			t.Fatal(err)
@@ -268,7 +276,7 @@ func TestFitLinearExact(t *testing.T) {
 	// ridge is tiny against 400 rows of spread inputs).
 	fs := Full
 	cols := fs.linearColumns()
-	d := &Dataset{}
+	d := &gbdt.Dataset{}
 	for i := range 400 {
 		row := make([]float64, fs.NumFeatures())
 		for j := range row {
@@ -310,7 +318,7 @@ func TestFitErrors(t *testing.T) {
 		{"zero latency", func(ss []Sample, o *FitOptions) []Sample { ss[3].Latency[5] = 0; return ss }},
 		{"NaN latency", func(ss []Sample, o *FitOptions) []Sample { ss[3].Latency[5] = math.NaN(); return ss }},
 		{"zero F", func(ss []Sample, o *FitOptions) []Sample { ss[2].F = 0; return ss }},
-		{"no hardware", func(ss []Sample, o *FitOptions) []Sample { ss[4].Hardware = Hardware{}; return ss }},
+		{"no hardware", func(ss []Sample, o *FitOptions) []Sample { ss[4].Hardware = PEArray{}; return ss }},
 		{"full set without graph", func(ss []Sample, o *FitOptions) []Sample { ss[1].Graph = nil; return ss }},
 		{"loglinear without log", func(ss []Sample, o *FitOptions) []Sample { o.Log = false; return ss }},
 		{"bad params", func(ss []Sample, o *FitOptions) []Sample { o.Params.NumLeaves = 1; return ss }},
@@ -351,7 +359,7 @@ func TestPredictorPredict(t *testing.T) {
 	var a, b, c [NumConfigs]float64
 	for i := range samples[:10] {
 		s := &samples[i]
-		ba, err := p.Predict(s.Graph, &s.Features, s.F, s.G, Hardware{PEs: 512}, a[:])
+		ba, err := p.Predict(s.Graph, &s.Features, s.F, s.G, accel.DefaultHW(), a[:])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -385,7 +393,9 @@ func TestPredictorPredict(t *testing.T) {
 	}
 
 	// Errors: unknown hardware, short output, no graph for the full set.
-	if _, err := p.Predict(s.Graph, &s.Features, s.F, s.G, Hardware{PEs: 1024}, a[:]); err == nil || !strings.Contains(err.Error(), "trained on") {
+	big := accel.DefaultHW()
+	big.PEs = 1024
+	if _, err := p.Predict(s.Graph, &s.Features, s.F, s.G, big, a[:]); err == nil || !strings.Contains(err.Error(), "trained on") {
 		t.Errorf("other hardware: %v", err)
 	}
 	if _, err := p.Predict(s.Graph, &s.Features, s.F, s.G, testHW, a[:5]); err == nil {
@@ -524,19 +534,19 @@ func BenchmarkPredictor(b *testing.B) {
 	})
 }
 
-func TestHardwareValid(t *testing.T) {
+func TestPEArrayValid(t *testing.T) {
 	for _, c := range []struct {
-		h             Hardware
+		h             PEArray
 		raw, resolved bool
 	}{
-		{Hardware{PEs: 512, PPAggPEs: 256}, true, true},
-		{Hardware{PEs: 512, PPAggPEs: 1}, true, true},
-		{Hardware{PEs: 512}, false, true}, // 0: half of the PEs
-		{Hardware{PEs: 2}, false, true},
-		{Hardware{PEs: 1}, false, false},
-		{Hardware{PEs: 512, PPAggPEs: 512}, false, false},
-		{Hardware{PEs: 512, PPAggPEs: -1}, false, false},
-		{Hardware{PEs: dataflow.MaxDim + 2, PPAggPEs: 8}, false, false},
+		{PEArray{PEs: 512, PPAggPEs: 256}, true, true},
+		{PEArray{PEs: 512, PPAggPEs: 1}, true, true},
+		{PEArray{PEs: 512}, false, true}, // 0: half of the PEs
+		{PEArray{PEs: 2}, false, true},
+		{PEArray{PEs: 1}, false, false},
+		{PEArray{PEs: 512, PPAggPEs: 512}, false, false},
+		{PEArray{PEs: 512, PPAggPEs: -1}, false, false},
+		{PEArray{PEs: dataflow.MaxDim + 2, PPAggPEs: 8}, false, false},
 	} {
 		if got := c.h.valid(); got != c.raw {
 			t.Errorf("%+v.valid() = %v, want %v", c.h, got, c.raw)
@@ -544,5 +554,17 @@ func TestHardwareValid(t *testing.T) {
 		if got := c.h.resolved().valid(); got != c.resolved {
 			t.Errorf("%+v.resolved().valid() = %v, want %v", c.h, got, c.resolved)
 		}
+	}
+}
+
+func TestGroupByDataset(t *testing.T) {
+	labels := []string{"b", "a", "b", "c", "a", "b"}
+	got := GroupByDataset(len(labels), func(i int) string { return labels[i] })
+	want := []DatasetGroup{{"b", []int{0, 2, 5}}, {"a", []int{1, 4}}, {"c", []int{3}}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("GroupByDataset = %v, want %v", got, want)
+	}
+	if g := GroupByDataset(0, nil); g != nil {
+		t.Errorf("no samples: %v", g)
 	}
 }

@@ -5,13 +5,13 @@ import (
 )
 
 // BenchmarkSevenPolicies100k runs a 100,000-job Pareto trace at 85 %
-// utilisation on three machines with eight tilings each through all seven
-// standard policies (scenario 1, predictor charge on). One op = seven runs.
+// utilisation on three machines with eight mappings each through all seven
+// standard policies (random baseline mappings, predictor charge on). One op = seven runs.
 func BenchmarkSevenPolicies100k(b *testing.B) {
 	in := randomInstance(b, 100000, []int{8, 8, 8}, 0.85, 0.3, 1)
 	p := in.problem(b, true)
 	pols := Standard()
-	opt := Options{Scenario: Scenario1, Seed: 1, InferenceCycles: 2312}
+	opt := Options{Baselines: MappingRandom, Seed: 1, InferenceCycles: 2312}
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, pol := range pols {
@@ -23,7 +23,7 @@ func BenchmarkSevenPolicies100k(b *testing.B) {
 }
 
 // BenchmarkNewProblem100k builds the Problem of the benchmark above:
-// validation, best tilings and 2.4 million table predictions.
+// validation, best mappings and 2.4 million table predictions.
 func BenchmarkNewProblem100k(b *testing.B) {
 	in := randomInstance(b, 100000, []int{8, 8, 8}, 0.85, 0.3, 1)
 	b.ReportAllocs()
@@ -38,7 +38,7 @@ func BenchmarkNewProblem100k(b *testing.B) {
 func BenchmarkMetrics100k(b *testing.B) {
 	in := randomInstance(b, 100000, []int{8, 8, 8}, 0.85, 0.3, 1)
 	p := in.problem(b, true)
-	res, err := Run(p, SJFPredicted(), Options{Scenario: Scenario1, Seed: 1})
+	res, err := Run(p, SJFPredicted(), Options{Baselines: MappingRandom, Seed: 1})
 	if err != nil {
 		b.Fatal(err)
 	}

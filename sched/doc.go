@@ -1,16 +1,17 @@
-// Package sched simulates online scheduling of GNN layer jobs onto a set of
-// accelerators, as in seed 002 section 4: jobs arrive over time (package
+// Package sched simulates online scheduling of jobs onto a set of machines
+// of any kind, as in seed 002 section 4: jobs arrive over time (package
 // workload), wait in a queue, and a policy decides which job runs next, on
-// which free machine, and the harness picks the tiling the machine runs it
+// which free machine, and the harness picks the mapping the machine runs it
 // with. The simulation runs on the sim kernel.
 //
 // # What the caller supplies
 //
-// The harness knows nothing of accelerator models or predictors. A Problem
-// holds the jobs, the machines (each with its inter-phase dataflow id and the
-// tilings it may use: one tiling means the tiling is fixed, several that it is
-// chosen per job), a Table of true latencies in cycles per (job, machine,
-// tiling) that the caller fills (from the accelerator's simulated cycles),
+// The harness knows nothing of hardware models or predictors. A Problem
+// holds the jobs, the machines (each with the mappings it may run a job
+// with: Omega dataflow configurations, SoC units' operating points,
+// sub-accelerator tilings; one mapping means it is fixed, several that it
+// is chosen per job), a Table of true latencies in cycles per (job,
+// machine, mapping) that the caller fills (from a hardware model's runs),
 // and optionally a Predictor giving predicted latencies. Predictions are
 // evaluated once, when the Problem is built, and shared by every run.
 //
@@ -27,7 +28,7 @@
 // free. Here:
 //
 //   - SJF-Truth and SJF-Predicted estimate each job's latency on each machine
-//     (its best tiling there, truly or as predicted) and pick the (queued job,
+//     (its best mapping there, truly or as predicted) and pick the (queued job,
 //     free machine) pair with the smallest estimate: shortest job first
 //     extended to unrelated machines. Ties go to the earlier-released job,
 //     then to the lower machine index.
@@ -37,17 +38,19 @@
 //     position in the machine list. SJF-Nodes/Edges break ties in size by
 //     release order.
 //
-// # Tilings (MISSION section 7)
+// # Mappings (MISSION section 7)
 //
-// On a machine with several tilings the tiling follows a TilingRule: random
-// (uniform over the machine's tilings), optimal (least true latency) or
-// predicted (least predicted latency). SJF-Truth always takes the optimal
-// tiling and SJF-Predicted the predicted best. The other policies follow the
-// scenario: Scenario1 gives them a random tiling, Scenario2 the optimal one.
-// Random tilings are drawn per (job, machine) from the run's seed before the
-// run, in job order, so every policy run with the same seed sees the same
-// random tiling for a given job on a given machine (common random numbers:
-// differences between policies come from their decisions only).
+// On a machine with several mappings the mapping follows a MappingRule:
+// random (uniform over the machine's mappings), optimal (least true
+// latency) or predicted (least predicted latency). SJF-Truth always takes
+// the optimal mapping and SJF-Predicted the predicted best. The other
+// policies, the baselines, follow the run's Options.Baselines rule (seed
+// 002's scenario 1 is random, scenario 2 optimal; package repro/seed002
+// holds those presets). Random mappings are drawn per (job, machine) from
+// the run's seed before the run, in job order, so every policy run with the
+// same seed sees the same random mapping for a given job on a given machine
+// (common random numbers: differences between policies come from their
+// decisions only).
 //
 // # Predictor inference time
 //
@@ -69,7 +72,10 @@
 // figures normalise each metric by the largest value over the policies
 // (NormaliseByMax); RelativeTo divides by a chosen baseline instead.
 //
+// Writing results is the caller's: each study has its own table schema
+// (seed 002's is in repro/seed002).
+//
 // Left out: preemption, machine failures, transfer of inputs to the
-// accelerators, reconfiguration time when a machine changes tiling, and any
+// machines, reconfiguration time when a machine changes mapping, and any
 // dependence of a job's latency on what ran before it.
 package sched

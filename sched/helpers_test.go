@@ -1,6 +1,7 @@
 package sched
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -16,40 +17,28 @@ type instance struct {
 	pred     *Table // truth times a lognormal error, rounded
 }
 
-// randomInstance draws n jobs over machines with the given tiling counts
-// (each machine a different "dataflow"), latencies spread over three orders
+// randomInstance draws n jobs over machines with the given mapping counts, latencies spread over three orders
 // of magnitude and correlated with job size as in real workloads, arrivals
 // from a Pareto trace at the given utilisation (util 0: all at cycle 0),
 // and predictions off by a lognormal factor of spread sigma.
-func randomInstance(tb testing.TB, n int, tilings []int, util, sigma float64, seed uint64) *instance {
+func randomInstance(tb testing.TB, n int, mappings []int, util, sigma float64, seed uint64) *instance {
 	tb.Helper()
 	rng := rand.New(rand.NewPCG(seed, 99))
-	T := 0
-	for _, t := range tilings {
-		T = max(T, t)
-	}
-	in := &instance{}
-	for m, t := range tilings {
-		mc := Machine{Name: string(rune('A' + m)), Dataflow: m}
-		for k := range t {
-			mc.Tilings = append(mc.Tilings, k)
-		}
-		in.machines = append(in.machines, mc)
-	}
+	in := &instance{machines: machines(mappings...)}
 	var err error
-	if in.truth, err = NewTable(n, len(tilings), T); err != nil {
+	if in.truth, err = NewTable(n, in.machines); err != nil {
 		tb.Fatal(err)
 	}
-	in.pred, _ = NewTable(n, len(tilings), T)
+	in.pred, _ = NewTable(n, in.machines)
 	for j := range n {
 		v := int64(2 + rng.IntN(2000))
 		e := min(v*(v-1)/2, v*int64(1+rng.IntN(8)))
 		in.jobs = append(in.jobs, workload.Job{ID: int64(1000 + j), Graph: "g", GraphIndex: -1,
 			Nodes: v, Edges: e, F: 16, G: 16, Kind: workload.GCN})
 		base := float64(v+e) * (1 + rng.Float64())
-		for m := range tilings {
+		for m := range mappings {
 			speed := math.Exp(rng.NormFloat64() * 0.5) // machine-dependent
-			for t := range tilings[m] {
+			for t := range mappings[m] {
 				c := int64(base*speed*math.Exp(rng.NormFloat64()*0.7)) + 1
 				in.truth.Set(j, m, t, c)
 				in.pred.Set(j, m, t, int64(float64(c)*math.Exp(rng.NormFloat64()*sigma))+1)
@@ -57,7 +46,7 @@ func randomInstance(tb testing.TB, n int, tilings []int, util, sigma float64, se
 		}
 	}
 	if util > 0 {
-		svc, err := ReferenceService(in.truth, in.machines)
+		svc, err := ReferenceService(in.truth)
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -74,6 +63,19 @@ func randomInstance(tb testing.TB, n int, tilings []int, util, sigma float64, se
 		}
 	}
 	return in
+}
+
+// machines returns machines A, B, ... with the given numbers of mappings,
+// named m0, m1, ...
+func machines(mappings ...int) []Machine {
+	out := make([]Machine, len(mappings))
+	for m, n := range mappings {
+		out[m].Name = string(rune('A' + m))
+		for k := range n {
+			out[m].Mappings = append(out[m].Mappings, fmt.Sprintf("m%d", k))
+		}
+	}
+	return out
 }
 
 func (in *instance) problem(tb testing.TB, withPred bool) *Problem {

@@ -9,12 +9,12 @@ import (
 // Metrics summarises a run, or the average of runs over seeds. Times are in
 // cycles; see the package documentation for the definitions.
 type Metrics struct {
-	Policy   string
-	Scenario Scenario
-	Seed     uint64 // the run's seed; for an average, the first seed
-	Seeds    int    // runs averaged (1 for a single run)
-	Jobs     int
-	Feasible bool // Info.Feasible in this scenario
+	Policy    string
+	Baselines MappingRule // the run's mapping rule for baselines
+	Seed      uint64      // the run's seed; for an average, the first seed
+	Seeds     int         // runs averaged (1 for a single run)
+	Jobs      int
+	Feasible  bool // Info.Feasible with these baselines
 
 	MeanCompletion float64 // mean finish time
 	MeanTurnaround float64 // mean finish - arrival
@@ -31,12 +31,12 @@ type Metrics struct {
 func (r *Result) Metrics() Metrics {
 	n := len(r.Records)
 	m := Metrics{
-		Policy:   r.Policy.Name,
-		Scenario: r.Scenario,
-		Seed:     r.Seed,
-		Seeds:    1,
-		Jobs:     n,
-		Feasible: r.Policy.Feasible(r.Scenario),
+		Policy:    r.Policy.Name,
+		Baselines: r.Baselines,
+		Seed:      r.Seed,
+		Seeds:     1,
+		Jobs:      n,
+		Feasible:  r.Policy.Feasible(r.Baselines),
 	}
 	turn := make([]int64, n)
 	var sc, st, se, sw float64
@@ -78,17 +78,17 @@ func (m *Metrics) fields() []*float64 {
 		&m.P50Turnaround, &m.P95Turnaround, &m.P99Turnaround, &m.Makespan}
 }
 
-// Average groups metrics by (policy, scenario), in order of first
+// Average groups metrics by (policy, baselines' rule), in order of first
 // appearance, and averages each field over the group's runs (seeds).
 func Average(ms []Metrics) []Metrics {
 	type key struct {
-		policy   string
-		scenario Scenario
+		policy    string
+		baselines MappingRule
 	}
 	var out []Metrics
 	pos := map[key]int{}
 	for _, m := range ms {
-		k := key{m.Policy, m.Scenario}
+		k := key{m.Policy, m.Baselines}
 		i, ok := pos[k]
 		if !ok {
 			a := m
@@ -151,20 +151,20 @@ func NormaliseByMax(ms []Metrics) []Metrics {
 }
 
 // RelativeTo divides each time metric by that of the entry for policy with
-// the same scenario and seed: values above 1 are slower than the baseline,
+// the same baselines' rule and seed: values above 1 are slower than the baseline,
 // and the baseline's speed-up over an entry is that entry's value.
 func RelativeTo(ms []Metrics, policy string) ([]Metrics, error) {
 	out := clone(ms)
 	for i := range out {
 		var base *Metrics
 		for k := range ms {
-			if ms[k].Policy == policy && ms[k].Scenario == out[i].Scenario && ms[k].Seed == out[i].Seed {
+			if ms[k].Policy == policy && ms[k].Baselines == out[i].Baselines && ms[k].Seed == out[i].Seed {
 				base = &ms[k]
 				break
 			}
 		}
 		if base == nil {
-			return nil, fmt.Errorf("sched: no metrics for baseline %q in scenario %d with seed %d", policy, out[i].Scenario, out[i].Seed)
+			return nil, fmt.Errorf("sched: no metrics for baseline %q with %v baselines and seed %d", policy, out[i].Baselines, out[i].Seed)
 		}
 		bf := base.fields()
 		for f, dst := range out[i].fields() {

@@ -2,11 +2,9 @@ package sched
 
 import (
 	"math"
-	"path/filepath"
 	"reflect"
 	"testing"
 
-	"gnnsim/internal/pqio"
 	"gnnsim/workload"
 )
 
@@ -24,25 +22,25 @@ import (
 func TestMetricsByHand(t *testing.T) {
 	lat := []int64{10, 20, 30, 40}
 	arr := []int64{0, 0, 5, 5}
-	tab, _ := NewTable(4, 2, 1)
+	tab, _ := NewTable(4, machines(1, 1))
 	jobs := make([]workload.Job, 4)
 	for j := range jobs {
 		jobs[j] = workload.Job{ID: int64(j), GraphIndex: -1, Nodes: 2, Edges: 1, F: 1, G: 1, Kind: workload.GCN, Arrival: arr[j]}
 		tab.Set(j, 0, 0, lat[j])
 		tab.Set(j, 1, 0, lat[j])
 	}
-	p, err := NewProblem(jobs, []Machine{{Tilings: []int{0}}, {Tilings: []int{0}}}, tab, nil)
+	p, err := NewProblem(jobs, machines(1, 1), tab, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Run(p, FCFS(), Options{Scenario: Scenario2, Seed: 3})
+	res, err := Run(p, FCFS(), Options{Baselines: MappingOptimal, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := res.Metrics()
 	// finish: 10, 20, 40, 60; start: 0, 0, 10, 20
 	want := Metrics{
-		Policy: "FCFS", Scenario: Scenario2, Seed: 3, Seeds: 1, Jobs: 4, Feasible: false,
+		Policy: "FCFS", Baselines: MappingOptimal, Seed: 3, Seeds: 1, Jobs: 4, Feasible: false,
 		MeanCompletion: (10 + 20 + 40 + 60) / 4.0,
 		MeanTurnaround: (10 + 20 + 35 + 55) / 4.0,
 		MeanExecution:  (10 + 20 + 30 + 40) / 4.0,
@@ -84,10 +82,10 @@ func TestPercentile(t *testing.T) {
 
 func TestAverageAndNormalise(t *testing.T) {
 	ms := []Metrics{
-		{Policy: "A", Scenario: Scenario1, Seed: 1, Seeds: 1, MeanCompletion: 10, MeanTurnaround: 4, Makespan: 100, Utilisation: []float64{0.5}},
-		{Policy: "B", Scenario: Scenario1, Seed: 1, Seeds: 1, MeanCompletion: 40, MeanTurnaround: 1, Makespan: 50, Utilisation: []float64{0.9}},
-		{Policy: "A", Scenario: Scenario1, Seed: 2, Seeds: 1, MeanCompletion: 20, MeanTurnaround: 8, Makespan: 300, Utilisation: []float64{0.7}},
-		{Policy: "B", Scenario: Scenario1, Seed: 2, Seeds: 1, MeanCompletion: 60, MeanTurnaround: 3, Makespan: 150, Utilisation: []float64{0.3}},
+		{Policy: "A", Baselines: MappingRandom, Seed: 1, Seeds: 1, MeanCompletion: 10, MeanTurnaround: 4, Makespan: 100, Utilisation: []float64{0.5}},
+		{Policy: "B", Baselines: MappingRandom, Seed: 1, Seeds: 1, MeanCompletion: 40, MeanTurnaround: 1, Makespan: 50, Utilisation: []float64{0.9}},
+		{Policy: "A", Baselines: MappingRandom, Seed: 2, Seeds: 1, MeanCompletion: 20, MeanTurnaround: 8, Makespan: 300, Utilisation: []float64{0.7}},
+		{Policy: "B", Baselines: MappingRandom, Seed: 2, Seeds: 1, MeanCompletion: 60, MeanTurnaround: 3, Makespan: 150, Utilisation: []float64{0.3}},
 	}
 	avg := Average(ms)
 	if len(avg) != 2 || avg[0].Policy != "A" || avg[1].Policy != "B" || avg[0].Seeds != 2 {
@@ -112,58 +110,5 @@ func TestAverageAndNormalise(t *testing.T) {
 	}
 	if _, err := RelativeTo(avg, "C"); err == nil {
 		t.Error("missing baseline accepted")
-	}
-}
-
-func TestWriteParquet(t *testing.T) {
-	in := randomInstance(t, 100, []int{8, 8, 8}, 0.85, 0.3, 2)
-	p := in.problem(t, true)
-	results, err := RunAll(p, Standard(), Options{Scenario: Scenario1}, []uint64{1, 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	path := filepath.Join(dir, "sched.parquet")
-	if err := WriteRecords(path, results, map[string]string{"scenario": "1"}); err != nil {
-		t.Fatal(err)
-	}
-	rows, meta, err := pqio.Read[RecordRow](path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(rows) != 100*14 || meta["scenario"] != "1" {
-		t.Fatalf("%d rows, meta %v", len(rows), meta)
-	}
-	r0 := results[3].Records[5]
-	row := rows[3*100+5]
-	if row.Policy != results[3].Policy.Name || row.Seed != 1 || row.JobID != p.jobs[5].ID || row.Start != r0.Start ||
-		row.Finish != r0.Finish || int(row.Tiling) != r0.Tiling || row.Predicted == nil || *row.Predicted != r0.PredictedCycles {
-		t.Errorf("row %+v, record %+v", row, r0)
-	}
-
-	ms := make([]Metrics, len(results))
-	for i, r := range results {
-		ms[i] = r.Metrics()
-	}
-	mpath := filepath.Join(dir, "metrics.parquet")
-	if err := WriteMetrics(mpath, Average(ms), nil); err != nil {
-		t.Fatal(err)
-	}
-	mrows, _, err := pqio.Read[MetricsRow](mpath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(mrows) != 7 || mrows[6].Policy != "SJF-Predicted" || mrows[6].Seeds != 2 || len(mrows[6].Utilisation) != 3 || !mrows[6].Feasible {
-		t.Errorf("metrics rows %+v", mrows)
-	}
-
-	// Without predictions the column is null.
-	q := in.problem(t, false)
-	res, err := Run(q, FCFS(), Options{Scenario: Scenario1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rows := Rows([]*Result{res}); rows[0].Predicted != nil {
-		t.Error("predicted column set without predictions")
 	}
 }

@@ -6,55 +6,33 @@ import (
 	"strings"
 )
 
-// TilingRule says how a machine with several tilings picks one for a job.
-type TilingRule uint8
+// MappingRule says how a machine with several mappings picks one for a job.
+type MappingRule uint8
 
-// The tiling rules. TilingScenario, the zero value, is only meaningful in
-// Info: the policy follows the scenario's rule for baselines.
+// The mapping rules. FollowBaselines, the zero value, is only meaningful in
+// Info: the policy runs with the run's Options.Baselines rule.
 const (
-	TilingScenario  TilingRule = iota // follow the scenario (baselines)
-	TilingRandom                      // uniform over the machine's tilings
-	TilingOptimal                     // least true latency (not feasible in practice)
-	TilingPredicted                   // least predicted latency
+	FollowBaselines  MappingRule = iota // (Info only) the run's rule for baselines
+	MappingRandom                       // uniform over the machine's mappings
+	MappingOptimal                      // least true latency (not feasible in practice)
+	MappingPredicted                    // least predicted latency
 )
 
-var tilingNames = [...]string{"scenario", "random", "optimal", "predicted"}
+var mappingNames = [...]string{"baselines", "random", "optimal", "predicted"}
 
-func (r TilingRule) String() string {
-	if int(r) < len(tilingNames) {
-		return tilingNames[r]
+func (r MappingRule) String() string {
+	if int(r) < len(mappingNames) {
+		return mappingNames[r]
 	}
-	return fmt.Sprintf("TilingRule(%d)", uint8(r))
-}
-
-// Scenario is one of seed 002's two scheduling experiments; it sets the
-// tiling rule of baseline policies.
-type Scenario uint8
-
-const (
-	// Scenario1: baselines run a random tiling (seed 002, Figure 6).
-	Scenario1 Scenario = 1
-	// Scenario2: baselines run the optimal tiling (seed 002, Figure 7).
-	Scenario2 Scenario = 2
-)
-
-// BaselineTiling returns the tiling rule the scenario gives baselines.
-func (s Scenario) BaselineTiling() TilingRule {
-	switch s {
-	case Scenario1:
-		return TilingRandom
-	case Scenario2:
-		return TilingOptimal
-	}
-	return TilingScenario
+	return fmt.Sprintf("MappingRule(%d)", uint8(r))
 }
 
 // Info describes a policy to the harness.
 type Info struct {
 	Name string
-	// Tiling is the policy's own tiling rule; TilingScenario for a
-	// baseline that follows the scenario.
-	Tiling TilingRule
+	// Mapping is the policy's own mapping rule; FollowBaselines for a
+	// baseline that runs with the run's Options.Baselines rule.
+	Mapping MappingRule
 	// Predictive policies use predicted latencies: they need a Problem
 	// with predictions and pay Options.InferenceCycles per job.
 	Predictive bool
@@ -62,19 +40,20 @@ type Info struct {
 	Oracle bool
 }
 
-// TilingIn returns the tiling rule the policy runs with in scenario s.
-func (i Info) TilingIn(s Scenario) TilingRule {
-	if i.Tiling != TilingScenario {
-		return i.Tiling
+// MappingIn returns the mapping rule the policy runs with when baselines
+// run with rule baselines.
+func (i Info) MappingIn(baselines MappingRule) MappingRule {
+	if i.Mapping != FollowBaselines {
+		return i.Mapping
 	}
-	return s.BaselineTiling()
+	return baselines
 }
 
-// Feasible reports whether the policy could run in practice in scenario s:
-// it neither knows true latencies nor picks optimal tilings (seed 002 marks
-// the others with a diamond).
-func (i Info) Feasible(s Scenario) bool {
-	return !i.Oracle && i.TilingIn(s) != TilingOptimal
+// Feasible reports whether the policy could run in practice when baselines
+// run with rule baselines: it neither knows true latencies nor picks
+// optimal mappings (seed 002 marks the others with a diamond).
+func (i Info) Feasible(baselines MappingRule) bool {
+	return !i.Oracle && i.MappingIn(baselines) != MappingOptimal
 }
 
 // Env is what a policy sees of the run.
@@ -158,16 +137,16 @@ func SJFEdges() Policy {
 }
 
 // SJFTruth returns shortest job first on true latencies with optimal
-// tilings: the (job, free machine) pair of least true latency. Not feasible
-// in practice.
+// mappings: the (job, free machine) pair of least true latency. Not
+// feasible in practice.
 func SJFTruth() Policy {
-	return &pairPolicy{info: Info{Name: "SJF-Truth", Tiling: TilingOptimal, Oracle: true}}
+	return &pairPolicy{info: Info{Name: "SJF-Truth", Mapping: MappingOptimal, Oracle: true}}
 }
 
 // SJFPredicted returns shortest job first on predicted latencies with the
-// predicted best tiling: seed 002's method.
+// predicted best mapping: seed 002's method.
 func SJFPredicted() Policy {
-	return &pairPolicy{info: Info{Name: "SJF-Predicted", Tiling: TilingPredicted, Predictive: true}}
+	return &pairPolicy{info: Info{Name: "SJF-Predicted", Mapping: MappingPredicted, Predictive: true}}
 }
 
 type randomPolicy struct {

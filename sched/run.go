@@ -11,18 +11,24 @@ import (
 
 // Options configures one run.
 type Options struct {
-	Scenario Scenario
-	Seed     uint64
+	// Baselines is the mapping rule of the policies that have none of
+	// their own (Info.Mapping is FollowBaselines): MappingRandom,
+	// MappingOptimal or MappingPredicted. Seed 002's scenarios are two
+	// settings of it.
+	Baselines MappingRule
+	Seed      uint64
 	// InferenceCycles delays every job of a Predictive policy by the time
 	// to predict its latencies (see the package documentation). 0 disables.
 	InferenceCycles int64
 }
 
 // PCG stream ids: one per use of the run seed, so that e.g. the Random
-// policy's draws do not shift the random tilings.
+// policy's draws do not shift the random mappings. The mapping stream's id
+// spells "tiling", its name when mappings were seed 002's tilings: runs
+// keep their random draws.
 const (
-	policyStream = 0x706f6c6963790000 // "policy"
-	tilingStream = 0x74696c696e670000 // "tiling"
+	policyStream  = 0x706f6c6963790000 // "policy"
+	mappingStream = 0x74696c696e670000 // "tiling"
 )
 
 // Sim event priorities: arrivals and completions at a cycle run before the
@@ -40,24 +46,24 @@ type Record struct {
 	Start   int64 // dispatch time
 	Finish  int64 // Start + TrueCycles
 	Machine int   // index into Problem.Machines
-	Tiling  int   // tiling id the machine ran
+	Mapping int   // index into the machine's Mappings: what it ran
 	// TrueCycles is the latency actually incurred, from the truth table.
 	TrueCycles int64
 	// PredictedCycles is the predicted latency of the same (machine,
-	// tiling), whatever the policy; NaN without predictions.
+	// mapping), whatever the policy; NaN without predictions.
 	PredictedCycles float64
 }
 
 // Result is the outcome of one run.
 type Result struct {
-	Problem  *Problem
-	Policy   Info
-	Scenario Scenario
-	Seed     uint64
-	Tiling   TilingRule // the rule the policy ran with
-	Records  []Record   // indexed by job
-	Busy     []int64    // busy cycles per machine
-	Events   uint64     // sim events executed
+	Problem   *Problem
+	Policy    Info
+	Baselines MappingRule // the run's rule for baselines (Options.Baselines)
+	Seed      uint64
+	Mapping   MappingRule // the rule the policy ran with
+	Records   []Record    // indexed by job
+	Busy      []int64     // busy cycles per machine
+	Events    uint64      // sim events executed
 }
 
 // Run simulates policy on p and returns one record per job. It fails if the
@@ -65,14 +71,14 @@ type Result struct {
 // that is not queued or a machine that is not free).
 func Run(p *Problem, policy Policy, opt Options) (*Result, error) {
 	info := policy.Info()
-	if opt.Scenario != Scenario1 && opt.Scenario != Scenario2 {
-		return nil, fmt.Errorf("sched: scenario %d, want 1 or 2", opt.Scenario)
+	if opt.Baselines < MappingRandom || opt.Baselines > MappingPredicted {
+		return nil, fmt.Errorf("sched: baselines' mapping rule %v, want random, optimal or predicted", opt.Baselines)
 	}
-	rule := info.TilingIn(opt.Scenario)
-	if rule < TilingRandom || rule > TilingPredicted {
-		return nil, fmt.Errorf("sched: policy %s: invalid tiling rule %v", info.Name, rule)
+	rule := info.MappingIn(opt.Baselines)
+	if rule < MappingRandom || rule > MappingPredicted {
+		return nil, fmt.Errorf("sched: policy %s: invalid mapping rule %v", info.Name, rule)
 	}
-	if (info.Predictive || rule == TilingPredicted) && !p.HasPredictions() {
+	if (info.Predictive || rule == MappingPredicted) && !p.HasPredictions() {
 		return nil, fmt.Errorf("sched: policy %s needs predictions; build the problem with a Predictor", info.Name)
 	}
 	if opt.InferenceCycles < 0 {
@@ -98,7 +104,7 @@ func Run(p *Problem, policy Policy, opt Options) (*Result, error) {
 		scratch: make([]int, 0, M),
 		running: make([]int32, M),
 		res: &Result{
-			Problem: p, Policy: info, Scenario: opt.Scenario, Seed: opt.Seed, Tiling: rule,
+			Problem: p, Policy: info, Baselines: opt.Baselines, Seed: opt.Seed, Mapping: rule,
 			Records: make([]Record, n),
 			Busy:    make([]int64, M),
 		},
@@ -107,8 +113,8 @@ func Run(p *Problem, policy Policy, opt Options) (*Result, error) {
 		r.free[m] = m
 		r.running[m] = -1
 	}
-	if rule == TilingRandom {
-		r.randTiling = drawTilings(p, opt.Seed)
+	if rule == MappingRandom {
+		r.randMapping = drawMappings(p, opt.Seed)
 	}
 	r.env = Env{p: p, rng: rand.New(rand.NewPCG(opt.Seed, policyStream)), now: r.s.Now}
 	r.arriveFn = r.arrive
@@ -131,20 +137,18 @@ func Run(p *Problem, policy Policy, opt Options) (*Result, error) {
 	return r.res, nil
 }
 
-// drawTilings draws the random tiling of every (job, machine) pair, in job
-// order, from the seed's tiling stream.
-func drawTilings(p *Problem, seed uint64) []int32 {
-	rng := rand.New(rand.NewPCG(seed, tilingStream))
+// drawMappings draws the random mapping of every (job, machine) pair, in
+// job order, from the seed's mapping stream. A machine with one mapping
+// draws nothing.
+func drawMappings(p *Problem, seed uint64) []int32 {
+	rng := rand.New(rand.NewPCG(seed, mappingStream))
 	M := len(p.machines)
 	out := make([]int32, len(p.jobs)*M)
 	for j := range p.jobs {
 		for m := range p.machines {
-			ts := p.machines[m].Tilings
-			t := ts[0]
-			if len(ts) > 1 {
-				t = ts[rng.IntN(len(ts))]
+			if n := len(p.machines[m].Mappings); n > 1 {
+				out[j*M+m] = int32(rng.IntN(n))
 			}
-			out[j*M+m] = int32(t)
 		}
 	}
 	return out
@@ -157,13 +161,13 @@ const (
 )
 
 type runner struct {
-	p          *Problem
-	policy     Policy
-	s          *sim.Sim
-	env        Env
-	rule       TilingRule
-	charge     int64
-	randTiling []int32
+	p           *Problem
+	policy      Policy
+	s           *sim.Sim
+	env         Env
+	rule        MappingRule
+	charge      int64
+	randMapping []int32
 
 	state   []uint8
 	free    []int // free machines, ascending
@@ -235,21 +239,21 @@ func (r *runner) dispatch() {
 			}
 		}
 
-		var t int
+		var k int
 		switch r.rule {
-		case TilingRandom:
-			t = int(r.randTiling[j*M+m])
-		case TilingOptimal:
-			_, t = r.p.BestTrue(j, m)
-		case TilingPredicted:
-			_, t = r.p.BestPredicted(j, m)
+		case MappingRandom:
+			k = int(r.randMapping[j*M+m])
+		case MappingOptimal:
+			_, k = r.p.BestTrue(j, m)
+		case MappingPredicted:
+			_, k = r.p.BestPredicted(j, m)
 		}
-		lat := r.p.truth.At(j, m, t)
+		lat := r.p.truth.At(j, m, k)
 		now := r.s.Now()
 		rec := &r.res.Records[j]
 		rec.Job, rec.Start, rec.Finish = j, now, now+lat
-		rec.Machine, rec.Tiling, rec.TrueCycles = m, t, lat
-		rec.PredictedCycles = r.p.PredictedCycles(j, m, t)
+		rec.Machine, rec.Mapping, rec.TrueCycles = m, k, lat
+		rec.PredictedCycles = r.p.PredictedCycles(j, m, k)
 		r.res.Busy[m] += lat
 		r.s.At(now+lat, prioEvent, r.finishFns[m])
 	}
@@ -271,8 +275,7 @@ func (r *runner) finish(m int) {
 	}
 }
 
-// RunAll runs every policy for every seed in scenario opt.Scenario (opt.Seed
-// is ignored) and returns the results seed-major, policies in order.
+// RunAll runs every policy for every seed with opt (opt.Seed is ignored) and returns the results seed-major, policies in order.
 func RunAll(p *Problem, policies []Policy, opt Options, seeds []uint64) ([]*Result, error) {
 	out := make([]*Result, 0, len(policies)*len(seeds))
 	for _, seed := range seeds {

@@ -17,7 +17,7 @@ func checkSchedule(t *testing.T, res *Result, charge int64) {
 	t.Helper()
 	p := res.Problem
 	M := len(p.machines)
-	name := fmt.Sprintf("%s/s%d/seed%d", res.Policy.Name, res.Scenario, res.Seed)
+	name := fmt.Sprintf("%s/s%d/seed%d", res.Policy.Name, res.Baselines, res.Seed)
 	if len(res.Records) != len(p.jobs) {
 		t.Fatalf("%s: %d records for %d jobs", name, len(res.Records), len(p.jobs))
 	}
@@ -34,20 +34,20 @@ func checkSchedule(t *testing.T, res *Result, charge int64) {
 		if rec.Finish <= rec.Start || rec.Finish-rec.Start != rec.TrueCycles {
 			t.Fatalf("%s: job %d runs [%d, %d) for %d cycles", name, j, rec.Start, rec.Finish, rec.TrueCycles)
 		}
-		if rec.Machine < 0 || rec.Machine >= M || !slices.Contains(p.machines[rec.Machine].Tilings, rec.Tiling) {
-			t.Fatalf("%s: job %d on machine %d tiling %d", name, j, rec.Machine, rec.Tiling)
+		if rec.Machine < 0 || rec.Machine >= M || rec.Mapping < 0 || rec.Mapping >= len(p.machines[rec.Machine].Mappings) {
+			t.Fatalf("%s: job %d on machine %d mapping %d", name, j, rec.Machine, rec.Mapping)
 		}
-		if rec.TrueCycles != p.TrueCycles(j, rec.Machine, rec.Tiling) {
+		if rec.TrueCycles != p.TrueCycles(j, rec.Machine, rec.Mapping) {
 			t.Fatalf("%s: job %d latency %d is not the table's", name, j, rec.TrueCycles)
 		}
-		switch res.Tiling {
-		case TilingOptimal:
-			if _, bt := p.BestTrue(j, rec.Machine); bt != rec.Tiling {
-				t.Fatalf("%s: job %d ran tiling %d, optimal is %d", name, j, rec.Tiling, bt)
+		switch res.Mapping {
+		case MappingOptimal:
+			if _, bt := p.BestTrue(j, rec.Machine); bt != rec.Mapping {
+				t.Fatalf("%s: job %d ran mapping %d, optimal is %d", name, j, rec.Mapping, bt)
 			}
-		case TilingPredicted:
-			if _, bt := p.BestPredicted(j, rec.Machine); bt != rec.Tiling {
-				t.Fatalf("%s: job %d ran tiling %d, predicted best is %d", name, j, rec.Tiling, bt)
+		case MappingPredicted:
+			if _, bt := p.BestPredicted(j, rec.Machine); bt != rec.Mapping {
+				t.Fatalf("%s: job %d ran mapping %d, predicted best is %d", name, j, rec.Mapping, bt)
 			}
 		}
 		perMachine[rec.Machine] = append(perMachine[rec.Machine], rec)
@@ -101,26 +101,26 @@ func checkSchedule(t *testing.T, res *Result, charge int64) {
 
 func TestScheduleInvariants(t *testing.T) {
 	for _, tc := range []struct {
-		n       int
-		tilings []int
-		util    float64
+		n        int
+		mappings []int
+		util     float64
 	}{
 		{300, []int{8, 8, 8}, 0.85},
 		{300, []int{8, 1, 3}, 1.3}, // overloaded, mixed fixed/flexible machines
 		{200, []int{4}, 0.6},
 		{50, []int{8, 8}, 0}, // everything at cycle 0
 	} {
-		in := randomInstance(t, tc.n, tc.tilings, tc.util, 0.3, 7)
+		in := randomInstance(t, tc.n, tc.mappings, tc.util, 0.3, 7)
 		// Simultaneous arrivals in the middle of the trace too.
 		for j := 10; j < 20 && j < tc.n; j++ {
 			in.jobs[j].Arrival = in.jobs[10].Arrival
 		}
 		p := in.problem(t, true)
-		for _, sc := range []Scenario{Scenario1, Scenario2} {
+		for _, sc := range []MappingRule{MappingRandom, MappingOptimal} {
 			for _, charge := range []int64{0, 2312} {
 				for seed := uint64(1); seed <= 3; seed++ {
 					for _, pol := range Standard() {
-						res, err := Run(p, pol, Options{Scenario: sc, Seed: seed, InferenceCycles: charge})
+						res, err := Run(p, pol, Options{Baselines: sc, Seed: seed, InferenceCycles: charge})
 						if err != nil {
 							t.Fatal(err)
 						}
@@ -143,7 +143,7 @@ func TestScheduleInvariants(t *testing.T) {
 // pair of least estimate, so with two free machines the job that is fastest
 // somewhere goes there, even if another machine would take it too.
 func TestSJFPairChoice(t *testing.T) {
-	tab, _ := NewTable(2, 2, 1)
+	tab, _ := NewTable(2, machines(1, 1))
 	tab.Set(0, 0, 0, 10) // A: 10 on m0, 1 on m1
 	tab.Set(0, 1, 0, 1)
 	tab.Set(1, 0, 0, 20) // B: 20 on m0, 30 on m1
@@ -152,13 +152,13 @@ func TestSJFPairChoice(t *testing.T) {
 		{ID: 0, GraphIndex: -1, Nodes: 2, Edges: 1, F: 1, G: 1, Kind: workload.GCN},
 		{ID: 1, GraphIndex: -1, Nodes: 2, Edges: 1, F: 1, G: 1, Kind: workload.GCN},
 	}
-	ms := []Machine{{Tilings: []int{0}}, {Tilings: []int{0}}}
+	ms := machines(1, 1)
 	p, err := NewProblem(jobs, ms, tab, tab)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, pol := range []Policy{SJFTruth(), SJFPredicted()} {
-		res, err := Run(p, pol, Options{Scenario: Scenario1})
+		res, err := Run(p, pol, Options{Baselines: MappingRandom})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -224,7 +224,7 @@ func heapPermute(a []int, visit func([]int)) {
 
 // With one machine and every job released at cycle 0, SJF-Truth must reach
 // the least possible total (hence mean) completion time: compare with all
-// 8! orders, each job at its optimal tiling.
+// 8! orders, each job at its optimal mapping.
 func TestSJFTruthOptimalOnOneMachine(t *testing.T) {
 	worse := 0
 	for inst := uint64(1); inst <= 12; inst++ {
@@ -244,7 +244,7 @@ func TestSJFTruthOptimalOnOneMachine(t *testing.T) {
 			best = min(best, sum)
 		})
 		sum := func(pol Policy) int64 {
-			res, err := Run(p, pol, Options{Scenario: Scenario2, Seed: inst})
+			res, err := Run(p, pol, Options{Baselines: MappingOptimal, Seed: inst})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -270,23 +270,23 @@ func TestSJFTruthOptimalOnOneMachine(t *testing.T) {
 func TestDeterminism(t *testing.T) {
 	in := randomInstance(t, 400, []int{8, 8, 8}, 0.85, 0.3, 3)
 	p := in.problem(t, true)
-	for _, sc := range []Scenario{Scenario1, Scenario2} {
-		a, err := RunAll(p, Standard(), Options{Scenario: sc, InferenceCycles: 100}, []uint64{1, 2})
+	for _, sc := range []MappingRule{MappingRandom, MappingOptimal} {
+		a, err := RunAll(p, Standard(), Options{Baselines: sc, InferenceCycles: 100}, []uint64{1, 2})
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := RunAll(p, Standard(), Options{Scenario: sc, InferenceCycles: 100}, []uint64{1, 2})
+		b, err := RunAll(p, Standard(), Options{Baselines: sc, InferenceCycles: 100}, []uint64{1, 2})
 		if err != nil {
 			t.Fatal(err)
 		}
 		for i := range a {
 			if !reflect.DeepEqual(a[i].Records, b[i].Records) || !reflect.DeepEqual(a[i].Metrics(), b[i].Metrics()) {
-				t.Errorf("scenario %d, %s seed %d: runs differ", sc, a[i].Policy.Name, a[i].Seed)
+				t.Errorf("baselines %v, %s seed %d: runs differ", sc, a[i].Policy.Name, a[i].Seed)
 			}
 		}
 		// Seed 1 vs seed 2 of the Random policy must differ.
 		if reflect.DeepEqual(a[0].Records, a[7].Records) {
-			t.Errorf("scenario %d: Random gave the same schedule for two seeds", sc)
+			t.Errorf("baselines %v: Random gave the same schedule for two seeds", sc)
 		}
 	}
 }
@@ -298,17 +298,17 @@ func TestPerfectPredictorEqualsTruth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := Run(p, SJFTruth(), Options{Scenario: Scenario1, Seed: 1})
+	a, err := Run(p, SJFTruth(), Options{Baselines: MappingRandom, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := Run(p, SJFPredicted(), Options{Scenario: Scenario1, Seed: 1})
+	b, err := Run(p, SJFPredicted(), Options{Baselines: MappingRandom, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for j := range a.Records {
 		ra, rb := a.Records[j], b.Records[j]
-		if ra.Start != rb.Start || ra.Machine != rb.Machine || ra.Tiling != rb.Tiling {
+		if ra.Start != rb.Start || ra.Machine != rb.Machine || ra.Mapping != rb.Mapping {
 			t.Fatalf("job %d: truth %+v, predicted %+v", j, ra, rb)
 		}
 	}
@@ -325,12 +325,12 @@ func TestPolicyOrder(t *testing.T) {
 		{20, 30, 20},
 	}
 	jobs := make([]workload.Job, len(sizes))
-	tab, _ := NewTable(len(sizes), 1, 1)
+	tab, _ := NewTable(len(sizes), machines(1))
 	for j, s := range sizes {
 		jobs[j] = workload.Job{ID: int64(j), GraphIndex: -1, Nodes: s.v, Edges: s.e, F: 1, G: 1, Kind: workload.GCN, Arrival: int64(j)}
 		tab.Set(j, 0, 0, s.lat)
 	}
-	p, err := NewProblem(jobs, []Machine{{Tilings: []int{0}}}, tab, tab)
+	p, err := NewProblem(jobs, machines(1), tab, tab)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -343,7 +343,7 @@ func TestPolicyOrder(t *testing.T) {
 		"SJF-Predicted": {0, 3, 4, 2, 1},
 	}
 	for _, pol := range Standard() {
-		res, err := Run(p, pol, Options{Scenario: Scenario1})
+		res, err := Run(p, pol, Options{Baselines: MappingRandom})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -358,46 +358,46 @@ func TestPolicyOrder(t *testing.T) {
 	}
 }
 
-// Scenario 1 gives baselines the pre-drawn random tiling (the same for
-// every baseline), scenario 2 the optimal one.
-func TestScenarioTilings(t *testing.T) {
+// Random baselines get the pre-drawn random mapping (the same for every
+// baseline), optimal ones the optimal mapping.
+func TestBaselineMappings(t *testing.T) {
 	in := randomInstance(t, 300, []int{8, 8, 8}, 0.85, 0.3, 11)
 	p := in.problem(t, true)
-	draws := drawTilings(p, 4)
+	draws := drawMappings(p, 4)
 	nonOptimal := 0
 	for _, pol := range []Policy{Random(), FCFS(), LIFO(), SJFNodes(), SJFEdges()} {
-		r1, err := Run(p, pol, Options{Scenario: Scenario1, Seed: 4})
+		r1, err := Run(p, pol, Options{Baselines: MappingRandom, Seed: 4})
 		if err != nil {
 			t.Fatal(err)
 		}
-		r2, err := Run(p, pol, Options{Scenario: Scenario2, Seed: 4})
+		r2, err := Run(p, pol, Options{Baselines: MappingOptimal, Seed: 4})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r1.Tiling != TilingRandom || r2.Tiling != TilingOptimal {
-			t.Fatalf("%s: tiling rules %v, %v", pol.Info().Name, r1.Tiling, r2.Tiling)
+		if r1.Mapping != MappingRandom || r2.Mapping != MappingOptimal {
+			t.Fatalf("%s: mapping rules %v, %v", pol.Info().Name, r1.Mapping, r2.Mapping)
 		}
 		for j, rec := range r1.Records {
-			if rec.Tiling != int(draws[j*3+rec.Machine]) {
-				t.Fatalf("%s: job %d tiling %d, drawn %d", pol.Info().Name, j, rec.Tiling, draws[j*3+rec.Machine])
+			if rec.Mapping != int(draws[j*3+rec.Machine]) {
+				t.Fatalf("%s: job %d mapping %d, drawn %d", pol.Info().Name, j, rec.Mapping, draws[j*3+rec.Machine])
 			}
-			if _, bt := p.BestTrue(j, rec.Machine); bt != rec.Tiling {
+			if _, bt := p.BestTrue(j, rec.Machine); bt != rec.Mapping {
 				nonOptimal++
 			}
 		}
-		checkSchedule(t, r2, 0) // checks optimal tilings
+		checkSchedule(t, r2, 0) // checks optimal mappings
 	}
 	if nonOptimal == 0 {
-		t.Error("random tilings were always optimal")
+		t.Error("random mappings were always optimal")
 	}
-	for _, sc := range []Scenario{Scenario1, Scenario2} {
-		if SJFTruth().Info().TilingIn(sc) != TilingOptimal || SJFPredicted().Info().TilingIn(sc) != TilingPredicted {
-			t.Errorf("scenario %d: SJF tiling rules wrong", sc)
+	for _, sc := range []MappingRule{MappingRandom, MappingOptimal} {
+		if SJFTruth().Info().MappingIn(sc) != MappingOptimal || SJFPredicted().Info().MappingIn(sc) != MappingPredicted {
+			t.Errorf("baselines %v: SJF mapping rules wrong", sc)
 		}
 		for _, pol := range Standard() {
-			want := pol.Info().Name == "SJF-Predicted" || (sc == Scenario1 && pol.Info().Name != "SJF-Truth")
+			want := pol.Info().Name == "SJF-Predicted" || (sc == MappingRandom && pol.Info().Name != "SJF-Truth")
 			if got := pol.Info().Feasible(sc); got != want {
-				t.Errorf("scenario %d: %s feasible = %v, want %v", sc, pol.Info().Name, got, want)
+				t.Errorf("baselines %v: %s feasible = %v, want %v", sc, pol.Info().Name, got, want)
 			}
 		}
 	}
@@ -406,15 +406,15 @@ func TestScenarioTilings(t *testing.T) {
 // Predictor inference time: a lone job of a predictive policy starts
 // exactly InferenceCycles after it arrives; baselines are not charged.
 func TestInferenceCharge(t *testing.T) {
-	tab, _ := NewTable(1, 1, 1)
+	tab, _ := NewTable(1, machines(1))
 	tab.Set(0, 0, 0, 500)
 	jobs := []workload.Job{{ID: 1, GraphIndex: -1, Nodes: 3, Edges: 2, F: 1, G: 1, Kind: workload.GIN, Arrival: 1000}}
-	p, err := NewProblem(jobs, []Machine{{Tilings: []int{0}}}, tab, tab)
+	p, err := NewProblem(jobs, machines(1), tab, tab)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, pol := range Standard() {
-		res, err := Run(p, pol, Options{Scenario: Scenario1, InferenceCycles: 2312})
+		res, err := Run(p, pol, Options{Baselines: MappingRandom, InferenceCycles: 2312})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -438,7 +438,8 @@ func TestRealisedUtilisation(t *testing.T) {
 		n = 20000
 	}
 	const M = 3
-	tab, _ := NewTable(n, M, 1)
+	ms := machines(1, 1, 1)
+	tab, _ := NewTable(n, ms)
 	jobs := make([]workload.Job, n)
 	in := randomInstance(t, 2000, []int{1}, 0, 0, 1)
 	for j := range jobs {
@@ -448,11 +449,7 @@ func TestRealisedUtilisation(t *testing.T) {
 			tab.Set(j, m, 0, in.truth.At(j%len(in.jobs), 0, 0))
 		}
 	}
-	ms := make([]Machine, M)
-	for m := range ms {
-		ms[m] = Machine{Tilings: []int{0}}
-	}
-	svc, err := ReferenceService(tab, ms)
+	svc, err := ReferenceService(tab)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -470,7 +467,7 @@ func TestRealisedUtilisation(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := Run(p, FCFS(), Options{Scenario: Scenario2, Seed: 1})
+		res, err := Run(p, FCFS(), Options{Baselines: MappingOptimal, Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -523,12 +520,12 @@ func TestRunErrors(t *testing.T) {
 		opt  Options
 		want string
 	}{
-		{FCFS(), Options{Scenario: 0}, "scenario 0"},
-		{SJFPredicted(), Options{Scenario: Scenario1}, "needs predictions"},
-		{FCFS(), Options{Scenario: Scenario1, InferenceCycles: -1}, "inference cycles"},
-		{&badPolicy{mode: "empty"}, Options{Scenario: Scenario1}, "returned no job"},
-		{&badPolicy{mode: "ghost"}, Options{Scenario: Scenario1}, "picked job 99"},
-		{&badPolicy{mode: "busy"}, Options{Scenario: Scenario1}, "picked machine 0, which is not free"},
+		{FCFS(), Options{Baselines: 0}, "baselines' mapping rule baselines"},
+		{SJFPredicted(), Options{Baselines: MappingRandom}, "needs predictions"},
+		{FCFS(), Options{Baselines: MappingRandom, InferenceCycles: -1}, "inference cycles"},
+		{&badPolicy{mode: "empty"}, Options{Baselines: MappingRandom}, "returned no job"},
+		{&badPolicy{mode: "ghost"}, Options{Baselines: MappingRandom}, "picked job 99"},
+		{&badPolicy{mode: "busy"}, Options{Baselines: MappingRandom}, "picked machine 0, which is not free"},
 	}
 	for _, c := range cases {
 		_, err := Run(p, c.pol, c.opt)
@@ -540,8 +537,8 @@ func TestRunErrors(t *testing.T) {
 
 func TestNewProblemErrors(t *testing.T) {
 	in := randomInstance(t, 4, []int{2, 2}, 0, 0, 1)
-	zero, _ := NewTable(4, 2, 2)
-	small, _ := NewTable(3, 2, 2)
+	zero, _ := NewTable(4, in.machines)
+	small, _ := NewTable(3, in.machines)
 	nan := PredictorFunc(func(j, m, t int) (float64, error) { return math.NaN(), nil })
 	fail := PredictorFunc(func(j, m, t int) (float64, error) { return 0, fmt.Errorf("model missing") })
 	badJobs := slices.Clone(in.jobs)
@@ -560,9 +557,9 @@ func TestNewProblemErrors(t *testing.T) {
 		{"table size", in.jobs, in.machines, small, nil, "truth table is 3 jobs"},
 		{"invalid job", badJobs, in.machines, in.truth, nil, "f = 0"},
 		{"zero latency", in.jobs, in.machines, zero, nil, "is 0 cycles"},
-		{"no tilings", in.jobs, []Machine{{Tilings: []int{0}}, {}}, in.truth, nil, "has no tilings"},
-		{"tiling range", in.jobs, []Machine{{Tilings: []int{0}}, {Tilings: []int{2}}}, in.truth, nil, "tiling 2 outside"},
-		{"tiling twice", in.jobs, []Machine{{Tilings: []int{0}}, {Tilings: []int{1, 1}}}, in.truth, nil, "listed twice"},
+		{"no mappings", in.jobs, []Machine{{Mappings: []string{"a", "b"}}, {}}, in.truth, nil, "has no mappings"},
+		{"mapping count", in.jobs, machines(2, 3), in.truth, nil, "has 3 mappings, the truth table 2"},
+		{"mapping twice", in.jobs, []Machine{{Mappings: []string{"a", "b"}}, {Mappings: []string{"c", "c"}}}, in.truth, nil, "listed twice"},
 		{"NaN prediction", in.jobs, in.machines, in.truth, nan, "is NaN"},
 		{"predictor error", in.jobs, in.machines, in.truth, fail, "model missing"},
 	}
@@ -572,18 +569,21 @@ func TestNewProblemErrors(t *testing.T) {
 			t.Errorf("%s: err = %v, want %q", c.name, err, c.want)
 		}
 	}
-	huge, _ := NewTable(2, 1, 1)
+	huge, _ := NewTable(2, machines(1))
 	huge.Set(0, 0, 0, math.MaxInt64/2)
 	huge.Set(1, 0, 0, math.MaxInt64/2)
 	jobs := in.jobs[:2]
-	if _, err := NewProblem(jobs, []Machine{{Tilings: []int{0}}}, huge, nil); err == nil || !strings.Contains(err.Error(), "overflow") {
+	if _, err := NewProblem(jobs, machines(1), huge, nil); err == nil || !strings.Contains(err.Error(), "overflow") {
 		t.Errorf("overflow: %v", err)
 	}
-	if _, err := NewTable(0, 1, 1); err == nil {
+	if _, err := NewTable(0, machines(1)); err == nil {
 		t.Error("empty table accepted")
 	}
-	if _, err := NewTable(1<<30, 8, 8); err == nil {
+	if _, err := NewTable(1<<30, machines(8, 8, 8, 8, 8, 8, 8, 8)); err == nil {
 		t.Error("huge table accepted")
+	}
+	if _, err := NewTable(1, []Machine{{Name: "x"}}); err == nil || !strings.Contains(err.Error(), "no mappings") {
+		t.Errorf("machine without mappings: %v", err)
 	}
 	if _, err := ByName("sjf-truth"); err != nil {
 		t.Error(err)

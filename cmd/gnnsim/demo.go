@@ -1,34 +1,67 @@
 package main
 
 import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
 	"github.com/spf13/cobra"
+
+	"gnnsim/repro"
 )
 
 func init() { register(newDemoCmd) }
 
 func newDemoCmd() *cobra.Command {
-	var f reproFlags
+	var o repro.Options
 	cmd := &cobra.Command{
 		Use:   "demo",
-		Short: "The end-to-end example: 'repro seed002 --quick' into results/demo/",
-		Long: `Run gnnsim's main job on built-in defaults: 'gnnsim repro seed002 --quick'
-into results/demo/. It generates the Graphlaxy sets (reduced sizes), simulates
-every graph on the 24 configurations of seed 002, trains and evaluates the
-latency predictors (Tables 3 and 4), schedules jobs on three accelerators with
-seven policies in both scenarios, and writes Parquet tables, report.md and
-PNG/SVG figures. Real data sets are used when ../shared/data (or GNNSIM_DATA)
-exists; otherwise only generated graphs, as the report says. Works offline on a
+		Short: "The end-to-end tour: every seed's quick reproduction into results/demo/",
+		Long: `Run gnnsim's main jobs on built-in defaults: the quick reproduction of every
+seed paper that has one (today seed 002: 'gnnsim repro seed002 --quick'), each
+into its own folder of results/demo/, and results/demo/index.md linking every
+report and figure.
+
+Seed 002's run generates the Graphlaxy sets (reduced sizes), simulates every
+graph on the 24 configurations, trains and evaluates the latency predictors
+(Tables 3 and 4), schedules jobs on three accelerators with seven policies in
+both scenarios, and writes Parquet tables, report.md and PNG/SVG figures.
+Real data sets are used when ../shared/data (or GNNSIM_DATA) exists;
+otherwise only generated graphs, as the reports say. Works offline on a
 fresh clone; about 10 to 20 seconds on two cores.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			f.quick = true
-			f.mode = "omega"
-			return runRepro(cmd, f)
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			o.Quick, o.Log = true, cmd.ErrOrStderr()
+			reports, err := repro.Tour(ctx, repro.All(), o)
+			if err != nil {
+				return err
+			}
+			w := cmd.OutOrStdout()
+			for i, r := range repro.All() {
+				fmt.Fprintf(w, "%s: %s\n", r.Name, r.Title)
+				printReport(cmd, reports[i])
+			}
+			fmt.Fprintf(w, "index: %s\n", filepath.Join(o.Out, repro.IndexFile))
+			return nil
 		},
 	}
-	cmd.Flags().StringVar(&f.out, "out", "results/demo", "results directory")
-	cmd.Flags().Uint64Var(&f.seed, "seed", 1, "seed of every random choice")
-	cmd.Flags().StringVar(&f.data, "data", defaultDataDir(), "folder of the real data sets (env GNNSIM_DATA); used only if it exists")
-	cmd.Flags().IntVar(&f.workers, "workers", 0, "parallel workers (default: number of CPUs); results do not depend on it")
+	cmd.Flags().StringVar(&o.Out, "out", "results/demo", "results directory (one folder per seed, and index.md)")
+	cmd.Flags().Uint64Var(&o.Seed, "seed", 1, "seed of every random choice")
+	cmd.Flags().StringVar(&o.DataDir, "data", defaultDataDir(), "folder of the real data sets (env GNNSIM_DATA); used only if it exists")
+	cmd.Flags().IntVar(&o.Workers, "workers", 0, "parallel workers (default: number of CPUs); results do not depend on it")
 	return cmd
+}
+
+// printReport prints a reproduction's highlights and where its report is.
+func printReport(cmd *cobra.Command, r *repro.Report) {
+	w := cmd.OutOrStdout()
+	for _, h := range r.Highlights {
+		fmt.Fprintln(w, h)
+	}
+	fmt.Fprintf(w, "report: %s (wall %.1f s)\n", r.Report, r.Wall.Seconds())
 }

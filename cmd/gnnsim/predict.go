@@ -18,6 +18,7 @@ import (
 	"gnnsim/graphs"
 	"gnnsim/internal/atomicfile"
 	"gnnsim/predict"
+	"gnnsim/repro/seed002"
 )
 
 func init() { register(newPredictCmd) }
@@ -126,7 +127,7 @@ each data set on its validation split: the figures to tune parameters on.`,
 			fmt.Fprintf(w, "trained %s (baseline %s) on %d samples in %.1f s; trees: %s\n", f.Manifest.Variant(), f.Manifest.Baseline, len(samples), wall.Seconds(), strings.Join(trees, " "))
 			fmt.Fprintf(w, "best fixed configuration (training split): %s\n", f.Manifest.BestFixed)
 			fmt.Fprintln(w, "validation split:")
-			return predict.WriteTable3(w, predict.Rows(f.Validation, &f.Manifest, out))
+			return seed002.WriteTable3(w, predict.Rows(f.Validation, &f.Manifest, out))
 		},
 	}
 	c.Flags().StringSliceVar(&data, "data", nil, "sweep directory to train on (repeat or comma-separate for several)")
@@ -192,7 +193,7 @@ degradation_vs_optimal.`,
 				}
 			}
 			if mdOut != "" {
-				if err := atomicfile.Write(mdOut, func(w io.Writer) error { return predict.WriteTable3(w, rows) }); err != nil {
+				if err := atomicfile.Write(mdOut, func(w io.Writer) error { return seed002.WriteTable3(w, rows) }); err != nil {
 					return err
 				}
 			}
@@ -203,7 +204,7 @@ degradation_vs_optimal.`,
 				return enc.Encode(rows)
 			}
 			fmt.Fprintf(w, "models: %s (%s)\n\n", models, man.Variant())
-			return predict.WriteTable3(w, rows)
+			return seed002.WriteTable3(w, rows)
 		},
 	}
 	c.Flags().StringVar(&models, "models", "", "model directory written by 'predict train'")
@@ -251,9 +252,8 @@ must be one the models were trained on.`,
 				return fmt.Errorf("%s: %w", graphsFile, err)
 			}
 			g := sel[0]
-			phw := predict.Hardware{PEs: hw.PEs, PPAggPEs: hw.PPAggPEs}
 			var lat [predict.NumConfigs]float64
-			best, err := p.PredictGraph(g, F, G, phw, lat[:])
+			best, err := p.PredictGraph(g, F, G, hw, lat[:])
 			if err != nil {
 				return err
 			}
@@ -264,7 +264,7 @@ must be one the models were trained on.`,
 			}
 			slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(lat[a], lat[b]) })
 			w := cmd.OutOrStdout()
-			fmt.Fprintf(w, "graph %q: %d nodes, %d edges; F=%d G=%d; %s\n", g.Name, g.NumNodes(), g.NumEdges(), F, G, phw)
+			fmt.Fprintf(w, "graph %q: %d nodes, %d edges; F=%d G=%d; %s\n", g.Name, g.NumNodes(), g.NumEdges(), F, G, predict.PEArrayOf(hw))
 			for rank, c := range order {
 				fmt.Fprintf(w, "%2d  %-6s %14.0f cycles\n", rank+1, names[c], lat[c])
 			}
@@ -281,7 +281,6 @@ must be one the models were trained on.`,
 	return c
 }
 
-// pickGraph finds a graph by id, else by name.
 func predictAblationCmd() *cobra.Command {
 	var data, evalData []string
 	var out string
@@ -316,7 +315,7 @@ beside the seed's) and OUT/table3.md (all metrics of every variant).`,
 				return err
 			}
 			start := time.Now()
-			rows, err := predict.Ablation(train, eval, o, out)
+			rows, err := seed002.Ablation(train, eval, o, out)
 			if err != nil {
 				return err
 			}
@@ -324,15 +323,15 @@ beside the seed's) and OUT/table3.md (all metrics of every variant).`,
 			if err := predict.WriteRows(filepath.Join(out, "ablation.parquet"), rows, meta); err != nil {
 				return err
 			}
-			if err := atomicfile.Write(filepath.Join(out, "table4.md"), func(w io.Writer) error { return predict.WriteTable4(w, rows) }); err != nil {
+			if err := atomicfile.Write(filepath.Join(out, "table4.md"), func(w io.Writer) error { return seed002.WriteTable4(w, rows) }); err != nil {
 				return err
 			}
-			if err := atomicfile.Write(filepath.Join(out, "table3.md"), func(w io.Writer) error { return writeTable3ByVariant(w, rows) }); err != nil {
+			if err := atomicfile.Write(filepath.Join(out, "table3.md"), func(w io.Writer) error { return seed002.WriteTable3ByVariant(w, rows) }); err != nil {
 				return err
 			}
 			w := cmd.OutOrStdout()
 			fmt.Fprintf(w, "ablation of %d samples done in %.1f s; wrote %s\n\n", len(train), time.Since(start).Seconds(), out)
-			return predict.WriteTable4(w, rows)
+			return seed002.WriteTable4(w, rows)
 		},
 	}
 	c.Flags().StringSliceVar(&data, "data", nil, "sweep directory to train on (repeat or comma-separate for several)")
@@ -340,27 +339,4 @@ beside the seed's) and OUT/table3.md (all metrics of every variant).`,
 	c.Flags().StringVar(&out, "out", "", "output directory (models, ablation.parquet, table3.md, table4.md)")
 	fitFlags(c, &o)
 	return c
-}
-
-// writeTable3ByVariant writes one Table 3 per variant.
-func writeTable3ByVariant(w io.Writer, rows []predict.EvalRow) error {
-	for _, vr := range predict.Variants {
-		v := predict.Variant(vr.Features, vr.Log)
-		var sel []predict.EvalRow
-		for _, r := range rows {
-			if r.Variant == v {
-				sel = append(sel, r)
-			}
-		}
-		if _, err := fmt.Fprintf(w, "### %s\n\n", v); err != nil {
-			return err
-		}
-		if err := predict.WriteTable3(w, sel); err != nil {
-			return err
-		}
-		if _, err := io.WriteString(w, "\n"); err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -9,7 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"gnnsim/bench"
+	"gnnsim/repro"
+	"gnnsim/repro/seed002"
 )
 
 func init() { register(newReproCmd) }
@@ -20,14 +21,14 @@ func newReproCmd() *cobra.Command {
 		Short: "Reproduce a seed paper end to end",
 		Long: `Reproduce a seed paper end to end in one results directory: its data sets,
 models, tables and figures, next to the paper's figures in a report.md. Each
-subcommand names the seed it reproduces; 'gnnsim demo' is the quick run of
-seed002.`,
+subcommand names the seed it reproduces; 'gnnsim demo' runs the quick
+reproduction of every seed that has one.`,
 	}
 	cmd.AddCommand(reproSeed002Cmd())
 	return cmd
 }
 
-// reproFlags are the flags of 'repro seed002' (demo fixes most of them).
+// reproFlags are the flags of 'repro seed002'.
 type reproFlags struct {
 	out, data, mode string
 	seed            uint64
@@ -93,24 +94,13 @@ sizes, takes under a minute.`,
 func runRepro(cmd *cobra.Command, f reproFlags) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	sum, err := bench.ReproSeed002(ctx, bench.ReproOptions{
+	sum, err := seed002.Run(ctx, seed002.Options{
 		Out: f.out, Seed: f.seed, DataDir: f.data, Quick: f.quick, Mode: f.mode,
 		Workers: f.workers, Log: cmd.ErrOrStderr(),
 	})
 	if err != nil {
 		return err
 	}
-	w := cmd.OutOrStdout()
-	if !sum.RealData {
-		fmt.Fprintln(w, "no real data sets found: generated graphs only (the report says so)")
-	}
-	for _, s := range sum.Speedups {
-		if s.Scenario != 1 {
-			continue
-		}
-		fmt.Fprintf(w, "scenario 1, mean %-11s %s %.4g cycles, %.3gx faster than %s, %.4f x SJF-Truth\n",
-			s.Metric+":", s.Policy, s.Value, s.Speedup, s.Baseline, s.TruthRatio)
-	}
-	fmt.Fprintf(w, "report: %s (wall %.1f s)\n", sum.Report, sum.Wall.Seconds())
+	printReport(cmd, &repro.Report{Report: sum.Report, Highlights: sum.Highlights(), Wall: sum.Wall})
 	return nil
 }

@@ -14,6 +14,7 @@ import (
 	"gnnsim/accel"
 	"gnnsim/bench"
 	"gnnsim/predict"
+	"gnnsim/repro/seed002"
 	"gnnsim/sched"
 	"gnnsim/workload"
 )
@@ -63,11 +64,11 @@ scenario).`,
 			if len(data) == 0 {
 				return fmt.Errorf("--data is required")
 			}
-			ms, err := bench.ParseMachines(machines)
+			ms, err := seed002.ParseMachines(machines)
 			if err != nil {
 				return err
 			}
-			arr := bench.ArrivalOptions{Utilisation: util, Shape: shape, Exact: exact, Jobs: jobs}
+			arr := seed002.ArrivalOptions{Utilisation: util, Shape: shape, Exact: exact, Jobs: jobs}
 			if p, err := workload.ParseProcess(arrivals); err == nil {
 				arr.Process = p
 			} else if _, statErr := os.Stat(arrivals); statErr == nil {
@@ -97,11 +98,11 @@ scenario).`,
 			}
 			// Without --models NewJobSet must get a nil interface, not a
 			// nil *predict.Predictor (which it would try to call).
-			var js *bench.JobSet
+			var js *seed002.JobSet
 			if pred != nil {
-				js, err = bench.NewJobSet(cases, ms, pred)
+				js, err = seed002.NewJobSet(cases, ms, pred)
 			} else {
-				js, err = bench.NewJobSet(cases, ms, nil)
+				js, err = seed002.NewJobSet(cases, ms, nil)
 			}
 			if err != nil {
 				return err
@@ -110,7 +111,7 @@ scenario).`,
 			if err != nil {
 				return err
 			}
-			res, err := js.Schedule(bench.ScheduleOptions{
+			res, err := js.Schedule(seed002.ScheduleOptions{
 				Arrivals: arr, Policies: policies, Scenarios: scen, Seeds: seeds,
 				InferenceCycles: charge, Workers: workers, KeepRecords: out != "",
 			})
@@ -125,7 +126,7 @@ scenario).`,
 					"gnnsim.data": strings.Join(data, ","), "gnnsim.models": models, "gnnsim.machines": machines,
 					"gnnsim.arrivals": arrivals, "gnnsim.inference_cycles": strconv.FormatInt(charge, 10),
 				}
-				if err := bench.WriteSchedule(out, res, meta); err != nil {
+				if err := seed002.WriteSchedule(out, res, meta); err != nil {
 					return err
 				}
 			}
@@ -133,7 +134,7 @@ scenario).`,
 			if asJSON {
 				enc := json.NewEncoder(w)
 				enc.SetIndent("", "  ")
-				return enc.Encode(bench.Summaries(res.Mean))
+				return enc.Encode(seed002.Summaries(res.Mean))
 			}
 			in := res.Instances[0]
 			fmt.Fprintf(w, "%d jobs from %s on %d machines (%s); seeds %v; inference charge %d cycles\n",
@@ -142,7 +143,7 @@ scenario).`,
 				fmt.Fprintf(w, "offered load (seed %d): %.3f at the best tilings, %.3f at random tilings\n", res.Seeds[0], in.Offered, in.OfferedRandom)
 			}
 			printSchedule(w, res.Mean)
-			if sp, err := bench.Speedups(res.Mean, sched.SJFPredicted().Info().Name); err == nil {
+			if sp, err := seed002.Speedups(res.Mean, sched.SJFPredicted().Info().Name); err == nil {
 				fmt.Fprintln(w, "SJF-Predicted vs the best baseline (♦: no feasible baseline in the scenario):")
 				for _, s := range sp {
 					mark := ""
@@ -153,7 +154,7 @@ scenario).`,
 				}
 			}
 			if out != "" {
-				fmt.Fprintf(w, "wrote %s/{%s,%s,%s}\n", out, bench.ScheduleRecordsFile, bench.ScheduleRunsFile, bench.ScheduleMeanFile)
+				fmt.Fprintf(w, "wrote %s/{%s,%s,%s}\n", out, seed002.ScheduleRecordsFile, seed002.ScheduleRunsFile, seed002.ScheduleMeanFile)
 			}
 			return nil
 		},
@@ -170,21 +171,21 @@ scenario).`,
 	f.IntVar(&jobs, "jobs", 0, "trace length; 0: every case once in a seeded order, N: N jobs drawn with replacement")
 	f.StringSliceVar(&seedList, "seeds", []string{"1", "2", "3", "4", "5"}, "seeds of the runs (each draws its own trace and random choices)")
 	f.StringVar(&scenario, "scenario", "both", "1 (baselines with random tiling), 2 (with optimal tiling) or both")
-	f.StringVar(&inference, "inference-cycles", strconv.Itoa(bench.SeedInferenceCycles), "cycles charged per job to SJF-Predicted for running the predictors: a number (default: seed 002's 2,312), or 'measured' to time this host's predictor at the accelerator clock (not reproducible)")
+	f.StringVar(&inference, "inference-cycles", strconv.Itoa(seed002.InferenceCycles), "cycles charged per job to SJF-Predicted for running the predictors: a number (default: seed 002's 2,312), or 'measured' to time this host's predictor at the accelerator clock (not reproducible)")
 	f.StringVar(&out, "out", "", "directory to write the Parquet records and metrics into")
 	f.BoolVar(&asJSON, "json", false, "print a JSON array (one object per policy and scenario, cycles averaged over seeds)")
 	f.IntVar(&workers, "workers", 0, "seeds run at once (default: number of CPUs); results do not depend on it")
 	return cmd
 }
 
-func parseScenario(s string) ([]sched.Scenario, error) {
+func parseScenario(s string) ([]seed002.Scenario, error) {
 	switch s {
 	case "1":
-		return []sched.Scenario{sched.Scenario1}, nil
+		return []seed002.Scenario{seed002.Scenario1}, nil
 	case "2":
-		return []sched.Scenario{sched.Scenario2}, nil
+		return []seed002.Scenario{seed002.Scenario2}, nil
 	case "both":
-		return []sched.Scenario{sched.Scenario1, sched.Scenario2}, nil
+		return []seed002.Scenario{seed002.Scenario1, seed002.Scenario2}, nil
 	}
 	return nil, fmt.Errorf("--scenario %q: want 1, 2 or both", s)
 }
@@ -216,7 +217,7 @@ func inferenceCharge(v string, pred *predict.Predictor, cases []predict.Sample) 
 	if pred == nil {
 		return 0, fmt.Errorf("--inference-cycles measured needs --models")
 	}
-	d, err := bench.MeasureInference(pred, cases, 2000)
+	d, err := seed002.MeasureInference(pred, cases, 2000)
 	if err != nil {
 		return 0, err
 	}
@@ -230,7 +231,7 @@ func printSchedule(w io.Writer, mean []sched.Metrics) {
 		if !m.Feasible {
 			feas = "no"
 		}
-		fmt.Fprintf(w, "%-3d %-14s %-4s %14.4g %14.4g %14.4g %14.4g %14.4g\n", m.Scenario, m.Policy, feas,
+		fmt.Fprintf(w, "%-3d %-14s %-4s %14.4g %14.4g %14.4g %14.4g %14.4g\n", seed002.ScenarioOf(m.Baselines), m.Policy, feas,
 			m.MeanCompletion, m.MeanTurnaround, m.MeanExecution, m.MeanWaiting, m.P99Turnaround)
 	}
 }

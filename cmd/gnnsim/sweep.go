@@ -199,17 +199,19 @@ func printSummary(w io.Writer, sum *bench.Summary, out string, wall time.Duratio
 	if sum.ChunksReused > 0 {
 		fmt.Fprintf(w, "resumed: %d of %d chunks were already finished\n", sum.ChunksReused, sum.Chunks)
 	}
-	total := 0
-	for _, c := range sum.Best {
-		total += c.N
-	}
-	fmt.Fprintf(w, "optimal configuration per case (%d cases):\n", total)
-	var parts []string
-	for _, c := range sum.Best {
-		parts = append(parts, fmt.Sprintf("%s=%d (%.1f%%)", c.Config, c.N, 100*float64(c.N)/float64(max(total, 1))))
-	}
-	for i := 0; i < len(parts); i += 6 {
-		fmt.Fprintf(w, "  %s\n", strings.Join(parts[i:min(i+6, len(parts))], "  "))
+	if len(sum.Best) > 0 { // omega sweeps: configurations to count
+		total := 0
+		for _, c := range sum.Best {
+			total += c.N
+		}
+		fmt.Fprintf(w, "optimal configuration per case (%d cases):\n", total)
+		var parts []string
+		for _, c := range sum.Best {
+			parts = append(parts, fmt.Sprintf("%s=%d (%.1f%%)", c.Config, c.N, 100*float64(c.N)/float64(max(total, 1))))
+		}
+		for i := 0; i < len(parts); i += 6 {
+			fmt.Fprintf(w, "  %s\n", strings.Join(parts[i:min(i+6, len(parts))], "  "))
+		}
 	}
 	fmt.Fprintf(w, "graphs=%d runs=%d wall_s=%.2f out=%s\n", sum.Graphs, sum.Runs, wall.Seconds(), out)
 }

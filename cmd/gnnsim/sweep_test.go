@@ -8,6 +8,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"gnnsim/bench"
+	"gnnsim/internal/pqio"
 )
 
 // clearShardEnv keeps a surrounding Slurm or Kubernetes job from sharding
@@ -136,5 +139,39 @@ func TestSweepBadShard(t *testing.T) {
 	}
 	if _, _, err := run(t, "sweep", bad, "--out", filepath.Join(dir, "out")); err == nil || !strings.Contains(err.Error(), "bogus_key") {
 		t.Errorf("spec with an unknown key: error %v, want one naming the key", err)
+	}
+}
+
+// The layer-kind example spec runs through 'gnnsim sweep': GCN, GIN, SAGE
+// and GAT rows, each configuration of each graph, in a layer column; a
+// model: key is refused with the reason.
+func TestSweepLayers(t *testing.T) {
+	clearShardEnv(t)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "layers")
+	stdout := mustRun(t, "sweep", filepath.Join("..", "..", "bench", "testdata", "layers.yaml"), "--out", out, "--shard", "0/1")
+	m := sweepSummary.FindStringSubmatch(lastLine(stdout))
+	if m == nil || m[1] != "12" || m[2] != strconv.Itoa(12*4*9) {
+		t.Fatalf("summary %q, want 12 graphs and %d runs", lastLine(stdout), 12*4*9)
+	}
+	rows, _, err := pqio.Read[bench.LayerRunRow](filepath.Join(out, bench.RunsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := map[string]int{}
+	for _, r := range rows {
+		count[r.Layer]++
+	}
+	for _, l := range []string{"gcn", "gin", "sage", "gat"} {
+		if count[l] != 12*9 {
+			t.Errorf("%d %s rows, want %d", count[l], l, 12*9)
+		}
+	}
+	spec := filepath.Join(dir, "model.yaml")
+	if err := os.WriteFile(spec, []byte("name: m\ngraphs:\n  - generator: er\n    count: 1\nmodel: vig-s\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := run(t, "sweep", spec, "--out", filepath.Join(dir, "m")); err == nil || !strings.Contains(err.Error(), "no registered unit kind sweeps whole models") {
+		t.Errorf("model: key: error %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package predict
+package gbdt
 
 import (
 	"bufio"
@@ -53,7 +53,7 @@ func (e *Ensemble) Predict(x []float64) (float64, error) {
 	v := out[0]
 	outPool.Put(out)
 	if err != nil {
-		return 0, fmt.Errorf("predict: leaves: %w", err)
+		return 0, fmt.Errorf("gbdt: leaves: %w", err)
 	}
 	return v, nil
 }
@@ -61,14 +61,14 @@ func (e *Ensemble) Predict(x []float64) (float64, error) {
 // PredictBatch writes the prediction of each row of X into out[:len(X)].
 func (e *Ensemble) PredictBatch(X [][]float64, out []float64) error {
 	if len(out) < len(X) {
-		return fmt.Errorf("predict: output has room for %d predictions, need %d", len(out), len(X))
+		return fmt.Errorf("gbdt: output has room for %d predictions, need %d", len(out), len(X))
 	}
 	for i, x := range X {
 		if err := checkRow(x, len(e.featureNames)); err != nil {
 			return fmt.Errorf("row %d: %w", i, err)
 		}
 		if err := e.lv.Predict(x, 0, out[i:i+1]); err != nil {
-			return fmt.Errorf("predict: leaves: row %d: %w", i, err)
+			return fmt.Errorf("gbdt: leaves: row %d: %w", i, err)
 		}
 	}
 	return nil
@@ -82,7 +82,7 @@ func (e *Ensemble) PredictBatch(X [][]float64, out []float64) error {
 func LoadModel(path string) (*Ensemble, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("predict: %w", err)
+		return nil, fmt.Errorf("gbdt: %w", err)
 	}
 	defer f.Close()
 	return readModel(f, path)
@@ -94,28 +94,28 @@ func ReadModel(r io.Reader) (*Ensemble, error) { return readModel(r, "model") }
 func readModel(r io.Reader, name string) (e *Ensemble, err error) {
 	data, err := io.ReadAll(io.LimitReader(r, MaxModelBytes+1))
 	if err != nil {
-		return nil, fmt.Errorf("predict: reading %s: %w", name, err)
+		return nil, fmt.Errorf("gbdt: reading %s: %w", name, err)
 	}
 	if len(data) > MaxModelBytes {
-		return nil, fmt.Errorf("predict: %s is larger than %d bytes", name, MaxModelBytes)
+		return nil, fmt.Errorf("gbdt: %s is larger than %d bytes", name, MaxModelBytes)
 	}
 	info, err := checkModelText(data)
 	if err != nil {
-		return nil, fmt.Errorf("predict: %s:%w", name, err)
+		return nil, fmt.Errorf("gbdt: %s:%w", name, err)
 	}
 	// checkModelText covers everything leaves indexes, so a panic here
 	// would be a gap in it; report it rather than crash the caller.
 	defer func() {
 		if p := recover(); p != nil {
-			e, err = nil, fmt.Errorf("predict: %s: leaves failed on the model: %v", name, p)
+			e, err = nil, fmt.Errorf("gbdt: %s: leaves failed on the model: %v", name, p)
 		}
 	}()
 	lv, err := leaves.LGEnsembleFromReader(bufio.NewReader(bytes.NewReader(data)), false)
 	if err != nil {
-		return nil, fmt.Errorf("predict: %s: leaves: %w", name, err)
+		return nil, fmt.Errorf("gbdt: %s: leaves: %w", name, err)
 	}
 	if lv.NEstimators() != info.numTrees || lv.NRawOutputGroups() != 1 {
-		return nil, fmt.Errorf("predict: %s: leaves read %d trees x %d outputs, file has %d x 1",
+		return nil, fmt.Errorf("gbdt: %s: leaves read %d trees x %d outputs, file has %d x 1",
 			name, lv.NEstimators(), lv.NRawOutputGroups(), info.numTrees)
 	}
 	return &Ensemble{lv: lv, featureNames: info.featureNames, numTrees: info.numTrees}, nil

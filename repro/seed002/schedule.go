@@ -1,4 +1,4 @@
-package bench
+package seed002
 
 import (
 	"cmp"
@@ -6,15 +6,12 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
-	"time"
 
 	"gnnsim/dataflow"
 	"gnnsim/internal/par"
-	"gnnsim/internal/pqio"
 	"gnnsim/predict"
 	"gnnsim/sched"
 	"gnnsim/workload"
@@ -25,23 +22,20 @@ import (
 // jobs, the runs' cycles the truth table, the predictor's outputs the
 // predicted table, and package workload releases the jobs over time.
 
-// numTilings is the number of named tilings a machine can choose from.
-const numTilings = len(dataflow.TilingNames)
-
-// SeedInferenceCycles is seed 002's predictor inference time: 2,311.88 ns
+// InferenceCycles is seed 002's predictor inference time: 2,311.88 ns
 // per prediction of all 24 configurations (lleaves on a Ryzen 9 5900X, the
 // 24 models in parallel), about 2,312 cycles of a 1 GHz accelerator. It is
 // the default charge because a measured charge would depend on the host and
 // make results irreproducible; MeasureInference gives this host's figure.
-const SeedInferenceCycles = 2312
+const InferenceCycles = 2312
 
-// DefaultScheduleSeeds are the five seeded runs of seed 002's figures.
-var DefaultScheduleSeeds = []uint64{1, 2, 3, 4, 5}
+// ScheduleSeeds are the five seeded runs of seed 002's figures.
+var ScheduleSeeds = []uint64{1, 2, 3, 4, 5}
 
-// SeedMachines returns seed 002's multi-accelerator system (its Figure 4,
+// Machines returns seed 002's multi-accelerator system (its Figure 4,
 // section 4.2): three accelerators, one per inter-phase dataflow (seq, sp,
 // pp), each free to run any of the eight tilings a..h per job.
-func SeedMachines() []sched.Machine {
+func Machines() []sched.Machine {
 	ms, err := ParseMachines("seq,sp,pp")
 	if err != nil {
 		panic(err) // a constant spec
@@ -54,38 +48,38 @@ func SeedMachines() []sched.Machine {
 // letters from a..h (default all eight, chosen per job; one letter is a
 // fixed tiling). "seq,sp,pp" is seed 002's system; "sp:c,pp:ab" two
 // machines, sp fixed at tiling c and pp choosing between a and b. A
-// dataflow may appear more than once. Machine.Dataflow is the dataflow's
-// index in dataflow.Inters and tiling ids are letter indices (a = 0), so
-// that configuration Dataflow*8 + tiling is predict.ConfigNames' order.
+// dataflow may appear more than once. A machine's mappings are the names
+// of its configurations ("sp-a", ..., as predict.ConfigNames), in the
+// order of the letters.
 func ParseMachines(s string) ([]sched.Machine, error) {
 	var out []sched.Machine
 	seen := map[string]int{}
 	for item := range strings.SplitSeq(s, ",") {
 		item = strings.TrimSpace(item)
 		if item == "" {
-			return nil, fmt.Errorf("bench: machines %q: empty item", s)
+			return nil, fmt.Errorf("seed002: machines %q: empty item", s)
 		}
 		df, tl, hasT := strings.Cut(item, ":")
 		inter, err := dataflow.ParseInter(df)
 		if err != nil {
-			return nil, fmt.Errorf("bench: machines %q: %w", s, err)
+			return nil, fmt.Errorf("seed002: machines %q: %w", s, err)
 		}
-		m := sched.Machine{Dataflow: slices.Index(dataflow.Inters[:], inter)}
+		var m sched.Machine
 		if !hasT {
 			tl = dataflow.TilingNames
 		}
 		if tl == "" {
-			return nil, fmt.Errorf("bench: machines %q: %s has no tilings after ':'", s, df)
+			return nil, fmt.Errorf("seed002: machines %q: %s has no tilings after ':'", s, df)
 		}
 		for _, r := range tl {
-			t := strings.IndexRune(dataflow.TilingNames, r)
-			if t < 0 {
-				return nil, fmt.Errorf("bench: machines %q: tiling %q is not one of %s", s, r, dataflow.TilingNames)
+			if !strings.ContainsRune(dataflow.TilingNames, r) {
+				return nil, fmt.Errorf("seed002: machines %q: tiling %q is not one of %s", s, r, dataflow.TilingNames)
 			}
-			if slices.Contains(m.Tilings, t) {
-				return nil, fmt.Errorf("bench: machines %q: tiling %c listed twice for %s", s, r, df)
+			cfg := inter.String() + "-" + string(r)
+			if slices.Contains(m.Mappings, cfg) {
+				return nil, fmt.Errorf("seed002: machines %q: tiling %c listed twice for %s", s, r, df)
 			}
-			m.Tilings = append(m.Tilings, t)
+			m.Mappings = append(m.Mappings, cfg)
 		}
 		m.Name = item
 		seen[item]++
@@ -114,6 +108,7 @@ type CasePredictor interface {
 type JobSet struct {
 	Cases    []predict.Sample
 	Machines []sched.Machine
+	configs  [][]int   // per machine and mapping: the configuration index
 	truth    []int64   // case*24 + config
 	pred     []float64 // case*24 + config; nil without a predictor
 	byName   map[string]int
@@ -123,38 +118,39 @@ type JobSet struct {
 // only policies that need no prediction can run).
 func NewJobSet(cases []predict.Sample, machines []sched.Machine, p CasePredictor) (*JobSet, error) {
 	if len(cases) == 0 {
-		return nil, errors.New("bench: no cases to schedule")
+		return nil, errors.New("seed002: no cases to schedule")
 	}
 	if len(machines) == 0 {
-		return nil, errors.New("bench: no machines")
+		return nil, errors.New("seed002: no machines")
 	}
+	configs := make([][]int, len(machines))
 	for i, m := range machines {
-		if m.Dataflow < 0 || m.Dataflow >= len(dataflow.Inters) {
-			return nil, fmt.Errorf("bench: machine %d (%s): dataflow %d outside 0..%d", i, m.Name, m.Dataflow, len(dataflow.Inters)-1)
+		if len(m.Mappings) == 0 {
+			return nil, fmt.Errorf("seed002: machine %d (%s) has no configurations", i, m.Name)
 		}
-		if len(m.Tilings) == 0 {
-			return nil, fmt.Errorf("bench: machine %d (%s) has no tilings", i, m.Name)
-		}
-		for _, t := range m.Tilings {
-			if t < 0 || t >= numTilings {
-				return nil, fmt.Errorf("bench: machine %d (%s): tiling %d outside 0..%d", i, m.Name, t, numTilings-1)
+		for _, name := range m.Mappings {
+			c := slices.Index(predict.ConfigNames(), name)
+			if c < 0 {
+				return nil, fmt.Errorf("seed002: machine %d (%s): mapping %q is not one of the %d configurations", i, m.Name, name, predict.NumConfigs)
 			}
+			configs[i] = append(configs[i], c)
 		}
 	}
 	js := &JobSet{
 		Cases:    cases,
 		Machines: slices.Clone(machines),
+		configs:  configs,
 		truth:    make([]int64, len(cases)*predict.NumConfigs),
 		byName:   make(map[string]int, len(cases)),
 	}
 	for i := range cases {
 		s := &cases[i]
 		if s.Graph == nil {
-			return nil, fmt.Errorf("bench: case %d (%s graph %d) has no graph", i, s.Dataset, s.GraphID)
+			return nil, fmt.Errorf("seed002: case %d (%s graph %d) has no graph", i, s.Dataset, s.GraphID)
 		}
 		for c, l := range s.Latency {
 			if !(l >= 1) || l > math.MaxInt64/4 || l != math.Trunc(l) {
-				return nil, fmt.Errorf("bench: case %d (%s graph %d): latency of %s is %v cycles, want a positive integer", i, s.Dataset, s.GraphID, predict.ConfigNames()[c], l)
+				return nil, fmt.Errorf("seed002: case %d (%s graph %d): latency of %s is %v cycles, want a positive integer", i, s.Dataset, s.GraphID, predict.ConfigNames()[c], l)
 			}
 			js.truth[i*predict.NumConfigs+c] = int64(l)
 		}
@@ -184,7 +180,7 @@ func (js *JobSet) predictAll(p CasePredictor) error {
 		s := &js.Cases[i]
 		out := js.pred[i*predict.NumConfigs : (i+1)*predict.NumConfigs]
 		if _, err := p.PredictSample(s, out); err != nil {
-			return fmt.Errorf("bench: predicting case %d (%s graph %d): %w", i, s.Dataset, s.GraphID, err)
+			return fmt.Errorf("seed002: predicting case %d (%s graph %d): %w", i, s.Dataset, s.GraphID, err)
 		}
 		return nil
 	})
@@ -197,8 +193,8 @@ func (js *JobSet) HasPredictions() bool { return js.pred != nil }
 // (predict.ConfigNames order).
 func (js *JobSet) TrueCycles(i, c int) int64 { return js.truth[i*predict.NumConfigs+c] }
 
-// config returns the configuration index machine m runs with tiling t.
-func (js *JobSet) config(m, t int) int { return js.Machines[m].Dataflow*numTilings + t }
+// config returns the configuration index machine m runs with its mapping k.
+func (js *JobSet) config(m, k int) int { return js.configs[m][k] }
 
 // ArrivalOptions describe how jobs are released: a generated trace, whose
 // mean inter-arrival gap is set so that the jobs offer the target
@@ -280,7 +276,7 @@ func (js *JobSet) Instance(a ArrivalOptions, seed uint64) (*Instance, error) {
 		}
 	} else {
 		if a.Jobs < 0 {
-			return nil, fmt.Errorf("bench: %d jobs requested", a.Jobs)
+			return nil, fmt.Errorf("seed002: %d jobs requested", a.Jobs)
 		}
 		rng := rand.New(rand.NewPCG(seed, jobOrderStream))
 		if a.Jobs == 0 {
@@ -294,20 +290,20 @@ func (js *JobSet) Instance(a ArrivalOptions, seed uint64) (*Instance, error) {
 	}
 	n, M := len(cases), len(js.Machines)
 	if n == 0 {
-		return nil, errors.New("bench: empty trace")
+		return nil, errors.New("seed002: empty trace")
 	}
-	truth, err := sched.NewTable(n, M, numTilings)
+	truth, err := sched.NewTable(n, js.Machines)
 	if err != nil {
 		return nil, err
 	}
 	for j, c := range cases {
 		for m := range js.Machines {
-			for _, t := range js.Machines[m].Tilings {
-				truth.Set(j, m, t, js.truth[c*predict.NumConfigs+js.config(m, t)])
+			for k := range js.configs[m] {
+				truth.Set(j, m, k, js.truth[c*predict.NumConfigs+js.config(m, k)])
 			}
 		}
 	}
-	svc, err := sched.ReferenceService(truth, js.Machines)
+	svc, err := sched.ReferenceService(truth)
 	if err != nil {
 		return nil, err
 	}
@@ -316,10 +312,10 @@ func (js *JobSet) Instance(a ArrivalOptions, seed uint64) (*Instance, error) {
 		spec := workload.ArrivalSpec{Process: cmp.Or(a.Process, workload.Pareto), Shape: a.Shape, Exact: a.Exact}
 		util := cmp.Or(a.Utilisation, workload.DefaultUtilisation)
 		if spec.MeanGap, err = workload.MeanGap(svc, M, util); err != nil {
-			return nil, fmt.Errorf("bench: %w", err)
+			return nil, fmt.Errorf("seed002: %w", err)
 		}
 		if times, err = spec.Times(n, seed); err != nil {
-			return nil, fmt.Errorf("bench: %w", err)
+			return nil, fmt.Errorf("seed002: %w", err)
 		}
 		inst.MeanGap = spec.MeanGap
 	}
@@ -337,12 +333,12 @@ func (js *JobSet) Instance(a ArrivalOptions, seed uint64) (*Instance, error) {
 	}
 	var pred sched.Predictor
 	if js.pred != nil {
-		pred = sched.PredictorFunc(func(job, m, t int) (float64, error) {
-			return js.pred[cases[job]*predict.NumConfigs+js.config(m, t)], nil
+		pred = sched.PredictorFunc(func(job, m, k int) (float64, error) {
+			return js.pred[cases[job]*predict.NumConfigs+js.config(m, k)], nil
 		})
 	}
 	if inst.Problem, err = sched.NewProblem(jobs, js.Machines, truth, pred); err != nil {
-		return nil, fmt.Errorf("bench: %w", err)
+		return nil, fmt.Errorf("seed002: %w", err)
 	}
 	inst.Offered = workload.OfferedUtilisation(svc, times, M)
 	rnd := make([]int64, n)
@@ -350,10 +346,10 @@ func (js *JobSet) Instance(a ArrivalOptions, seed uint64) (*Instance, error) {
 		var sum float64
 		for m := range js.Machines {
 			var s float64
-			for _, t := range js.Machines[m].Tilings {
-				s += float64(truth.At(j, m, t))
+			for k := range js.configs[m] {
+				s += float64(truth.At(j, m, k))
 			}
-			sum += s / float64(len(js.Machines[m].Tilings))
+			sum += s / float64(len(js.configs[m]))
 		}
 		rnd[j] = int64(math.Round(sum / float64(M)))
 	}
@@ -369,23 +365,23 @@ func (js *JobSet) traceCases(trace []workload.Job) ([]int, error) {
 		switch {
 		case j.GraphIndex >= 0:
 			if j.GraphIndex >= len(js.Cases) {
-				return nil, fmt.Errorf("bench: trace job %d: graph_index %d outside the %d cases", j.ID, j.GraphIndex, len(js.Cases))
+				return nil, fmt.Errorf("seed002: trace job %d: graph_index %d outside the %d cases", j.ID, j.GraphIndex, len(js.Cases))
 			}
 			if j.Graph != "" && j.Graph != js.Cases[j.GraphIndex].Graph.Name {
-				return nil, fmt.Errorf("bench: trace job %d: graph_index %d is graph %q, not %q", j.ID, j.GraphIndex, js.Cases[j.GraphIndex].Graph.Name, j.Graph)
+				return nil, fmt.Errorf("seed002: trace job %d: graph_index %d is graph %q, not %q", j.ID, j.GraphIndex, js.Cases[j.GraphIndex].Graph.Name, j.Graph)
 			}
 			cases[k] = j.GraphIndex
 		case j.Graph != "":
 			c, ok := js.byName[j.Graph]
 			if !ok {
-				return nil, fmt.Errorf("bench: trace job %d: no graph named %q in the data set", j.ID, j.Graph)
+				return nil, fmt.Errorf("seed002: trace job %d: no graph named %q in the data set", j.ID, j.Graph)
 			}
 			if c < 0 {
-				return nil, fmt.Errorf("bench: trace job %d: graph %q has several cases (F, G); name the case by graph_index", j.ID, j.Graph)
+				return nil, fmt.Errorf("seed002: trace job %d: graph %q has several cases (F, G); name the case by graph_index", j.ID, j.Graph)
 			}
 			cases[k] = c
 		default:
-			return nil, fmt.Errorf("bench: trace job %d names no case (give graph_index or graph)", j.ID)
+			return nil, fmt.Errorf("seed002: trace job %d names no case (give graph_index or graph)", j.ID)
 		}
 	}
 	return cases, nil
@@ -398,8 +394,8 @@ type ScheduleOptions struct {
 	// seven of sched.Standard, in its order.
 	Policies []string
 	// Scenarios to run; nil means both.
-	Scenarios []sched.Scenario
-	// Seeds of the runs; nil means DefaultScheduleSeeds. Each seed draws
+	Scenarios []Scenario
+	// Seeds of the runs; nil means ScheduleSeeds. Each seed draws
 	// its own trace (arrival times and job order) and drives the runs'
 	// random choices.
 	Seeds []uint64
@@ -436,27 +432,27 @@ func (js *JobSet) Schedule(o ScheduleOptions) (*ScheduleResult, error) {
 		}
 	}
 	if len(names) == 0 {
-		return nil, errors.New("bench: no policies")
+		return nil, errors.New("seed002: no policies")
 	}
 	for _, nm := range names {
 		p, err := sched.ByName(nm)
 		if err != nil {
-			return nil, fmt.Errorf("bench: %w", err)
+			return nil, fmt.Errorf("seed002: %w", err)
 		}
-		if info := p.Info(); (info.Predictive || info.Tiling == sched.TilingPredicted) && js.pred == nil {
-			return nil, fmt.Errorf("bench: policy %s needs a latency predictor (give the models)", info.Name)
+		if info := p.Info(); (info.Predictive || info.Mapping == sched.MappingPredicted) && js.pred == nil {
+			return nil, fmt.Errorf("seed002: policy %s needs a latency predictor (give the models)", info.Name)
 		}
 	}
 	scen := o.Scenarios
 	if scen == nil {
-		scen = []sched.Scenario{sched.Scenario1, sched.Scenario2}
+		scen = []Scenario{Scenario1, Scenario2}
 	}
 	seeds := o.Seeds
 	if seeds == nil {
-		seeds = DefaultScheduleSeeds
+		seeds = ScheduleSeeds
 	}
 	if len(seeds) == 0 || len(scen) == 0 {
-		return nil, errors.New("bench: no seeds or no scenarios")
+		return nil, errors.New("seed002: no seeds or no scenarios")
 	}
 	// results[k][s][p]: seed k, scenario s, policy p.
 	results := make([][][]*sched.Result, len(seeds))
@@ -475,7 +471,7 @@ func (js *JobSet) Schedule(o ScheduleOptions) (*ScheduleResult, error) {
 		for s, sc := range scen {
 			for _, nm := range names {
 				pol, _ := sched.ByName(nm) // checked above; fresh per run
-				res, err := sched.Run(inst.Problem, pol, sched.Options{Scenario: sc, Seed: seeds[k], InferenceCycles: o.InferenceCycles})
+				res, err := sched.Run(inst.Problem, pol, sched.Options{Baselines: sc.Baselines(), Seed: seeds[k], InferenceCycles: o.InferenceCycles})
 				if err != nil {
 					// Keep the first error; the seed's other runs are moot.
 					errs[k] = fmt.Errorf("seed %d: %w", seeds[k], err)
@@ -487,7 +483,7 @@ func (js *JobSet) Schedule(o ScheduleOptions) (*ScheduleResult, error) {
 		return nil
 	})
 	if err := errors.Join(errs...); err != nil {
-		return nil, fmt.Errorf("bench: %w", err)
+		return nil, fmt.Errorf("seed002: %w", err)
 	}
 	r := &ScheduleResult{Instances: insts, Seeds: slices.Clone(seeds)}
 	for s := range scen {
@@ -502,185 +498,4 @@ func (js *JobSet) Schedule(o ScheduleOptions) (*ScheduleResult, error) {
 	}
 	r.Mean = sched.Average(r.Runs)
 	return r, nil
-}
-
-// PolicySummary is one policy's averaged metrics in one scenario, in
-// cycles: the objects of 'gnnsim schedule --json'.
-type PolicySummary struct {
-	Policy         string  `json:"policy"`
-	Scenario       int     `json:"scenario"`
-	MeanCompletion float64 `json:"mean_completion"`
-	MeanTurnaround float64 `json:"mean_turnaround"`
-	MeanExecution  float64 `json:"mean_execution"`
-	MeanWaiting    float64 `json:"mean_waiting"`
-	P99Turnaround  float64 `json:"p99_turnaround"`
-}
-
-// Summaries turns averaged metrics into PolicySummary values, in order.
-func Summaries(mean []sched.Metrics) []PolicySummary {
-	out := make([]PolicySummary, len(mean))
-	for i, m := range mean {
-		out[i] = PolicySummary{
-			Policy: m.Policy, Scenario: int(m.Scenario),
-			MeanCompletion: m.MeanCompletion, MeanTurnaround: m.MeanTurnaround,
-			MeanExecution: m.MeanExecution, MeanWaiting: m.MeanWaiting,
-			P99Turnaround: m.P99Turnaround,
-		}
-	}
-	return out
-}
-
-// Speedup compares a policy with the best baseline of its scenario on one
-// metric.
-type Speedup struct {
-	Scenario int32   `parquet:"scenario"`
-	Metric   string  `parquet:"metric"` // completion | turnaround | execution | waiting
-	Policy   string  `parquet:"policy"`
-	Value    float64 `parquet:"value"` // the policy's mean, cycles
-	// Baseline is the baseline with the smallest mean on the metric: among
-	// the feasible policies other than Policy when there are any
-	// (BaselineFeasible), otherwise among all but Policy and SJF-Truth.
-	Baseline         string  `parquet:"baseline"`
-	BaselineFeasible bool    `parquet:"baseline_feasible"`
-	BaselineValue    float64 `parquet:"baseline_value"`
-	Speedup          float64 `parquet:"speedup"` // BaselineValue / Value
-	// Truth is SJF-Truth's mean on the metric and TruthRatio Value / Truth
-	// (NaN without an SJF-Truth run).
-	Truth      float64 `parquet:"truth_value"`
-	TruthRatio float64 `parquet:"truth_ratio"`
-}
-
-// SpeedupMetrics are the metrics Speedups compares, seed 002's three plus
-// waiting time.
-var SpeedupMetrics = []string{"completion", "turnaround", "execution", "waiting"}
-
-func metricValue(m *sched.Metrics, name string) float64 {
-	switch name {
-	case "completion":
-		return m.MeanCompletion
-	case "turnaround":
-		return m.MeanTurnaround
-	case "execution":
-		return m.MeanExecution
-	case "waiting":
-		return m.MeanWaiting
-	}
-	panic("bench: unknown metric " + name)
-}
-
-// Speedups compares policy with the best baseline of each scenario of mean
-// (averaged metrics, as ScheduleResult.Mean) on every SpeedupMetrics entry.
-func Speedups(mean []sched.Metrics, policy string) ([]Speedup, error) {
-	var scen []sched.Scenario
-	for _, m := range mean {
-		if !slices.Contains(scen, m.Scenario) {
-			scen = append(scen, m.Scenario)
-		}
-	}
-	truthName := sched.SJFTruth().Info().Name
-	var out []Speedup
-	for _, sc := range scen {
-		var ours, truth *sched.Metrics
-		var feasible, others []*sched.Metrics
-		for i := range mean {
-			m := &mean[i]
-			switch {
-			case m.Scenario != sc:
-			case m.Policy == policy:
-				ours = m
-			default:
-				if m.Policy == truthName {
-					truth = m
-				} else {
-					others = append(others, m)
-				}
-				if m.Feasible {
-					feasible = append(feasible, m)
-				}
-			}
-		}
-		if ours == nil {
-			return nil, fmt.Errorf("bench: no %s run in scenario %d", policy, sc)
-		}
-		pool, isFeasible := feasible, true
-		if len(pool) == 0 {
-			pool, isFeasible = others, false
-		}
-		if len(pool) == 0 {
-			return nil, fmt.Errorf("bench: no baseline to compare %s with in scenario %d", policy, sc)
-		}
-		for _, name := range SpeedupMetrics {
-			best := pool[0]
-			for _, m := range pool[1:] {
-				if metricValue(m, name) < metricValue(best, name) {
-					best = m
-				}
-			}
-			v, b := metricValue(ours, name), metricValue(best, name)
-			sp := Speedup{Scenario: int32(sc), Metric: name, Policy: policy, Value: v,
-				Baseline: best.Policy, BaselineFeasible: isFeasible, BaselineValue: b,
-				Speedup: b / v, Truth: math.NaN(), TruthRatio: math.NaN()}
-			if truth != nil {
-				sp.Truth = metricValue(truth, name)
-				sp.TruthRatio = v / sp.Truth
-			}
-			out = append(out, sp)
-		}
-	}
-	return out, nil
-}
-
-// Schedule output files, written by WriteSchedule into a directory.
-const (
-	ScheduleRecordsFile = "schedule_records.parquet" // sched.RecordRow per job and run (with KeepRecords)
-	ScheduleRunsFile    = "schedule_metrics.parquet" // sched.MetricsRow per run
-	ScheduleMeanFile    = "schedule_mean.parquet"    // sched.MetricsRow averaged over seeds
-)
-
-// WriteSchedule writes a schedule result's tables into dir (which must
-// exist): the per-run and averaged metrics, and the per-job records when
-// the result kept them.
-func WriteSchedule(dir string, r *ScheduleResult, meta map[string]string) error {
-	if r.Results != nil {
-		if err := sched.WriteRecords(filepath.Join(dir, ScheduleRecordsFile), r.Results, meta); err != nil {
-			return err
-		}
-	}
-	if err := sched.WriteMetrics(filepath.Join(dir, ScheduleRunsFile), r.Runs, meta); err != nil {
-		return err
-	}
-	return sched.WriteMetrics(filepath.Join(dir, ScheduleMeanFile), r.Mean, meta)
-}
-
-// WriteSpeedups writes speed-ups as a Parquet table.
-func WriteSpeedups(path string, sp []Speedup, meta map[string]string) error {
-	if err := pqio.Write(path, sp, meta); err != nil {
-		return fmt.Errorf("bench: %w", err)
-	}
-	return nil
-}
-
-// MeasureInference times predictions of up to n of cases (all 24
-// configurations per prediction, one goroutine) and returns the mean wall
-// time per prediction. It reads the clock, so its result is only ever
-// reported, never fed into a result table.
-func MeasureInference(p CasePredictor, cases []predict.Sample, n int) (time.Duration, error) {
-	if len(cases) == 0 || n <= 0 {
-		return 0, errors.New("bench: nothing to time")
-	}
-	var out [predict.NumConfigs]float64
-	k := min(n, len(cases))
-	// One untimed pass warms caches and the leaves trees.
-	for i := range min(k, 64) {
-		if _, err := p.PredictSample(&cases[i], out[:]); err != nil {
-			return 0, err
-		}
-	}
-	start := time.Now()
-	for i := range k {
-		if _, err := p.PredictSample(&cases[i*len(cases)/k], out[:]); err != nil {
-			return 0, err
-		}
-	}
-	return time.Since(start) / time.Duration(k), nil
 }

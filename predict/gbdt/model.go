@@ -1,4 +1,4 @@
-package predict
+package gbdt
 
 import (
 	"bufio"
@@ -123,7 +123,7 @@ func (m *Model) predict(x []float64) float64 {
 // PredictBatch writes the prediction of each row of X into out[:len(X)].
 func (m *Model) PredictBatch(X [][]float64, out []float64) error {
 	if len(out) < len(X) {
-		return fmt.Errorf("predict: output has room for %d predictions, need %d", len(out), len(X))
+		return fmt.Errorf("gbdt: output has room for %d predictions, need %d", len(out), len(X))
 	}
 	for i, x := range X {
 		if err := checkRow(x, len(m.featureNames)); err != nil {
@@ -136,11 +136,11 @@ func (m *Model) PredictBatch(X [][]float64, out []float64) error {
 
 func checkRow(x []float64, nf int) error {
 	if len(x) != nf {
-		return fmt.Errorf("predict: row has %d features, model takes %d", len(x), nf)
+		return fmt.Errorf("gbdt: row has %d features, model takes %d", len(x), nf)
 	}
 	for j, v := range x {
 		if math.IsNaN(v) {
-			return fmt.Errorf("predict: feature %d is NaN (missing values are not supported)", j)
+			return fmt.Errorf("gbdt: feature %d is NaN (missing values are not supported)", j)
 		}
 	}
 	return nil
@@ -284,7 +284,7 @@ func (m *Model) featureImportances() []importance {
 // in the same directory, which is synced and renamed over path when complete.
 func (m *Model) SaveFile(path string) error {
 	if err := atomicfile.Write(path, m.WriteText); err != nil {
-		return fmt.Errorf("predict: saving model: %w", err)
+		return fmt.Errorf("gbdt: saving model: %w", err)
 	}
 	return nil
 }

@@ -1,9 +1,8 @@
-package bench
+package seed002
 
 import (
 	"fmt"
 	"image/color"
-	"io"
 	"math"
 	"slices"
 
@@ -11,11 +10,9 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgsvg"
 
 	"gnnsim/dataflow"
-	"gnnsim/internal/atomicfile"
+	gnplot "gnnsim/internal/plot"
 	"gnnsim/internal/pqio"
 	"gnnsim/predict"
 	"gnnsim/sched"
@@ -41,27 +38,15 @@ type OptimalShare struct {
 // gets all 24 configurations, zeros included, in that order.
 func OptimalShares(samples []predict.Sample) []OptimalShare {
 	names := predict.ConfigNames()
-	var order []string
-	counts := map[string]*[predict.NumConfigs]int64{}
-	for i := range samples {
-		s := &samples[i]
-		c, ok := counts[s.Dataset]
-		if !ok {
-			c = new([predict.NumConfigs]int64)
-			counts[s.Dataset] = c
-			order = append(order, s.Dataset)
-		}
-		c[predict.ArgMin(s.Latency[:])]++
-	}
 	var out []OptimalShare
-	for _, ds := range order {
-		c := counts[ds]
-		var total int64
-		for _, n := range c {
-			total += n
+	for _, grp := range predict.GroupByDataset(len(samples), func(i int) string { return samples[i].Dataset }) {
+		var c [predict.NumConfigs]int64
+		for _, i := range grp.Samples {
+			c[predict.ArgMin(samples[i].Latency[:])]++
 		}
+		total := int64(len(grp.Samples))
 		for k, n := range c {
-			out = append(out, OptimalShare{Dataset: ds, Config: names[k], Cases: n, Fraction: float64(n) / float64(total)})
+			out = append(out, OptimalShare{Dataset: grp.Name, Config: names[k], Cases: n, Fraction: float64(n) / float64(total)})
 		}
 	}
 	return out
@@ -70,7 +55,7 @@ func OptimalShares(samples []predict.Sample) []OptimalShare {
 // WriteOptimalShares writes shares as a Parquet table.
 func WriteOptimalShares(path string, shares []OptimalShare, meta map[string]string) error {
 	if err := pqio.Write(path, shares, meta); err != nil {
-		return fmt.Errorf("bench: %w", err)
+		return fmt.Errorf("seed002: %w", err)
 	}
 	return nil
 }
@@ -97,26 +82,18 @@ func sharesOf(shares []OptimalShare, ds string) []OptimalShare {
 	return out
 }
 
-// Colours of the inter-phase dataflows and of the three scheduling metrics
-// (Okabe-Ito palette, readable with colour-blindness).
+// Colours of the inter-phase dataflows (seq, sp, pp) and of the three
+// scheduling metrics.
 var (
-	interColours = [3]color.Color{
-		color.RGBA{0x00, 0x72, 0xB2, 0xFF}, // seq: blue
-		color.RGBA{0xE6, 0x9F, 0x00, 0xFF}, // sp: orange
-		color.RGBA{0x00, 0x9E, 0x73, 0xFF}, // pp: green
-	}
-	metricColours = [3]color.Color{
-		color.RGBA{0x00, 0x72, 0xB2, 0xFF},
-		color.RGBA{0xD5, 0x5E, 0x00, 0xFF},
-		color.RGBA{0xCC, 0x79, 0xA7, 0xFF},
-	}
+	interColours  = [3]color.Color{gnplot.Blue, gnplot.Orange, gnplot.Green}
+	metricColours = [3]color.Color{gnplot.Blue, gnplot.Vermillion, gnplot.Purple}
 )
 
 // optimalPlot draws the optimal-configuration distribution of one data set:
 // 24 bars in percent, coloured by inter-phase dataflow.
 func optimalPlot(title string, shares []OptimalShare, small bool) (*plot.Plot, error) {
 	if len(shares) != predict.NumConfigs {
-		return nil, fmt.Errorf("bench: %d configuration shares, want %d", len(shares), predict.NumConfigs)
+		return nil, fmt.Errorf("seed002: %d configuration shares, want %d", len(shares), predict.NumConfigs)
 	}
 	p := plot.New()
 	p.Title.Text = title
@@ -158,7 +135,7 @@ func optimalPlot(title string, shares []OptimalShare, small bool) (*plot.Plot, e
 	p.X.Tick.Label.YAlign = draw.YCenter
 	p.Y.Min = 0
 	p.Y.Max = max(10, ymax*1.12)
-	p.Y.Tick.Marker = niceTicks{}
+	p.Y.Tick.Marker = gnplot.NiceTicks{}
 	p.Legend.Top = true
 	p.Legend.Left = false
 	if small {
@@ -190,35 +167,6 @@ func optimalPlot(title string, shares []OptimalShare, small bool) (*plot.Plot, e
 	return p, nil
 }
 
-// niceTicks puts 3 to 6 labelled ticks at multiples of 1, 2 or 5 times a
-// power of ten, with an unlabelled tick halfway between.
-type niceTicks struct{}
-
-// Ticks implements plot.Ticker.
-func (niceTicks) Ticks(lo, hi float64) []plot.Tick {
-	if !(hi > lo) {
-		return []plot.Tick{{Value: lo, Label: fmt.Sprintf("%g", lo)}}
-	}
-	span := hi - lo
-	step := math.Pow(10, math.Floor(math.Log10(span)))
-	for _, m := range []float64{1, 2, 5, 10} {
-		if span/(step*m) <= 6 {
-			step *= m
-			break
-		}
-	}
-	var ticks []plot.Tick
-	for k := math.Ceil(lo / step * 2); k*step/2 <= hi*(1+1e-9); k++ {
-		v := k * step / 2
-		if int64(k)%2 == 0 {
-			ticks = append(ticks, plot.Tick{Value: v, Label: fmt.Sprintf("%g", math.Round(v/step)*step)})
-		} else {
-			ticks = append(ticks, plot.Tick{Value: v})
-		}
-	}
-	return ticks
-}
-
 // PlotOptimal writes the optimal-configuration distribution of data set ds
 // (seed 002, Figure 1) to base.png and base.svg.
 func PlotOptimal(base, ds string, shares []OptimalShare) error {
@@ -227,7 +175,7 @@ func PlotOptimal(base, ds string, shares []OptimalShare) error {
 	if err != nil {
 		return err
 	}
-	return savePlots(base, 9*vg.Inch, 4.5*vg.Inch, [][]*plot.Plot{{p}}, "")
+	return gnplot.Save(base, 9*vg.Inch, 4.5*vg.Inch, [][]*plot.Plot{{p}}, "")
 }
 
 // PlotOptimalGrid writes one panel per data set of shares (seed 002,
@@ -235,7 +183,7 @@ func PlotOptimal(base, ds string, shares []OptimalShare) error {
 func PlotOptimalGrid(base string, shares []OptimalShare) error {
 	sets := shareSets(shares)
 	if len(sets) == 0 {
-		return fmt.Errorf("bench: no data sets to plot")
+		return fmt.Errorf("seed002: no data sets to plot")
 	}
 	cols := min(3, len(sets))
 	rows := (len(sets) + cols - 1) / cols
@@ -251,7 +199,7 @@ func PlotOptimalGrid(base string, shares []OptimalShare) error {
 		}
 		grid[i/cols][i%cols] = p
 	}
-	return savePlots(base, vg.Length(cols)*4*vg.Inch, vg.Length(rows)*3*vg.Inch+0.4*vg.Inch, grid,
+	return gnplot.Save(base, vg.Length(cols)*4*vg.Inch, vg.Length(rows)*3*vg.Inch+0.4*vg.Inch, grid,
 		"Frequency of latency-optimal configurations per data set (share of each set's cases)")
 }
 
@@ -275,7 +223,7 @@ var policyMetrics = []struct {
 // above each bar. mean holds averaged metrics of one scenario.
 func PlotPolicies(base, title string, mean []sched.Metrics) error {
 	if len(mean) == 0 {
-		return fmt.Errorf("bench: no policies to plot")
+		return fmt.Errorf("seed002: no policies to plot")
 	}
 	norm := sched.NormaliseByMax(mean)
 	p := plot.New()
@@ -330,7 +278,7 @@ func PlotPolicies(base, title string, mean []sched.Metrics) error {
 	p.Legend.Top = true
 	p.Legend.Left = true
 	p.Add(plotter.NewGrid())
-	return savePlots(base, 9*vg.Inch, 5*vg.Inch, [][]*plot.Plot{{p}}, "")
+	return gnplot.Save(base, 9*vg.Inch, 5*vg.Inch, [][]*plot.Plot{{p}}, "")
 }
 
 // ratioLabel prints a normalised value with enough digits to tell tiny
@@ -344,59 +292,4 @@ func ratioLabel(v float64) string {
 	default:
 		return fmt.Sprintf("%.1e", v)
 	}
-}
-
-// savePlots draws a grid of plots (nil cells stay empty) under an overall
-// title (none if empty) and writes it to base.png (150 dpi) and base.svg.
-func savePlots(base string, w, h vg.Length, grid [][]*plot.Plot, title string) error {
-	for _, format := range []string{"png", "svg"} {
-		var c vg.CanvasWriterTo
-		switch format {
-		case "png":
-			c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(150))}
-		case "svg":
-			c = vgsvg.New(w, h)
-		}
-		dc := draw.New(c)
-		fillWhite(dc)
-		if title != "" {
-			sty := plot.New().Title.TextStyle
-			sty.Font.Size = vg.Points(13)
-			sty.XAlign = draw.XCenter
-			sty.YAlign = draw.YTop
-			dc.FillText(sty, vg.Point{X: w / 2, Y: h - vg.Points(6)}, title)
-			dc = draw.Crop(dc, 0, 0, 0, -vg.Points(26))
-		}
-		rows, cols := len(grid), len(grid[0])
-		tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Points(14), PadY: vg.Points(14),
-			PadTop: vg.Points(6), PadBottom: vg.Points(6), PadLeft: vg.Points(6), PadRight: vg.Points(10)}
-		canvases := plot.Align(grid, tiles, dc)
-		for j := range grid {
-			for i, p := range grid[j] {
-				if p != nil {
-					p.Draw(canvases[j][i])
-				}
-			}
-		}
-		if err := atomicfile.Write(base+"."+format, func(wr io.Writer) error {
-			_, err := c.WriteTo(wr)
-			return err
-		}); err != nil {
-			return fmt.Errorf("bench: figure %s.%s: %w", base, format, err)
-		}
-	}
-	return nil
-}
-
-// fillWhite paints the canvas background, so PNGs are not transparent.
-func fillWhite(c draw.Canvas) {
-	r := c.Rectangle
-	var path vg.Path
-	path.Move(r.Min)
-	path.Line(vg.Point{X: r.Max.X, Y: r.Min.Y})
-	path.Line(r.Max)
-	path.Line(vg.Point{X: r.Min.X, Y: r.Max.Y})
-	path.Close()
-	c.SetColor(color.White)
-	c.Fill(path)
 }

@@ -1,4 +1,4 @@
-package bench
+package seed002
 
 import (
 	"bytes"
@@ -13,7 +13,6 @@ import (
 
 	"gnnsim/internal/pqio"
 	"gnnsim/predict"
-	"gnnsim/sched"
 )
 
 // fakeRealData writes a tiny real-data directory: five square Matrix
@@ -68,10 +67,10 @@ func fakeRealData(t *testing.T) string {
 	return dir
 }
 
-// tinyRepro is a reproduction small enough for a unit test.
-func tinyRepro(out, data string) ReproOptions {
-	return ReproOptions{Out: out, Seed: 3, DataDir: data, Mode: "omega",
-		Sizes: ReproSizes{Small: 30, Medium: 30, Large: 16, ScheduleSeeds: 2}}
+// tinyRun is a reproduction small enough for a unit test.
+func tinyRun(out, data string) Options {
+	return Options{Out: out, Seed: 3, DataDir: data, Mode: "omega",
+		Sizes: Sizes{Small: 30, Medium: 30, Large: 16, ScheduleSeeds: 2}}
 }
 
 // The whole chain on tiny sets writes the report, the figures and the
@@ -81,9 +80,9 @@ func TestReproTiny(t *testing.T) {
 	base := t.TempDir()
 	a, b := filepath.Join(base, "a"), filepath.Join(base, "b")
 	var log bytes.Buffer
-	o := tinyRepro(a, data)
+	o := tinyRun(a, data)
 	o.Log = &log
-	sum, err := ReproSeed002(context.Background(), o)
+	sum, err := Run(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +119,7 @@ func TestReproTiny(t *testing.T) {
 		}
 	}
 
-	t3, _, err := pqio.Read[predict.EvalRow](filepath.Join(a, ReproTable3File))
+	t3, _, err := pqio.Read[predict.EvalRow](filepath.Join(a, Table3File))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,22 +133,22 @@ func TestReproTiny(t *testing.T) {
 	if got := strings.Join(sets, ","); got != "Graphlaxy.small,Graphlaxy.medium,Graphlaxy.large,SuiteSparse" {
 		t.Errorf("table 3 data sets %s", got)
 	}
-	t4, _, err := pqio.Read[predict.EvalRow](filepath.Join(a, ReproTable4File))
+	t4, _, err := pqio.Read[predict.EvalRow](filepath.Join(a, Table4File))
 	if err != nil || len(t4) != 4*len(t3) {
 		t.Errorf("table 4: %d rows (%v), want %d", len(t4), err, 4*len(t3))
 	}
-	mean, _, err := pqio.Read[sched.MetricsRow](filepath.Join(a, ScheduleMeanFile))
+	mean, _, err := pqio.Read[MetricsRow](filepath.Join(a, ScheduleMeanFile))
 	if err != nil || len(mean) != 14 {
 		t.Errorf("schedule means: %d rows (%v), want 14", len(mean), err)
 	}
-	recs, _, err := pqio.Read[sched.RecordRow](filepath.Join(a, ScheduleRecordsFile))
+	recs, _, err := pqio.Read[RecordRow](filepath.Join(a, ScheduleRecordsFile))
 	if err != nil || len(recs) != 2*2*7*5 {
 		t.Errorf("schedule records: %d rows (%v), want %d", len(recs), err, 2*2*7*5)
 	}
 
 	// Same seed, other directory: identical tables and report (but the
 	// wall-clock section).
-	if _, err := ReproSeed002(context.Background(), tinyRepro(b, data)); err != nil {
+	if _, err := Run(context.Background(), tinyRun(b, data)); err != nil {
 		t.Fatal(err)
 	}
 	compared := 0
@@ -178,7 +177,7 @@ func TestReproTiny(t *testing.T) {
 	if compared < 100 {
 		t.Errorf("compared only %d files", compared)
 	}
-	repB, _ := os.ReadFile(filepath.Join(b, ReproReport))
+	repB, _ := os.ReadFile(filepath.Join(b, ReportFile))
 	cut := func(r []byte) []byte { i := bytes.Index(r, []byte("## Wall-clock")); return r[:i] }
 	if !bytes.Equal(cut(rep), cut(repB)) {
 		t.Error("report.md differs before its wall-clock section")
@@ -189,9 +188,9 @@ func TestReproTiny(t *testing.T) {
 // and says so.
 func TestReproNoRealData(t *testing.T) {
 	out := t.TempDir()
-	o := tinyRepro(out, filepath.Join(out, "no-such-dir"))
+	o := tinyRun(out, filepath.Join(out, "no-such-dir"))
 	o.Sizes.ScheduleSeeds = 1
-	sum, err := ReproSeed002(context.Background(), o)
+	sum, err := Run(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +206,7 @@ func TestReproNoRealData(t *testing.T) {
 			t.Errorf("report lacks %q", want)
 		}
 	}
-	if _, err := ReproSeed002(context.Background(), ReproOptions{Out: out, Mode: "fast"}); err == nil {
+	if _, err := Run(context.Background(), Options{Out: out, Mode: "fast"}); err == nil {
 		t.Error("unknown mode accepted")
 	}
 }

@@ -1,4 +1,4 @@
-package predict
+package gbdt
 
 import (
 	"math"
@@ -296,7 +296,7 @@ func (l *learner) grow(bag []int32, feats []int) (tree, []uint8) {
 		}
 		copy(rows[nl:], l.tmp[:nr])
 		if nl != bs.leftN {
-			panic("predict: histogram and partition disagree") // internal invariant
+			panic("gbdt: histogram and partition disagree") // internal invariant
 		}
 
 		if q := leafParent[pi]; q >= 0 {

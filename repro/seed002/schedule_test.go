@@ -1,4 +1,4 @@
-package bench
+package seed002
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"gnnsim/bench"
 	"gnnsim/internal/pqio"
 	"gnnsim/predict"
 	"gnnsim/sched"
@@ -28,20 +29,20 @@ var (
 // into a temp dir and reads them back as cases.
 func tinyCases(tb testing.TB, n int) []predict.Sample {
 	tb.Helper()
-	spec, err := GraphlaxySpec("small", 7, "omega")
+	spec, err := bench.GraphlaxySpec("small", 7, "omega")
 	if err != nil {
 		tb.Fatal(err)
 	}
 	spec.Graphs[0].Count = n
-	plan, err := NewPlan(spec)
+	plan, err := bench.NewPlan(spec)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	dir := tb.TempDir()
-	if _, err := plan.Run(context.Background(), dir, Options{}); err != nil {
+	if _, err := plan.Run(context.Background(), dir, bench.Options{}); err != nil {
 		tb.Fatal(err)
 	}
-	cases, err := ReadDataset(dir)
+	cases, err := bench.ReadDataset(dir)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -62,16 +63,24 @@ func (p noisyPredictor) PredictSample(s *predict.Sample, out []float64) (int, er
 }
 
 func TestParseMachines(t *testing.T) {
-	all := []int{0, 1, 2, 3, 4, 5, 6, 7}
+	// configs names the configurations of dataflow df with the tilings ts.
+	configs := func(df, ts string) []string {
+		var out []string
+		for _, t := range ts {
+			out = append(out, df+"-"+string(t))
+		}
+		return out
+	}
+	all := "abcdefgh"
 	tests := []struct {
 		in   string
 		want []sched.Machine
 		err  string
 	}{
-		{in: "seq,sp,pp", want: []sched.Machine{{Name: "seq", Dataflow: 0, Tilings: all}, {Name: "sp", Dataflow: 1, Tilings: all}, {Name: "pp", Dataflow: 2, Tilings: all}}},
-		{in: "sp:c", want: []sched.Machine{{Name: "sp:c", Dataflow: 1, Tilings: []int{2}}}},
-		{in: " pp:hab , sp", want: []sched.Machine{{Name: "pp:hab", Dataflow: 2, Tilings: []int{7, 0, 1}}, {Name: "sp", Dataflow: 1, Tilings: all}}},
-		{in: "sp,sp", want: []sched.Machine{{Name: "sp", Dataflow: 1, Tilings: all}, {Name: "sp#2", Dataflow: 1, Tilings: all}}},
+		{in: "seq,sp,pp", want: []sched.Machine{{Name: "seq", Mappings: configs("seq", all)}, {Name: "sp", Mappings: configs("sp", all)}, {Name: "pp", Mappings: configs("pp", all)}}},
+		{in: "sp:c", want: []sched.Machine{{Name: "sp:c", Mappings: []string{"sp-c"}}}},
+		{in: " pp:hab , sp", want: []sched.Machine{{Name: "pp:hab", Mappings: []string{"pp-h", "pp-a", "pp-b"}}, {Name: "sp", Mappings: configs("sp", all)}}},
+		{in: "sp,sp", want: []sched.Machine{{Name: "sp", Mappings: configs("sp", all)}, {Name: "sp#2", Mappings: configs("sp", all)}}},
 		{in: "", err: "empty item"},
 		{in: "seq,,pp", err: "empty item"},
 		{in: "gpu", err: "gpu"},
@@ -95,8 +104,8 @@ func TestParseMachines(t *testing.T) {
 			t.Errorf("ParseMachines(%q) = %+v, want %+v", tt.in, got, tt.want)
 		}
 	}
-	if got := SeedMachines(); len(got) != 3 {
-		t.Errorf("SeedMachines() = %+v", got)
+	if got := Machines(); len(got) != 3 {
+		t.Errorf("Machines() = %+v", got)
 	}
 }
 
@@ -139,13 +148,13 @@ func TestInstanceTables(t *testing.T) {
 			}
 			noisyPredictor{0.2}.PredictSample(s, pred[:])
 			for m, mc := range p.Machines() {
-				for _, tl := range mc.Tilings {
-					cfg := mc.Dataflow*8 + tl
-					if got, want := p.TrueCycles(j, m, tl), int64(s.Latency[cfg]); got != want {
-						t.Fatalf("job %d machine %s tiling %d: true %d, want %d (%s)", j, mc.Name, tl, got, want, predict.ConfigNames()[cfg])
+				for k, name := range mc.Mappings {
+					cfg := slices.Index(predict.ConfigNames(), name)
+					if got, want := p.TrueCycles(j, m, k), int64(s.Latency[cfg]); got != want {
+						t.Fatalf("job %d machine %s mapping %s: true %d, want %d", j, mc.Name, name, got, want)
 					}
-					if got := p.PredictedCycles(j, m, tl); got != pred[cfg] {
-						t.Fatalf("job %d machine %s tiling %d: predicted %v, want %v", j, mc.Name, tl, got, pred[cfg])
+					if got := p.PredictedCycles(j, m, k); got != pred[cfg] {
+						t.Fatalf("job %d machine %s mapping %s: predicted %v, want %v", j, mc.Name, name, got, pred[cfg])
 					}
 				}
 			}
@@ -171,7 +180,7 @@ func TestInstanceTables(t *testing.T) {
 // All seven policies run in both scenarios; records keep the harness
 // invariants; the summaries have the documented JSON keys.
 func TestScheduleAllPolicies(t *testing.T) {
-	js, err := NewJobSet(tinyCases(t, 60), SeedMachines(), noisyPredictor{0.1})
+	js, err := NewJobSet(tinyCases(t, 60), Machines(), noisyPredictor{0.1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,22 +243,42 @@ func TestScheduleAllPolicies(t *testing.T) {
 	if err := WriteSchedule(dir, res, map[string]string{"k": "v"}); err != nil {
 		t.Fatal(err)
 	}
-	rows, _, err := pqio.Read[sched.RecordRow](filepath.Join(dir, ScheduleRecordsFile))
+	rows, meta, err := pqio.Read[RecordRow](filepath.Join(dir, ScheduleRecordsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != 28*60 {
-		t.Errorf("%d record rows, want %d", len(rows), 28*60)
+	if len(rows) != 28*60 || meta["k"] != "v" {
+		t.Fatalf("%d record rows (meta %v), want %d", len(rows), meta, 28*60)
+	}
+	// Rows follow the results: run-major, jobs in problem order; the
+	// dataflow and tiling columns name the configuration the machine ran.
+	for _, i := range []int{0, 3*60 + 5, len(rows) - 1} {
+		r, row := res.Results[i/60], rows[i]
+		rec := r.Records[i%60]
+		mc := r.Problem.Machines()[rec.Machine]
+		cfg := predict.ConfigNames()[row.Dataflow*8+row.Tiling]
+		if row.Policy != r.Policy.Name || row.Scenario != int32(ScenarioOf(r.Baselines)) || row.Seed != r.Seed || row.Start != rec.Start ||
+			row.Finish != rec.Finish || row.MachineName != mc.Name || cfg != mc.Mappings[rec.Mapping] ||
+			row.Predicted == nil || *row.Predicted != rec.PredictedCycles {
+			t.Errorf("row %d: %+v, record %+v on %s", i, row, rec, mc.Name)
+		}
+	}
+	mrows, _, err := pqio.Read[MetricsRow](filepath.Join(dir, ScheduleMeanFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(mrows) != 14 || mrows[13].Policy != "SJF-Predicted" || mrows[13].Scenario != 2 || mrows[13].Seeds != 2 || len(mrows[13].Utilisation) != 3 || !mrows[13].Feasible {
+		t.Errorf("mean rows %+v", mrows)
 	}
 }
 
 // Same seeds give identical metrics, whatever the worker count.
 func TestScheduleDeterministic(t *testing.T) {
-	js, err := NewJobSet(tinyCases(t, 50), SeedMachines(), noisyPredictor{0.3})
+	js, err := NewJobSet(tinyCases(t, 50), Machines(), noisyPredictor{0.3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := ScheduleOptions{Arrivals: DefaultArrivals(), Seeds: []uint64{1, 2, 3}, InferenceCycles: SeedInferenceCycles}
+	o := ScheduleOptions{Arrivals: DefaultArrivals(), Seeds: []uint64{1, 2, 3}, InferenceCycles: InferenceCycles}
 	o.Workers = 1
 	a, err := js.Schedule(o)
 	if err != nil {
@@ -274,19 +303,28 @@ func TestScheduleDeterministic(t *testing.T) {
 }
 
 func TestScheduleNeedsPredictor(t *testing.T) {
-	js, err := NewJobSet(tinyCases(t, 20), SeedMachines(), nil)
+	js, err := NewJobSet(tinyCases(t, 20), Machines(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := js.Schedule(ScheduleOptions{Arrivals: DefaultArrivals()}); err == nil || !strings.Contains(err.Error(), "predictor") {
 		t.Errorf("default policies without a predictor: err = %v", err)
 	}
-	res, err := js.Schedule(ScheduleOptions{Arrivals: DefaultArrivals(), Policies: []string{"fcfs", "SJF-Truth"}, Scenarios: []sched.Scenario{sched.Scenario2}})
+	res, err := js.Schedule(ScheduleOptions{Arrivals: DefaultArrivals(), Policies: []string{"fcfs", "SJF-Truth"}, Scenarios: []Scenario{Scenario2}, KeepRecords: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(res.Mean) != 2 || res.Mean[0].Policy != "FCFS" {
 		t.Errorf("means %+v", res.Mean)
+	}
+	// Without predictions the predicted column is null.
+	dir := t.TempDir()
+	if err := WriteSchedule(dir, res, nil); err != nil {
+		t.Fatal(err)
+	}
+	rows, _, err := pqio.Read[RecordRow](filepath.Join(dir, ScheduleRecordsFile))
+	if err != nil || rows[0].Predicted != nil {
+		t.Errorf("records without predictions: %v, first row %+v", err, rows[0])
 	}
 	if _, err := js.Schedule(ScheduleOptions{Policies: []string{"nope"}}); err == nil {
 		t.Error("unknown policy accepted")
@@ -296,7 +334,7 @@ func TestScheduleNeedsPredictor(t *testing.T) {
 // A replayed trace gives the arrivals and names cases by index or name.
 func TestReplayTrace(t *testing.T) {
 	cases := tinyCases(t, 10)
-	js, err := NewJobSet(cases, SeedMachines(), noisyPredictor{0.1})
+	js, err := NewJobSet(cases, Machines(), noisyPredictor{0.1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -339,8 +377,8 @@ func TestReplayTrace(t *testing.T) {
 }
 
 func TestSpeedups(t *testing.T) {
-	m := func(pol string, sc sched.Scenario, feasible bool, c, tu float64) sched.Metrics {
-		return sched.Metrics{Policy: pol, Scenario: sc, Feasible: feasible, MeanCompletion: c, MeanTurnaround: tu, MeanExecution: 1, MeanWaiting: 1}
+	m := func(pol string, sc Scenario, feasible bool, c, tu float64) sched.Metrics {
+		return sched.Metrics{Policy: pol, Baselines: sc.Baselines(), Feasible: feasible, MeanCompletion: c, MeanTurnaround: tu, MeanExecution: 1, MeanWaiting: 1}
 	}
 	mean := []sched.Metrics{
 		m("FCFS", 1, true, 30, 300), m("SJF-Nodes", 1, true, 20, 400), m("SJF-Truth", 1, false, 9, 9), m("SJF-Predicted", 1, true, 10, 10),
@@ -380,21 +418,40 @@ func TestSpeedups(t *testing.T) {
 // inference charge. One op = building the Instance (tables, arrivals,
 // Problem) and seven runs.
 func BenchmarkSchedule100k(b *testing.B) {
-	js, err := NewJobSet(tinyCases(b, 200), SeedMachines(), noisyPredictor{0.2})
+	js, err := NewJobSet(tinyCases(b, 200), Machines(), noisyPredictor{0.2})
 	if err != nil {
 		b.Fatal(err)
 	}
 	o := ScheduleOptions{
 		Arrivals:  ArrivalOptions{Process: workload.Pareto, Utilisation: 0.85, Exact: true, Jobs: 100000},
 		Seeds:     []uint64{1},
-		Scenarios: []sched.Scenario{sched.Scenario1},
+		Scenarios: []Scenario{Scenario1},
 
-		InferenceCycles: SeedInferenceCycles,
+		InferenceCycles: InferenceCycles,
 	}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := js.Schedule(o); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// The scenarios are presets of the baselines' mapping rule, and read back
+// from it.
+func TestScenarios(t *testing.T) {
+	for _, c := range []struct {
+		s    Scenario
+		rule sched.MappingRule
+	}{{Scenario1, sched.MappingRandom}, {Scenario2, sched.MappingOptimal}, {3, 0}} {
+		if got := c.s.Baselines(); got != c.rule {
+			t.Errorf("scenario %d: baselines %v, want %v", c.s, got, c.rule)
+		}
+		if c.rule != 0 && ScenarioOf(c.rule) != c.s {
+			t.Errorf("ScenarioOf(%v) = %d, want %d", c.rule, ScenarioOf(c.rule), c.s)
+		}
+	}
+	if ScenarioOf(sched.MappingPredicted) != 0 {
+		t.Error("predicted baselines map to a scenario")
 	}
 }

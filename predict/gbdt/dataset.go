@@ -1,4 +1,4 @@
-package predict
+package gbdt
 
 import (
 	"fmt"
@@ -31,34 +31,34 @@ func (d *Dataset) NumFeatures() int {
 // validate checks shape and values; what names the dataset in errors.
 func (d *Dataset) validate(what string) error {
 	if len(d.X) == 0 {
-		return fmt.Errorf("predict: %s set is empty", what)
+		return fmt.Errorf("gbdt: %s set is empty", what)
 	}
 	if len(d.X) > math.MaxInt32 {
-		return fmt.Errorf("predict: %s set has %d rows, more than %d", what, len(d.X), math.MaxInt32)
+		return fmt.Errorf("gbdt: %s set has %d rows, more than %d", what, len(d.X), math.MaxInt32)
 	}
 	if len(d.Y) != len(d.X) {
-		return fmt.Errorf("predict: %s set has %d rows but %d targets", what, len(d.X), len(d.Y))
+		return fmt.Errorf("gbdt: %s set has %d rows but %d targets", what, len(d.X), len(d.Y))
 	}
 	nf := len(d.X[0])
 	if nf == 0 {
-		return fmt.Errorf("predict: %s set has no features", what)
+		return fmt.Errorf("gbdt: %s set has no features", what)
 	}
 	for i, row := range d.X {
 		if len(row) != nf {
-			return fmt.Errorf("predict: %s row %d has %d features, row 0 has %d", what, i, len(row), nf)
+			return fmt.Errorf("gbdt: %s row %d has %d features, row 0 has %d", what, i, len(row), nf)
 		}
 		for j, v := range row {
 			if !finite(v) {
-				return fmt.Errorf("predict: %s row %d feature %d is %v (missing or infinite values are not supported)", what, i, j, v)
+				return fmt.Errorf("gbdt: %s row %d feature %d is %v (missing or infinite values are not supported)", what, i, j, v)
 			}
 		}
 		if y := d.Y[i]; !finite(y) {
-			return fmt.Errorf("predict: %s row %d target is %v", what, i, y)
+			return fmt.Errorf("gbdt: %s row %d target is %v", what, i, y)
 		}
 	}
 	if d.FeatureNames != nil {
 		if err := checkFeatureNames(d.FeatureNames, nf); err != nil {
-			return fmt.Errorf("predict: %s set: %w", what, err)
+			return fmt.Errorf("gbdt: %s set: %w", what, err)
 		}
 	}
 	return nil

@@ -1,4 +1,4 @@
-package predict
+package gbdt
 
 import (
 	"errors"
@@ -23,7 +23,7 @@ func Train(train, valid *Dataset, p Params) (*Model, error) {
 		return nil, err
 	}
 	if train == nil {
-		return nil, errors.New("predict: no training set")
+		return nil, errors.New("gbdt: no training set")
 	}
 	if err := train.validate("training"); err != nil {
 		return nil, err
@@ -34,10 +34,10 @@ func Train(train, valid *Dataset, p Params) (*Model, error) {
 			return nil, err
 		}
 		if valid.NumFeatures() != nf {
-			return nil, fmt.Errorf("predict: validation set has %d features, training set %d", valid.NumFeatures(), nf)
+			return nil, fmt.Errorf("gbdt: validation set has %d features, training set %d", valid.NumFeatures(), nf)
 		}
 	} else if p.EarlyStoppingRound > 0 {
-		return nil, errors.New("predict: early_stopping_round needs a validation set")
+		return nil, errors.New("gbdt: early_stopping_round needs a validation set")
 	}
 
 	l := newLearner(train.X, p)

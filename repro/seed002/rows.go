@@ -1,13 +1,24 @@
-package sched
+package seed002
 
 import (
 	"fmt"
 	"math"
+	"slices"
 
+	"gnnsim/dataflow"
 	"gnnsim/internal/pqio"
+	"gnnsim/predict"
+	"gnnsim/sched"
 )
 
-// RecordRow is one job of one run in a schedule table.
+// This file holds the schedule tables of the reproduction: one row per job
+// and run, one per run's metrics.
+
+// RecordRow is one job of one run in schedule_records.parquet. Machine is
+// the machine's index, Dataflow its inter-phase dataflow (index in
+// dataflow.Inters: seq 0, sp 1, pp 2) and Tiling the tiling it ran (letter
+// index: a = 0), so that configuration Dataflow*8 + Tiling is
+// predict.ConfigNames' order.
 type RecordRow struct {
 	Policy      string   `parquet:"policy"`
 	Scenario    int32    `parquet:"scenario"`
@@ -27,9 +38,10 @@ type RecordRow struct {
 	Predicted   *float64 `parquet:"predicted_cycles,optional"` // null without predictions
 }
 
-// Rows flattens results into schedule-table rows, runs in order, jobs in
-// problem order within a run.
-func Rows(results []*Result) []RecordRow {
+// recordRows flattens results into schedule-table rows, runs in order, jobs
+// in problem order within a run.
+func recordRows(results []*sched.Result) ([]RecordRow, error) {
+	names := predict.ConfigNames()
 	total := 0
 	for _, r := range results {
 		total += len(r.Records)
@@ -39,15 +51,20 @@ func Rows(results []*Result) []RecordRow {
 	// pointers taken into it stay valid.
 	preds := make([]float64, 0, total)
 	for _, r := range results {
-		p := r.Problem
+		jobs, machines := r.Problem.Jobs(), r.Problem.Machines()
 		for i := range r.Records {
 			rec := &r.Records[i]
-			job := &p.jobs[rec.Job]
-			mc := &p.machines[rec.Machine]
+			job := &jobs[rec.Job]
+			mc := &machines[rec.Machine]
+			cfg := slices.Index(names, mc.Mappings[rec.Mapping])
+			if cfg < 0 {
+				return nil, fmt.Errorf("seed002: machine %s ran %q, not one of the %d configurations", mc.Name, mc.Mappings[rec.Mapping], predict.NumConfigs)
+			}
+			tilings := len(dataflow.TilingNames)
 			row := RecordRow{
-				Policy: r.Policy.Name, Scenario: int32(r.Scenario), Seed: r.Seed,
+				Policy: r.Policy.Name, Scenario: int32(ScenarioOf(r.Baselines)), Seed: r.Seed,
 				JobID: job.ID, Graph: job.Graph, Nodes: job.Nodes, Edges: job.Edges,
-				Machine: int32(rec.Machine), MachineName: mc.Name, Dataflow: int32(mc.Dataflow), Tiling: int32(rec.Tiling),
+				Machine: int32(rec.Machine), MachineName: mc.Name, Dataflow: int32(cfg / tilings), Tiling: int32(cfg % tilings),
 				Arrival: rec.Arrival, Start: rec.Start, Finish: rec.Finish, TrueCycles: rec.TrueCycles,
 			}
 			if !math.IsNaN(rec.PredictedCycles) {
@@ -57,19 +74,24 @@ func Rows(results []*Result) []RecordRow {
 			rows = append(rows, row)
 		}
 	}
-	return rows
+	return rows, nil
 }
 
-// WriteRecords writes the per-job records of results as one Parquet table
+// writeRecords writes the per-job records of results as one Parquet table
 // (atomically, with the given key-value metadata).
-func WriteRecords(path string, results []*Result, meta map[string]string) error {
-	if err := pqio.Write(path, Rows(results), meta); err != nil {
-		return fmt.Errorf("sched: %w", err)
+func writeRecords(path string, results []*sched.Result, meta map[string]string) error {
+	rows, err := recordRows(results)
+	if err != nil {
+		return err
+	}
+	if err := pqio.Write(path, rows, meta); err != nil {
+		return fmt.Errorf("seed002: %w", err)
 	}
 	return nil
 }
 
-// MetricsRow is one Metrics in a metrics table.
+// MetricsRow is one sched.Metrics in schedule_metrics.parquet and
+// schedule_mean.parquet.
 type MetricsRow struct {
 	Policy         string    `parquet:"policy"`
 	Scenario       int32     `parquet:"scenario"`
@@ -88,12 +110,12 @@ type MetricsRow struct {
 	Utilisation    []float64 `parquet:"utilisation,list"`
 }
 
-// WriteMetrics writes metrics as one Parquet table.
-func WriteMetrics(path string, ms []Metrics, meta map[string]string) error {
+// writeMetrics writes metrics as one Parquet table.
+func writeMetrics(path string, ms []sched.Metrics, meta map[string]string) error {
 	rows := make([]MetricsRow, len(ms))
 	for i, m := range ms {
 		rows[i] = MetricsRow{
-			Policy: m.Policy, Scenario: int32(m.Scenario), Seed: m.Seed, Seeds: int32(m.Seeds), Jobs: int64(m.Jobs),
+			Policy: m.Policy, Scenario: int32(ScenarioOf(m.Baselines)), Seed: m.Seed, Seeds: int32(m.Seeds), Jobs: int64(m.Jobs),
 			Feasible:       m.Feasible,
 			MeanCompletion: m.MeanCompletion, MeanTurnaround: m.MeanTurnaround,
 			MeanExecution: m.MeanExecution, MeanWaiting: m.MeanWaiting,
@@ -102,7 +124,7 @@ func WriteMetrics(path string, ms []Metrics, meta map[string]string) error {
 		}
 	}
 	if err := pqio.Write(path, rows, meta); err != nil {
-		return fmt.Errorf("sched: %w", err)
+		return fmt.Errorf("seed002: %w", err)
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package predict
+package gbdt
 
 import (
 	"fmt"
@@ -80,29 +80,29 @@ func DefaultParams() Params {
 func (p Params) Validate() error {
 	switch {
 	case p.NumIterations < 1:
-		return fmt.Errorf("predict: num_iterations %d < 1", p.NumIterations)
+		return fmt.Errorf("gbdt: num_iterations %d < 1", p.NumIterations)
 	case !finite(p.LearningRate) || p.LearningRate <= 0:
-		return fmt.Errorf("predict: learning_rate %v must be finite and > 0", p.LearningRate)
+		return fmt.Errorf("gbdt: learning_rate %v must be finite and > 0", p.LearningRate)
 	case p.NumLeaves < 2 || p.NumLeaves > 131072:
-		return fmt.Errorf("predict: num_leaves %d outside [2, 131072]", p.NumLeaves)
+		return fmt.Errorf("gbdt: num_leaves %d outside [2, 131072]", p.NumLeaves)
 	case p.MinDataInLeaf < 1:
-		return fmt.Errorf("predict: min_data_in_leaf %d < 1", p.MinDataInLeaf)
+		return fmt.Errorf("gbdt: min_data_in_leaf %d < 1", p.MinDataInLeaf)
 	case !finite(p.MinSumHessianInLeaf) || p.MinSumHessianInLeaf < 0:
-		return fmt.Errorf("predict: min_sum_hessian_in_leaf %v must be finite and >= 0", p.MinSumHessianInLeaf)
+		return fmt.Errorf("gbdt: min_sum_hessian_in_leaf %v must be finite and >= 0", p.MinSumHessianInLeaf)
 	case !finite(p.MinGainToSplit) || p.MinGainToSplit < 0:
-		return fmt.Errorf("predict: min_gain_to_split %v must be finite and >= 0", p.MinGainToSplit)
+		return fmt.Errorf("gbdt: min_gain_to_split %v must be finite and >= 0", p.MinGainToSplit)
 	case !finite(p.LambdaL2) || p.LambdaL2 < 0:
-		return fmt.Errorf("predict: lambda_l2 %v must be finite and >= 0", p.LambdaL2)
+		return fmt.Errorf("gbdt: lambda_l2 %v must be finite and >= 0", p.LambdaL2)
 	case p.MaxBin < 2 || p.MaxBin > 256:
-		return fmt.Errorf("predict: max_bin %d outside [2, 256]", p.MaxBin)
+		return fmt.Errorf("gbdt: max_bin %d outside [2, 256]", p.MaxBin)
 	case !(p.FeatureFraction > 0 && p.FeatureFraction <= 1):
-		return fmt.Errorf("predict: feature_fraction %v outside (0, 1]", p.FeatureFraction)
+		return fmt.Errorf("gbdt: feature_fraction %v outside (0, 1]", p.FeatureFraction)
 	case !(p.BaggingFraction > 0 && p.BaggingFraction <= 1):
-		return fmt.Errorf("predict: bagging_fraction %v outside (0, 1]", p.BaggingFraction)
+		return fmt.Errorf("gbdt: bagging_fraction %v outside (0, 1]", p.BaggingFraction)
 	case p.BaggingFreq < 0:
-		return fmt.Errorf("predict: bagging_freq %d < 0", p.BaggingFreq)
+		return fmt.Errorf("gbdt: bagging_freq %d < 0", p.BaggingFreq)
 	case p.EarlyStoppingRound < 0:
-		return fmt.Errorf("predict: early_stopping_round %d < 0", p.EarlyStoppingRound)
+		return fmt.Errorf("gbdt: early_stopping_round %d < 0", p.EarlyStoppingRound)
 	}
 	return nil
 }

@@ -1,0 +1,139 @@
+package repro
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"gnnsim"
+	"gnnsim/internal/atomicfile"
+	"gnnsim/repro/seed002"
+)
+
+// Options configure a reproduction run.
+type Options struct {
+	// Out is the directory of the reproduction's outputs (created if
+	// needed).
+	Out  string
+	Seed uint64 // seed of every random choice
+	// DataDir holds the real data sets (the layout of ../shared/data); when
+	// it is absent a reproduction uses generated data only and says so.
+	DataDir string
+	// Quick asks for the reduced sizes of the demo: seconds, not minutes.
+	Quick   bool
+	Workers int // <= 0: all CPUs; never changes the results
+	// Log receives progress lines (nil: none). They carry wall-clock
+	// times, which never reach a result.
+	Log io.Writer
+}
+
+// Report is what a reproduction produced.
+type Report struct {
+	Dir    string // Options.Out
+	Report string // path of its report.md
+	// Figures are its figure files, relative to Dir.
+	Figures []string
+	// Highlights are a few lines with its headline numbers, for a console
+	// and the tour's index.
+	Highlights []string
+	Wall       time.Duration
+}
+
+// Repro is the reproduction of one seed paper.
+type Repro struct {
+	// Name names the seed ("seed002"): the tour's folder and the
+	// 'gnnsim repro' subcommand.
+	Name  string
+	Title string // the paper, in a few words
+	Run   func(ctx context.Context, o Options) (*Report, error)
+}
+
+// All returns the reproductions that exist, in seed order. A new seed's
+// package adds its entry here, and 'gnnsim demo' runs it.
+func All() []Repro {
+	return []Repro{
+		{
+			Name:  "seed002",
+			Title: "Data-driven dataflow-aware latency prediction and online scheduling (Puigdemont, Russo et al.)",
+			Run:   runSeed002,
+		},
+	}
+}
+
+func runSeed002(ctx context.Context, o Options) (*Report, error) {
+	sum, err := seed002.Run(ctx, seed002.Options{
+		Out: o.Out, Seed: o.Seed, DataDir: o.DataDir, Quick: o.Quick, Workers: o.Workers, Log: o.Log,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Report{Dir: sum.Out, Report: sum.Report, Figures: sum.Figures, Highlights: sum.Highlights(), Wall: sum.Wall}, nil
+}
+
+// IndexFile is the name of the tour's index in its directory.
+const IndexFile = "index.md"
+
+// Tour runs every reproduction of rs with o, each into o.Out/<name>/, and
+// writes o.Out/index.md linking every report and figure. It stops at the
+// first failure.
+func Tour(ctx context.Context, rs []Repro, o Options) ([]*Report, error) {
+	if o.Out == "" {
+		return nil, errors.New("repro: tour: no output directory")
+	}
+	var reports []*Report
+	for _, r := range rs {
+		ro := o
+		ro.Out = filepath.Join(o.Out, r.Name)
+		rep, err := r.Run(ctx, ro)
+		if err != nil {
+			return reports, fmt.Errorf("repro: %s: %w", r.Name, err)
+		}
+		reports = append(reports, rep)
+	}
+	if err := writeIndex(o, rs, reports); err != nil {
+		return reports, err
+	}
+	return reports, nil
+}
+
+// writeIndex writes the tour's index.md. It holds no wall-clock time, so
+// it is reproducible like the reports' tables.
+func writeIndex(o Options, rs []Repro, reports []*Report) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# gnnsim demo: a tour of the seed reproductions\n\n")
+	fmt.Fprintf(&b, "Written by `gnnsim demo --seed %d` (gnnsim %s). Each seed paper's quick reproduction ran into its own folder; its report puts our tables and figures beside the paper's.\n\n", o.Seed, gnnsim.Version)
+	b.WriteString("| Seed | Paper | Report | Figures |\n|---|---|---|---|\n")
+	rel := func(dir, file string) string {
+		p, err := filepath.Rel(o.Out, filepath.Join(dir, file))
+		if err != nil {
+			p = filepath.Join(dir, file)
+		}
+		return filepath.ToSlash(p)
+	}
+	for i, r := range rs {
+		rep := reports[i]
+		var figs []string
+		for _, f := range rep.Figures {
+			figs = append(figs, fmt.Sprintf("[%s](%s)", f, rel(rep.Dir, f)))
+		}
+		fmt.Fprintf(&b, "| %s | %s | [%s](%s) | %s |\n", r.Name, r.Title, filepath.Base(rep.Report), rel(rep.Dir, filepath.Base(rep.Report)), strings.Join(figs, ", "))
+	}
+	for i, r := range rs {
+		fmt.Fprintf(&b, "\n## %s\n\n%s\n\n", r.Name, r.Title)
+		for _, h := range reports[i].Highlights {
+			fmt.Fprintf(&b, "- %s\n", h)
+		}
+	}
+	if err := os.MkdirAll(o.Out, 0o755); err != nil {
+		return fmt.Errorf("repro: %w", err)
+	}
+	if err := atomicfile.WriteFile(filepath.Join(o.Out, IndexFile), []byte(b.String())); err != nil {
+		return fmt.Errorf("repro: %w", err)
+	}
+	return nil
+}
