@@ -61,7 +61,7 @@
 // # DRAM streaming
 //
 // With FiniteBuffer, a DMA engine moves every transfer as a stream of
-// HW.DRAMBurstBytes bursts through one DRAM channel of
+// HW.DRAMBurstBytes bursts through one DRAM channel (a sim.Channel) of
 // HW.DRAMBytesPerCycle; a burst's data lands HW.DRAMLatency cycles after it
 // leaves the channel. The channel serves one stream at a time in request
 // order (pp's two stores of a step in whichever order finishes both
