@@ -62,6 +62,10 @@ type InnerConfig struct {
 	// Random replaces NSGA-II by random search at the same budget
 	// (Section 5.7.3).
 	Random bool
+	// NoSeed leaves the standalone mappings out of NSGA-II's first
+	// population (for comparisons with random search at equal footing);
+	// m* is then no longer guaranteed to beat them.
+	NoSeed bool
 	// MaxEvaluations caps the evaluations (0: PopSize x Generations).
 	MaxEvaluations int
 	Workers        int
@@ -312,7 +316,7 @@ func (e *Engine) search(ctx context.Context, seed uint64) (*search.Result[[]int]
 		Kind: search.UniformCrossover, SwapProb: 0.5}
 	var initial [][]int
 	for _, p := range e.Standalone {
-		if p.Mapping != nil && len(initial) < c.PopSize {
+		if p.Mapping != nil && len(initial) < c.PopSize && !c.NoSeed {
 			initial = append(initial, e.MS.Encode(p.Mapping, e.Ref))
 		}
 	}

@@ -336,6 +336,7 @@ func (r *run) fig10(ctx context.Context) error {
 		cfg.PopSize = 100
 		cfg.Generations = r.b.fig10Evals / cfg.PopSize
 		cfg.Random = k%2 == 1
+		cfg.NoSeed = true // the same footing as random search: no standalone mappings planted
 		g := magnas.BlockWise
 		if k >= 2 {
 			g = magnas.LayerWise
