@@ -1,0 +1,53 @@
+// Package magnas is MaGNAS (seed 000: Odema et al., "MaGNAS:
+// A Mapping-Aware Graph Neural Architecture Search Framework for
+// Heterogeneous MPSoC Deployment"): a two-tier evolutionary search of ViG
+// architectures and of their mappings onto the compute units of a SoC.
+//
+// # What it models
+//
+//   - The architecture space A (ArchSpace): the ViG-S supernet of
+//     workload.MaGNASSpace, 4 superblocks of depth {2,3,4}, graph op
+//     {MRConv, EdgeConv, GraphSAGE, GIN}, fc1 on/off, FFN on/off and FFN
+//     width {96, 192, 320}, k = 12, 16, 20, 24: 144^4 (about 2^29)
+//     genomes. PyramidModel builds the pyramid variant of Section 5.7.
+//   - The mapping space M (MappingSpace): a gene per mapping unit of the
+//     model (Stem, each Grapher, each FFN, Cls block-wise; each layer
+//     with its fused element-wise layers layer-wise, Split), choosing
+//     among the units that can run it, so skipped blocks have no gene (the
+//     dynamic genome of Section 5.1.3); optional DVFS genes.
+//   - Costs (Costs, Table): MaGNAS's lookup tables. Every distinct block
+//     is priced once per unit and DVFS setting through the platform's
+//     evaluator (soc.Evaluate's shape, Eq. 6-7), and every consecutive
+//     pair once per unit pair, so that a mapping costs a few table reads.
+//   - The inner engine (Engine): NSGA-II over mappings (population 200,
+//     10 generations, flip mutation 0.4, crossover 0.8) on the objectives
+//     (T / T_best, E / E_best), m* the compliant front point of least
+//     Eq. 13 score P = (E/E_best)^g1 (T/T_best)^g2, where E_best and
+//     T_best are the best standalone energy and latency (Eq. 13's text:
+//     "normalized by the best standalone deployment"); latency (absolute
+//     or as an increase over the fastest standalone), energy, power and
+//     transition constraints with MaGNAS's standalone fallback; DVFS
+//     fixed, brute-forced for m* (Eq. 14) or searched jointly; random
+//     search at the same budget (Section 5.7.3).
+//   - The outer engine (Searcher.Search): search.Nested over A with the
+//     inner engine, NSGA-II with the top 30 % of each generation of 100
+//     mating (population 30, 70 offspring), superblock-level uniform
+//     mutation 0.4 and superblock crossover 0.5, 50 generations; objectives
+//     accuracy, latency and energy of m*; Eq. 12's weighted product
+//     reported per candidate. Outer-only searches on one unit give the
+//     OOE_GPU / OOE_DLA baselines of Figure 5.
+//   - Accuracy: a user table (ReadAccuracyCSV) or the documented Proxy
+//     anchored on the four ViG-S baselines of Table 2 per data set; every
+//     result carries Accuracy.Source.
+//   - Rows: every candidate as a Parquet row through internal/pqio.
+//
+// # What it leaves out
+//
+// Supernet training (accuracy comes from a table or the proxy). The
+// paper's Table 1 lists "uniform mutation and crossover with probabilities
+// 0.8 and 0.4" while its text gives 0.4 / 0.5 (outer) and 0.4 / 0.8
+// (inner); the text's values are the defaults. In the first outer
+// generation only the 30 survivors' number of architectures is sampled.
+// Layer-wise mapping keeps a graph op's aggregation and combination
+// together (one workload.Layer), where MaGNAS on MAESTRO splits them.
+package magnas

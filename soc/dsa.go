@@ -1,0 +1,262 @@
+package soc
+
+import (
+	"fmt"
+	"math"
+
+	"gnnsim/hw"
+	"gnnsim/soc/maestro"
+	"gnnsim/workload"
+)
+
+// DSA is a domain-specific accelerator of the SoC priced by the
+// MAESTRO-like cost model of package soc/maestro: MaGNAS's third kind of
+// compute unit (seed 000, Section 5.1.4, "DSA-k / DSA-y / DSA-d"). It is an
+// hw.Unit and hw.Clocked; with operating points (NewScalableDSA) it is also
+// hw.Scalable.
+//
+// Each kernel of a work runs on it as follows:
+//
+//   - GEMM (FC and 1x1 convolutions, the graph ops' combinations, the
+//     im2col form of 3x3 convolutions): maestro.MatMul(M, K, N) analysed
+//     on the DSA's dataflow; a grouped product (Kernel.MACs below M*K*N)
+//     runs as its groups one after another, each MatMul(M, K/g, N/g).
+//   - SpMM (aggregation over the adjacency): a dense N x N product,
+//     maestro.MatMul(N, N, width), as MaGNAS runs the aggregation on
+//     MAESTRO ("a matrix multiplication between the adjacency matrix and
+//     the feature embedding matrix", Section 5.1.5): the DSAs have no
+//     sparse support. Cost.MACs still reports the kernel's (sparse) MACs,
+//     the work the layer asks for; cycles and energy are the dense ones.
+//   - KNNDist (k-NN distances): maestro.MatMul(N, F, candidates).
+//   - Element-wise classes (BN, activation, residual, pooling, gather,
+//     max over neighbours, top-k, attention): MAESTRO has no such layer;
+//     gnnsim runs them at SIMD rate: ceil(ops / (PEs x lanes)) cycles, or
+//     the NoC time of the elements moved, ceil(elems / NoCBW), whichever
+//     is longer, and energy = (ops + 18.61 x elems) MAC-energies (one L2
+//     access per element moved, MAESTRO's L2 multiplier). This is
+//     gnnsim's choice, not MAESTRO's.
+//
+// Energy is MAESTRO's (MACs + 1.68 L1 + 18.61 L2 accesses, x 0.23 pJ) at
+// the nominal voltage, scaled by (V/Vnom)^2 at another operating point,
+// plus StaticW x time.
+type DSA struct {
+	name     string
+	dataflow maestro.Dataflow
+	hardware maestro.Hardware
+	clockHz  float64
+	volts    float64 // at clockHz
+	nomVolts float64 // the voltage MAESTRO's energies hold at
+	staticW  float64
+}
+
+// DSAConfig describes a DSA.
+type DSAConfig struct {
+	Name     string
+	Dataflow string // a MAESTRO built-in dataflow (maestro.BuiltinNames)
+	Hardware maestro.Hardware
+	// ClockHz is the DSA clock. MAESTRO counts cycles only; MaGNAS reports
+	// the DSA experiments in cycles (Figure 9: ~2.2 x 10^8 cycles).
+	ClockHz float64
+	// StaticW is the leakage power, drawn whenever the DSA runs.
+	StaticW float64
+	// Points are optional DVFS operating points (a clock table); the
+	// highest frequency's voltage is the nominal one MAESTRO's energies
+	// hold at.
+	Points []hw.OperatingPoint
+}
+
+// Default DSA constants. MaGNAS (Section 5.1.4) names the dataflows only;
+// the hardware point is the middle of the MAESTRO reference set
+// (../shared/maestro-reference: 256 PEs, NoC 64 elements per cycle, one hop
+// of one cycle). The clock (1 GHz) and the leakage (0.1 W per DSA) are
+// gnnsim's choices: MAESTRO has neither a clock nor static power.
+const (
+	DefaultDSAPEs      = 256
+	DefaultDSANoCBW    = 64
+	DefaultDSAClockHz  = 1e9
+	DefaultDSAStaticW  = 0.1
+	DefaultDSANomVolts = 1.0
+)
+
+// DefaultDSAConfigs returns MaGNAS's three DSAs: DSA-k (kcp_ws, NVDLA-like
+// weight stationary), DSA-y (ykp_os, output stationary) and DSA-d (dpt),
+// each 256 PEs with a NoC of 64 elements per cycle and one-cycle hops.
+func DefaultDSAConfigs() []DSAConfig {
+	var out []DSAConfig
+	for _, d := range []struct{ name, df string }{{"dsa-k", "kcp_ws"}, {"dsa-y", "ykp_os"}, {"dsa-d", "dpt"}} {
+		out = append(out, DSAConfig{
+			Name: d.name, Dataflow: d.df,
+			Hardware: maestro.Hardware{PEs: DefaultDSAPEs, NoCBW: DefaultDSANoCBW, NoCHops: 1, HopLatency: 1},
+			ClockHz:  DefaultDSAClockHz, StaticW: DefaultDSAStaticW,
+		})
+	}
+	return out
+}
+
+// DefaultDSAs returns the units of DefaultDSAConfigs.
+func DefaultDSAs() ([]*DSA, error) {
+	var out []*DSA
+	for _, c := range DefaultDSAConfigs() {
+		d, err := NewDSA(c)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+// NewDSA returns the DSA of c, ignoring c.Points (see NewScalableDSA).
+func NewDSA(c DSAConfig) (*DSA, error) {
+	df, err := maestro.Builtin(c.Dataflow)
+	if err != nil {
+		return nil, fmt.Errorf("soc: dsa %q: %w", c.Name, err)
+	}
+	if err := c.Hardware.Validate(); err != nil {
+		return nil, fmt.Errorf("soc: dsa %q: %w", c.Name, err)
+	}
+	switch {
+	case c.Name == "":
+		return nil, fmt.Errorf("soc: dsa with no name")
+	case !(c.ClockHz > 0) || math.IsInf(c.ClockHz, 0):
+		return nil, fmt.Errorf("soc: dsa %q: clock %v Hz", c.Name, c.ClockHz)
+	case !(c.StaticW >= 0) || math.IsInf(c.StaticW, 0):
+		return nil, fmt.Errorf("soc: dsa %q: static power %v W", c.Name, c.StaticW)
+	}
+	return &DSA{name: c.Name, dataflow: df, hardware: c.Hardware, clockHz: c.ClockHz,
+		volts: DefaultDSANomVolts, nomVolts: DefaultDSANomVolts, staticW: c.StaticW}, nil
+}
+
+// Name returns the DSA's name.
+func (d *DSA) Name() string { return d.name }
+
+// ClockHz returns the DSA's clock.
+func (d *DSA) ClockHz() float64 { return d.clockHz }
+
+// Run prices w kernel by kernel (see DSA).
+func (d *DSA) Run(w hw.Work) (hw.Cost, error) {
+	if w.Empty() {
+		if err := w.Block.In.Validate(); err != nil {
+			return hw.Cost{}, fmt.Errorf("soc: %s: %w", d.name, err)
+		}
+		return hw.Cost{}, nil
+	}
+	ks, err := w.Kernels()
+	if err != nil {
+		return hw.Cost{}, fmt.Errorf("soc: %s: %w", d.name, err)
+	}
+	var cycles, macs int64
+	var energyMACs, elems float64
+	for _, k := range ks {
+		c, e, err := d.kernel(k)
+		if err != nil {
+			return hw.Cost{}, fmt.Errorf("soc: %s: block %s, kernel %s: %w", d.name, w.Block.Name, k.Name, err)
+		}
+		cycles = hw.SatAdd(cycles, c)
+		energyMACs += e
+		macs = hw.SatAdd(macs, k.MACs)
+		elems += float64(k.InElems + k.OutElems)
+	}
+	ps := hw.PS(cycles, d.clockHz)
+	scale := (d.volts / d.nomVolts) * (d.volts / d.nomVolts)
+	energy := energyMACs*maestro.MACEnergyPJ*scale + d.staticW*float64(ps)
+	bytes := elems * float64(max(d.hardware.WordBytes, 1))
+	return hw.Cost{TimePS: ps, Cycles: cycles, EnergyPJ: energy, DRAMBytes: int64(min(bytes, math.MaxInt64/2)), MACs: macs}, nil
+}
+
+// maxDim bounds a MAESTRO dimension: its layer fields are ints.
+const maxDim = 1 << 30
+
+// kernel returns one kernel's cycles and energy in MAC-energies.
+func (d *DSA) kernel(k workload.Kernel) (int64, float64, error) {
+	switch k.Class {
+	case workload.GEMM:
+		groups := int64(1)
+		if full := float64(k.M) * float64(k.K) * float64(k.N); k.MACs > 0 && full > float64(k.MACs) {
+			groups = int64(math.Round(full / float64(k.MACs)))
+			if groups < 1 || k.K%groups != 0 || k.N%groups != 0 {
+				groups = 1
+			}
+		}
+		c, e, err := d.matmul(k.M, k.K/groups, k.N/groups)
+		return c * groups, e * float64(groups), err
+	case workload.SpMM:
+		return d.matmul(k.M, k.K, k.N)
+	case workload.KNNDist:
+		return d.matmul(k.M, k.K, k.N)
+	default:
+		lanes := int64(max(d.hardware.SIMDLanes, 1))
+		ops := k.Ops + k.MACs
+		elems := k.InElems + k.OutElems
+		c := max(ceilDiv(ops, int64(d.hardware.PEs)*lanes), ceilDiv(elems, int64(d.hardware.NoCBW)))
+		return c, float64(ops) + maestro.L2AccessEnergy*float64(elems), nil
+	}
+}
+
+func (d *DSA) matmul(m, k, n int64) (int64, float64, error) {
+	if m <= 0 || k <= 0 || n <= 0 {
+		return 0, 0, nil
+	}
+	if m > maxDim || k > maxDim || n > maxDim {
+		return 0, 0, fmt.Errorf("product %d x %d x %d exceeds MAESTRO's dimensions", m, k, n)
+	}
+	r, err := maestro.Analyze(maestro.MatMul(int(m), int(k), int(n)), d.dataflow, d.hardware)
+	if err != nil {
+		return 0, 0, err
+	}
+	return r.Cycles, r.EnergyMACs, nil
+}
+
+func ceilDiv(a, b int64) int64 {
+	if a <= 0 {
+		return 0
+	}
+	return (a + b - 1) / b
+}
+
+// ScalableDSA is a DSA with DVFS operating points: an hw.Scalable.
+type ScalableDSA struct {
+	DSA
+	points []hw.OperatingPoint
+}
+
+// NewScalableDSA returns the DSA of c with c.Points as its operating
+// points; it runs at the highest one, whose voltage is the nominal one.
+func NewScalableDSA(c DSAConfig) (*ScalableDSA, error) {
+	if len(c.Points) == 0 {
+		return nil, fmt.Errorf("soc: dsa %q: no operating points", c.Name)
+	}
+	top := c.Points[0]
+	for _, p := range c.Points {
+		if !(p.FreqHz > 0) || !(p.Volts > 0) || math.IsInf(p.FreqHz, 0) || math.IsInf(p.Volts, 0) {
+			return nil, fmt.Errorf("soc: dsa %q: operating point %+v", c.Name, p)
+		}
+		if p.FreqHz > top.FreqHz {
+			top = p
+		}
+	}
+	c.ClockHz = top.FreqHz
+	d, err := NewDSA(c)
+	if err != nil {
+		return nil, err
+	}
+	d.volts, d.nomVolts = top.Volts, top.Volts
+	return &ScalableDSA{DSA: *d, points: append([]hw.OperatingPoint(nil), c.Points...)}, nil
+}
+
+// OperatingPoints returns the DSA's operating points.
+func (s *ScalableDSA) OperatingPoints() []hw.OperatingPoint {
+	return append([]hw.OperatingPoint(nil), s.points...)
+}
+
+// At returns the DSA running at p, one of its operating points.
+func (s *ScalableDSA) At(p hw.OperatingPoint) (hw.Unit, error) {
+	for _, q := range s.points {
+		if q == p {
+			d := s.DSA
+			d.clockHz, d.volts = p.FreqHz, p.Volts
+			return &d, nil
+		}
+	}
+	return nil, fmt.Errorf("soc: %s: %+v is not an operating point", s.name, p)
+}
