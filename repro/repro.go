@@ -12,6 +12,7 @@ import (
 
 	"gnnsim"
 	"gnnsim/internal/atomicfile"
+	"gnnsim/repro/seed000"
 	"gnnsim/repro/seed002"
 )
 
@@ -58,11 +59,33 @@ type Repro struct {
 func All() []Repro {
 	return []Repro{
 		{
+			Name:  "seed000",
+			Title: "MaGNAS: mapping-aware graph neural architecture search on a heterogeneous SoC",
+			Run:   runSeed000,
+		},
+		{
 			Name:  "seed002",
 			Title: "Data-driven dataflow-aware latency prediction and online scheduling (Puigdemont, Russo et al.)",
 			Run:   runSeed002,
 		},
 	}
+}
+
+func runSeed000(ctx context.Context, o Options) (*Report, error) {
+	start := time.Now()
+	rep, err := seed000.Run(ctx, seed000.Options{Out: o.Out, Quick: o.Quick, Seed: o.Seed, Workers: o.Workers})
+	if err != nil {
+		return nil, err
+	}
+	r := &Report{Dir: rep.Dir, Report: filepath.Join(rep.Dir, "report.md"), Highlights: rep.Findings, Wall: time.Since(start)}
+	for _, f := range rep.Files {
+		if strings.HasSuffix(f, ".png") {
+			if rel, err := filepath.Rel(rep.Dir, f); err == nil {
+				r.Figures = append(r.Figures, rel)
+			}
+		}
+	}
+	return r, nil
 }
 
 func runSeed002(ctx context.Context, o Options) (*Report, error) {
