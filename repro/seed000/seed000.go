@@ -4,7 +4,7 @@
 // each next to the paper's numbers in report.md, every evaluated candidate
 // in seed000.parquet and the figures as PNG.
 //
-// The GPU / DLA platform is an interim model (xavier.go) until package
+// The GPU / DLA platform is an interim model (nas/magnas/xavier.go) until package
 // soc's calibrated units land; accuracy is nas/magnas's proxy (or a user
 // table), named in every output.
 package seed000
@@ -83,7 +83,11 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if err := os.MkdirAll(opts.Out, 0o755); err != nil {
 		return nil, fmt.Errorf("seed000: %w", err)
 	}
-	xc, err := magnas.NewCosts(XavierPlatform())
+	xp, err := magnas.InterimXavier("xavier-interim", magnas.XavierTable1Domains())
+	if err != nil {
+		return nil, err
+	}
+	xc, err := magnas.NewCosts(xp)
 	if err != nil {
 		return nil, err
 	}

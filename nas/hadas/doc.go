@@ -1,0 +1,49 @@
+// Package hadas is HADAS (seed 003: Bouzidi et al., "HADAS:
+// Hardware-Aware Dynamic Neural Architecture Search for Edge Performance
+// Scaling"): a nested evolutionary search of a backbone, its early exits
+// and the DVFS setting it runs at.
+//
+// # What it models
+//
+//   - Backbones (Backbone): any network given by its per-block work (a
+//     workload.Model and the blocks after which exits may sit). Two spaces
+//     build them: the AttentiveNAS supernet of HADAS Table II
+//     (AttentiveSpace: resolution, first conv, seven MBConv stages of
+//     depth / width / kernel / expansion, last conv; MBConv as 1x1
+//     expansion, depthwise k x k as a conv with Groups = channels, SE, 1x1
+//     projection; a0-a6 within 2.5 % of their published MACs) and MaGNAS's
+//     ViG-S supernet with exits after its ViG blocks (ViGBackbone).
+//   - Exits: positions FirstExit (5) to M-1, each branch a 3x3 conv to 224
+//     channels, BN, activation, pooling and the classifier.
+//   - DVFS: the target platform's domains (magnas.Platform; for Xavier the
+//     GPU 14 x CPU 29 x EMC 9 = 3,654 settings of MISSION section 9).
+//   - Eq. 5-7 (Score, Coverage, FirstCorrect, Expected): N_k the fraction
+//     first classified correctly at exit k under the ideal mapping policy
+//     (Section IV-C), dissim_k = 1 - max(N_1..N_{k-1}), D the mean of
+//     N_k (E_k,f/E_b)(L_k,f/L_b) dissim_k^gamma.
+//   - The inner engine (Engine): NSGA-II over exit indicators and DVFS
+//     genes (paper budget 50 x 70 = 3,500) on two objectives, Figure 5's
+//     axes: the mean of N_k dissim_k^gamma (maximised) and the expected
+//     energy per sample over the static backbone's at MaxN (minimised). D
+//     is reported for every point. A front point whose exits run cheaper at
+//     MaxN falls back to MaxN, so DVFS never loses to MaxN.
+//   - The outer engine (Searcher.Search): search.Nested over the backbone
+//     space (paper budget 30 x 15 = 450) on static top-1 error, static
+//     energy at MaxN and the inner front's least expected energy.
+//   - Accuracy (Accuracy): measured per-exit curves (ReadCurveCSV,
+//     LoadCurve: AttentiveNAS a0-a5 on CIFAR-100 and Tiny-ImageNet from
+//     the HADAS repository) or a documented Proxy fitted on them.
+//
+// # What it leaves out
+//
+// Exit training (Eq. 4): accuracies come from measured curves or the
+// proxy. Only per-exit accuracies are measured, not which samples each
+// exit gets right, so the ideal policy assumes nested correctness (see
+// FirstCorrect): the dynamic top-1 is then max(covered, Acc_b), where the
+// paper's oracle over per-sample results reports gains. The paper's CPU
+// targets (Carmel, Denver) and the TX2 are not modelled: costs come from
+// the platform's evaluator (the interim Xavier GPU model until package soc
+// lands). The pruning of the outer population before the inner searches
+// (Section IV-A) is replaced by NSGA-II's ranking on the combined
+// objectives.
+package hadas

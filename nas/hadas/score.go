@@ -1,0 +1,88 @@
+package hadas
+
+import "math"
+
+// FirstCorrect returns N_k, the fraction of samples first classified
+// correctly at each chosen exit under the ideal mapping policy (HADAS
+// Section IV-C: every input goes to the first exit that classifies it
+// correctly), from the exits' top-1 accuracies acc (in order along the
+// backbone), into n (reused when large enough), and the fraction covered
+// by some exit.
+//
+// Only per-exit accuracies are measured, not which samples each exit gets
+// right, so gnnsim assumes nested correctness: a sample an exit classifies
+// correctly stays correct at every later exit that is at least as
+// accurate. Then the samples correct by exit k are max(acc_1..acc_k) and
+// N_k = max(acc_1..acc_k) - max(acc_1..acc_{k-1}). Exits that reach no
+// more samples than their predecessors get N_k = 0.
+func FirstCorrect(acc, n []float64) ([]float64, float64) {
+	n = n[:0]
+	covered := 0.0
+	for _, a := range acc {
+		d := max(a-covered, 0)
+		n = append(n, d)
+		covered += d
+	}
+	return n, covered
+}
+
+// Score is HADAS's dynamic score D (Eq. 5-7) of chosen exits: the mean
+// over them of
+//
+//	score_k = N_k * (E_k / E_b) * (L_k / L_b) * dissim_k^gamma,  dissim_k = 1 - max(N_1..N_{k-1})
+//
+// with n the exits' N_k (FirstCorrect), eRatio and lRatio the energy and
+// latency of a sample leaving at each exit (at the DVFS setting searched)
+// over the static backbone's (at the default setting). dissim_1 = 1: the
+// first exit has no predecessor. gamma = 0 removes the term. It is 0 for
+// no exits.
+func Score(n, eRatio, lRatio []float64, gamma float64) float64 {
+	if len(n) == 0 {
+		return 0
+	}
+	sum, best := 0.0, 0.0
+	for k, nk := range n {
+		sum += nk * eRatio[k] * lRatio[k] * dissimPow(1-best, gamma)
+		best = max(best, nk)
+	}
+	return sum / float64(len(n))
+}
+
+// Coverage is the accuracy side of Eq. 6 that the inner search maximises
+// next to the energy gain: the mean over chosen exits of N_k dissim_k^gamma
+// (Figure 5's "average of N_i values").
+func Coverage(n []float64, gamma float64) float64 {
+	if len(n) == 0 {
+		return 0
+	}
+	sum, best := 0.0, 0.0
+	for _, nk := range n {
+		sum += nk * dissimPow(1-best, gamma)
+		best = max(best, nk)
+	}
+	return sum / float64(len(n))
+}
+
+func dissimPow(d, gamma float64) float64 {
+	switch gamma {
+	case 0:
+		return 1
+	case 1:
+		return d
+	}
+	return math.Pow(d, gamma)
+}
+
+// Expected returns the expected cost per sample under the ideal policy:
+// a fraction n[k] leaves at exit k paying exit[k] (the backbone up to the
+// exit plus its branch); the rest (1 - sum n) runs the whole backbone,
+// paying full.
+func Expected(n, exit []float64, full float64) float64 {
+	rest := 1.0
+	e := 0.0
+	for k, nk := range n {
+		e += nk * exit[k]
+		rest -= nk
+	}
+	return e + max(rest, 0)*full
+}
