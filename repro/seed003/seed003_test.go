@@ -1,0 +1,69 @@
+package seed003
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"gnnsim/internal/pqio"
+)
+
+func dataDir(t *testing.T) string {
+	d := os.Getenv("GNNSIM_DATA")
+	if d == "" {
+		d = filepath.Join("..", "..", "..", "shared", "data")
+	}
+	if _, err := os.Stat(filepath.Join(d, "hadas")); err != nil {
+		t.Skipf("HADAS curves absent under %s", d)
+	}
+	return d
+}
+
+func TestQuickRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("quick reproduction")
+	}
+	d := dataDir(t)
+	out := t.TempDir()
+	rep, err := Run(context.Background(), Options{Out: out, Quick: true, Seed: 1, Workers: 2, DataDir: d})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range rep.Findings {
+		t.Log(f)
+	}
+	rows, _, err := pqio.Read[Row](filepath.Join(out, RowsFile))
+	if err != nil || len(rows) != rep.Rows || len(rows) == 0 {
+		t.Fatalf("rows: %d read, %d reported, %v", len(rows), rep.Rows, err)
+	}
+	ms, _, err := pqio.Read[MetricRow](filepath.Join(out, MetricsFile))
+	if err != nil || len(ms) == 0 {
+		t.Fatalf("metrics: %d, %v", len(ms), err)
+	}
+	for _, f := range []string{"report.md", "fig5.png", "fig7.png"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	// Same seed, same bytes.
+	out2 := t.TempDir()
+	if _, err := Run(context.Background(), Options{Out: out2, Quick: true, Seed: 1, Workers: 1, DataDir: d}); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{RowsFile, MetricsFile} {
+		a, _ := os.ReadFile(filepath.Join(out, f))
+		b, _ := os.ReadFile(filepath.Join(out2, f))
+		if string(a) != string(b) {
+			t.Errorf("%s differs between runs with 2 and 1 workers", f)
+		}
+	}
+}
+
+func TestWithoutData(t *testing.T) {
+	out := t.TempDir()
+	rep, err := Run(context.Background(), Options{Out: out, Quick: true, DataDir: filepath.Join(out, "nowhere")})
+	if err != nil || len(rep.Findings) != 1 {
+		t.Fatalf("%v, %v", rep, err)
+	}
+}
