@@ -14,6 +14,7 @@ import (
 	"gnnsim/internal/atomicfile"
 	"gnnsim/repro/seed000"
 	"gnnsim/repro/seed002"
+	"gnnsim/repro/seed003"
 )
 
 // Options configure a reproduction run.
@@ -68,7 +69,29 @@ func All() []Repro {
 			Title: "Data-driven dataflow-aware latency prediction and online scheduling (Puigdemont, Russo et al.)",
 			Run:   runSeed002,
 		},
+		{
+			Name:  "seed003",
+			Title: "HADAS: hardware-aware search of backbones, early exits and DVFS",
+			Run:   runSeed003,
+		},
 	}
+}
+
+func runSeed003(ctx context.Context, o Options) (*Report, error) {
+	start := time.Now()
+	rep, err := seed003.Run(ctx, seed003.Options{Out: o.Out, Quick: o.Quick, Seed: o.Seed, Workers: o.Workers, DataDir: o.DataDir})
+	if err != nil {
+		return nil, err
+	}
+	r := &Report{Dir: rep.Dir, Report: filepath.Join(rep.Dir, "report.md"), Highlights: rep.Findings, Wall: time.Since(start)}
+	for _, f := range rep.Files {
+		if strings.HasSuffix(f, ".png") {
+			if rel, err := filepath.Rel(rep.Dir, f); err == nil {
+				r.Figures = append(r.Figures, rel)
+			}
+		}
+	}
+	return r, nil
 }
 
 func runSeed000(ctx context.Context, o Options) (*Report, error) {
