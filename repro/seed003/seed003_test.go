@@ -67,3 +67,20 @@ func TestWithoutData(t *testing.T) {
 		t.Fatalf("%v, %v", rep, err)
 	}
 }
+
+// BenchmarkQuick is 'gnnsim repro seed003 --quick' (the demo's run).
+func BenchmarkQuick(b *testing.B) {
+	d := os.Getenv("GNNSIM_DATA")
+	if d == "" {
+		d = filepath.Join("..", "..", "..", "shared", "data")
+	}
+	if _, err := os.Stat(filepath.Join(d, "hadas")); err != nil {
+		b.Skip("HADAS curves absent")
+	}
+	out := b.TempDir()
+	for b.Loop() {
+		if _, err := Run(context.Background(), Options{Out: out, Quick: true, Seed: 1, Workers: 2, DataDir: d}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
