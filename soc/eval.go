@@ -48,7 +48,7 @@ type Evaluator struct {
 	segs []Segment
 	nu   int
 
-	mu     sync.Mutex
+	mu     sync.RWMutex
 	tables map[int]*table
 }
 
@@ -109,6 +109,12 @@ func (e *Evaluator) Granularity() Granularity { return e.gran }
 // table returns the costs at set, computing them on first use.
 func (e *Evaluator) table(set Setting) (*table, error) {
 	k := e.soc.key(set)
+	e.mu.RLock()
+	t, ok := e.tables[k]
+	e.mu.RUnlock()
+	if ok {
+		return t, nil
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if t, ok := e.tables[k]; ok {
