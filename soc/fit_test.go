@@ -123,12 +123,12 @@ func TestFitXavier(t *testing.T) {
 	rng := rand.New(rand.NewPCG(0x50c, 2))
 	s, v, l := fitStage(DefaultSpec(), latencyParams, false, 12, rng)
 	for i, p := range latencyParams {
-		t.Logf("%-28s %.4g", p.name, v[i])
+		t.Logf("%-28s %.5g", p.name, v[i])
 	}
 	t.Logf("latency loss %.5f", l)
 	s, v, l = fitStage(s, powerParams, true, 6, rng)
 	for i, p := range powerParams {
-		t.Logf("%-28s %.4g", p.name, v[i])
+		t.Logf("%-28s %.5g", p.name, v[i])
 	}
 	g, d := unitByName(&s, "gpu"), unitByName(&s, "dla")
 	t.Logf("=> dla.idle_w %.4g, dla.dynamic_w %.4g (gpu idle share %.3f)", d.IdleW, d.DynamicW, g.IdleW/(g.IdleW+g.DynamicW))
