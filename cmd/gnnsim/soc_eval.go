@@ -1,0 +1,363 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"gnnsim/internal/pqio"
+	"gnnsim/soc"
+	"gnnsim/workload"
+)
+
+// socEvalCommands returns the SoC evaluation commands, "eval" and "units",
+// for the "gnnsim soc" command group.
+func socEvalCommands() []*cobra.Command {
+	return []*cobra.Command{newSocEvalCmd(), newSocUnitsCmd()}
+}
+
+type socEvalFlags struct {
+	model, graphOp, mapping, mappingFile, gran string
+	dvfs, spec, table, out                     string
+	frames, inFlight                           int
+	intervalMS                                 float64
+	jsonOut                                    bool
+}
+
+func newSocEvalCmd() *cobra.Command {
+	var f socEvalFlags
+	cmd := &cobra.Command{
+		Use:   "eval [flags]",
+		Short: "Cost a model mapped onto the SoC's units: latency, energy, power (MaGNAS Eq. 6-7), and pipelined frames",
+		Long: `Map a zoo model (ViG, Pyramid ViG) onto the units of a heterogeneous SoC
+(default: Jetson AGX Xavier, GPU + DLA sharing one LPDDR4x memory) and
+print one frame's latency, energy, average power, unit changes and per-unit
+busy time by MaGNAS Eq. 6-7 (package soc).
+
+--mapping gives one unit for every segment ("gpu", "dla") or one unit per
+segment, comma-separated, by name or unique prefix ("G,G,D,..."); segments
+are blocks (Stem, each Grapher, each FFN, Cls), layers, or kernel groups
+(each layer's aggregation and combination kernels) by --granularity.
+--dvfs picks operating points in MHz per unit and for the memory (emc);
+clocks left out run at their highest point.
+
+--frames N > 0 also streams N frames through the mapping on the
+discrete-event kernel (units work on different frames at once, all memory
+traffic shares one channel) and prints throughput, latency p50/p99, per-unit
+utilisation and memory stall time.
+
+--table swaps the units it names for measured per-block latency/energy
+tables (CSV or Parquet; columns: block, op, nodes, channels, hidden, k,
+layers, unit, freq_mhz, emc_mhz, latency_ms, energy_mj).`,
+		Example: `  gnnsim soc eval --model vig-s --graph-op gin --mapping dla --json
+  gnnsim soc eval --mapping G,D,G,D,... --dvfs gpu=905.25,dla=1050,emc=1600 --frames 100
+  gnnsim soc eval --granularity layer --mapping-file map.txt --out result.parquet`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if cmd.Flags().Changed("mapping") && f.mappingFile != "" {
+				return fmt.Errorf("--mapping and --mapping-file exclude each other")
+			}
+			return runSocEval(cmd.OutOrStdout(), &f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.model, "model", "vig-s", "zoo model: "+strings.Join(workload.ModelNames(), ", "))
+	fl.StringVar(&f.graphOp, "graph-op", "mr", "graph op of every Grapher: mr, edge, gin or sage")
+	fl.StringVar(&f.mapping, "mapping", "gpu", `unit for every segment ("gpu", "dla"), or one unit per segment: "G,G,D,..."`)
+	fl.StringVar(&f.mappingFile, "mapping-file", "", "read the mapping from a file (units separated by commas, spaces or lines; # comments)")
+	fl.StringVar(&f.gran, "granularity", "block", "what the mapping assigns: block, layer or kernel (aggregation/combination groups)")
+	fl.StringVar(&f.dvfs, "dvfs", "", `operating points in MHz, e.g. "gpu=1377,dla=1395.2,emc=2133" (default: highest)`)
+	fl.IntVar(&f.frames, "frames", 0, "also stream this many frames through the mapping (pipelined run)")
+	fl.IntVar(&f.inFlight, "in-flight", 0, "frames in the SoC at once in the pipelined run (0: one per unit used)")
+	fl.Float64Var(&f.intervalMS, "interval-ms", 0, "gap between frame arrivals in the pipelined run (0: back to back)")
+	fl.StringVar(&f.spec, "spec", "", "SoC spec YAML (default: the built-in Jetson AGX Xavier; see 'gnnsim soc units')")
+	fl.StringVar(&f.table, "table", "", "measured per-block table (CSV or Parquet) replacing the units it names")
+	fl.BoolVar(&f.jsonOut, "json", false, "print a JSON object instead of text")
+	fl.StringVar(&f.out, "out", "", "also write the result as a one-row Parquet file")
+	return cmd
+}
+
+// socEvalRecord is the result (the JSON object and the Parquet row).
+type socEvalRecord struct {
+	Model       string  `json:"model" parquet:"model"`
+	GraphOp     string  `json:"graph_op" parquet:"graph_op"`
+	SoC         string  `json:"soc" parquet:"soc"`
+	Granularity string  `json:"granularity" parquet:"granularity"`
+	Segments    int     `json:"segments" parquet:"segments"`
+	Mapping     string  `json:"mapping" parquet:"mapping"`
+	DVFS        string  `json:"dvfs" parquet:"dvfs"`
+	LatencyMS   float64 `json:"latency_ms" parquet:"latency_ms"`
+	EnergyMJ    float64 `json:"energy_mj" parquet:"energy_mj"`
+	PowerW      float64 `json:"power_w" parquet:"power_w"`
+	Transitions int     `json:"transitions" parquet:"transitions"`
+	TransferMS  float64 `json:"transfer_ms" parquet:"transfer_ms"`
+	DRAMBytes   int64   `json:"dram_bytes" parquet:"dram_bytes"`
+	// Per unit, in the order of Units.
+	Units  []string  `json:"units" parquet:"units,list"`
+	BusyMS []float64 `json:"busy_ms" parquet:"busy_ms,list"`
+
+	// Pipelined run (Frames > 0).
+	Frames        int       `json:"frames" parquet:"frames"`
+	InFlight      int       `json:"in_flight" parquet:"in_flight"`
+	ThroughputFPS float64   `json:"throughput_fps" parquet:"throughput_fps"`
+	LatencyP50MS  float64   `json:"latency_p50_ms" parquet:"latency_p50_ms"`
+	LatencyP99MS  float64   `json:"latency_p99_ms" parquet:"latency_p99_ms"`
+	MemoryStallMS float64   `json:"memory_stall_ms" parquet:"memory_stall_ms"`
+	Utilization   []float64 `json:"utilization" parquet:"utilization,list"`
+}
+
+// parseGraphOp reads the short (mr, edge) or full names of the ViG graph ops.
+func parseGraphOp(s string) (workload.LayerKind, error) {
+	switch strings.ToLower(s) {
+	case "mr", "max-relative":
+		return workload.MRConv, nil
+	case "edge":
+		return workload.EdgeConv, nil
+	}
+	k, err := workload.ParseLayerKind(s)
+	if err == nil && slices.Contains(workload.ViGOps(), k) {
+		return k, nil
+	}
+	return 0, fmt.Errorf("unknown graph op %q (want mr, edge, gin or sage)", s)
+}
+
+func loadSoC(spec, table string) (*soc.SoC, error) {
+	s := soc.Default()
+	if spec != "" {
+		var err error
+		if s, err = soc.Load(spec); err != nil {
+			return nil, err
+		}
+	}
+	if table != "" {
+		rows, err := soc.ReadTable(table)
+		if err != nil {
+			return nil, err
+		}
+		if err := s.UseTable(rows); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+func runSocEval(w io.Writer, f *socEvalFlags) error {
+	op, err := parseGraphOp(f.graphOp)
+	if err != nil {
+		return fmt.Errorf("--graph-op: %w", err)
+	}
+	model, err := workload.LookupModel(f.model, op)
+	if err != nil {
+		return fmt.Errorf("--model: %w", err)
+	}
+	g, err := soc.ParseGranularity(f.gran)
+	if err != nil {
+		return fmt.Errorf("--granularity: %w", err)
+	}
+	d, err := soc.ParseDVFS(f.dvfs)
+	if err != nil {
+		return fmt.Errorf("--dvfs: %w", err)
+	}
+	if f.frames < 0 || f.inFlight < 0 || !(f.intervalMS >= 0) {
+		return fmt.Errorf("--frames, --in-flight and --interval-ms must be >= 0")
+	}
+	s, err := loadSoC(f.spec, f.table)
+	if err != nil {
+		return err
+	}
+	e, err := soc.NewEvaluator(s, model, g)
+	if err != nil {
+		return err
+	}
+	n := len(e.Segments())
+	var m soc.Mapping
+	if f.mappingFile != "" {
+		m, err = s.LoadMapping(f.mappingFile, g, n)
+	} else {
+		m, err = s.ParseMapping(f.mapping, g, n)
+	}
+	if err != nil {
+		return fmt.Errorf("mapping: %w", err)
+	}
+	set, err := s.Setting(d)
+	if err != nil {
+		return fmt.Errorf("--dvfs: %w", err)
+	}
+	var r soc.Result
+	if err := e.EvaluateAt(&r, m, set); err != nil {
+		return err
+	}
+	rec := socEvalRecord{Model: model.Name, GraphOp: op.String(), SoC: s.Name(), Granularity: g.String(), Segments: n,
+		Mapping: s.FormatMapping(m), DVFS: s.DVFS(set).String(), LatencyMS: r.LatencyMS(), EnergyMJ: r.EnergyMJ(),
+		PowerW: r.PowerW(), Transitions: r.Transitions, TransferMS: float64(r.TransferPS) * 1e-9, DRAMBytes: r.DRAMBytes,
+		Units: s.Units()}
+	for _, b := range r.BusyPS {
+		rec.BusyMS = append(rec.BusyMS, float64(b)*1e-9)
+	}
+	if f.frames > 0 {
+		p, err := e.Pipeline(m, set, soc.PipelineOptions{Frames: f.frames, InFlight: f.inFlight, IntervalPS: int64(f.intervalMS * 1e9)})
+		if err != nil {
+			return err
+		}
+		rec.Frames, rec.InFlight, rec.ThroughputFPS = p.Frames, p.InFlight, p.ThroughputFPS()
+		rec.LatencyP50MS, rec.LatencyP99MS = float64(p.LatencyP50PS)*1e-9, float64(p.LatencyP99PS)*1e-9
+		rec.MemoryStallMS, rec.Utilization = float64(p.MemoryStallPS)*1e-9, p.Utilization
+	}
+	if f.out != "" {
+		if err := pqio.Write(f.out, []socEvalRecord{rec}, map[string]string{"gnnsim.command": "soc eval"}); err != nil {
+			return err
+		}
+	}
+	if f.jsonOut {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rec)
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "model\t%s (%d %s segments) on %s\n", rec.Model, n, g, rec.SoC)
+	fmt.Fprintf(tw, "dvfs\t%s\n", rec.DVFS)
+	fmt.Fprintf(tw, "latency\t%.3f ms\n", rec.LatencyMS)
+	fmt.Fprintf(tw, "energy\t%.3f mJ\n", rec.EnergyMJ)
+	fmt.Fprintf(tw, "power\t%.3f W\n", rec.PowerW)
+	fmt.Fprintf(tw, "transitions\t%d (%.3f ms moving feature maps)\n", rec.Transitions, rec.TransferMS)
+	for i, u := range rec.Units {
+		fmt.Fprintf(tw, "busy %s\t%.3f ms\n", u, rec.BusyMS[i])
+	}
+	if rec.Frames > 0 {
+		fmt.Fprintf(tw, "pipelined\t%d frames, %d in flight\n", rec.Frames, rec.InFlight)
+		fmt.Fprintf(tw, "throughput\t%.2f frames/s\n", rec.ThroughputFPS)
+		fmt.Fprintf(tw, "latency p50 / p99\t%.3f / %.3f ms\n", rec.LatencyP50MS, rec.LatencyP99MS)
+		for i, u := range rec.Units {
+			fmt.Fprintf(tw, "utilisation %s\t%.1f %%\n", u, 100*rec.Utilization[i])
+		}
+		fmt.Fprintf(tw, "memory stall\t%.3f ms\n", rec.MemoryStallMS)
+	}
+	return tw.Flush()
+}
+
+type socUnitsFlags struct {
+	spec    string
+	jsonOut bool
+}
+
+func newSocUnitsCmd() *cobra.Command {
+	var f socUnitsFlags
+	cmd := &cobra.Command{
+		Use:   "units [flags]",
+		Short: "List the SoC's units, their operating points and power, and the shared memory",
+		Long: `List the units of a SoC spec (default: the built-in Jetson AGX Xavier) with
+their peak rate, per-kernel-class efficiency (a class left out falls back
+or is refused), launch overhead, memory share, fallback unit, and every
+DVFS operating point with its voltage and idle/dynamic power; then the
+shared memory's operating points and bandwidth. The constants' sources are
+in the spec file (soc/xavier.yaml for the default).`,
+		Example: `  gnnsim soc units
+  gnnsim soc units --spec my-soc.yaml --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runSocUnits(cmd.OutOrStdout(), &f) },
+	}
+	cmd.Flags().StringVar(&f.spec, "spec", "", "SoC spec YAML (default: the built-in Jetson AGX Xavier)")
+	cmd.Flags().BoolVar(&f.jsonOut, "json", false, "print JSON instead of text")
+	return cmd
+}
+
+type socPoint struct {
+	MHz      float64 `json:"mhz"`
+	Volts    float64 `json:"volts,omitempty"`
+	IdleW    float64 `json:"idle_w,omitempty"`
+	DynamicW float64 `json:"dynamic_w,omitempty"`
+	GBs      float64 `json:"bandwidth_gb_s,omitempty"`
+}
+
+type socUnitRecord struct {
+	Name        string             `json:"name"`
+	PeakTFLOPS  float64            `json:"peak_tflops,omitempty"`
+	Efficiency  map[string]float64 `json:"efficiency,omitempty"`
+	LaunchUS    float64            `json:"launch_us"`
+	MemoryShare float64            `json:"memory_share,omitempty"`
+	Fallback    string             `json:"fallback,omitempty"`
+	Points      []socPoint         `json:"points"`
+}
+
+type socUnitsRecord struct {
+	SoC       string          `json:"soc"`
+	Units     []socUnitRecord `json:"units"`
+	Memory    string          `json:"memory"`
+	MemPoints []socPoint      `json:"memory_points"`
+	HandoffUS float64         `json:"handoff_us"`
+}
+
+func runSocUnits(w io.Writer, f *socUnitsFlags) error {
+	s, err := loadSoC(f.spec, "")
+	if err != nil {
+		return err
+	}
+	mem := s.Memory()
+	rec := socUnitsRecord{SoC: s.Name(), Memory: mem.Name, HandoffUS: mem.HandoffUS}
+	for _, mhz := range mem.PointsMHz {
+		rec.MemPoints = append(rec.MemPoints, socPoint{MHz: mhz, GBs: mem.BytesPerCycle * mhz * 1e-3})
+	}
+	for _, name := range s.Units() {
+		u, _ := s.Unit(name)
+		ur := socUnitRecord{Name: name}
+		r, isRoof := u.(*soc.Roofline)
+		if isRoof {
+			sp := r.Spec()
+			ur.PeakTFLOPS, ur.Efficiency, ur.LaunchUS = sp.PeakFLOPS*1e-12, sp.Efficiency, sp.LaunchUS
+			ur.MemoryShare, ur.Fallback = sp.MemoryShare, sp.Fallback
+		}
+		for _, p := range u.OperatingPoints() {
+			pt := socPoint{MHz: p.FreqHz / 1e6, Volts: p.Volts}
+			if isRoof {
+				if v, err := r.At(p); err == nil {
+					pt.IdleW, pt.DynamicW = v.(*soc.Roofline).PowerW()
+				}
+			}
+			ur.Points = append(ur.Points, pt)
+		}
+		rec.Units = append(rec.Units, ur)
+	}
+	if f.jsonOut {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rec)
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "SoC %s\n", rec.SoC)
+	for _, u := range rec.Units {
+		fmt.Fprintf(tw, "\nunit %s", u.Name)
+		if u.PeakTFLOPS > 0 {
+			fmt.Fprintf(tw, ": %.3g TFLOPS peak, launch %g us, memory share %g", u.PeakTFLOPS, u.LaunchUS, u.MemoryShare)
+		}
+		if u.Fallback != "" {
+			fmt.Fprintf(tw, ", falls back to %s", u.Fallback)
+		}
+		fmt.Fprintln(tw)
+		if len(u.Efficiency) > 0 {
+			keys := make([]string, 0, len(u.Efficiency))
+			for k := range u.Efficiency {
+				keys = append(keys, k)
+			}
+			slices.Sort(keys)
+			parts := make([]string, len(keys))
+			for i, k := range keys {
+				parts[i] = fmt.Sprintf("%s %g", k, u.Efficiency[k])
+			}
+			fmt.Fprintf(tw, "  efficiency\t%s\n", strings.Join(parts, ", "))
+		}
+		fmt.Fprintf(tw, "  MHz\tV\tidle W\tdynamic W\n")
+		for _, p := range u.Points {
+			fmt.Fprintf(tw, "  %g\t%.3f\t%.2f\t%.2f\n", p.MHz, p.Volts, p.IdleW, p.DynamicW)
+		}
+	}
+	fmt.Fprintf(tw, "\nmemory %s (hand-off %g us)\n  MHz\tGB/s\n", rec.Memory, rec.HandoffUS)
+	for _, p := range rec.MemPoints {
+		fmt.Fprintf(tw, "  %g\t%.1f\n", p.MHz, p.GBs)
+	}
+	return tw.Flush()
+}

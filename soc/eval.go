@@ -1,0 +1,322 @@
+package soc
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+
+	"gnnsim/hw"
+	"gnnsim/workload"
+)
+
+// Result is what running one frame of a mapped model costs (MaGNAS Eq. 6-7).
+type Result struct {
+	LatencyPS   int64
+	EnergyPJ    float64
+	Transitions int // changes of unit between consecutive segments
+	// TransferPS and TransferPJ are the part of the latency and energy
+	// spent moving feature maps between units (tau_in, tau_out).
+	TransferPS int64
+	TransferPJ float64
+	DRAMBytes  int64
+	// BusyPS is, per unit (SoC order), the time it holds work: its compute
+	// phases and its sides of the transfers. It sums to LatencyPS.
+	BusyPS []int64
+}
+
+// LatencyMS returns the latency in milliseconds.
+func (r Result) LatencyMS() float64 { return float64(r.LatencyPS) * 1e-9 }
+
+// EnergyMJ returns the energy in millijoules.
+func (r Result) EnergyMJ() float64 { return r.EnergyPJ * 1e-9 }
+
+// PowerW returns the average power, or 0 for a zero latency.
+func (r Result) PowerW() float64 {
+	if r.LatencyPS == 0 {
+		return 0
+	}
+	return r.EnergyPJ / float64(r.LatencyPS)
+}
+
+// Evaluator evaluates mappings of one model on one SoC. It prices every
+// segment on every unit once per DVFS setting (on first use) and then
+// evaluates a mapping as a sum over segments. It is safe for concurrent use.
+type Evaluator struct {
+	soc  *SoC
+	gran Granularity
+	segs []Segment
+	nu   int
+
+	mu     sync.RWMutex
+	tables map[int]*table
+}
+
+// step is a piece of a segment's run on one unit: a compute phase or a
+// transfer between the unit and shared memory.
+type step struct {
+	unit  int
+	ps    int64
+	pj    float64
+	bytes int64
+	// For a transfer: the part of ps spent before the bytes are requested
+	// (the hand-off), and the bytes' rate-limited time after it.
+	xfer    bool
+	delayPS int64
+}
+
+// table holds the costs of every (segment, unit) pair at one setting.
+type table struct {
+	set Setting
+	// comp, in and out are indexed by i*nu+u: segment i's compute phases
+	// on unit u (as steps), and its tau_in and tau_out there.
+	comp    [][]step
+	compPS  []int64
+	compPJ  []float64
+	compB   []int64
+	in, out []step
+	busy    []int64 // [(i*nu+u)*nu + e]: compute time on unit e
+	// first and last are the units running a segment's first and last
+	// kernels: the mapped unit, or the unit it fell back to.
+	first, last []int
+	err         []error
+}
+
+// NewEvaluator returns an evaluator of m split at granularity g on s.
+func NewEvaluator(s *SoC, m workload.Model, g Granularity) (*Evaluator, error) {
+	if s == nil {
+		return nil, errors.New("soc: nil SoC")
+	}
+	if g > KernelGroups {
+		return nil, fmt.Errorf("soc: unknown granularity %d", g)
+	}
+	segs, err := Segments(m, g)
+	if err != nil {
+		return nil, err
+	}
+	return &Evaluator{soc: s, gran: g, segs: segs, nu: len(s.units), tables: map[int]*table{}}, nil
+}
+
+// Segments returns the segments mappings assign.
+func (e *Evaluator) Segments() []Segment { return slices.Clone(e.segs) }
+
+// SoC returns the evaluator's SoC.
+func (e *Evaluator) SoC() *SoC { return e.soc }
+
+// Granularity returns the evaluator's granularity.
+func (e *Evaluator) Granularity() Granularity { return e.gran }
+
+// table returns the costs at set, computing them on first use.
+func (e *Evaluator) table(set Setting) (*table, error) {
+	k := e.soc.key(set)
+	e.mu.RLock()
+	t, ok := e.tables[k]
+	e.mu.RUnlock()
+	if ok {
+		return t, nil
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if t, ok := e.tables[k]; ok {
+		return t, nil
+	}
+	t, err := e.build(set)
+	if err != nil {
+		return nil, err
+	}
+	e.tables[k] = t
+	return t, nil
+}
+
+// build prices every segment on every unit at set. A pair that cannot run
+// keeps its error, reported only if a mapping uses it.
+func (e *Evaluator) build(set Setting) (*table, error) {
+	units, uerrs, env, err := e.soc.bind(set)
+	if err != nil {
+		return nil, err
+	}
+	n, nu := len(e.segs), e.nu
+	t := &table{set: set, comp: make([][]step, n*nu), compPS: make([]int64, n*nu), compPJ: make([]float64, n*nu),
+		compB: make([]int64, n*nu), in: make([]step, n*nu), out: make([]step, n*nu),
+		busy: make([]int64, n*nu*nu), err: make([]error, n*nu), first: make([]int, n*nu), last: make([]int, n*nu)}
+	bwPerPS := env.BytesPerSec * 1e-12
+	var phases []Phase
+	for i, sg := range e.segs {
+		for u, unit := range units {
+			j := i*nu + u
+			if uerrs[u] != nil {
+				t.err[j] = uerrs[u]
+				continue
+			}
+			phases, err = e.phases(unit, sg, phases[:0])
+			if err != nil {
+				t.err[j] = fmt.Errorf("soc: segment %s on %s: %w", sg.Name, e.soc.names[u], err)
+				continue
+			}
+			for _, p := range phases {
+				eu := slices.Index(e.soc.names, p.Unit)
+				if eu < 0 {
+					t.err[j] = fmt.Errorf("soc: segment %s on %s: phase on unknown unit %q", sg.Name, e.soc.names[u], p.Unit)
+					break
+				}
+				if err := p.Cost.Validate(); err != nil {
+					t.err[j] = fmt.Errorf("soc: segment %s on %s: %w", sg.Name, e.soc.names[u], err)
+					break
+				}
+				// A unit cannot move more bytes than the shared memory
+				// carries in the phase's time.
+				ps := max(p.Cost.TimePS, ceilPS(float64(p.Cost.DRAMBytes)/bwPerPS))
+				t.comp[j] = append(t.comp[j], step{unit: eu, ps: ps, pj: p.Cost.EnergyPJ, bytes: p.Cost.DRAMBytes})
+				t.compPS[j] = hw.SatAdd(t.compPS[j], ps)
+				t.compPJ[j] += p.Cost.EnergyPJ
+				t.compB[j] = hw.SatAdd(t.compB[j], p.Cost.DRAMBytes)
+				t.busy[j*nu+eu] = hw.SatAdd(t.busy[j*nu+eu], ps)
+			}
+			if t.err[j] != nil {
+				continue
+			}
+			t.first[j], t.last[j] = u, u
+			if c := t.comp[j]; len(c) > 0 {
+				t.first[j], t.last[j] = c[0].unit, c[len(c)-1].unit
+			}
+			t.in[j] = transferStep(units[t.first[j]], t.first[j], sg.InElems*env.ElementBytes, env)
+			t.out[j] = transferStep(units[t.last[j]], t.last[j], sg.OutElems*env.ElementBytes, env)
+		}
+	}
+	return t, nil
+}
+
+// phases returns what running segment sg on unit costs, phase by phase.
+func (e *Evaluator) phases(unit hw.Unit, sg Segment, dst []Phase) ([]Phase, error) {
+	if p, ok := unit.(Phaser); ok {
+		return p.Phases(sg.Kernels, dst)
+	}
+	var c hw.Cost
+	var err error
+	switch k, ok := unit.(KernelCoster); {
+	case ok:
+		c, err = k.RunKernels(sg.Kernels)
+	case len(sg.Work.Block.Layers) == 0:
+		return dst, fmt.Errorf("unit prices whole layers only, not kernel groups (use block or layer granularity)")
+	default:
+		c, err = unit.Run(sg.Work)
+	}
+	if err != nil {
+		return dst, err
+	}
+	return append(dst, Phase{Unit: unit.Name(), Cost: c}), nil
+}
+
+// transferStep returns unit u's side of moving b bytes of a feature map.
+func transferStep(unit hw.Unit, u int, b int64, env Env) step {
+	var c hw.Cost
+	if tr, ok := unit.(Transferer); ok {
+		c = tr.Transfer(b)
+	} else {
+		c.TimePS = env.HandoffPS / 2
+		if b > 0 {
+			c.TimePS = hw.SatAdd(c.TimePS, hw.SatAdd(env.LatencyPS, ceilPS(float64(b)/(env.BytesPerSec*1e-12))))
+		}
+		c.EnergyPJ = float64(b) * env.PJPerByte
+		c.DRAMBytes = b
+	}
+	// The bytes cannot arrive before the channel has sent them.
+	ps := c.TimePS
+	if b > 0 {
+		ps = max(ps, env.HandoffPS/2+env.LatencyPS+ceilPS(float64(b)/(env.BytesPerSec*1e-12)))
+	}
+	return step{unit: u, ps: ps, pj: c.EnergyPJ, bytes: b, xfer: true, delayPS: env.HandoffPS / 2}
+}
+
+// checkMapping reports a mapping that does not fit the evaluator.
+func (e *Evaluator) checkMapping(m Mapping) error {
+	if m.Granularity != e.gran {
+		return fmt.Errorf("soc: %s-wise mapping for a %s-wise evaluator", m.Granularity, e.gran)
+	}
+	if len(m.Units) != len(e.segs) {
+		return fmt.Errorf("soc: mapping of %d entries for %d segments (%s granularity)", len(m.Units), len(e.segs), e.gran)
+	}
+	for i, u := range m.Units {
+		if u < 0 || u >= e.nu {
+			return fmt.Errorf("soc: mapping entry %d (%s): unit %d of %d", i, e.segs[i].Name, u, e.nu)
+		}
+	}
+	return nil
+}
+
+// Evaluate returns the cost of one frame of the model under mapping m at
+// DVFS setting d (MaGNAS Eq. 6-7).
+func (e *Evaluator) Evaluate(m Mapping, d DVFS) (Result, error) {
+	set, err := e.soc.Setting(d)
+	if err != nil {
+		return Result{}, err
+	}
+	var r Result
+	err = e.EvaluateAt(&r, m, set)
+	return r, err
+}
+
+// EvaluateAt is Evaluate for a resolved setting, writing into r (whose
+// BusyPS is reused): the allocation-free form for search loops.
+//
+//	T = sum_i tau_comp(i) + [pi_{i-1} != pi_i] tau_in(i) + [pi_i != pi_{i+1}] tau_out(i)
+//
+// and the same for energy, the indicators counting changes of the unit that
+// runs the kernels on either side of a boundary: the mapped unit, or the
+// unit it fell back to (a DLA segment ending in GPU-fallback kernels hands
+// its output over from the GPU). The first segment reads, and the last
+// writes, the frame in shared memory whatever the mapping, so neither pays
+// a transfer.
+func (e *Evaluator) EvaluateAt(r *Result, m Mapping, set Setting) error {
+	if err := e.checkMapping(m); err != nil {
+		return err
+	}
+	t, err := e.table(set)
+	if err != nil {
+		return err
+	}
+	busy := r.BusyPS[:0]
+	for range e.nu {
+		busy = append(busy, 0)
+	}
+	*r = Result{BusyPS: busy}
+	nu := e.nu
+	for i, u := range m.Units {
+		j := i*nu + u
+		if err := t.err[j]; err != nil {
+			return err
+		}
+		r.LatencyPS = hw.SatAdd(r.LatencyPS, t.compPS[j])
+		r.EnergyPJ += t.compPJ[j]
+		r.DRAMBytes = hw.SatAdd(r.DRAMBytes, t.compB[j])
+		for eu, b := range t.busy[j*nu : j*nu+nu] {
+			busy[eu] = hw.SatAdd(busy[eu], b)
+		}
+		if i == 0 {
+			continue
+		}
+		if p := j - nu + m.Units[i-1] - u; t.last[p] != t.first[j] {
+			r.Transitions++
+			for _, x := range [2]step{t.out[p], t.in[j]} {
+				r.LatencyPS = hw.SatAdd(r.LatencyPS, x.ps)
+				r.TransferPS = hw.SatAdd(r.TransferPS, x.ps)
+				r.EnergyPJ += x.pj
+				r.TransferPJ += x.pj
+				r.DRAMBytes = hw.SatAdd(r.DRAMBytes, x.bytes)
+				busy[x.unit] = hw.SatAdd(busy[x.unit], x.ps)
+			}
+		}
+	}
+	return nil
+}
+
+// Evaluate returns the cost of one frame of model on s under mapping m at
+// DVFS setting d (MaGNAS Eq. 6-7). Build an Evaluator to evaluate many
+// mappings of one model.
+func Evaluate(s *SoC, model workload.Model, m Mapping, d DVFS) (Result, error) {
+	e, err := NewEvaluator(s, model, m.Granularity)
+	if err != nil {
+		return Result{}, err
+	}
+	return e.Evaluate(m, d)
+}

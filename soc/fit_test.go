@@ -1,0 +1,216 @@
+package soc
+
+import (
+	"flag"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+var fitFlag = flag.Bool("soc.fit", false, "run TestFitXavier: refit the fitted constants of xavier.yaml to MaGNAS Table 2 and print them")
+
+// fitParam is one fitted constant: its bounds and how to set it in a spec.
+type fitParam struct {
+	name   string
+	lo, hi float64
+	set    func(s *Spec, v float64)
+}
+
+func unitByName(s *Spec, name string) *UnitSpec {
+	i := slices.IndexFunc(s.Units, func(u UnitSpec) bool { return u.Name == name })
+	return &s.Units[i]
+}
+
+// latencyParams are fitted to Table 2's eight latencies.
+var latencyParams = []fitParam{
+	{"gpu.efficiency.gemm (= knn)", 0.005, 1, func(s *Spec, v float64) {
+		u := unitByName(s, "gpu")
+		u.Efficiency = cloneEff(u.Efficiency)
+		u.Efficiency["gemm"], u.Efficiency["knn"] = v, v
+	}},
+	{"gpu.launch_us", 0, 200, func(s *Spec, v float64) { unitByName(s, "gpu").LaunchUS = v }},
+	{"dla.memory_share", 0.005, 1, func(s *Spec, v float64) { unitByName(s, "dla").MemoryShare = v }},
+	{"dla.launch_us", 0, 200, func(s *Spec, v float64) { unitByName(s, "dla").LaunchUS = v }},
+	{"memory.handoff_us", 10, 70, func(s *Spec, v float64) { s.Memory.HandoffUS = v }},
+}
+
+// powerParams are fitted to Table 2's eight energies with the latency
+// constants fixed. The DLA's total power is split with the GPU's idle
+// share: Table 2 cannot tell the DLA's idle from its dynamic power, as its
+// kernels run all the time it holds work.
+var powerParams = []fitParam{
+	{"gpu.idle_w", 0, 30, func(s *Spec, v float64) { unitByName(s, "gpu").IdleW = v }},
+	{"gpu.dynamic_w", 0, 60, func(s *Spec, v float64) { unitByName(s, "gpu").DynamicW = v }},
+	{"dla.idle_w + dla.dynamic_w", 0, 30, func(s *Spec, v float64) {
+		g, d := unitByName(s, "gpu"), unitByName(s, "dla")
+		f := g.IdleW / (g.IdleW + g.DynamicW)
+		d.IdleW, d.DynamicW = f*v, (1-f)*v
+	}},
+}
+
+func cloneEff(m map[string]float64) map[string]float64 {
+	c := make(map[string]float64, len(m))
+	for k, v := range m {
+		c[k] = v
+	}
+	return c
+}
+
+func sq(x float64) float64 { return x * x }
+
+// fitLoss is the sum of squared log-ratios of ours to Table 2 for the
+// latencies (energy false) or the energies.
+func fitLoss(s Spec, energy bool) float64 {
+	soc, err := New(s)
+	if err != nil {
+		return math.Inf(1)
+	}
+	ours, err := calibrate(soc)
+	if err != nil {
+		return math.Inf(1)
+	}
+	var l float64
+	for i, p := range ours {
+		if energy {
+			l += sq(math.Log(p.gpuMJ/table2[i].gpuMJ)) + sq(math.Log(p.dlaMJ/table2[i].dlaMJ))
+		} else {
+			l += sq(math.Log(p.gpuMS/table2[i].gpuMS)) + sq(math.Log(p.dlaMS/table2[i].dlaMS))
+		}
+	}
+	return l
+}
+
+// fitStage minimises fitLoss over ps (each mapped into its bounds by a
+// logistic) by Nelder-Mead from seeded random starts, and returns the spec
+// with the best values set.
+func fitStage(base Spec, ps []fitParam, energy bool, starts int, rng *rand.Rand) (Spec, []float64, float64) {
+	apply := func(x []float64) (Spec, []float64) {
+		s := base
+		s.Units = slices.Clone(base.Units)
+		v := make([]float64, len(ps))
+		for i, p := range ps {
+			v[i] = p.lo + (p.hi-p.lo)/(1+math.Exp(-x[i]))
+			p.set(&s, v[i])
+		}
+		return s, v
+	}
+	f := func(x []float64) float64 { s, _ := apply(x); return fitLoss(s, energy) }
+	best, bestL := []float64(nil), math.Inf(1)
+	for range starts {
+		x := make([]float64, len(ps))
+		for i := range x {
+			x[i] = 2 * rng.NormFloat64()
+		}
+		for range 3 {
+			x = nelderMead(f, x, 0.5, 400)
+		}
+		if l := f(x); l < bestL {
+			best, bestL = x, l
+		}
+	}
+	s, v := apply(best)
+	return s, v, bestL
+}
+
+// TestFitXavier re-derives the fitted constants of xavier.yaml from MaGNAS
+// Table 2 (go test ./soc -run TestFitXavier -soc.fit -v). It prints the
+// values to copy into the spec; it asserts nothing else.
+func TestFitXavier(t *testing.T) {
+	if !*fitFlag {
+		t.Skip("run with -soc.fit")
+	}
+	rng := rand.New(rand.NewPCG(0x50c, 2))
+	s, v, l := fitStage(DefaultSpec(), latencyParams, false, 12, rng)
+	for i, p := range latencyParams {
+		t.Logf("%-28s %.5g", p.name, v[i])
+	}
+	t.Logf("latency loss %.5f", l)
+	s, v, l = fitStage(s, powerParams, true, 6, rng)
+	for i, p := range powerParams {
+		t.Logf("%-28s %.5g", p.name, v[i])
+	}
+	g, d := unitByName(&s, "gpu"), unitByName(&s, "dla")
+	t.Logf("=> dla.idle_w %.4g, dla.dynamic_w %.4g (gpu idle share %.3f)", d.IdleW, d.DynamicW, g.IdleW/(g.IdleW+g.DynamicW))
+	t.Logf("energy loss %.5f", l)
+}
+
+// nelderMead minimises f from x0 (simplex steps of size step) for iters
+// iterations.
+func nelderMead(f func([]float64) float64, x0 []float64, step float64, iters int) []float64 {
+	n := len(x0)
+	pts := make([][]float64, n+1)
+	vals := make([]float64, n+1)
+	for i := range pts {
+		pts[i] = slices.Clone(x0)
+		if i > 0 {
+			pts[i][i-1] += step
+		}
+		vals[i] = f(pts[i])
+	}
+	order := make([]int, n+1)
+	c := make([]float64, n)
+	at := func(t float64) []float64 {
+		p := make([]float64, n)
+		for j := range p {
+			p[j] = c[j] + t*(pts[n][j]-c[j])
+		}
+		return p
+	}
+	for range iters {
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortStableFunc(order, func(a, b int) int {
+			switch {
+			case vals[a] < vals[b]:
+				return -1
+			case vals[a] > vals[b]:
+				return 1
+			}
+			return 0
+		})
+		np, nv := make([][]float64, n+1), make([]float64, n+1)
+		for i, o := range order {
+			np[i], nv[i] = pts[o], vals[o]
+		}
+		pts, vals = np, nv
+		clear(c)
+		for i := range n {
+			for j := range c {
+				c[j] += pts[i][j] / float64(n)
+			}
+		}
+		r := at(-1)
+		fr := f(r)
+		switch {
+		case fr < vals[0]:
+			if e := at(-2); f(e) < fr {
+				pts[n], vals[n] = e, f(e)
+			} else {
+				pts[n], vals[n] = r, fr
+			}
+		case fr < vals[n-1]:
+			pts[n], vals[n] = r, fr
+		default:
+			k := at(0.5)
+			if fk := f(k); fk < vals[n] {
+				pts[n], vals[n] = k, fk
+			} else {
+				for i := 1; i <= n; i++ {
+					for j := range pts[i] {
+						pts[i][j] = pts[0][j] + 0.5*(pts[i][j]-pts[0][j])
+					}
+					vals[i] = f(pts[i])
+				}
+			}
+		}
+	}
+	best := 0
+	for i := range vals {
+		if vals[i] < vals[best] {
+			best = i
+		}
+	}
+	return pts[best]
+}

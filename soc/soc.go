@@ -1,0 +1,351 @@
+package soc
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"gnnsim/hw"
+	"gnnsim/workload"
+)
+
+// Env is what a unit sees of the SoC it is bound into at one DVFS setting.
+type Env struct {
+	// MemoryHz is the shared memory's clock, BytesPerSec its bandwidth.
+	MemoryHz    float64
+	BytesPerSec float64
+	PJPerByte   float64 // DRAM energy per byte moved
+	LatencyPS   int64   // from the channel to the far end of a transfer
+	HandoffPS   int64   // fixed cost of one change of unit, both sides
+	// ElementBytes is the size of a feature-map element in shared memory.
+	ElementBytes int64
+	// Unit returns a unit bound before this one (see Binder.Needs), or
+	// false.
+	Unit func(name string) (hw.Unit, bool)
+}
+
+// Binder is a unit whose cost depends on the SoC around it: the shared
+// memory's clock, or other units it runs part of its work on. The SoC binds
+// such units with Bind instead of At, after the units Needs names.
+type Binder interface {
+	hw.Scalable
+	Bind(p hw.OperatingPoint, env Env) (hw.Unit, error)
+	Needs() []string
+}
+
+// KernelCoster is a unit that prices kernels one by one: a mapping can then
+// split layers into kernel groups (aggregation, combination) on it, and
+// other units can fall back to it. KernelCost runs k on the unit's own
+// engine (an unsupported class is an error, with no fallback); RunKernels
+// runs a sequence as Run runs a work's kernels.
+type KernelCoster interface {
+	hw.Unit
+	KernelCost(k workload.Kernel) (hw.Cost, error)
+	RunKernels(ks []workload.Kernel) (hw.Cost, error)
+}
+
+// Transferer is a unit that prices its side of a hand-off: half the SoC's
+// hand-off latency plus moving bytes between the unit and shared memory at
+// the rate the unit reaches, with the power it draws meanwhile. A unit
+// without it moves data at the memory's full bandwidth and draws nothing.
+type Transferer interface {
+	Transfer(bytes int64) hw.Cost
+}
+
+// Phase is a stretch of a segment's execution on one unit.
+type Phase struct {
+	Unit string
+	Cost hw.Cost
+}
+
+// Phaser is a unit that runs part of its work on other units (a DLA falling
+// back to the GPU): Phases appends, in order, what each unit did.
+type Phaser interface {
+	Phases(ks []workload.Kernel, dst []Phase) ([]Phase, error)
+}
+
+// SoC is a set of compute units sharing one memory. Units are hw.Scalable;
+// those that also implement Binder see the memory and the other units.
+// Roofline units come from a Spec; any other hw.Scalable (a MAESTRO-like
+// DSA, a measured table) plugs in with Add.
+type SoC struct {
+	name  string
+	mem   MemorySpec
+	units []hw.Scalable
+	names []string
+	npts  []int // operating points per unit
+}
+
+// New returns the SoC a spec describes: one Roofline unit per UnitSpec.
+func New(spec Spec) (*SoC, error) {
+	if err := spec.Validate(); err != nil {
+		return nil, err
+	}
+	s := &SoC{name: spec.Name, mem: spec.Memory}
+	if s.mem.Name == "" {
+		s.mem.Name = MemoryName
+	}
+	for i := range spec.Units {
+		r, err := newRoofline(&spec.Units[i], s.mem)
+		if err != nil {
+			return nil, err
+		}
+		if err := s.Add(r); err != nil {
+			return nil, err
+		}
+	}
+	// Standalone fallbacks (Unit("dla").Run) use the targets at their
+	// highest points.
+	for i, u := range s.units {
+		if r, ok := u.(*Roofline); ok && r.spec.Fallback != "" {
+			fb, _ := s.Unit(r.spec.Fallback)
+			r2 := *r
+			r2.fallback = fb.(*Roofline)
+			s.units[i] = &r2
+		}
+	}
+	return s, nil
+}
+
+// Default returns the default SoC: the Jetson AGX Xavier of DefaultSpec.
+func Default() *SoC {
+	s, err := New(DefaultSpec())
+	if err != nil {
+		panic("soc: default spec: " + err.Error()) // caught by TestDefaultSpec
+	}
+	return s
+}
+
+// Load returns the SoC of a spec file.
+func Load(path string) (*SoC, error) {
+	spec, err := LoadSpec(path)
+	if err != nil {
+		return nil, err
+	}
+	return New(spec)
+}
+
+// Add plugs a unit into the SoC. Its name must be new (and not the
+// memory's), and it needs at least one operating point.
+func (s *SoC) Add(u hw.Scalable) error {
+	if u == nil {
+		return errors.New("soc: Add: nil unit")
+	}
+	name := u.Name()
+	switch {
+	case name == "":
+		return errors.New("soc: Add: unit without a name")
+	case name == s.mem.Name || slices.Contains(s.names, name):
+		return fmt.Errorf("soc: Add: name %q already used", name)
+	case len(u.OperatingPoints()) == 0:
+		return fmt.Errorf("soc: Add: unit %s has no operating points", name)
+	}
+	s.units = append(s.units, u)
+	s.names = append(s.names, name)
+	s.npts = append(s.npts, len(u.OperatingPoints()))
+	return nil
+}
+
+// Name returns the SoC's name.
+func (s *SoC) Name() string { return s.name }
+
+// Units returns the unit names in order: mappings index this list.
+func (s *SoC) Units() []string { return slices.Clone(s.names) }
+
+// Unit returns the unit called name.
+func (s *SoC) Unit(name string) (hw.Scalable, bool) {
+	i := slices.Index(s.names, name)
+	if i < 0 {
+		return nil, false
+	}
+	return s.units[i], true
+}
+
+// Memory returns the shared memory's spec.
+func (s *SoC) Memory() MemorySpec { return s.mem }
+
+// UnitIndex returns the index of the unit called name (case ignored) or
+// whose name starts with the given prefix, when only one does ("G" for
+// "gpu").
+func (s *SoC) UnitIndex(name string) (int, error) {
+	for i, n := range s.names {
+		if strings.EqualFold(n, name) {
+			return i, nil
+		}
+	}
+	match := -1
+	for i, n := range s.names {
+		if name != "" && len(name) < len(n) && strings.EqualFold(n[:len(name)], name) {
+			if match >= 0 {
+				return 0, fmt.Errorf("soc: unit %q is ambiguous (%s, %s)", name, s.names[match], n)
+			}
+			match = i
+		}
+	}
+	if match < 0 {
+		return 0, fmt.Errorf("soc: unknown unit %q (have %s)", name, strings.Join(s.names, ", "))
+	}
+	return match, nil
+}
+
+// Setting is a DVFS setting resolved against a SoC: an operating point per
+// unit and for the memory, as indices into their tables.
+type Setting struct {
+	units []int
+	mem   int
+}
+
+// Setting resolves d: every key must name a unit or the memory, and every
+// clock an operating point of its table.
+func (s *SoC) Setting(d DVFS) (Setting, error) {
+	set := Setting{units: make([]int, len(s.units)), mem: len(s.mem.PointsMHz) - 1}
+	for i, u := range s.units {
+		set.units[i] = len(u.OperatingPoints()) - 1
+	}
+	keys := make([]string, 0, len(d))
+	for k := range d {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		mhz := d[k]
+		if strings.EqualFold(k, s.mem.Name) {
+			i, err := findPoint(s.mem.Name, s.mem.PointsMHz, mhz)
+			if err != nil {
+				return Setting{}, err
+			}
+			set.mem = i
+			continue
+		}
+		ui := slices.IndexFunc(s.names, func(n string) bool { return strings.EqualFold(n, k) })
+		if ui < 0 {
+			return Setting{}, fmt.Errorf("soc: dvfs: unknown clock domain %q (have %s, %s)", k, strings.Join(s.names, ", "), s.mem.Name)
+		}
+		i, err := pointIndex(s.names[ui], s.units[ui].OperatingPoints(), hw.OperatingPoint{FreqHz: mhz * 1e6})
+		if err != nil {
+			return Setting{}, err
+		}
+		set.units[ui] = i
+	}
+	return set, nil
+}
+
+// DVFS returns the clocks of a setting.
+func (s *SoC) DVFS(set Setting) DVFS {
+	d := DVFS{s.mem.Name: s.mem.PointsMHz[set.mem]}
+	for i, u := range s.units {
+		d[s.names[i]] = u.OperatingPoints()[set.units[i]].FreqHz / 1e6
+	}
+	return d
+}
+
+// key returns a number unique to set among the SoC's settings.
+func (s *SoC) key(set Setting) int {
+	k := set.mem
+	for i, n := range s.npts {
+		k = k*n + set.units[i]
+	}
+	return k
+}
+
+// env returns the environment of a setting (without the unit lookup).
+func (s *SoC) env(set Setting) Env {
+	hz := s.mem.PointsMHz[set.mem] * 1e6
+	return Env{
+		MemoryHz:     hz,
+		BytesPerSec:  s.mem.BytesPerCycle * hz,
+		PJPerByte:    s.mem.PJPerByte,
+		LatencyPS:    int64(math.Round(s.mem.LatencyNS * 1e3)),
+		HandoffPS:    int64(math.Round(s.mem.HandoffUS * 1e6)),
+		ElementBytes: int64(s.mem.ElementBytes),
+	}
+}
+
+// Bind returns every unit at its operating point of set, in SoC order,
+// and the environment they were bound in. Binders are bound after the
+// units they need.
+func (s *SoC) Bind(set Setting) ([]hw.Unit, Env, error) {
+	bound, errs, env, err := s.bind(set)
+	if err == nil {
+		err = errors.Join(errs...)
+	}
+	if err != nil {
+		return nil, Env{}, err
+	}
+	return bound, env, nil
+}
+
+// bind is Bind keeping going past units that fail: their errors are in
+// errs (by unit), their entries of bound nil.
+func (s *SoC) bind(set Setting) (bound []hw.Unit, errs []error, env Env, err error) {
+	if len(set.units) != len(s.units) {
+		return nil, nil, Env{}, errors.New("soc: setting of another SoC")
+	}
+	env = s.env(set)
+	bound = make([]hw.Unit, len(s.units))
+	errs = make([]error, len(s.units))
+	env.Unit = func(name string) (hw.Unit, bool) {
+		i := slices.Index(s.names, name)
+		if i < 0 || bound[i] == nil {
+			return nil, false
+		}
+		return bound[i], true
+	}
+	done := func(i int) bool { return bound[i] != nil || errs[i] != nil }
+	for {
+		progress, left := false, 0
+		for i, u := range s.units {
+			if done(i) {
+				continue
+			}
+			p := u.OperatingPoints()[set.units[i]]
+			b, isBinder := u.(Binder)
+			if !isBinder {
+				v, err := u.At(p)
+				if err != nil {
+					errs[i] = fmt.Errorf("soc: %s: %w", s.names[i], err)
+				}
+				bound[i], progress = v, true
+				continue
+			}
+			ready := true
+			for _, n := range b.Needs() {
+				j := slices.Index(s.names, n)
+				switch {
+				case j < 0:
+					errs[i] = fmt.Errorf("soc: %s needs unit %q, which the SoC lacks", s.names[i], n)
+				case errs[j] != nil:
+					errs[i] = fmt.Errorf("soc: %s needs unit %s: %w", s.names[i], n, errs[j])
+				case bound[j] == nil:
+					ready = false
+				}
+			}
+			if errs[i] != nil {
+				progress = true
+				continue
+			}
+			if !ready {
+				left++
+				continue
+			}
+			v, err := b.Bind(p, env)
+			if err != nil {
+				errs[i] = fmt.Errorf("soc: %s: %w", s.names[i], err)
+			}
+			bound[i], progress = v, true
+		}
+		if left == 0 {
+			return bound, errs, env, nil
+		}
+		if !progress {
+			for i := range s.units {
+				if !done(i) {
+					errs[i] = fmt.Errorf("soc: %s: units need each other in a cycle", s.names[i])
+				}
+			}
+			return bound, errs, env, nil
+		}
+	}
+}

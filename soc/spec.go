@@ -1,0 +1,290 @@
+package soc
+
+import (
+	"bytes"
+	_ "embed"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"gnnsim/workload"
+)
+
+// Spec describes a SoC: compute units sharing one memory. It is what a SoC
+// spec file (YAML) holds; xavier.yaml is the default, embedded in the
+// binary. Every constant carries its provenance in a Sources map, keyed by
+// the YAML key it documents.
+type Spec struct {
+	Name   string     `yaml:"name"`
+	Memory MemorySpec `yaml:"memory"`
+	Units  []UnitSpec `yaml:"units"`
+}
+
+// MemorySpec is the shared memory: its clock domain (the EMC on Jetson),
+// the channel all units reach it through, and what moving data costs.
+type MemorySpec struct {
+	Name string `yaml:"name"`
+	// BytesPerCycle is the peak bandwidth per memory clock: 64 B for a
+	// 256-bit LPDDR4x interface moving data on both edges.
+	BytesPerCycle float64   `yaml:"bytes_per_cycle"`
+	PointsMHz     []float64 `yaml:"points_mhz"`
+	// LatencyNS is the time from the channel to the far end of a transfer;
+	// BurstBytes the granule transfers stream in.
+	LatencyNS  float64 `yaml:"latency_ns"`
+	BurstBytes int64   `yaml:"burst_bytes"`
+	// PJPerByte is the DRAM energy of moving one byte (read or write).
+	PJPerByte float64 `yaml:"pj_per_byte"`
+	// ElementBytes is the size of one feature-map element in shared memory
+	// (2: FP16), for the transfers between units.
+	ElementBytes int `yaml:"element_bytes"`
+	// HandoffUS is the fixed cost of handing work from one unit to another
+	// (synchronisation, cache maintenance, launch on the receiver), paid
+	// half by each side on every change of unit.
+	HandoffUS float64           `yaml:"handoff_us"`
+	Sources   map[string]string `yaml:"sources"`
+}
+
+// UnitSpec is an analytical compute unit: a roofline per kernel class with
+// a launch overhead per kernel, DVFS operating points and a power model.
+// It describes both the GPU and the DLA of a Jetson: the DLA is a unit that
+// lists efficiencies only for the classes it runs and names the unit the
+// rest falls back to.
+type UnitSpec struct {
+	Name string `yaml:"name"`
+	// PeakFLOPS is the peak rate at PeakMHz (2 FLOPs per MAC); the rate
+	// scales linearly with the clock.
+	PeakFLOPS float64 `yaml:"peak_flops"`
+	PeakMHz   float64 `yaml:"peak_mhz"`
+	// Efficiency is the fraction of the peak MAC rate a kernel class
+	// reaches, keyed by workload.KernelClass names (gemm, spmm, edgewise,
+	// gather, max, elementwise, knn, topk). Non-MAC operations count as
+	// MACs. A class left out is one the unit cannot run.
+	Efficiency map[string]float64 `yaml:"efficiency"`
+	// LaunchUS is the fixed time per kernel (launch, synchronisation and the
+	// glue layers a deployed network adds around each modelled kernel).
+	LaunchUS float64 `yaml:"launch_us"`
+	// MemoryShare is the fraction of the shared memory's bandwidth the unit
+	// can draw on its own, in (0, 1].
+	MemoryShare  float64   `yaml:"memory_share"`
+	ElementBytes int       `yaml:"element_bytes"`
+	PointsMHz    []float64 `yaml:"points_mhz"`
+	// VoltsMin and VoltsMax are the supply at the lowest and highest
+	// operating points; the voltage is linear in the clock in between.
+	VoltsMin float64 `yaml:"volts_min"`
+	VoltsMax float64 `yaml:"volts_max"`
+	// IdleW is the power drawn whenever the unit holds work (static power
+	// and clock tree, also during launch overheads); DynamicW is C V^2 f at
+	// the highest operating point, drawn while a kernel runs.
+	IdleW    float64 `yaml:"idle_w"`
+	DynamicW float64 `yaml:"dynamic_w"`
+	// Fallback names the unit that runs the kernels this one cannot; empty
+	// means such kernels are an error.
+	Fallback string            `yaml:"fallback"`
+	Sources  map[string]string `yaml:"sources"`
+}
+
+//go:embed xavier.yaml
+var xavierYAML []byte
+
+// DefaultSpec returns the default profile: the NVIDIA Jetson AGX Xavier
+// (GPU, DLA, 256-bit LPDDR4x), calibrated to MaGNAS Table 2 (see
+// xavier.yaml and the package documentation).
+func DefaultSpec() Spec {
+	s, err := ParseSpec(xavierYAML)
+	if err != nil {
+		panic("soc: embedded xavier.yaml: " + err.Error()) // caught by TestDefaultSpec
+	}
+	return s
+}
+
+// ParseSpec reads a SoC spec in YAML. Unknown keys are errors, so a typo
+// never silently drops a constant. The result is validated.
+func ParseSpec(data []byte) (Spec, error) {
+	var s Spec
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&s); err != nil && !errors.Is(err, io.EOF) {
+		return Spec{}, fmt.Errorf("soc: spec: %w", err)
+	}
+	if err := s.Validate(); err != nil {
+		return Spec{}, err
+	}
+	return s, nil
+}
+
+// LoadSpec reads a SoC spec file; see ParseSpec.
+func LoadSpec(path string) (Spec, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Spec{}, fmt.Errorf("soc: %w", err)
+	}
+	s, err := ParseSpec(data)
+	if err != nil {
+		return Spec{}, fmt.Errorf("%s: %w", path, err)
+	}
+	return s, nil
+}
+
+// MemoryName is the DVFS key of the shared memory when its spec leaves the
+// name out.
+const MemoryName = "emc"
+
+func finitePos(x float64) bool { return x > 0 && !math.IsInf(x, 0) }
+func finiteNonNeg(x float64) bool {
+	return x >= 0 && !math.IsInf(x, 0)
+}
+
+// checkPoints reports a DVFS table that is empty, not strictly increasing or
+// not positive.
+func checkPoints(what string, pts []float64) error {
+	if len(pts) == 0 {
+		return fmt.Errorf("soc: %s: no operating points", what)
+	}
+	for i, p := range pts {
+		if !finitePos(p) || p > 1e6 {
+			return fmt.Errorf("soc: %s: operating point %v MHz, want 0 < f <= 1e6", what, p)
+		}
+		if i > 0 && p <= pts[i-1] {
+			return fmt.Errorf("soc: %s: operating points must increase (%v MHz after %v MHz)", what, p, pts[i-1])
+		}
+	}
+	return nil
+}
+
+// Validate reports the first problem with s: a missing or duplicate name,
+// a constant out of range, a bad DVFS table, an unknown kernel class or a
+// fallback to a unit that does not exist or cannot run what falls back.
+func (s Spec) Validate() error {
+	m := s.Memory
+	if m.Name == "" {
+		m.Name = MemoryName
+	}
+	switch {
+	case !finitePos(m.BytesPerCycle):
+		return fmt.Errorf("soc: memory: bytes_per_cycle = %v, want > 0", m.BytesPerCycle)
+	case !finiteNonNeg(m.LatencyNS):
+		return fmt.Errorf("soc: memory: latency_ns = %v, want >= 0", m.LatencyNS)
+	case m.BurstBytes <= 0:
+		return fmt.Errorf("soc: memory: burst_bytes = %d, want > 0", m.BurstBytes)
+	case !finiteNonNeg(m.PJPerByte):
+		return fmt.Errorf("soc: memory: pj_per_byte = %v, want >= 0", m.PJPerByte)
+	case m.ElementBytes <= 0 || m.ElementBytes > 16:
+		return fmt.Errorf("soc: memory: element_bytes = %d, want 1..16", m.ElementBytes)
+	case !finiteNonNeg(m.HandoffUS) || m.HandoffUS > 1e6:
+		return fmt.Errorf("soc: memory: handoff_us = %v, want 0..1e6", m.HandoffUS)
+	}
+	if err := checkPoints("memory "+m.Name, m.PointsMHz); err != nil {
+		return err
+	}
+	if len(s.Units) == 0 {
+		return errors.New("soc: spec has no units")
+	}
+	names := map[string]bool{m.Name: true}
+	for i, u := range s.Units {
+		if u.Name == "" {
+			return fmt.Errorf("soc: unit %d has no name", i)
+		}
+		if names[u.Name] {
+			return fmt.Errorf("soc: name %q used twice (units and the memory need distinct names)", u.Name)
+		}
+		names[u.Name] = true
+		if err := u.validate(); err != nil {
+			return err
+		}
+	}
+	for _, u := range s.Units {
+		if u.Fallback == "" {
+			continue
+		}
+		i := slices.IndexFunc(s.Units, func(v UnitSpec) bool { return v.Name == u.Fallback })
+		if i < 0 {
+			return fmt.Errorf("soc: unit %s: fallback %q is not a unit of the spec", u.Name, u.Fallback)
+		}
+		fb := s.Units[i]
+		if fb.Fallback != "" {
+			return fmt.Errorf("soc: unit %s falls back to %s, which falls back itself: chains are not supported", u.Name, fb.Name)
+		}
+		for c := range classes() {
+			if _, ok := u.Efficiency[c.String()]; !ok {
+				if _, ok := fb.Efficiency[c.String()]; !ok {
+					return fmt.Errorf("soc: unit %s falls back to %s for %s kernels, which %s cannot run either", u.Name, fb.Name, c, fb.Name)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func (u UnitSpec) validate() error {
+	bad := func(key string, v any, want string) error {
+		return fmt.Errorf("soc: unit %s: %s = %v, want %s", u.Name, key, v, want)
+	}
+	switch {
+	case !finitePos(u.PeakFLOPS):
+		return bad("peak_flops", u.PeakFLOPS, "> 0")
+	case !finitePos(u.PeakMHz):
+		return bad("peak_mhz", u.PeakMHz, "> 0")
+	case !finiteNonNeg(u.LaunchUS) || u.LaunchUS > 1e6:
+		return bad("launch_us", u.LaunchUS, "0..1e6")
+	case !(u.MemoryShare > 0 && u.MemoryShare <= 1):
+		return bad("memory_share", u.MemoryShare, "in (0, 1]")
+	case u.ElementBytes <= 0 || u.ElementBytes > 16:
+		return bad("element_bytes", u.ElementBytes, "1..16")
+	case !finitePos(u.VoltsMin) || !finitePos(u.VoltsMax) || u.VoltsMin > u.VoltsMax:
+		return fmt.Errorf("soc: unit %s: volts_min = %v, volts_max = %v, want 0 < min <= max", u.Name, u.VoltsMin, u.VoltsMax)
+	case !finiteNonNeg(u.IdleW):
+		return bad("idle_w", u.IdleW, ">= 0")
+	case !finiteNonNeg(u.DynamicW):
+		return bad("dynamic_w", u.DynamicW, ">= 0")
+	case u.Fallback == u.Name:
+		return fmt.Errorf("soc: unit %s falls back to itself", u.Name)
+	}
+	if err := checkPoints("unit "+u.Name, u.PointsMHz); err != nil {
+		return err
+	}
+	if len(u.Efficiency) == 0 {
+		return fmt.Errorf("soc: unit %s: no efficiency: it could run nothing", u.Name)
+	}
+	keys := make([]string, 0, len(u.Efficiency))
+	for k := range u.Efficiency {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys) // report the first bad key in a fixed order
+	for _, k := range keys {
+		if _, err := parseClass(k); err != nil {
+			return fmt.Errorf("soc: unit %s: efficiency: %w", u.Name, err)
+		}
+		if e := u.Efficiency[k]; !(e > 0 && e <= 1) {
+			return fmt.Errorf("soc: unit %s: efficiency %s = %v, want in (0, 1]", u.Name, k, e)
+		}
+	}
+	return nil
+}
+
+// classes yields every kernel class.
+func classes() func(func(workload.KernelClass) bool) {
+	return func(yield func(workload.KernelClass) bool) {
+		for c := workload.GEMM; c <= workload.TopK; c++ {
+			if !yield(c) {
+				return
+			}
+		}
+	}
+}
+
+func parseClass(s string) (workload.KernelClass, error) {
+	var names []string
+	for c := range classes() {
+		if strings.EqualFold(s, c.String()) {
+			return c, nil
+		}
+		names = append(names, c.String())
+	}
+	return 0, fmt.Errorf("unknown kernel class %q (want one of %s)", s, strings.Join(names, ", "))
+}
