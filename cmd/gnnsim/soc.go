@@ -24,6 +24,7 @@ func newSocCmd() *cobra.Command {
 (package soc/maestro).`,
 	}
 	socCmd.AddCommand(newSocValidateCmd())
+	socCmd.AddCommand(socEvalCommands()...)
 	return socCmd
 }
 
