@@ -356,7 +356,6 @@ func fig1(ctx context.Context, o *Options, ds nas.Dataset, acc nas.AccuracyFunc,
 	return rows, float64(good) / float64(len(rows)), nil
 }
 
-
 func quantile[T any](rows []T, f func(T) float64, q float64) float64 {
 	if len(rows) == 0 {
 		return math.NaN()
