@@ -48,6 +48,30 @@ func (d Dataset) Validate() error {
 // concurrently and cache it).
 type AccuracyFunc func(a Arch) (float64, error)
 
+// Memo returns acc with its results cached per architecture, safe for
+// concurrent use: one oracle shared by several problems (the co-searches at
+// different latency weights) trains each GNN once.
+func Memo(acc AccuracyFunc) AccuracyFunc {
+	var mu sync.Mutex
+	cache := map[Arch]float64{}
+	return func(a Arch) (float64, error) {
+		mu.Lock()
+		v, ok := cache[a]
+		mu.Unlock()
+		if ok {
+			return v, nil
+		}
+		v, err := acc(a)
+		if err != nil {
+			return 0, err
+		}
+		mu.Lock()
+		cache[a] = v
+		mu.Unlock()
+		return v, nil
+	}
+}
+
 // Fitness weighs accuracy against normalised inverse latency, the paper's
 // "weighted sum of (inverse) latency and task accuracy, such that latency
 // and task accuracy contribute similarly": fitness = Acc * accuracy + Lat *

@@ -164,7 +164,7 @@ func Run(ctx context.Context, o Options) (Report, error) {
 		if err != nil {
 			return rep, fmt.Errorf("seed001: accuracy on %s: %w", ds.Name, err)
 		}
-		oracles[ds.Name] = acc
+		oracles[ds.Name] = nas.Memo(acc)
 		rep.AccuracyFrom = append(rep.AccuracyFrom, ds.Name+": "+from)
 	}
 	o.logf("seed001: figure 1 (%d x %d pairs)", sz.Fig1GNNs, sz.Fig1Accels)
