@@ -49,26 +49,27 @@ func (d Dataset) Validate() error {
 type AccuracyFunc func(a Arch) (float64, error)
 
 // Memo returns acc with its results cached per architecture, safe for
-// concurrent use: one oracle shared by several problems (the co-searches at
-// different latency weights) trains each GNN once.
+// concurrent use; concurrent calls for one architecture train it once. One
+// oracle shared by several problems (the co-searches at different latency
+// weights) trains each GNN once.
 func Memo(acc AccuracyFunc) AccuracyFunc {
+	type entry struct {
+		once sync.Once
+		v    float64
+		err  error
+	}
 	var mu sync.Mutex
-	cache := map[Arch]float64{}
+	cache := map[Arch]*entry{}
 	return func(a Arch) (float64, error) {
 		mu.Lock()
-		v, ok := cache[a]
-		mu.Unlock()
-		if ok {
-			return v, nil
+		e, ok := cache[a]
+		if !ok {
+			e = &entry{}
+			cache[a] = e
 		}
-		v, err := acc(a)
-		if err != nil {
-			return 0, err
-		}
-		mu.Lock()
-		cache[a] = v
 		mu.Unlock()
-		return v, nil
+		e.once.Do(func() { e.v, e.err = acc(a) })
+		return e.v, e.err
 	}
 }
 
