@@ -72,7 +72,7 @@ func TestFastEqualsEvents(t *testing.T) {
 		{Mode: Extended, Disable: FiniteBuffer | NoCLimits | FixRowTimes},
 	}
 	for _, tc := range randomCases(t, 80) {
-		p, err := Prepare(tc.g, GCN(tc.F, tc.G))
+		p, err := Prepare(tc.g, gcn(tc.F, tc.G))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,7 +95,7 @@ func TestFastEqualsEvents(t *testing.T) {
 func TestDisablingEverythingIsOmega(t *testing.T) {
 	hw := DefaultHW()
 	for _, tc := range randomCases(t, 12) {
-		p, err := Prepare(tc.g, GCN(tc.F, tc.G))
+		p, err := Prepare(tc.g, gcn(tc.F, tc.G))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -114,7 +114,7 @@ func TestProperties(t *testing.T) {
 	hw := DefaultHW()
 	hw.GlobalBufferBytes = 16 << 10 // small, so spills happen
 	for _, tc := range randomCases(t, 80) {
-		p, err := Prepare(tc.g, GCN(tc.F, tc.G))
+		p, err := Prepare(tc.g, gcn(tc.F, tc.G))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -195,7 +195,7 @@ func TestMorePEsNeverSlowerTilingA(t *testing.T) {
 	}
 	var worstPP, worstPPBytes float64 // largest pp slowdowns seen, without and with added DRAM bytes
 	for _, tc := range randomCases(t, 60) {
-		p, err := Prepare(tc.g, GCN(tc.F, tc.G))
+		p, err := Prepare(tc.g, gcn(tc.F, tc.G))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -262,7 +262,7 @@ func TestRegularGraphClosedForm(t *testing.T) {
 	// A ring with V divisible by every tile: each row has d = 3 entries, so
 	// every row costs the same and the layer has a closed form.
 	const V, F, G = 1024, 32, 16
-	p, err := Prepare(ring(t, V), GCN(F, G))
+	p, err := Prepare(ring(t, V), gcn(F, G))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -319,7 +319,7 @@ func TestRegularGraphClosedForm(t *testing.T) {
 
 func TestSeqSpillsSPDoesNot(t *testing.T) {
 	const V, F, G = 2048, 64, 16
-	p, err := Prepare(ring(t, V), GCN(F, G))
+	p, err := Prepare(ring(t, V), gcn(F, G))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -370,7 +370,7 @@ func TestPPStallsWhenUnbalanced(t *testing.T) {
 	hw := DefaultHW()
 	opts := Options{Disable: FiniteBuffer}
 	run := func(g *graphs.Graph, F, G int) Result {
-		p, err := Prepare(g, GCN(F, G))
+		p, err := Prepare(g, gcn(F, G))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -401,7 +401,7 @@ func TestPPStallsWhenUnbalanced(t *testing.T) {
 	// Shared ports with a narrow global buffer add port stalls.
 	h := hw
 	h.GlobalBufferBW = 16
-	p, _ := Prepare(dense, GCN(64, 16))
+	p, _ := Prepare(dense, gcn(64, 16))
 	tl, _ := dataflow.Named("a")
 	c, _ := tl.Config(dataflow.PP, p.Dims(), 512, 0)
 	r, err := p.Run(c, h, opts)
@@ -414,7 +414,7 @@ func TestPPStallsWhenUnbalanced(t *testing.T) {
 }
 
 func TestHighTNUnderusesPEs(t *testing.T) {
-	p, err := Prepare(ring(t, 1024), GCN(32, 16))
+	p, err := Prepare(ring(t, 1024), gcn(32, 16))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -442,7 +442,7 @@ func TestHighTNUnderusesPEs(t *testing.T) {
 }
 
 func TestNoCLimitsSlowDown(t *testing.T) {
-	p, err := Prepare(rmat(t, 300, 2000, 5), GCN(64, 32))
+	p, err := Prepare(rmat(t, 300, 2000, 5), gcn(64, 32))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -467,7 +467,7 @@ func TestNoCLimitsSlowDown(t *testing.T) {
 }
 
 func TestEnergySwitch(t *testing.T) {
-	p, err := Prepare(rmat(t, 100, 400, 1), GCN(16, 16))
+	p, err := Prepare(rmat(t, 100, 400, 1), gcn(16, 16))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -508,7 +508,7 @@ func TestLayerKinds(t *testing.T) {
 	}
 	hw := DefaultHW()
 	for _, tc := range tests {
-		p, err := Prepare(g, Layer{Kind: tc.kind, F: int(F), G: int(G)})
+		p, err := Prepare(g, workload.Layer{Kind: tc.kind, F: int(F), G: int(G)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -525,19 +525,19 @@ func TestLayerKinds(t *testing.T) {
 
 func TestErrors(t *testing.T) {
 	g := ring(t, 10)
-	if _, err := Prepare(nil, GCN(1, 1)); err == nil {
+	if _, err := Prepare(nil, gcn(1, 1)); err == nil {
 		t.Error("nil graph accepted")
 	}
-	if _, err := Prepare(&graphs.Graph{}, GCN(1, 1)); err == nil {
+	if _, err := Prepare(&graphs.Graph{}, gcn(1, 1)); err == nil {
 		t.Error("empty graph accepted")
 	}
-	if _, err := Prepare(g, GCN(0, 4)); err == nil {
+	if _, err := Prepare(g, gcn(0, 4)); err == nil {
 		t.Error("F = 0 accepted")
 	}
-	if _, err := Prepare(g, Layer{Kind: 99, F: 1, G: 1}); err == nil {
+	if _, err := Prepare(g, workload.Layer{Kind: 99, F: 1, G: 1}); err == nil {
 		t.Error("unknown layer kind accepted")
 	}
-	p, _ := Prepare(g, GCN(8, 8))
+	p, _ := Prepare(g, gcn(8, 8))
 	hw := DefaultHW()
 	c, _ := dataflow.Tiling{}.Config(dataflow.Seq, p.Dims(), 512, 0)
 	if _, err := p.Run(c, hw, Options{}); err == nil {

@@ -37,7 +37,7 @@ func BenchmarkOmegaConfig250(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	p, err := Prepare(g, GCN(64, 16))
+	p, err := Prepare(g, gcn(64, 16))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func BenchmarkRunAll1M(b *testing.B) {
 		b.Run(o.name, func(b *testing.B) {
 			var rs []Result
 			for b.Loop() {
-				p, err := Prepare(bigG, GCN(64, 16))
+				p, err := Prepare(bigG, gcn(64, 16))
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -110,7 +110,7 @@ func BenchmarkRunAllMedium(b *testing.B) {
 	}{{"omega/fast", Options{Mode: Omega, Engine: Fast}}, {"omega/events", Options{Mode: Omega}}, {"extended/events", Options{}}} {
 		b.Run(o.name, func(b *testing.B) {
 			var rs []Result
-			p, err := Prepare(g, GCN(32, 16))
+			p, err := Prepare(g, gcn(32, 16))
 			if err != nil {
 				b.Fatal(err)
 			}

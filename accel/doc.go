@@ -4,7 +4,7 @@
 // collected through a reduction network, and one of the 24 dataflow
 // configurations of package dataflow.
 //
-//	p, _ := accel.Prepare(g, accel.GCN(64, 16))
+//	p, _ := accel.Prepare(g, workload.Layer{Kind: workload.GCN, F: 64, G: 16})
 //	res, _ := p.Run(cfg, accel.DefaultHW(), accel.Options{Mode: accel.Omega})
 //	all, _ := p.RunAll(hw, opts, nil) // the 24 configurations, reusing p
 //
@@ -61,7 +61,7 @@
 // # DRAM streaming
 //
 // With FiniteBuffer, a DMA engine moves every transfer as a stream of
-// HW.DRAMBurstBytes bursts through one DRAM channel of
+// HW.DRAMBurstBytes bursts through one DRAM channel (a sim.Channel) of
 // HW.DRAMBytesPerCycle; a burst's data lands HW.DRAMLatency cycles after it
 // leaves the channel. The channel serves one stream at a time in request
 // order (pp's two stores of a step in whichever order finishes both
@@ -180,7 +180,10 @@
 // aggregates the G transformed features over A+I and spends one more step
 // per neighbour step on the attention weights; its phase order (combination
 // first) is not modelled: the phases are costed in Omega's order. Only GCN
-// is validated against STONNE-Omega.
+// is validated against STONNE-Omega. Layers are workload.Layer values; their
+// MACs equal those of workload's kernels (a test checks it). Other kinds,
+// GAT with more than one head, aggregation over a k-NN graph (Layer.K) and
+// grouped products are errors.
 //
 // Left out: loop orders other than the defaults, DRAM refresh and bank
 // conflicts, more than one DRAM channel, interleaving DMA streams (one

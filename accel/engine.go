@@ -1,105 +1,37 @@
 package accel
 
-import (
-	"math"
+import "gnnsim/sim"
 
-	"gnnsim/sim"
-)
-
-// dramChannel is the single DRAM channel of the FiniteBuffer effect and the
-// DMA engine in front of it (package doc, "Extended mode"). Every transfer
-// is a stream of bursts of HW.DRAMBurstBytes: a load delivers its bursts to
-// the compute that consumes them, a store writes bursts out as compute
-// produces them. The channel serves one stream at a time, in request order,
-// at HW.DRAMBytesPerCycle; a burst's data arrives HW.DRAMLatency cycles
-// after it leaves the channel.
-//
-// Because a stream's service time is known when it is requested (a load
-// needs only the channel; a store's production window is fixed by then),
-// the FIFO channel is kept as the cycle it next falls free rather than as a
-// queue of kernel events: requesting a transfer returns its timing at once,
-// and nothing allocates per transfer.
-type dramChannel struct {
-	bw        float64
-	lat       int64
-	burst     int64
-	free      int64 // when the channel has sent everything requested so far
-	lastStore int64 // when the last store's last burst reached DRAM
+// newDRAM returns the single DRAM channel of the FiniteBuffer effect and
+// the DMA engine in front of it (package doc, "Extended mode"), a
+// sim.Channel: every transfer is a stream of bursts of HW.DRAMBurstBytes
+// at HW.DRAMBytesPerCycle, served one stream at a time in request order,
+// a burst's data arriving HW.DRAMLatency cycles after it leaves the
+// channel. A load delivers its bursts to the compute that consumes them
+// (sim.Channel.Consume), a store writes bursts out as compute produces
+// them (sim.Channel.RequestProduced). hw is valid, so the channel is.
+func newDRAM(hw HW) sim.Channel {
+	c, err := sim.NewChannel(hw.DRAMBytesPerCycle, hw.DRAMLatency, hw.DRAMBurstBytes)
+	if err != nil {
+		panic("accel: " + err.Error()) // HW.Validate rules this out
+	}
+	return c
 }
 
-func (d *dramChannel) init(hw HW) {
-	*d = dramChannel{bw: hw.DRAMBytesPerCycle, lat: hw.DRAMLatency, burst: hw.DRAMBurstBytes}
+// dram is the DRAM channel of a run and when its last store has landed:
+// the run ends no earlier.
+type dram struct {
+	sim.Channel
+	lastStore int64
 }
 
-// cycles returns the cycles the channel needs for b bytes.
-func (d *dramChannel) cycles(b int64) int64 { return int64(math.Ceil(float64(b) / d.bw)) }
-
-// load requests a load of b > 0 bytes at cycle now and returns when the
-// channel starts sending it.
-func (d *dramChannel) load(now, b int64) (grant int64) {
-	grant = max(now, d.free)
-	d.free = grant + d.cycles(b)
-	return grant
-}
+func (d *dram) reset(hw HW) { *d = dram{Channel: newDRAM(hw)} }
 
 // store requests at cycle now a store of b > 0 bytes that compute produces
 // evenly over cycles [p0, p1].
-func (d *dramChannel) store(now, b, p0, p1 int64) {
-	end := d.storeEnd(max(now, d.free), b, p0, p1)
-	d.free = end
-	d.lastStore = max(d.lastStore, end+d.lat)
-}
-
-// storeEnd returns when the channel, free from cycle g on, has sent a store
-// of b bytes produced evenly over [p0, p1]. A burst can leave only once it
-// is produced, so the stream starts no earlier than its first burst is
-// ready and ends no earlier than one burst after compute ends. Both bounds
-// are linear in the bytes sent, so checking the ends of the stream is
-// enough.
-func (d *dramChannel) storeEnd(g, b, p0, p1 int64) int64 {
-	bb := min(b, d.burst)
-	ready := p0 + fracCeil(p1-p0, bb, b)
-	return max(max(g, ready)+d.cycles(b), p1+d.cycles(bb))
-}
-
-// fracCeil returns ceil(x*num/den) for x >= 0 and 0 < num <= den, without
-// overflowing for large x.
-func fracCeil(x, num, den int64) int64 {
-	if x <= 0 {
-		return 0
-	}
-	return int64(math.Ceil(float64(x) * float64(num) / float64(den)))
-}
-
-// consume returns when a unit of dur compute cycles that may start at cycle
-// ready starts and ends, given its load of b bytes (0: none) that the
-// channel began sending at grant. Compute starts when the first burst has
-// arrived and consumes the data evenly, so it cannot end before the last
-// burst has arrived and the compute that burst feeds has run. Both bounds
-// are linear in the bytes consumed, so checking the ends is enough.
-func (d *dramChannel) consume(ready, dur, b, grant int64) (start, end int64) {
-	if b == 0 {
-		return ready, ready + dur
-	}
-	bb := min(b, d.burst)
-	start = max(ready, grant+d.cycles(bb)+d.lat)
-	last := grant + d.cycles(b) + d.lat
-	return start, max(start+dur, last+fracCeil(dur, bb, b))
-}
-
-// grants returns g resized to hold the cycle each unit of us has its load
-// granted the channel, or emptied when no unit loads anything (runs without
-// FiniteBuffer need no room for them).
-func grants(g []int64, us []unit) []int64 {
-	for i := range us {
-		if us[i].load > 0 {
-			if cap(g) < len(us) {
-				g = make([]int64, len(us))
-			}
-			return g[:len(us)]
-		}
-	}
-	return g[:0]
+func (d *dram) store(now, b, p0, p1 int64) {
+	t := d.RequestProduced(now, b, p0, p1)
+	d.lastStore = max(d.lastStore, t.Last)
 }
 
 // seqEngine runs a chain of units (seq and sp: aggregation groups, then
@@ -110,9 +42,11 @@ func grants(g []int64, us []unit) []int64 {
 // out while it computes.
 type seqEngine struct {
 	s     *sim.Sim
-	dram  dramChannel
+	dram  dram
 	units []unit
-	grant []int64 // per unit: when its load got the channel
+	// load holds the loads in flight: unit k's in load[k&1]. A unit's
+	// load is requested when its predecessor starts, so at most two are.
+	load  [2]sim.Transfer
 	next  int
 	stall int64
 
@@ -122,12 +56,11 @@ type seqEngine struct {
 func (e *seqEngine) run(units []unit, hw HW) (cycles, memStall int64, events uint64) {
 	e.s = sim.New()
 	e.units = units
-	e.grant = grants(e.grant, units)
 	e.next, e.stall = 0, 0
 	if e.fnEnd == nil {
 		e.fnEnd = e.computeEnd
 	}
-	e.dram.init(hw)
+	e.dram.reset(hw)
 	e.requestLoad(0)
 	e.startNext()
 	e.s.Run()
@@ -138,7 +71,7 @@ func (e *seqEngine) requestLoad(k int) {
 	if k >= len(e.units) || e.units[k].load == 0 {
 		return
 	}
-	e.grant[k] = e.dram.load(e.s.Now(), e.units[k].load)
+	e.load[k&1] = e.dram.Request(e.s.Now(), e.units[k].load)
 }
 
 // startNext starts unit e.next now, the previous one having ended.
@@ -150,11 +83,11 @@ func (e *seqEngine) startNext() {
 	now := e.s.Now()
 	e.requestLoad(k + 1)
 	u := &e.units[k]
-	var grant int64
+	var ld sim.Transfer // none: Consume starts at once
 	if u.load > 0 {
-		grant = e.grant[k]
+		ld = e.load[k&1]
 	}
-	start, end := e.dram.consume(now, u.dur, u.load, grant)
+	start, end := e.dram.Consume(ld, now, u.dur)
 	e.stall += end - now - u.dur
 	if u.store > 0 {
 		e.dram.store(now, u.store, start, end)
@@ -176,13 +109,13 @@ func (e *seqEngine) computeEnd() {
 // computes.
 type ppEngine struct {
 	s          *sim.Sim
-	dram       dramChannel
+	dram       dram
 	aggT       []unit
 	combT      []unit
 	gbBW       int64
-	grant      [2][]int64 // per side and tile: when its load got the channel
-	k          int        // current step, 0..T
-	start      int64      // step start
+	load       [2][2]sim.Transfer // per side, the loads in flight: tile k's in [side][k&1]
+	k          int                // current step, 0..T
+	start      int64              // step start
 	pending    int
 	ends       [2]int64
 	active     [2]bool
@@ -198,13 +131,11 @@ type ppEngine struct {
 func (e *ppEngine) run(aggT, combT []unit, gbBW int64, hw HW) (cycles int64, st Stalls, events uint64) {
 	e.s = sim.New()
 	e.aggT, e.combT, e.gbBW = aggT, combT, gbBW
-	e.grant[0] = grants(e.grant[0], aggT)
-	e.grant[1] = grants(e.grant[1], combT)
 	e.k, e.skew, e.stallPipe, e.stallPorts, e.stallMem, e.lastEnd = 0, 0, 0, 0, 0, 0
 	if e.fnPart == nil {
 		e.fnPart = e.stepPart
 	}
-	e.dram.init(hw)
+	e.dram.reset(hw)
 	e.requestLoad(0, 0)
 	e.beginStep()
 	e.s.Run()
@@ -225,7 +156,7 @@ func (e *ppEngine) requestLoad(side, k int) {
 	if k < 0 || k >= len(us) || us[k].load == 0 {
 		return
 	}
-	e.grant[side][k] = e.dram.load(e.s.Now(), us[k].load)
+	e.load[side][k&1] = e.dram.Request(e.s.Now(), us[k].load)
 }
 
 // beginStep starts step e.k: aggregation on tile k, combination on k-1.
@@ -250,9 +181,9 @@ func (e *ppEngine) beginStep() {
 		j := e.unitOf(side)
 		u := &e.units(side)[j]
 		words += u.gbw
-		var grant int64
+		var ld sim.Transfer
 		if u.load > 0 {
-			grant = e.grant[side][j]
+			ld = e.load[side][j&1]
 		}
 		d := u.dur
 		if d < 0 {
@@ -264,7 +195,7 @@ func (e *ppEngine) beginStep() {
 			}
 			d = 0
 		}
-		starts[side], e.ends[side] = e.dram.consume(now, d, u.load, grant)
+		starts[side], e.ends[side] = e.dram.Consume(ld, now, d)
 		e.stallMem += e.ends[side] - now - d
 	}
 	// Both sides' stores stream out as they compute. The channel sends
@@ -279,10 +210,13 @@ func (e *ppEngine) beginStep() {
 	}
 	order := [2]int{0, 1}
 	if sb[0] > 0 && sb[1] > 0 {
-		g := max(now, e.dram.free)
-		a := e.dram.storeEnd(e.dram.storeEnd(g, sb[0], starts[0], e.ends[0]), sb[1], starts[1], e.ends[1])
-		c := e.dram.storeEnd(e.dram.storeEnd(g, sb[1], starts[1], e.ends[1]), sb[0], starts[0], e.ends[0])
-		if c < a {
+		// Try both orders on copies of the channel.
+		a, c := e.dram.Channel, e.dram.Channel
+		a.RequestProduced(now, sb[0], starts[0], e.ends[0])
+		a.RequestProduced(now, sb[1], starts[1], e.ends[1])
+		c.RequestProduced(now, sb[1], starts[1], e.ends[1])
+		c.RequestProduced(now, sb[0], starts[0], e.ends[0])
+		if c.Free() < a.Free() {
 			order = [2]int{1, 0}
 		}
 	}

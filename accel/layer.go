@@ -7,16 +7,6 @@ import (
 	"gnnsim/workload"
 )
 
-// Layer is one GNN layer: its kind and its input and output feature widths.
-// The zero Kind means GCN.
-type Layer struct {
-	Kind workload.LayerKind
-	F, G int
-}
-
-// GCN returns a GCN layer with F input and G output features.
-func GCN(F, G int) Layer { return Layer{Kind: workload.GCN, F: F, G: G} }
-
 // maxGemms is the most GEMMs a layer's combination phase runs.
 const maxGemms = 2
 
@@ -24,7 +14,7 @@ const maxGemms = 2
 // times K x N weights.
 type gemm struct{ k, n int64 }
 
-// work is what a layer kind asks of the two phases.
+// work is what a layer asks of the two phases.
 type work struct {
 	selfLoops  bool  // aggregate over A+I (true) or A
 	aggF       int64 // feature width the aggregation streams
@@ -32,7 +22,9 @@ type work struct {
 	extraSteps int64 // extra cycles per neighbour step (per-edge work)
 }
 
-// Work per layer kind (the package doc's "Layer kinds"):
+// layerWork maps a workload layer onto the accelerator's two phases (the
+// package doc's "Layer kinds"), the same work workload.Layer.Kernels states
+// (a test checks the MACs agree):
 //
 //	GCN   aggregate A+I over F;   combine F x G
 //	GIN   aggregate A+I over F;   combine F x G, then G x G (the MLP)
@@ -40,14 +32,26 @@ type work struct {
 //	GAT   aggregate A+I over G;   combine F x (G+2) (W and the two
 //	      attention projections) plus one step per neighbour step for the
 //	      attention weights
-func (l Layer) work() (work, error) {
-	if l.F <= 0 || l.G <= 0 || l.F > workload.MaxFeatures || l.G > workload.MaxFeatures {
-		return work{}, fmt.Errorf("accel: layer F = %d, G = %d, want 1..%d", l.F, l.G, workload.MaxFeatures)
+//
+// The accelerator runs seed 002's graph layers on the graph it is given:
+// other kinds, GAT with more than one head, k-NN aggregation (Layer.K) and
+// grouped products are errors.
+func layerWork(l workload.Layer) (work, error) {
+	if err := l.Validate(); err != nil {
+		return work{}, fmt.Errorf("accel: %w", err)
+	}
+	switch {
+	case !l.Kind.Graph():
+		return work{}, fmt.Errorf("accel: %s layers are not modelled: the Omega accelerator runs gcn, gin, sage and gat layers", l.Kind)
+	case l.Heads > 1:
+		return work{}, fmt.Errorf("accel: gat layer with %d heads is not modelled: one head per layer", l.Heads)
+	case l.K > 0:
+		return work{}, fmt.Errorf("accel: %s layer over a k-NN graph (k = %d) is not modelled: the accelerator aggregates over the graph it is given", l.Kind, l.K)
+	case l.Groups > 1:
+		return work{}, fmt.Errorf("accel: %s layer with %d groups is not modelled", l.Kind, l.Groups)
 	}
 	F, G := int64(l.F), int64(l.G)
-	switch l.kind() {
-	case workload.GCN:
-		return work{selfLoops: true, aggF: F, gemms: []gemm{{F, G}}}, nil
+	switch l.Kind {
 	case workload.GIN:
 		return work{selfLoops: true, aggF: F, gemms: []gemm{{F, G}, {G, G}}}, nil
 	case workload.SAGE:
@@ -55,15 +59,8 @@ func (l Layer) work() (work, error) {
 	case workload.GAT:
 		return work{selfLoops: true, aggF: G, gemms: []gemm{{F, G + 2}}, extraSteps: 1}, nil
 	}
-	return work{}, fmt.Errorf("accel: unknown layer kind %v", l.Kind)
+	return work{selfLoops: true, aggF: F, gemms: []gemm{{F, G}}}, nil // GCN
 }
 
-func (l Layer) kind() workload.LayerKind {
-	if l.Kind == 0 {
-		return workload.GCN
-	}
-	return l.Kind
-}
-
-// Dims returns the layer's dataflow dimensions on a graph of v nodes.
-func (l Layer) Dims(v int) dataflow.Dims { return dataflow.Dims{V: v, F: l.F, G: l.G} }
+// dims returns l's dataflow dimensions on a graph of v nodes.
+func dims(l workload.Layer, v int) dataflow.Dims { return dataflow.Dims{V: v, F: l.F, G: l.G} }

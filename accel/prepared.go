@@ -6,6 +6,7 @@ import (
 
 	"gnnsim/dataflow"
 	"gnnsim/graphs"
+	"gnnsim/workload"
 )
 
 // Prepared is a graph and a layer made ready to run: the per-row work the
@@ -19,7 +20,7 @@ import (
 // (they may share the Graph, which is only read).
 type Prepared struct {
 	g     *graphs.Graph
-	layer Layer
+	layer workload.Layer
 	work  work
 	v     int
 	nnz   int64   // stored entries of the aggregated matrix
@@ -36,13 +37,15 @@ type Prepared struct {
 	ppE    ppEngine
 }
 
-// Prepare readies g for runs of layer. The graph's row order is kept:
-// consecutive rows form the row groups and tiles of the dataflow.
-func Prepare(g *graphs.Graph, layer Layer) (*Prepared, error) {
+// Prepare readies g for runs of layer, one of the graph layers GCN, GIN,
+// SAGE or GAT (one head) aggregating over g; other layers are errors. The
+// graph's row order is kept: consecutive rows form the row groups and tiles
+// of the dataflow.
+func Prepare(g *graphs.Graph, layer workload.Layer) (*Prepared, error) {
 	if g == nil {
 		return nil, errors.New("accel: nil graph")
 	}
-	w, err := layer.work()
+	w, err := layerWork(layer)
 	if err != nil {
 		return nil, err
 	}
@@ -90,10 +93,10 @@ func Prepare(g *graphs.Graph, layer Layer) (*Prepared, error) {
 func (p *Prepared) Graph() *graphs.Graph { return p.g }
 
 // Layer returns the prepared layer.
-func (p *Prepared) Layer() Layer { return p.layer }
+func (p *Prepared) Layer() workload.Layer { return p.layer }
 
 // Dims returns the layer's dataflow dimensions on this graph.
-func (p *Prepared) Dims() dataflow.Dims { return p.layer.Dims(p.v) }
+func (p *Prepared) Dims() dataflow.Dims { return dims(p.layer, p.v) }
 
 // NNZ returns the entries of the matrix the aggregation multiplies by
 // (A+I for GCN, GIN and GAT; A for SAGE).
@@ -147,7 +150,7 @@ func (p *Prepared) checkConfig(cfg dataflow.Config, hw HW) error {
 
 // Run prepares g for layer and runs one configuration: the convenience
 // form of Prepare followed by Prepared.Run.
-func Run(g *graphs.Graph, layer Layer, cfg dataflow.Config, hw HW, opts Options) (Result, error) {
+func Run(g *graphs.Graph, layer workload.Layer, cfg dataflow.Config, hw HW, opts Options) (Result, error) {
 	p, err := Prepare(g, layer)
 	if err != nil {
 		return Result{}, err

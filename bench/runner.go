@@ -18,6 +18,7 @@ import (
 	"gnnsim/internal/atomicfile"
 	"gnnsim/internal/par"
 	"gnnsim/internal/pqio"
+	"gnnsim/workload"
 )
 
 // Output file names inside a sweep directory.
@@ -219,7 +220,7 @@ func (p *Plan) runChunk(dir string, c int, prog *Progress) error {
 // simulate appends the runs of graph id to rows.
 func (p *Plan) simulate(rows []RunRow, id int, g *graphs.Graph, ds string) ([]RunRow, error) {
 	for _, fg := range p.sizes(id) {
-		prep, err := accel.Prepare(g, accel.GCN(fg[0], fg[1]))
+		prep, err := accel.Prepare(g, workload.Layer{Kind: workload.GCN, F: fg[0], G: fg[1]})
 		if err != nil {
 			return rows, fmt.Errorf("bench: graph %d (%s): %w", id, g.Name, err)
 		}

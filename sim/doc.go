@@ -1,8 +1,8 @@
 // Package sim is gnnsim's discrete-event simulation kernel: an integer-cycle
 // clock, a queue of timed callbacks, capacity-limited resources, bounded
-// stores and time-weighted statistics. It knows nothing about GNNs; the
-// hardware models in accel and the scheduling harness in sched are built
-// on it.
+// stores, bandwidth channels and time-weighted statistics. It knows nothing
+// about GNNs or hardware; the hardware models (accel, soc, the G-CoS
+// template) and the scheduling harness in sched are built on it.
 //
 // # What it models
 //
@@ -13,7 +13,13 @@
 // [Sim.Cancel] further events. [Resource] is a pool of identical units (PE
 // groups, ports, DRAM channels) with a FIFO wait queue; [Store] is a bounded
 // FIFO of items (ping-pong buffers, inter-stage queues) whose Put blocks
-// while it is full and whose Get blocks while it is empty. [TimeWeighted]
+// while it is full and whose Get blocks while it is empty. [Channel] is a
+// bandwidth server (a DRAM channel, a SoC's shared memory, HBM): bytes per
+// cycle, a latency and a burst size, transfers served one at a time in
+// request order and streamed in bursts; a request returns its grant,
+// completion and arrival times at once, so a channel needs no events, and
+// [Channel.Consume] gives when a consumer of a streamed transfer can start
+// and end. [TimeWeighted]
 // integrates a piecewise-constant level over time, which gives busy time,
 // utilisation and mean queue lengths; Resource and Store keep theirs.
 //
@@ -56,6 +62,7 @@
 // business: pass method values or closures made once to stay allocation-free).
 // BenchmarkSchedulePop measures the schedule-one, run-one loop with 10,
 // 1000 and 100,000 events pending. At most 2^31 events can be pending at once.
+// A Channel request is O(1) and allocates nothing (BenchmarkChannel).
 //
 // # Errors
 //
@@ -63,13 +70,15 @@
 // are programming errors and panic, as an index out of range does, because no
 // sensible model can continue from them: scheduling an event in the past
 // (At with t < Now, After with d < 0, RunUntil with t < Now, or a
-// TimeWeighted update before its last one), and releasing a Resource with no
-// unit in use.
+// TimeWeighted update before its last one), releasing a Resource with no
+// unit in use, and a Channel request of a negative byte count. Channel times
+// saturate at math.MaxInt64 rather than wrap.
 //
 // # What it leaves out
 //
 // There are no preemption, interrupts or priorities inside Resource queues
-// (requests are served strictly first come, first served), no coroutine-style
+// (requests are served strictly first come, first served), no interleaving
+// of Channel streams, banks, refresh or read/write turnaround, no coroutine-style
 // processes, no continuous-time or floating-point clock, and no concurrency: a
 // Sim is used from one goroutine, and parallel experiments run one Sim each.
 package sim

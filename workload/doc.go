@@ -1,6 +1,44 @@
-// Package workload describes the work gnnsim's schedulers are fed: GNN layer
-// jobs (which graph, its size, the feature widths F and G, the layer kind)
-// and the arrival traces that release them over time.
+// Package workload describes what gnnsim's hardware models run and its
+// schedulers are fed: layers and the kernels they imply, blocks and models
+// (the model zoo), GNN layer jobs, and the arrival traces that release
+// jobs over time. It knows no hardware: every hardware model reads the same
+// kernels (package hw carries them to the units).
+//
+// # Layers and kernels
+//
+// A Layer is one layer of a network: its kind (GCN, GIN, SAGE, GAT,
+// EdgeConv, MRConv, FC, Conv, BN, activation, residual add, k-NN graph
+// construction, pooling), input and output widths F and G, and the few
+// parameters a kind takes (GAT heads, k-NN neighbours k and candidate
+// pooling, groups of a grouped conv, a conv's window and stride). On a Size
+// (nodes or pixels, and adjacency entries) Layer.Kernels states the work it
+// implies as Kernels: GEMM, SpMM, edge-wise, gather, max, element-wise,
+// k-NN distance and top-k pieces, each with its MACs, other operations and
+// elements moved. That is the one definition of what a layer costs; a
+// hardware model prices kernels, it never re-derives them.
+//
+// # Blocks and models
+//
+// A Block is a named sequence of layers on an input Size (each layer runs
+// on the Size its predecessor produced), with a role (BlockKind: Stem,
+// Grapher, FFN, Downsample, Head, GNNLayer): the unit a block-wise mapping
+// assigns to hardware. A Model is a sequence of blocks.
+//
+// The model zoo builds the models of the seed papers:
+//
+//   - ViG and PyramidViG: the isotropic ViG-Ti/S/B and Pyramid
+//     ViG-Ti/S/M/B of Han et al. (NeurIPS 2022) as their reference code
+//     builds them, with any of the graph ops MRConv (default), EdgeConv,
+//     GIN and SAGE; LookupModel finds them by name ("vig-s", "pvig-m",
+//     ...; ModelNames lists them). Their MACs are within 1.2 % of the
+//     published figures. GrapherBlock, FFNBlock, DownsampleBlock,
+//     HeadBlock and the stems are exported for searches that build their
+//     own networks.
+//   - SupernetViG and MaGNASSpace: subnets of MaGNAS's ViG-S supernet
+//     (4 superblocks of depth, graph op, fc1 and FFN switches and FFN
+//     width; 144^4 architectures).
+//   - GNN: multi-layer node-classification GNNs (one block per layer, GAT
+//     heads per layer), as FGNAS and G-CoS search them.
 //
 // # Jobs
 //
@@ -54,6 +92,8 @@
 // ReadTrace replays a trace from CSV or Parquet; see ParseCSV for the columns.
 // WriteCSV and WriteParquet write the same columns.
 //
-// Left out: multi-layer models and model graphs (a job is one layer), job
-// priorities, deadlines and dependencies between jobs.
+// Left out: models that are not chains of blocks (branches other than
+// residual adds), training work (the kernels are inference's), dilation of
+// the k-NN graph (it changes which neighbours, not how many), jobs of more
+// than one layer, job priorities, deadlines and dependencies between jobs.
 package workload

@@ -84,7 +84,7 @@ func or1(x int) int64 {
 	return int64(x)
 }
 
-// heads returns the number of heads (1 but for GAT) and the output width.
+// outWidth is OutWidth in int64.
 func (l Layer) outWidth() int64 {
 	if l.Kind == GAT && !l.Last {
 		return or1(l.Heads) * int64(l.G)
@@ -185,7 +185,9 @@ func (l Layer) neighbours(in Size) int64 {
 //	MRConv   gather x_j - x_i per edge, max over k, GEMM N x 2F x G
 //	FC/Conv  GEMM N_out x (Window^2 F) x G (Groups divide the MACs)
 //	BN, Act, Add   F element-wise operations per node
-//	KNN      N x N_r x F distance MACs (N_r = N/Reduce^2), top-k per node
+//	KNN      average pooling of the candidates (Reduce > 1: N x F
+//	         additions), N x N_r x F distance MACs (N_r = N/Reduce^2),
+//	         top-k per node
 //	Pool     N x F additions into one node
 //
 // The ViG forms of GIN and SAGE (K > 0) follow the reference code: GIN adds
@@ -281,8 +283,12 @@ func (l Layer) AppendKernels(dst []Kernel, in Size) ([]Kernel, error) {
 		}
 		dst = append(dst, ew(ElementWise, l.Kind.String(), N*F, reads, N*F))
 	case KNN:
-		cand := ceilDiv(N, or1(l.Reduce)*or1(l.Reduce))
+		r := or1(l.Reduce)
+		cand := ceilDiv(N, r*r)
 		k := min(int64(l.K), max(cand-1, 0))
+		if r > 1 { // the candidates are the nodes average-pooled r x r
+			dst = append(dst, ew(ElementWise, "pool-candidates", N*F, N*F, cand*F))
+		}
 		dst = append(dst,
 			Kernel{Class: KNNDist, Name: "distances", M: N, K: F, N: cand, MACs: N * cand * F, InElems: (N + cand) * F, OutElems: N * cand},
 			Kernel{Class: TopK, Name: "top-k", M: N, K: cand, N: k, Ops: N * cand, InElems: N * cand, OutElems: N * k})

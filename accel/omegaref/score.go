@@ -12,6 +12,7 @@ import (
 
 	"gnnsim/accel"
 	"gnnsim/dataflow"
+	"gnnsim/workload"
 )
 
 // Quantities are the compared quantities, in report order.
@@ -151,7 +152,7 @@ func scoreRun(ref *Reference, r *Run, hw accel.HW, opts accel.Options, rep *Repo
 	if g == nil {
 		return fmt.Errorf("graph not loaded")
 	}
-	layer := accel.GCN(r.F, r.G)
+	layer := workload.Layer{Kind: workload.GCN, F: r.F, G: r.G}
 	key := [2]int{r.F, r.G}
 	p := prepared[key]
 	if p == nil {

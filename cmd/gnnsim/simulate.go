@@ -174,7 +174,7 @@ func runSimulate(w io.Writer, f *simulateFlags) error {
 	if err != nil {
 		return fmt.Errorf("--layer: %w", err)
 	}
-	layer := accel.Layer{Kind: kind, F: f.F, G: f.G}
+	layer := workload.Layer{Kind: kind, F: f.F, G: f.G}
 	inters, err := parseInters(f.dataflows)
 	if err != nil {
 		return fmt.Errorf("--dataflow: %w", err)
@@ -219,7 +219,7 @@ func runSimulate(w io.Writer, f *simulateFlags) error {
 	return writeSimTable(w, recs)
 }
 
-func record(g *graphs.Graph, p *accel.Prepared, layer accel.Layer, r accel.Result, hw accel.HW) simRecord {
+func record(g *graphs.Graph, p *accel.Prepared, layer workload.Layer, r accel.Result, hw accel.HW) simRecord {
 	c := r.Config
 	return simRecord{
 		Graph: g.Name, Nodes: g.NumNodes(), NNZ: p.NNZ(), Layer: layer.Kind.String(), F: layer.F, G: layer.G,
