@@ -20,8 +20,8 @@
 // lengths of the work's graph, so every share holds work in proportion to
 // PEs) or by output columns (ByColumns). A share is computed in up to 8
 // chunks, double buffered: each chunk's bytes are one request to the HBM, a
-// FIFO bandwidth server with 64-byte bursts and a fixed latency, shared by
-// all sub-accelerators (requests queue round robin, chunk by chunk, which
+// sim.Channel (FIFO bandwidth server, whole 64-byte bursts, a fixed
+// latency) shared by all sub-accelerators (requests queue round robin, chunk by chunk, which
 // keeps every time a max-plus function of compute and transfer times: more
 // bandwidth, or every PE array grown by one factor, never slows a design
 // down). The kernel ends when the last share does.

@@ -1,36 +1,15 @@
 package gcos
 
-import "math"
+import "gnnsim/sim"
 
-// memory is the shared off-chip memory as the template sees it: a FIFO
-// bandwidth server serving requests in the order they are queued.
-type memory interface {
-	// Transfer moves bytes requested at cycle at and returns the cycle
-	// the last byte arrives.
-	Transfer(at, bytes int64) int64
-	reset()
-}
-
-// fifo serves whole bursts at bytesPerCycle, one request after another,
-// each delivered latency cycles after its service ends (the latency
-// overlaps with later requests).
-type fifo struct {
-	bytesPerCycle float64
-	latency       int64
-	free          int64
-}
-
-func (f *fifo) reset() { f.free = 0 }
-
-func (f *fifo) Transfer(at, bytes int64) int64 {
+// transfer moves bytes on ch, requested at cycle at, in whole bursts (the
+// HBM moves nothing smaller), and returns when the last byte has arrived.
+func transfer(ch *sim.Channel, at, bytes int64) int64 {
 	if bytes <= 0 {
 		return at
 	}
 	bursts := (bytes + BurstBytes - 1) / BurstBytes
-	service := int64(math.Ceil(float64(bursts*BurstBytes) / f.bytesPerCycle))
-	start := max(at, f.free) // FIFO: never before the request queued ahead
-	f.free = start + service
-	return f.free + f.latency
+	return ch.Request(at, bursts*BurstBytes).Last
 }
 
 // job is one engine's share of a phase: Chunks steps, each loading its
@@ -80,7 +59,7 @@ func (j *job) issue(start int64) int64 {
 // of compute and transfer times, so a design with faster sub-accelerators
 // or more bandwidth is never slower (a queue ordered by request time can be
 // overtaken and is not).
-func runPhase(start int64, jobs []job, mem memory) int64 {
+func runPhase(start int64, jobs []job, ch *sim.Channel) int64 {
 	for k := range maxChunks {
 		for i := range jobs {
 			j := &jobs[i]
@@ -88,7 +67,7 @@ func runPhase(start int64, jobs []job, mem memory) int64 {
 				continue
 			}
 			t := j.issue(start)
-			l := mem.Transfer(t, part(j.bytes, j.chunks, k))
+			l := transfer(ch, t, part(j.bytes, j.chunks, k))
 			j.load[k] = l
 			s := l
 			if k >= 1 {

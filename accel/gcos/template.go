@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"gnnsim/hw"
+	"gnnsim/sim"
 	"gnnsim/workload"
 )
 
@@ -16,7 +17,7 @@ type Template struct {
 	n        int
 	totalPEs int64
 	bufBytes int64 // all buffers of all sub-accelerators
-	bpc      float64
+	hbm      sim.Channel // idle: each phase runs on a copy
 }
 
 var (
@@ -33,7 +34,11 @@ func New(cfg Config) (*Template, error) {
 		return nil, err
 	}
 	cfg.Subs = append([]Sub(nil), cfg.Subs...)
-	t := &Template{cfg: cfg, n: len(cfg.Subs), bpc: cfg.HBMBytesPerSec / cfg.ClockHz}
+	hbm, err := sim.NewChannel(cfg.HBMBytesPerSec/cfg.ClockHz, cfg.HBMLatency, BurstBytes)
+	if err != nil {
+		return nil, fmt.Errorf("gcos: HBM: %w", err)
+	}
+	t := &Template{cfg: cfg, n: len(cfg.Subs), hbm: hbm}
 	copy(t.subs[:], cfg.Subs)
 	for _, s := range cfg.Subs {
 		t.totalPEs += int64(s.PEs)
@@ -111,7 +116,6 @@ func (t *Template) run(w hw.Work, tr *[]KernelTrace) (hw.Cost, error) {
 	if err != nil {
 		return hw.Cost{}, err
 	}
-	mem := fifo{bytesPerCycle: t.bpc, latency: t.cfg.HBMLatency}
 	var cost hw.Cost
 	var cycles int64
 	inOnChip := false
@@ -143,7 +147,7 @@ func (t *Template) run(w hw.Work, tr *[]KernelTrace) (hw.Cost, error) {
 			p = t.split(&jobs, k, &base, inOnChip, outOn)
 			inOnChip = outOn
 		}
-		mem.reset()
+		mem := t.hbm // every kernel starts on an idle channel (the one before has finished)
 		end := runPhase(0, jobs[:t.n], &mem)
 		cycles = hw.SatAdd(cycles, end)
 		for j := range t.n {
