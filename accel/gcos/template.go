@@ -16,7 +16,7 @@ type Template struct {
 	subs     [MaxSubs]Sub
 	n        int
 	totalPEs int64
-	bufBytes int64 // all buffers of all sub-accelerators
+	bufBytes int64       // all buffers of all sub-accelerators
 	hbm      sim.Channel // idle: each phase runs on a copy
 }
 
