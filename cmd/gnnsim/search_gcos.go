@@ -73,11 +73,12 @@ Data sets: cora, citeseer (trainable), pubmed, reddit (latency only: use
 				if ds.Name != "cora" && ds.Name != "citeseer" {
 					return fmt.Errorf("--dataset %s has no labels here: search its accelerator with --model", ds.Name)
 				}
-				acc, from, err := seed001.TrainedAccuracy(ctx, ds)
+				or, err := seed001.TrainedAccuracy(data, 0, seed)(ctx, ds)
 				if err != nil {
 					return err
 				}
-				fmt.Fprintln(cmd.ErrOrStderr(), "accuracy:", from)
+				fmt.Fprintln(cmd.ErrOrStderr(), "accuracy (validation, for the fitness):", or.From)
+				acc := or.Search
 				if sp, err = nas.NewSpace(ds.Classes); err != nil {
 					return err
 				}

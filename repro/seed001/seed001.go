@@ -22,10 +22,6 @@ import (
 	"gnnsim/workload"
 )
 
-// AccuracySource returns the accuracy oracle of a data set and a line
-// saying where its numbers come from.
-type AccuracySource func(ctx context.Context, ds nas.Dataset) (nas.AccuracyFunc, string, error)
-
 // Options configure Run.
 type Options struct {
 	Out     string // results directory (created if needed)
@@ -34,7 +30,8 @@ type Options struct {
 	DataDir string // the layout of ../shared/data; empty: /work/shared/data if present
 	Workers int    // <= 0: all CPUs; never changes the results
 	Log     io.Writer
-	// Accuracy overrides the trainer (tests); nil: package train.
+	// Accuracy overrides the trainer (tests); nil: TrainedAccuracy on
+	// DataDir (200 epochs; quick: QuickEpochs).
 	Accuracy AccuracySource
 	// Sizes overrides the run's sizes (zero fields: Quick's or full).
 	Sizes Sizes
@@ -50,8 +47,10 @@ type Sizes struct {
 
 // Full and Quick are the default sizes.
 var (
-	FullSizes  = Sizes{Fig1GNNs: 300, Fig1Accels: 300, CoSearch: 1000, HWSearch: 400, PoolSize: 50}
-	QuickSizes = Sizes{Fig1GNNs: 12, Fig1Accels: 40, CoSearch: 60, HWSearch: 100, PoolSize: 20}
+	// QuickEpochs is the training length of a quick run.
+	QuickEpochs = 100
+	FullSizes   = Sizes{Fig1GNNs: 300, Fig1Accels: 300, CoSearch: 1000, HWSearch: 400, PoolSize: 50}
+	QuickSizes  = Sizes{Fig1GNNs: 12, Fig1Accels: 40, CoSearch: 60, HWSearch: 100, PoolSize: 20}
 )
 
 // LatencyWeights are the latency weights of Figure 7's co-searches (the
@@ -147,7 +146,11 @@ func Run(ctx context.Context, o Options) (Report, error) {
 		}
 	}
 	if o.Accuracy == nil {
-		o.Accuracy = TrainedAccuracy
+		epochs := 0
+		if o.Quick {
+			epochs = QuickEpochs
+		}
+		o.Accuracy = TrainedAccuracy(o.DataDir, epochs, o.Seed)
 	}
 	if err := os.MkdirAll(o.Out, 0o755); err != nil {
 		return Report{}, fmt.Errorf("seed001: %w", err)
@@ -158,14 +161,18 @@ func Run(ctx context.Context, o Options) (Report, error) {
 		return rep, err
 	}
 	// Accuracy oracles for the data sets with labels (Cora, CiteSeer).
-	oracles := map[string]nas.AccuracyFunc{}
+	oracles := map[string]Oracle{}
 	for _, ds := range data[:2] {
-		acc, from, err := o.Accuracy(ctx, ds)
+		if o.Quick && ds.Name != "cora" {
+			continue // the quick run trains on Cora only
+		}
+		or, err := o.Accuracy(ctx, ds)
 		if err != nil {
 			return rep, fmt.Errorf("seed001: accuracy on %s: %w", ds.Name, err)
 		}
-		oracles[ds.Name] = nas.Memo(acc)
-		rep.AccuracyFrom = append(rep.AccuracyFrom, ds.Name+": "+from)
+		or.Search, or.Report = nas.Memo(or.Search), nas.Memo(or.Report)
+		oracles[ds.Name] = or
+		rep.AccuracyFrom = append(rep.AccuracyFrom, ds.Name+": "+or.From)
 	}
 	o.logf("seed001: figure 1 (%d x %d pairs)", sz.Fig1GNNs, sz.Fig1Accels)
 	if rep.Fig1, rep.GoodFraction, err = fig1(ctx, &o, data[0], oracles[data[0].Name], sz); err != nil {
@@ -299,7 +306,7 @@ func randomAccels(n int, seed uint64) ([]accel.Config, error) {
 
 // fig1 evaluates every pair of random GNNs and accelerators on ds. The
 // good corner: pairs in the top decile of both accuracy and throughput.
-func fig1(ctx context.Context, o *Options, ds nas.Dataset, acc nas.AccuracyFunc, sz Sizes) ([]Fig1Row, float64, error) {
+func fig1(ctx context.Context, o *Options, ds nas.Dataset, or Oracle, sz Sizes) ([]Fig1Row, float64, error) {
 	archs, err := randomArchs(sz.Fig1GNNs, ds.Classes, splitmix.Mix64(o.Seed^1))
 	if err != nil {
 		return nil, 0, err
@@ -308,7 +315,7 @@ func fig1(ctx context.Context, o *Options, ds nas.Dataset, acc nas.AccuracyFunc,
 	if err != nil {
 		return nil, 0, err
 	}
-	p, err := nas.NewProblem(ds, acc)
+	p, err := nas.NewProblem(ds, nil)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -317,7 +324,7 @@ func fig1(ctx context.Context, o *Options, ds nas.Dataset, acc nas.AccuracyFunc,
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		a, err := acc(archs[i])
+		a, err := or.Report(archs[i])
 		accs[i] = a
 		return err
 	}); err != nil {
@@ -395,14 +402,14 @@ func describe(c accel.Config) string {
 
 // fig7 runs the co-search at each latency weight and tunes the
 // handcrafted GNNs' accelerators with the same search.
-func fig7(ctx context.Context, o *Options, ds nas.Dataset, acc nas.AccuracyFunc, sz Sizes) ([]Fig7Row, error) {
+func fig7(ctx context.Context, o *Options, ds nas.Dataset, or Oracle, sz Sizes) ([]Fig7Row, error) {
 	var rows []Fig7Row
 	sp, err := nas.NewSpace(ds.Classes)
 	if err != nil {
 		return nil, err
 	}
 	for wi, w := range LatencyWeights {
-		p, err := nas.NewProblem(ds, acc)
+		p, err := nas.NewProblem(ds, or.Search)
 		if err != nil {
 			return nil, err
 		}
@@ -412,9 +419,13 @@ func fig7(ctx context.Context, o *Options, ds nas.Dataset, acc nas.AccuracyFunc,
 			return nil, err
 		}
 		b := res.Top[0]
+		test, err := or.Report(b.Design.Arch)
+		if err != nil {
+			return nil, err
+		}
 		rows = append(rows, Fig7Row{Dataset: ds.Name, Method: "G-CoS", LatWeight: w, Arch: b.Design.Arch.String(), Accel: describe(b.Design.HW),
-			Accuracy: b.Accuracy, LatencyPS: b.LatencyPS, Evaluations: int64(len(res.Evaluated))})
-		o.logf("seed001: %s G-CoS w=%.1f: %.3f in %.1f us", ds.Name, w, b.Accuracy, float64(b.LatencyPS)/1e6)
+			Accuracy: test, LatencyPS: b.LatencyPS, Evaluations: int64(len(res.Evaluated))})
+		o.logf("seed001: %s G-CoS w=%.1f: %.3f (validation %.3f) in %.1f us", ds.Name, w, test, b.Accuracy, float64(b.LatencyPS)/1e6)
 	}
 	hc := nas.Handcrafted(ds.Classes)
 	for hi, name := range nas.HandcraftedNames {
@@ -423,7 +434,7 @@ func fig7(ctx context.Context, o *Options, ds nas.Dataset, acc nas.AccuracyFunc,
 		if err != nil {
 			return nil, err
 		}
-		accv, err := acc(a)
+		accv, err := or.Report(a)
 		if err != nil {
 			return nil, err
 		}
