@@ -84,6 +84,22 @@ func TestDecode(t *testing.T) {
 	if _, err := sp.Decode([]int{1, 2}); err == nil {
 		t.Error("short genome decoded")
 	}
+	small, err := NewSmallSpace(7, 32, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 200 {
+		d, err := small.Decode(small.Encoding().Sample(r))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l := d.Arch.Layers[0]; l.Hidden > 32 || l.Heads > 2 {
+			t.Errorf("small space gave hidden %d, heads %d", l.Hidden, l.Heads)
+		}
+	}
+	if _, err := NewSmallSpace(7, 2, 1); err == nil {
+		t.Error("a space without widths accepted")
+	}
 }
 
 func TestWorkloadMapping(t *testing.T) {

@@ -29,6 +29,8 @@ type Design struct {
 // half alone for a fixed GNN.
 type Space struct {
 	s       *search.Space
+	hidden  []int // the hidden widths and head counts on offer
+	heads   []int
 	classes int
 	fixed   *Arch // hardware-only space
 	dsp     int   // DSPs to split
@@ -52,17 +54,38 @@ func enumLabels(n int, name func(int) string) []string {
 }
 
 // NewSpace returns the joint space for a data set of classes classes.
-func NewSpace(classes int) (*Space, error) { return newSpace(classes, nil) }
+func NewSpace(classes int) (*Space, error) { return newSpace(classes, nil, HiddenChoices, HeadChoices) }
+
+// NewSmallSpace returns the joint space with the hidden widths and head
+// counts limited to at most maxHidden and maxHeads: a space whose GNNs
+// train in a fraction of a second each (quick runs).
+func NewSmallSpace(classes, maxHidden, maxHeads int) (*Space, error) {
+	var hidden, heads []int
+	for _, h := range HiddenChoices {
+		if h <= maxHidden {
+			hidden = append(hidden, h)
+		}
+	}
+	for _, h := range HeadChoices {
+		if h <= maxHeads {
+			heads = append(heads, h)
+		}
+	}
+	if len(hidden) == 0 || len(heads) == 0 {
+		return nil, fmt.Errorf("gcos: no hidden width <= %d or head count <= %d", maxHidden, maxHeads)
+	}
+	return newSpace(classes, nil, hidden, heads)
+}
 
 // NewHardwareSpace returns the accelerator space for the fixed GNN a.
 func NewHardwareSpace(a Arch) (*Space, error) {
 	if err := a.Validate(); err != nil {
 		return nil, err
 	}
-	return newSpace(a.Layers[1].Hidden, &a)
+	return newSpace(a.Layers[1].Hidden, &a, HiddenChoices, HeadChoices)
 }
 
-func newSpace(classes int, fixed *Arch) (*Space, error) {
+func newSpace(classes int, fixed *Arch, hidden, heads []int) (*Space, error) {
 	if classes < 1 {
 		return nil, fmt.Errorf("gcos: %d classes", classes)
 	}
@@ -76,10 +99,10 @@ func newSpace(classes int, fixed *Arch) (*Space, error) {
 			if l == 0 {
 				vars = append(vars,
 					search.Variable{Name: p + "activation", Choices: int(numActivations), Labels: enumLabels(int(numActivations), func(i int) string { return Activation(i).String() }), Block: l},
-					search.Variable{Name: p + "hidden", Choices: len(HiddenChoices), Labels: labels(HiddenChoices), Block: l})
+					search.Variable{Name: p + "hidden", Choices: len(hidden), Labels: labels(hidden), Block: l})
 			}
 			vars = append(vars,
-				search.Variable{Name: p + "heads", Choices: len(HeadChoices), Labels: labels(HeadChoices), Block: l,
+				search.Variable{Name: p + "heads", Choices: len(heads), Labels: labels(heads), Block: l,
 					When: []search.Condition{{Var: p + "attention", In: []int{int(AttGAT), int(AttGATSym), int(AttCOS), int(AttLinear), int(AttGeneLinear)}}}},
 				search.Variable{Name: p + "sampling", Choices: len(SamplingChoices), Labels: labels(SamplingChoices), Block: l})
 		}
@@ -104,7 +127,7 @@ func newSpace(classes int, fixed *Arch) (*Space, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Space{s: s, classes: classes, fixed: fixed, dsp: accel.DSPLimit, hwAt: hwAt}, nil
+	return &Space{s: s, hidden: hidden, heads: heads, classes: classes, fixed: fixed, dsp: accel.DSPLimit, hwAt: hwAt}, nil
 }
 
 // Search returns the underlying discrete space.
@@ -138,14 +161,14 @@ func (sp *Space) Decode(g []int) (Design, error) {
 			ly.Attention, ly.Aggregation = Attention(g[i]), Aggregation(g[i+1])
 			i += 2
 			if l == 0 {
-				ly.Activation, ly.Hidden = Activation(g[i]), HiddenChoices[g[i+1]]
+				ly.Activation, ly.Hidden = Activation(g[i]), sp.hidden[g[i+1]]
 				i += 2
 			} else {
 				ly.Hidden = sp.classes
 			}
 			ly.Heads = 1
 			if g[i] != search.Inactive {
-				ly.Heads = HeadChoices[g[i]]
+				ly.Heads = sp.heads[g[i]]
 			}
 			ly.Sampling = SamplingChoices[g[i+1]]
 			i += 2

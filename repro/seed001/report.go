@@ -13,8 +13,12 @@ func writeReport(rep *Report) error {
 	var b strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
 	p("# Seed 001 (G-CoS) reproduction\n")
-	p("Sizes: Figure 1 %d GNNs x %d accelerators; co-search %d evaluations per run; accelerator-only searches %d; pool p_max %d, s = 0.2, mutation 0.5.\n",
+	p("Sizes: Figure 1 %d GNNs x %d accelerators; co-search %d evaluations per run; accelerator-only searches %d; pool p_max %d, s = 0.2, mutation 0.5.",
 		rep.Sizes.Fig1GNNs, rep.Sizes.Fig1Accels, rep.Sizes.CoSearch, rep.Sizes.HWSearch, rep.Sizes.PoolSize)
+	if rep.Sizes.MaxHidden > 0 || rep.Sizes.MaxHeads > 0 {
+		p("GNN space limited to hidden widths <= %d and <= %d heads (training time grows with width x heads).", rep.Sizes.MaxHidden, rep.Sizes.MaxHeads)
+	}
+	p("")
 	p("Latency: accel/gcos (VCU128: 4,096 DSPs, 42 MB, 330 MHz, 460 GB/s HBM, 16-bit). Accuracy:")
 	for _, a := range rep.AccuracyFrom {
 		p("- %s", a)

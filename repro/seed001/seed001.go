@@ -43,14 +43,19 @@ type Sizes struct {
 	CoSearch             int // evaluations per co-search (Figure 7)
 	HWSearch             int // evaluations per accelerator-only search (Figures 7, 8)
 	PoolSize             int // p_max
+	// MaxHidden and MaxHeads limit the GNN space (0: Table II's 256 and
+	// 16): GNN training time grows with width x heads, from a fraction of a
+	// second to minutes per network on two cores.
+	MaxHidden, MaxHeads int
+	Weights             int // latency weights of Figure 7 (of LatencyWeights, spread)
 }
 
 // Full and Quick are the default sizes.
 var (
 	// QuickEpochs is the training length of a quick run.
-	QuickEpochs = 100
-	FullSizes   = Sizes{Fig1GNNs: 300, Fig1Accels: 300, CoSearch: 1000, HWSearch: 400, PoolSize: 50}
-	QuickSizes  = Sizes{Fig1GNNs: 12, Fig1Accels: 40, CoSearch: 60, HWSearch: 100, PoolSize: 20}
+	QuickEpochs = 30
+	FullSizes   = Sizes{Fig1GNNs: 300, Fig1Accels: 300, CoSearch: 300, HWSearch: 400, PoolSize: 50, Weights: 3}
+	QuickSizes  = Sizes{Fig1GNNs: 6, Fig1Accels: 40, CoSearch: 24, HWSearch: 100, PoolSize: 8, MaxHidden: 32, MaxHeads: 2, Weights: 2}
 )
 
 // LatencyWeights are the latency weights of Figure 7's co-searches (the
@@ -132,7 +137,8 @@ func Run(ctx context.Context, o Options) (Report, error) {
 		sz = QuickSizes
 	}
 	for _, p := range []struct{ dst, src *int }{{&sz.Fig1GNNs, &o.Sizes.Fig1GNNs}, {&sz.Fig1Accels, &o.Sizes.Fig1Accels},
-		{&sz.CoSearch, &o.Sizes.CoSearch}, {&sz.HWSearch, &o.Sizes.HWSearch}, {&sz.PoolSize, &o.Sizes.PoolSize}} {
+		{&sz.CoSearch, &o.Sizes.CoSearch}, {&sz.HWSearch, &o.Sizes.HWSearch}, {&sz.PoolSize, &o.Sizes.PoolSize},
+		{&sz.MaxHidden, &o.Sizes.MaxHidden}, {&sz.MaxHeads, &o.Sizes.MaxHeads}, {&sz.Weights, &o.Sizes.Weights}} {
 		if *p.src < 0 {
 			return Report{}, fmt.Errorf("seed001: negative size %d", *p.src)
 		}
@@ -263,12 +269,36 @@ func workers(w int) int {
 	return w
 }
 
-// randomArch draws a GNN of the joint space.
-func randomArchs(n, classes int, seed uint64) ([]nas.Arch, error) {
-	sp, err := nas.NewSpace(classes)
-	if err != nil {
-		return nil, err
+// space returns the joint space of the run's sizes.
+func (sz Sizes) space(classes int) (*nas.Space, error) {
+	if sz.MaxHidden == 0 && sz.MaxHeads == 0 {
+		return nas.NewSpace(classes)
 	}
+	h, k := sz.MaxHidden, sz.MaxHeads
+	if h == 0 {
+		h = nas.HiddenChoices[len(nas.HiddenChoices)-1]
+	}
+	if k == 0 {
+		k = nas.HeadChoices[len(nas.HeadChoices)-1]
+	}
+	return nas.NewSmallSpace(classes, h, k)
+}
+
+// weights returns Figure 7's latency weights: n of LatencyWeights, spread.
+func (sz Sizes) weights() []float64 {
+	n := min(max(sz.Weights, 1), len(LatencyWeights))
+	if n == 1 {
+		return LatencyWeights[len(LatencyWeights)/2:][:1]
+	}
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = LatencyWeights[i*(len(LatencyWeights)-1)/(n-1)]
+	}
+	return out
+}
+
+// randomArchs draws n distinct GNNs of sp.
+func randomArchs(n int, sp *nas.Space, seed uint64) ([]nas.Arch, error) {
 	r := rand.New(rand.NewPCG(seed, 0x5eed001))
 	enc := sp.Encoding()
 	seen := map[nas.Arch]bool{}
@@ -307,7 +337,11 @@ func randomAccels(n int, seed uint64) ([]accel.Config, error) {
 // fig1 evaluates every pair of random GNNs and accelerators on ds. The
 // good corner: pairs in the top decile of both accuracy and throughput.
 func fig1(ctx context.Context, o *Options, ds nas.Dataset, or Oracle, sz Sizes) ([]Fig1Row, float64, error) {
-	archs, err := randomArchs(sz.Fig1GNNs, ds.Classes, splitmix.Mix64(o.Seed^1))
+	sp, err := sz.space(ds.Classes)
+	if err != nil {
+		return nil, 0, err
+	}
+	archs, err := randomArchs(sz.Fig1GNNs, sp, splitmix.Mix64(o.Seed^1))
 	if err != nil {
 		return nil, 0, err
 	}
@@ -404,11 +438,11 @@ func describe(c accel.Config) string {
 // handcrafted GNNs' accelerators with the same search.
 func fig7(ctx context.Context, o *Options, ds nas.Dataset, or Oracle, sz Sizes) ([]Fig7Row, error) {
 	var rows []Fig7Row
-	sp, err := nas.NewSpace(ds.Classes)
+	sp, err := sz.space(ds.Classes)
 	if err != nil {
 		return nil, err
 	}
-	for wi, w := range LatencyWeights {
+	for wi, w := range sz.weights() {
 		p, err := nas.NewProblem(ds, or.Search)
 		if err != nil {
 			return nil, err
