@@ -27,7 +27,7 @@ func reproSeed001Cmd() *cobra.Command {
 directory:
 
   1. Figure 1: accuracy x throughput of random GNN / accelerator pairs on Cora
-     (300 x 300; --quick 12 x 40), the good corner marked (fig1_pairs.*);
+     (300 x 300; --quick 10 x 40), the good corner marked (fig1_pairs.*);
   2. Figure 7: accuracy vs latency of the pool co-search (Algorithm 1) at three
      latency weights against GCN, GAT and GraphSAGE whose accelerators the same
      search tunes, on Cora and CiteSeer (--quick: Cora) (fig7_*);
