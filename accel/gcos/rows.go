@@ -89,11 +89,18 @@ func (r *rows) longest(lo, hi int64) float64 {
 	if r.g == nil {
 		return r.avg
 	}
-	m := 0.0
-	for i := lo; i < hi; i++ {
-		m = max(m, r.length(i))
+	ptr := r.g.RowPtr
+	m := int32(0)
+	prev := ptr[lo]
+	for _, p := range ptr[lo+1 : hi+1] {
+		m = max(m, p-prev)
+		prev = p
 	}
-	return m
+	d := float64(m)
+	if r.loops {
+		d--
+	}
+	return r.scale*d + r.self
 }
 
 func ceilDiv(a, b int64) int64 {
