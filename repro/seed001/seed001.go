@@ -241,25 +241,21 @@ func Datasets(dir string) ([]nas.Dataset, error) {
 	return out, nil
 }
 
-// loadGraph loads a Planetoid graph when the data is present; nil when not.
+// loadGraph loads a Planetoid graph (planetoid/ind, the files package
+// train reads) when the data is present; nil when not.
 func loadGraph(dir, name string) (*graphs.Graph, error) {
 	if dir == "" || name == "reddit" {
 		return nil, nil
 	}
-	path := filepath.Join(dir, "planetoid", name, name+".cites")
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
+	path := filepath.Join(dir, "planetoid", "ind", "ind."+name)
+	if !graphs.IsPlanetoid(path) {
 		return nil, nil
 	}
+	p, err := graphs.LoadPlanetoid(path)
 	if err != nil {
 		return nil, fmt.Errorf("seed001: %w", err)
 	}
-	defer f.Close()
-	g, err := graphs.ReadCites(f, name)
-	if err != nil {
-		return nil, fmt.Errorf("seed001: %s: %w", path, err)
-	}
-	return g, nil
+	return p.Graph, nil
 }
 
 func workers(w int) int {
