@@ -27,7 +27,7 @@ func reproSeed001Cmd() *cobra.Command {
 directory:
 
   1. Figure 1: accuracy x throughput of random GNN / accelerator pairs on Cora
-     (300 x 300; --quick 10 x 40), the good corner marked (fig1_pairs.*);
+     (300 x 300; --quick 8 x 40), the good corner marked (fig1_pairs.*);
   2. Figure 7: accuracy vs latency of the pool co-search (Algorithm 1) at three
      latency weights against GCN, GAT and GraphSAGE whose accelerators the same
      search tunes, on Cora and CiteSeer (--quick: Cora) (fig7_*);
@@ -37,8 +37,11 @@ directory:
   4. report.md with every table and the paper's figures beside ours.
 
 Accuracy is measured by training each GNN on the CPU (package train, Planetoid
-data under --data). Everything is determined by --seed and the data. --quick
-finishes within a minute on two cores.`,
+data under --data; searches optimise validation accuracy, figures show test
+accuracy). Everything is determined by --seed and the data. --quick trains 30
+epochs in a space limited to hidden <= 32 and 2 heads, with small budgets:
+about 40 s on two busy cores. The full run trains hundreds of GNNs up to
+256 x 16 wide (seconds to minutes each): hours on two cores.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if out == "" {

@@ -55,7 +55,7 @@ var (
 	// QuickEpochs is the training length of a quick run.
 	QuickEpochs = 30
 	FullSizes   = Sizes{Fig1GNNs: 300, Fig1Accels: 300, CoSearch: 300, HWSearch: 400, PoolSize: 50, Weights: 3}
-	QuickSizes  = Sizes{Fig1GNNs: 10, Fig1Accels: 40, CoSearch: 40, HWSearch: 100, PoolSize: 10, MaxHidden: 32, MaxHeads: 2, Weights: 2}
+	QuickSizes  = Sizes{Fig1GNNs: 8, Fig1Accels: 40, CoSearch: 24, HWSearch: 100, PoolSize: 8, MaxHidden: 32, MaxHeads: 2, Weights: 2}
 )
 
 // LatencyWeights are the latency weights of Figure 7's co-searches (the
