@@ -110,7 +110,7 @@ func (a Arch) String() string {
 	s := ""
 	for i, l := range a.Layers {
 		if i > 0 {
-			s += " | "
+			s += " / "
 		}
 		s += fmt.Sprintf("%s/%s/%s h%d x%d s%g", l.Attention, l.Aggregation, l.Activation, l.Hidden, l.Heads, l.Sampling)
 	}
