@@ -172,6 +172,11 @@ func figure8(rep *Report) error {
 	}
 	p.NominalX(labels...)
 	p.X.Tick.Label.Font.Size = vg.Points(6)
-	p.Legend.Top = true
+	top := 0.0
+	for i := range hy {
+		top = max(top, hy[i], awb[i])
+	}
+	p.Y.Max = 1.2 * top // room for the legend
+	p.Legend.Top, p.Legend.Left = true, true
 	return save(p, rep.Out, "fig8_speedup", 9*vg.Inch, 4.5*vg.Inch)
 }
