@@ -43,8 +43,9 @@ func (d Dataset) Validate() error {
 	return nil
 }
 
-// AccuracyFunc returns the test accuracy (0..1) of a GNN on the problem's
-// data set. It must depend only on its argument (searches call it
+// AccuracyFunc returns the accuracy (0..1) of a GNN on the problem's data
+// set that the fitness uses (validation accuracy in repro/seed001, as G-CoS
+// scores candidates on the validation set). It must depend only on its argument (searches call it
 // concurrently and cache it).
 type AccuracyFunc func(a Arch) (float64, error)
 
