@@ -1,0 +1,259 @@
+package gcos
+
+import (
+	"gnnsim/workload"
+)
+
+// span is a sub-accelerator's slice of a kernel's output: rows [r0, r1)
+// and columns [c0, c1).
+type span struct{ r0, r1, c0, c1 int64 }
+
+// phase holds the per sub-accelerator traces of one phase.
+type phase struct{ subs [MaxSubs]SubTrace }
+
+func (p *phase) add(a, b SubTrace) { p.subs[0], p.subs[1] = a, b }
+
+// split divides kernel k among the sub-accelerators in proportion to their
+// PEs and fills one job per sub-accelerator (Parallel scheme), or gives it
+// whole to its engine (Hybrid scheme).
+func (t *Template) split(jobs *[MaxSubs]job, k *workload.Kernel, base *rows, inOn, outOn bool) phase {
+	var p phase
+	full := span{0, k.M, 0, width(k)}
+	if t.cfg.Scheme == Hybrid {
+		e := 1
+		if sparse(k.Class) {
+			e = 0
+		}
+		p.subs[e], _, _ = t.share(&jobs[e], &t.subs[e], k, base, full, inOn, outOn)
+		return p
+	}
+	var kr rows
+	byRows := t.cfg.Alloc == ByRows || k.Class == workload.EdgeWise
+	var total float64
+	if byRows && sparse(k.Class) {
+		kr = kernelRows(base, k)
+		total = kr.prefix(k.M)
+	}
+	var bBytes, bFull [MaxSubs]int64
+	cum := int64(0)
+	prev := int64(0)
+	for i := range t.n {
+		cum += int64(t.subs[i].PEs)
+		var cut int64
+		switch {
+		case i == t.n-1 && byRows:
+			cut = k.M
+		case i == t.n-1:
+			cut = full.c1
+		case byRows && sparse(k.Class):
+			cut = kr.cut(total * float64(cum) / float64(t.totalPEs))
+		case byRows:
+			cut = propCut(k.M, cum, t.totalPEs)
+		default:
+			cut = propCut(full.c1, cum, t.totalPEs)
+		}
+		sp := full
+		if byRows {
+			sp.r0, sp.r1 = prev, cut
+		} else {
+			sp.c0, sp.c1 = prev, cut
+		}
+		prev = cut
+		p.subs[i], bBytes[i], bFull[i] = t.share(&jobs[i], &t.subs[i], k, base, sp, inOn, outOn)
+	}
+	if t.cfg.ShareWeights && byRows && t.n > 1 {
+		// One broadcast serves every sub-accelerator: the shared operand
+		// crosses the HBM once per pass of the most demanding one.
+		var sum, most int64
+		for i := range t.n {
+			sum += bBytes[i]
+			most = max(most, bFull[i])
+		}
+		if shared := min(sum, most); shared < sum {
+			left := shared
+			for i := range t.n {
+				part := shared * int64(t.subs[i].PEs) / t.totalPEs
+				if i == t.n-1 {
+					part = left
+				}
+				left -= part
+				j := &jobs[i]
+				j.bytes += part - bBytes[i]
+				if j.chunks == 0 && j.bytes > 0 {
+					j.chunks = 1
+				}
+			}
+		}
+	}
+	return p
+}
+
+// propCut returns round(total * cum / all).
+func propCut(total, cum, all int64) int64 {
+	return int64((float64(total)*float64(cum))/float64(all) + 0.5)
+}
+
+// share computes sub-accelerator s's part sp of kernel k and fills j. It
+// returns the trace, the bytes of the B operand it moves, and the bytes of
+// the whole B operand at its re-read factor (what a broadcast would move).
+func (t *Template) share(j *job, s *Sub, k *workload.Kernel, base *rows, sp span, inOn, outOn bool) (SubTrace, int64, int64) {
+	m, n := sp.r1-sp.r0, sp.c1-sp.c0
+	st := SubTrace{Rows: m, Cols: n}
+	*j = job{}
+	if m <= 0 || n <= 0 {
+		return st, 0, 0
+	}
+	P := int64(s.PEs)
+	lanes := float64(max(1, P/ewLanesPerPEs))
+	var comp, aB, bB, cB, fullB float64
+	var kDim int64
+	var nnz float64
+	isSparse := sparse(k.Class)
+	switch {
+	case isSparse:
+		r := kernelRows(base, k)
+		nnz = r.prefix(sp.r1) - r.prefix(sp.r0)
+		c := min(int64(s.TileN), n, P)
+		grp := max(1, P/c)
+		passes := float64(ceilDiv(n, c))
+		switch {
+		case s.Rebalance && s.Kernel == ColumnWise:
+			comp = float64(n) * nnz / float64(P)
+		case s.Rebalance:
+			comp = passes * nnz / float64(grp)
+		case s.Kernel == InnerProduct:
+			comp = passes * r.groupMax(sp.r0, sp.r1, grp)
+		case s.Kernel == ColumnWise:
+			comp = float64(n) * r.groupMax(sp.r0, sp.r1, P)
+		case s.Kernel == RowWise:
+			comp = passes * max(nnz/float64(grp), r.longest(sp.r0, sp.r1))
+		default: // OuterProduct
+			comp = passes * nnz / float64(grp)
+		}
+		if k.Class == workload.EdgeWise && k.NNZ > 0 {
+			comp += float64(k.Ops) * nnz / float64(k.NNZ) / lanes // softmax steps
+		}
+		kDim = k.K
+		aB = nnz * (WordBytes + 2*IndexBytes)
+		bB = min(float64(k.K), nnz) * float64(n) * WordBytes
+		fullB = float64(k.K) * float64(n) * WordBytes
+		if k.Class == workload.EdgeWise {
+			cB = nnz * WordBytes
+		} else {
+			cB = float64(m) * float64(n) * WordBytes
+		}
+	case k.Class == workload.GEMM:
+		c := min(int64(s.TileN), n, P)
+		grp := min(max(1, P/c), m)
+		switch s.Kernel {
+		case OuterProduct: // K x N spatial, spare PEs take further rows
+			kr := min(max(1, P/c), k.K)
+			rr := min(max(1, P/(kr*c)), m)
+			comp = float64(ceilDiv(m, rr)) * float64(ceilDiv(k.K, kr)) * float64(ceilDiv(n, c))
+		case ColumnWise:
+			rr := min(P, m)
+			comp = float64(ceilDiv(m, rr)) * float64(k.K) * float64(n)
+		default: // InnerProduct, RowWise
+			comp = float64(ceilDiv(m, grp)) * float64(ceilDiv(n, c)) * float64(k.K)
+		}
+		if dense := float64(k.M) * float64(k.K) * float64(k.N); dense > 0 {
+			comp *= float64(k.MACs) / dense // grouped products skip blocks
+		}
+		kDim = k.K
+		aB = float64(m) * float64(k.K) * WordBytes
+		bB = float64(k.WeightElems) * float64(n) / float64(k.N) * WordBytes
+		fullB = bB
+		cB = float64(m) * float64(n) * WordBytes
+	default: // ElementWise
+		frac := float64(m) * float64(n) / (float64(k.M) * float64(k.N))
+		comp = float64(k.Ops) * frac / lanes
+		kDim = 1
+		aB = float64(k.InElems) * frac * WordBytes
+		cB = float64(k.OutElems) * frac * WordBytes
+	}
+	fA, fB, fC := 1.0, 1.0, 1.0
+	if k.Class != workload.ElementWise {
+		tilesM := float64(ceilDiv(m, int64(s.TileM)))
+		tilesN := float64(ceilDiv(n, int64(s.TileN)))
+		// Partial sums spill once per K tile that holds work: every tile
+		// for a dense A, at most a row's entries' worth for a sparse one.
+		passesK := float64(ceilDiv(kDim, int64(s.TileK)))
+		if isSparse && m > 0 {
+			passesK = min(passesK, max(1, nnz/float64(m)))
+		}
+		spill := 2*passesK - 1
+		aCap := float64(s.featureBytes())
+		if isSparse {
+			aCap += float64(s.indexBytes())
+		}
+		fitA := aB <= aCap
+		fitB := bB <= float64(s.weightBytes())
+		outCap := float64(s.outputBytes())
+		fits := func(rows, cols int64) bool { return float64(rows)*float64(cols)*WordBytes <= outCap }
+		switch s.Kernel {
+		case InnerProduct:
+			switch s.Tiling {
+			case WeightReuse:
+				if !fitA {
+					fA = tilesN
+				}
+				if !fits(m, min(n, int64(s.TileN))) {
+					fC = spill
+				}
+			case FeatureReuse:
+				if !fitB {
+					fB = tilesM
+				}
+				if !fits(min(m, int64(s.TileM)), n) {
+					fC = spill
+				}
+			default: // OutputReuse
+				if !fitA {
+					fA = tilesN
+				}
+				if !fitB {
+					fB = tilesM
+				}
+			}
+		case OuterProduct:
+			if !fits(m, n) {
+				fC = spill
+			}
+		case RowWise:
+			switch {
+			case fitB:
+			case isSparse: // one B row gathered per nonzero
+				bB = max(bB, min(nnz*float64(n)*WordBytes, tilesM*fullB))
+			default:
+				fB = tilesM
+			}
+		case ColumnWise:
+			if !fitA {
+				fA = tilesN
+			}
+		}
+	}
+	if inOn { // the input is the previous kernel's output, kept on chip
+		if isSparse {
+			bB, fullB = 0, 0
+		} else {
+			aB = 0
+		}
+	}
+	if outOn {
+		cB = 0
+	}
+	bMoved := ceilF(bB * fB)
+	if isSparse && fB > 1 {
+		// A row tile of a sparse A touches at most its entries' rows of B.
+		bMoved = ceilF(min(bB*fB, nnz*float64(n)*WordBytes))
+	}
+	bytes := ceilF(aB*fA) + bMoved + ceilF(cB*fC)
+	j.compute = ceilF(comp)
+	j.bytes = bytes
+	if j.compute > 0 || j.bytes > 0 {
+		j.chunks = int(min(max(ceilDiv(m, int64(s.TileM))*ceilDiv(n, int64(s.TileN)), 1), maxChunks))
+	}
+	st.Compute = j.compute
+	return st, bMoved, ceilF(fullB * fB)
+}

@@ -1,0 +1,253 @@
+package gcos
+
+import (
+	"fmt"
+
+	"gnnsim/hw"
+	"gnnsim/sim"
+	"gnnsim/workload"
+)
+
+// Template is a design of the G-CoS multi-sub-accelerator template: an
+// hw.Unit, hw.Budgeted and hw.Clocked. It is immutable and safe for
+// concurrent use.
+type Template struct {
+	cfg      Config
+	subs     [MaxSubs]Sub
+	n        int
+	totalPEs int64
+	bufBytes int64       // all buffers of all sub-accelerators
+	hbm      sim.Channel // idle: each phase runs on a copy
+}
+
+var (
+	_ hw.Unit     = (*Template)(nil)
+	_ hw.Budgeted = (*Template)(nil)
+	_ hw.Clocked  = (*Template)(nil)
+)
+
+// New returns the design cfg after filling in the VCU128 defaults and
+// validating it.
+func New(cfg Config) (*Template, error) {
+	cfg.defaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	cfg.Subs = append([]Sub(nil), cfg.Subs...)
+	hbm, err := sim.NewChannel(cfg.HBMBytesPerSec/cfg.ClockHz, cfg.HBMLatency, BurstBytes)
+	if err != nil {
+		return nil, fmt.Errorf("gcos: HBM: %w", err)
+	}
+	t := &Template{cfg: cfg, n: len(cfg.Subs), hbm: hbm}
+	copy(t.subs[:], cfg.Subs)
+	for _, s := range cfg.Subs {
+		t.totalPEs += int64(s.PEs)
+		t.bufBytes += s.BufferBytes()
+	}
+	return t, nil
+}
+
+// Config returns the design (defaults filled in).
+func (t *Template) Config() Config {
+	c := t.cfg
+	c.Subs = append([]Sub(nil), c.Subs...)
+	return c
+}
+
+// Name returns the design's name.
+func (t *Template) Name() string { return t.cfg.Name }
+
+// ClockHz returns the clock of every sub-accelerator.
+func (t *Template) ClockHz() float64 { return t.cfg.ClockHz }
+
+// Usage returns the DSPs (one per PE) and on-chip bytes (the buffers) the
+// design uses.
+func (t *Template) Usage() hw.Resources {
+	return hw.Resources{DSP: t.totalPEs, OnChipBytes: t.bufBytes}
+}
+
+// Budget returns the design's budget (VCU128 unless configured).
+func (t *Template) Budget() hw.Resources { return t.cfg.Budget }
+
+// SubTrace is one sub-accelerator's share of one kernel.
+type SubTrace struct {
+	Rows, Cols int64 // the slice of the output it computed
+	Compute    int64 // cycles of computation
+	Bytes      int64 // off-chip bytes
+	Finish     int64 // cycle it finished, from the kernel's start
+}
+
+// KernelTrace is one phase of a run: one kernel, or on a Hybrid design an
+// aggregation and the combination pipelined with it.
+type KernelTrace struct {
+	Kernel string
+	Class  workload.KernelClass
+	Cycles int64
+	Subs   []SubTrace
+}
+
+// Run returns the cost of w: kernels run one after another (a Hybrid
+// design overlaps an aggregation with the combination after it), each split
+// among the sub-accelerators, whose HBM requests share one FIFO channel.
+// Energy is not modelled (0).
+func (t *Template) Run(w hw.Work) (hw.Cost, error) { return t.run(w, nil) }
+
+// Explain runs w like Run and also returns every phase's per
+// sub-accelerator breakdown.
+func (t *Template) Explain(w hw.Work) (hw.Cost, []KernelTrace, error) {
+	var tr []KernelTrace
+	c, err := t.run(w, &tr)
+	return c, tr, err
+}
+
+func (t *Template) run(w hw.Work, tr *[]KernelTrace) (hw.Cost, error) {
+	if w.Empty() {
+		if err := w.Block.In.Validate(); err != nil {
+			return hw.Cost{}, fmt.Errorf("gcos: %w", err)
+		}
+		return hw.Cost{}, nil
+	}
+	var kbuf [16]workload.Kernel
+	ks, err := w.Block.AppendKernels(kbuf[:0])
+	if err != nil {
+		return hw.Cost{}, fmt.Errorf("gcos: %w", err)
+	}
+	base, err := t.rowsOf(w)
+	if err != nil {
+		return hw.Cost{}, err
+	}
+	var cost hw.Cost
+	var cycles int64
+	inOnChip := false
+	for i := 0; i < len(ks); i++ {
+		k := &ks[i]
+		if err := supported(k); err != nil {
+			return hw.Cost{}, err
+		}
+		cost.MACs = hw.SatAdd(cost.MACs, k.MACs)
+		var jobs [MaxSubs]job
+		var p phase
+		last := i == len(ks)-1
+		if t.cfg.Scheme == Hybrid && sparse(k.Class) && !last && ks[i+1].Class == workload.GEMM {
+			// Inter-engine pipeline: the aggregated rows pass on chip.
+			next := &ks[i+1]
+			cost.MACs = hw.SatAdd(cost.MACs, next.MACs)
+			i++
+			outOn := t.keepsOutput(next, i == len(ks)-1)
+			a, _, _ := t.share(&jobs[0], &t.subs[0], k, &base, span{0, k.M, 0, width(k)}, inOnChip, true)
+			b, _, _ := t.share(&jobs[1], &t.subs[1], next, &base, span{0, next.M, 0, next.N}, true, outOn)
+			if jobs[0].chunks > 0 && jobs[1].chunks > 0 {
+				jobs[1].chunks = jobs[0].chunks
+				jobs[1].dep = &jobs[0]
+			}
+			p.add(a, b)
+			inOnChip = outOn
+		} else {
+			outOn := t.keepsOutput(k, last)
+			p = t.split(&jobs, k, &base, inOnChip, outOn)
+			inOnChip = outOn
+		}
+		mem := t.hbm // every kernel starts on an idle channel (the one before has finished)
+		end := runPhase(0, jobs[:t.n], &mem)
+		cycles = hw.SatAdd(cycles, end)
+		for j := range t.n {
+			cost.DRAMBytes = hw.SatAdd(cost.DRAMBytes, jobs[j].bytes)
+		}
+		if tr != nil {
+			kt := KernelTrace{Kernel: k.Name, Class: k.Class, Cycles: end}
+			for j := range t.n {
+				st := p.subs[j]
+				st.Bytes = jobs[j].bytes
+				if jobs[j].chunks > 0 {
+					st.Finish = jobs[j].end[jobs[j].chunks-1]
+				}
+				kt.Subs = append(kt.Subs, st)
+			}
+			*tr = append(*tr, kt)
+		}
+	}
+	cost.Cycles = cycles
+	cost.TimePS = hw.PS(cycles, t.cfg.ClockHz)
+	return cost, nil
+}
+
+// keepsOutput reports whether k's output stays on chip for the next kernel:
+// buffers are re-purposed and the output fits in all of them.
+func (t *Template) keepsOutput(k *workload.Kernel, last bool) bool {
+	return t.cfg.Repurpose && !last && k.OutElems*WordBytes <= t.bufBytes
+}
+
+// supported reports kernels the template cannot run.
+func supported(k *workload.Kernel) error {
+	switch k.Class {
+	case workload.SpMM, workload.EdgeWise, workload.Max, workload.GEMM, workload.ElementWise:
+		return nil
+	}
+	return fmt.Errorf("gcos: %s kernel %q is not supported by the template", k.Class, k.Name)
+}
+
+func sparse(c workload.KernelClass) bool {
+	return c == workload.SpMM || c == workload.EdgeWise || c == workload.Max
+}
+
+// width returns the columns of k's output (1 for the attention scores).
+func width(k *workload.Kernel) int64 {
+	if k.Class == workload.EdgeWise {
+		return 1
+	}
+	return k.N
+}
+
+// nnzOf returns the adjacency entries a sparse kernel walks.
+func nnzOf(k *workload.Kernel) int64 {
+	if k.Class == workload.Max {
+		if k.N == 0 {
+			return 0
+		}
+		return k.Ops / k.N
+	}
+	return k.NNZ
+}
+
+// rowsOf returns the row profile of w's input adjacency (sampling scale
+// and self-loops are set per kernel).
+func (t *Template) rowsOf(w hw.Work) (rows, error) {
+	in := w.Block.In
+	r := rows{n: in.Nodes, scale: 1, inNNZ: in.NNZ}
+	if g := w.Graph; g != nil {
+		entries := hw.SizeOf(g).NNZ
+		switch {
+		case int64(g.NumNodes()) != in.Nodes:
+			return r, fmt.Errorf("gcos: work on %d nodes, its graph has %d", in.Nodes, g.NumNodes())
+		case in.NNZ > entries:
+			return r, fmt.Errorf("gcos: work with %d adjacency entries, its graph has %d", in.NNZ, entries)
+		}
+		r.g, r.loops = g, g.SelfLoops
+		if entries > 0 {
+			r.scale = float64(in.NNZ) / float64(entries)
+		}
+	}
+	return r, nil
+}
+
+// kernelRows returns the row profile of sparse kernel k: the graph's rows
+// when k walks the input adjacency (plus the identity), the average row
+// otherwise.
+func kernelRows(base *rows, k *workload.Kernel) rows {
+	r := *base
+	inNNZ := base.inNNZ
+	nnz := nnzOf(k)
+	r.n = k.M
+	switch {
+	case r.g != nil && k.M == int64(r.g.NumNodes()) && nnz == inNNZ:
+		r.self = 0
+	case r.g != nil && k.M == int64(r.g.NumNodes()) && nnz == inNNZ+k.M:
+		r.self = 1
+	default:
+		r.g = nil
+	}
+	if k.M > 0 {
+		r.avg = float64(nnz) / float64(k.M)
+	}
+	return r
+}

@@ -1,0 +1,127 @@
+package seed001
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"gnnsim/graphs"
+	nas "gnnsim/nas/gcos"
+	"gnnsim/train"
+)
+
+// Oracle is a data set's accuracy: Search (validation accuracy, what the
+// searches optimise, as G-CoS evaluates candidates on the validation set)
+// and Report (test accuracy, what the figures show), and where the numbers
+// come from.
+type Oracle struct {
+	Search, Report nas.AccuracyFunc
+	From           string
+}
+
+// AccuracySource returns a data set's oracle.
+type AccuracySource func(ctx context.Context, ds nas.Dataset) (Oracle, error)
+
+// TrainedAccuracy trains every GNN on the CPU with package train on the
+// Planetoid data under dataDir (planetoid/ind, the public split): GCN-like
+// GNNs with Kipf and Welling's settings, scored attention with Velickovic
+// et al.'s (train.GCNConfig, train.GATConfig), epochs 200 (quick: fewer).
+// G-CoS attributes the trainer lacks map to the nearest it has (ToTrain).
+func TrainedAccuracy(dataDir string, epochs int, seed uint64) AccuracySource {
+	return func(ctx context.Context, ds nas.Dataset) (Oracle, error) {
+		p, err := graphs.LoadPlanetoid(filepath.Join(dataDir, "planetoid", "ind", "ind."+ds.Name))
+		if err != nil {
+			return Oracle{}, fmt.Errorf("seed001: %w", err)
+		}
+		d, err := train.NewData(p)
+		if err != nil {
+			return Oracle{}, fmt.Errorf("seed001: %w", err)
+		}
+		gcnCfg, gatCfg := train.GCNConfig(), train.GATConfig()
+		gcnCfg.Seed, gatCfg.Seed = seed, seed
+		if epochs > 0 {
+			gcnCfg.Epochs, gatCfg.Epochs = epochs, epochs
+		}
+		gcnO, err := train.NewOracle(d, gcnCfg, 1)
+		if err != nil {
+			return Oracle{}, err
+		}
+		gatO, err := train.NewOracle(d, gatCfg, 1)
+		if err != nil {
+			return Oracle{}, err
+		}
+		ask := func(a nas.Arch) (train.Accuracy, error) {
+			if err := ctx.Err(); err != nil {
+				return train.Accuracy{}, err
+			}
+			o := gcnO
+			if a.Layers[0].Attention.Scored() || a.Layers[1].Attention.Scored() {
+				o = gatO
+			}
+			return o.Accuracy(train.Genome{Arch: ToTrain(a)})
+		}
+		from := fmt.Sprintf("trained on the CPU (package train, %s public split, %d epochs, seed %d; Kipf-Welling settings, Velickovic settings for scored attention); "+
+			"G-CoS's GAT-sym, COS, Linear and Gene-Linear attention train as GAT, the MLP aggregation as sum, and neighbour sampling is not applied in training (it only changes latency)",
+			ds.Name, gcnCfg.Epochs, seed)
+		return Oracle{
+			Search: func(a nas.Arch) (float64, error) { r, err := ask(a); return r.Val, err },
+			Report: func(a nas.Arch) (float64, error) { r, err := ask(a); return r.Test, err },
+			From:   from,
+		}, nil
+	}
+}
+
+// ToTrain maps a G-CoS GNN onto the trainer's architecture: skip attention
+// is the constant weight, GCN is GCN, and every scored attention (GAT,
+// GAT-sym, COS, Linear, Gene-Linear) is GAT, the nearest the trainer has;
+// sum, mean and max aggregate as such and MLP as sum; skip and linear
+// activations are the identity. The output layer's activation is the
+// identity (softmax in the loss). Neighbour sampling has no counterpart.
+func ToTrain(a nas.Arch) train.Arch {
+	att := func(x nas.Attention) train.Attention {
+		switch {
+		case x == nas.AttSkip:
+			return train.Constant
+		case x == nas.AttGCN:
+			return train.GCN
+		}
+		return train.GAT
+	}
+	agg := func(x nas.Aggregation) train.Aggregation {
+		switch x {
+		case nas.AggMean:
+			return train.Mean
+		case nas.AggMax:
+			return train.Max
+		}
+		return train.Add
+	}
+	act := func(x nas.Activation) train.Activation {
+		switch x {
+		case nas.ActSigmoid:
+			return train.Sigmoid
+		case nas.ActTanh:
+			return train.Tanh
+		case nas.ActReLU:
+			return train.ReLU
+		case nas.ActSoftplus:
+			return train.Softplus
+		case nas.ActLeakyReLU:
+			return train.LeakyReLU
+		case nas.ActReLU6:
+			return train.ReLU6
+		case nas.ActELU:
+			return train.ELU
+		}
+		return train.Identity
+	}
+	var t train.Arch
+	for i, l := range a.Layers {
+		tl := train.Layer{Hidden: l.Hidden, Heads: l.Heads, Attention: att(l.Attention), Aggregation: agg(l.Aggregation), Activation: act(l.Activation)}
+		if i == len(a.Layers)-1 {
+			tl.Hidden, tl.Activation = 0, train.Identity
+		}
+		t.Layers = append(t.Layers, tl)
+	}
+	return t
+}

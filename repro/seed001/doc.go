@@ -1,0 +1,17 @@
+// Package seed001 reproduces G-CoS (seed 001) end to end in one results
+// directory: Figure 1 (accuracy x throughput of random GNN / accelerator
+// pairs), Figure 7 (accuracy vs latency of the co-search against handcrafted
+// GNNs whose accelerators the same search tunes) and Figure 8 (speed-up of
+// searched accelerators over the HyGCN-like and AWB-GCN-like designs on
+// the same engine), as Parquet tables, PNG/SVG figures and a report.md
+// that sets the paper's numbers beside ours.
+//
+//	rep, err := seed001.Run(ctx, seed001.Options{Out: "results/seed001", Quick: true})
+//
+// Accuracy is measured: every GNN is trained on the CPU (package train) on
+// Planetoid Cora / CiteSeer; the report says which trainer settings and how
+// G-CoS attention types map onto the trainer's. Latency comes from
+// accel/gcos. What the paper has and we do not: the one-shot supernet, the
+// GNAS baselines of Figure 7, Deepburning-GL, PyG-CPU timings, FPGA
+// implementation.
+package seed001

@@ -1,0 +1,569 @@
+package seed001
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	accel "gnnsim/accel/gcos"
+	"gnnsim/graphs"
+	"gnnsim/hw"
+	"gnnsim/internal/par"
+	"gnnsim/internal/pqio"
+	"gnnsim/internal/splitmix"
+	nas "gnnsim/nas/gcos"
+	"gnnsim/workload"
+)
+
+// Options configure Run.
+type Options struct {
+	Out     string // results directory (created if needed)
+	Quick   bool   // reduced sizes: <= 60 s
+	Seed    uint64
+	DataDir string // the layout of ../shared/data; empty: /work/shared/data if present
+	Workers int    // <= 0: all CPUs; never changes the results
+	Log     io.Writer
+	// Accuracy overrides the trainer (tests); nil: TrainedAccuracy on
+	// DataDir (200 epochs; quick: QuickEpochs).
+	Accuracy AccuracySource
+	// Sizes overrides the run's sizes (zero fields: Quick's or full).
+	Sizes Sizes
+}
+
+// Sizes set how much each experiment does.
+type Sizes struct {
+	Fig1GNNs, Fig1Accels int // random GNNs x random accelerators (paper 300 x 300)
+	CoSearch             int // evaluations per co-search (Figure 7)
+	HWSearch             int // evaluations per accelerator-only search (Figures 7, 8)
+	PoolSize             int // p_max
+	// MaxHidden and MaxHeads limit the GNN space (0: Table II's 256 and
+	// 16): GNN training time grows with width x heads, from a fraction of a
+	// second to minutes per network on two cores.
+	MaxHidden, MaxHeads int
+	Weights             int // latency weights of Figure 7 (of LatencyWeights, spread)
+}
+
+// Full and Quick are the default sizes.
+var (
+	// QuickEpochs is the training length of a quick run.
+	QuickEpochs = 30
+	FullSizes   = Sizes{Fig1GNNs: 300, Fig1Accels: 300, CoSearch: 300, HWSearch: 400, PoolSize: 50, Weights: 3}
+	QuickSizes  = Sizes{Fig1GNNs: 8, Fig1Accels: 40, CoSearch: 24, HWSearch: 100, PoolSize: 8, MaxHidden: 32, MaxHeads: 2, Weights: 2}
+)
+
+// LatencyWeights are the latency weights of Figure 7's co-searches (the
+// accuracy weight is 1 - w): the paper trades accuracy for latency by
+// "decreasing/increasing the weighting coefficient of the latency".
+var LatencyWeights = []float64{0.2, 0.5, 0.8}
+
+// Paper's published relative claims (seed 001, Sec. V-B).
+const (
+	PaperSpeedupHyGCN = 5.52
+	PaperSpeedupAWB   = 1.92
+)
+
+// Fig1Row is one random GNN / accelerator pair.
+type Fig1Row struct {
+	GNN        int64   `parquet:"gnn"`
+	Accel      int64   `parquet:"accel"`
+	Arch       string  `parquet:"arch"`
+	Accuracy   float64 `parquet:"accuracy"`
+	LatencyPS  int64   `parquet:"latency_ps"`
+	Throughput float64 `parquet:"throughput"` // inferences per second
+	Feasible   bool    `parquet:"feasible"`
+	Good       bool    `parquet:"good"` // in the good corner
+}
+
+// Fig7Row is one point of Figure 7.
+type Fig7Row struct {
+	Dataset     string  `parquet:"dataset"`
+	Method      string  `parquet:"method"` // "G-CoS" or a handcrafted GNN
+	LatWeight   float64 `parquet:"lat_weight"`
+	Arch        string  `parquet:"arch"`
+	Accel       string  `parquet:"accel"`
+	Accuracy    float64 `parquet:"accuracy"`
+	LatencyPS   int64   `parquet:"latency_ps"`
+	Evaluations int64   `parquet:"evaluations"`
+}
+
+// Fig8Row is one design's latency for one GNN on one data set.
+type Fig8Row struct {
+	Dataset      string  `parquet:"dataset"`
+	Model        string  `parquet:"model"`
+	Design       string  `parquet:"design"`
+	Accel        string  `parquet:"accel"`
+	LatencyPS    int64   `parquet:"latency_ps"`
+	DRAMBytes    int64   `parquet:"dram_bytes"`
+	SpeedupHyGCN float64 `parquet:"speedup_hygcn"` // of G-CoS's design over HyGCN-like (same for each row of a case)
+	SpeedupAWB   float64 `parquet:"speedup_awb"`
+}
+
+// Report is what Run produced.
+type Report struct {
+	Out, ReportPath string
+	Sizes           Sizes
+	AccuracyFrom    []string
+	Fig1            []Fig1Row
+	GoodFraction    float64 // of Fig 1's pairs in the good corner
+	Fig7            []Fig7Row
+	Fig8            []Fig8Row
+	// Geometric means of G-CoS's speed-ups over the baselines.
+	SpeedupHyGCN, SpeedupAWB float64
+	// CoraGCNMicros is the handcrafted GCN on Cora on its searched
+	// accelerator (the order-of-magnitude check).
+	CoraGCNMicros float64
+}
+
+func (o *Options) logf(format string, args ...any) {
+	if o.Log != nil {
+		fmt.Fprintf(o.Log, format+"\n", args...)
+	}
+}
+
+// Run runs the reproduction.
+func Run(ctx context.Context, o Options) (Report, error) {
+	if o.Out == "" {
+		return Report{}, errors.New("seed001: no output directory")
+	}
+	sz := FullSizes
+	if o.Quick {
+		sz = QuickSizes
+	}
+	for _, p := range []struct{ dst, src *int }{{&sz.Fig1GNNs, &o.Sizes.Fig1GNNs}, {&sz.Fig1Accels, &o.Sizes.Fig1Accels},
+		{&sz.CoSearch, &o.Sizes.CoSearch}, {&sz.HWSearch, &o.Sizes.HWSearch}, {&sz.PoolSize, &o.Sizes.PoolSize},
+		{&sz.MaxHidden, &o.Sizes.MaxHidden}, {&sz.MaxHeads, &o.Sizes.MaxHeads}, {&sz.Weights, &o.Sizes.Weights}} {
+		if *p.src < 0 {
+			return Report{}, fmt.Errorf("seed001: negative size %d", *p.src)
+		}
+		if *p.src > 0 {
+			*p.dst = *p.src
+		}
+	}
+	if o.DataDir == "" {
+		if _, err := os.Stat("/work/shared/data"); err == nil {
+			o.DataDir = "/work/shared/data"
+		}
+	}
+	if o.Accuracy == nil {
+		epochs := 0
+		if o.Quick {
+			epochs = QuickEpochs
+		}
+		o.Accuracy = TrainedAccuracy(o.DataDir, epochs, o.Seed)
+	}
+	if err := os.MkdirAll(o.Out, 0o755); err != nil {
+		return Report{}, fmt.Errorf("seed001: %w", err)
+	}
+	rep := Report{Out: o.Out, Sizes: sz}
+	data, err := Datasets(o.DataDir)
+	if err != nil {
+		return rep, err
+	}
+	// Accuracy oracles for the data sets with labels (Cora, CiteSeer).
+	oracles := map[string]Oracle{}
+	for _, ds := range data[:2] {
+		if o.Quick && ds.Name != "cora" {
+			continue // the quick run trains on Cora only
+		}
+		or, err := o.Accuracy(ctx, ds)
+		if err != nil {
+			return rep, fmt.Errorf("seed001: accuracy on %s: %w", ds.Name, err)
+		}
+		or.Search, or.Report = nas.Memo(or.Search), nas.Memo(or.Report)
+		oracles[ds.Name] = or
+		rep.AccuracyFrom = append(rep.AccuracyFrom, ds.Name+": "+or.From)
+	}
+	o.logf("seed001: figure 1 (%d x %d pairs)", sz.Fig1GNNs, sz.Fig1Accels)
+	if rep.Fig1, rep.GoodFraction, err = fig1(ctx, &o, data[0], oracles[data[0].Name], sz); err != nil {
+		return rep, err
+	}
+	o.logf("seed001: figure 7")
+	fig7Data := data[:2]
+	if o.Quick {
+		fig7Data = data[:1]
+	}
+	for _, ds := range fig7Data {
+		rows, err := fig7(ctx, &o, ds, oracles[ds.Name], sz)
+		if err != nil {
+			return rep, err
+		}
+		rep.Fig7 = append(rep.Fig7, rows...)
+	}
+	o.logf("seed001: figure 8")
+	if rep.Fig8, rep.SpeedupHyGCN, rep.SpeedupAWB, err = fig8(ctx, &o, data, sz); err != nil {
+		return rep, err
+	}
+	for _, r := range rep.Fig8 {
+		if r.Dataset == "cora" && r.Model == "GCN" && r.Design == "G-CoS" {
+			rep.CoraGCNMicros = float64(r.LatencyPS) / 1e6
+		}
+	}
+	if err := writeTables(&rep); err != nil {
+		return rep, err
+	}
+	if err := writeFigures(&rep); err != nil {
+		return rep, err
+	}
+	if err := writeReport(&rep); err != nil {
+		return rep, err
+	}
+	return rep, ctx.Err()
+}
+
+// Published sizes of the data sets (Planetoid as in PyG; Reddit as in
+// GraphSAGE / PyG), used when a graph is not on disk.
+var published = []nas.Dataset{
+	{Name: "cora", Size: workload.Size{Nodes: 2708, NNZ: 10556}, Features: 1433, Classes: 7},
+	{Name: "citeseer", Size: workload.Size{Nodes: 3327, NNZ: 9104}, Features: 3703, Classes: 6},
+	{Name: "pubmed", Size: workload.Size{Nodes: 19717, NNZ: 88648}, Features: 500, Classes: 3},
+	{Name: "reddit", Size: workload.Size{Nodes: 232965, NNZ: 114615892}, Features: 602, Classes: 41},
+}
+
+// Datasets returns Cora, CiteSeer, PubMed and Reddit: with their graphs
+// when on disk, else their published sizes (Reddit always by size: its
+// 115 M entries are priced from the average row).
+func Datasets(dir string) ([]nas.Dataset, error) {
+	out := slices.Clone(published)
+	for i := range out {
+		g, err := loadGraph(dir, out[i].Name)
+		if err != nil {
+			return nil, err
+		}
+		out[i].Graph = g
+	}
+	return out, nil
+}
+
+// loadGraph loads a Planetoid graph (planetoid/ind, the files package
+// train reads) when the data is present; nil when not.
+func loadGraph(dir, name string) (*graphs.Graph, error) {
+	if dir == "" || name == "reddit" {
+		return nil, nil
+	}
+	path := filepath.Join(dir, "planetoid", "ind", "ind."+name)
+	if !graphs.IsPlanetoid(path) {
+		return nil, nil
+	}
+	p, err := graphs.LoadPlanetoid(path)
+	if err != nil {
+		return nil, fmt.Errorf("seed001: %w", err)
+	}
+	return p.Graph, nil
+}
+
+func workers(w int) int {
+	if w <= 0 {
+		return 0
+	}
+	return w
+}
+
+// space returns the joint space of the run's sizes.
+func (sz Sizes) space(classes int) (*nas.Space, error) {
+	if sz.MaxHidden == 0 && sz.MaxHeads == 0 {
+		return nas.NewSpace(classes)
+	}
+	h, k := sz.MaxHidden, sz.MaxHeads
+	if h == 0 {
+		h = nas.HiddenChoices[len(nas.HiddenChoices)-1]
+	}
+	if k == 0 {
+		k = nas.HeadChoices[len(nas.HeadChoices)-1]
+	}
+	return nas.NewSmallSpace(classes, h, k)
+}
+
+// weights returns Figure 7's latency weights: n of LatencyWeights, spread.
+func (sz Sizes) weights() []float64 {
+	n := min(max(sz.Weights, 1), len(LatencyWeights))
+	if n == 1 {
+		return LatencyWeights[len(LatencyWeights)/2:][:1]
+	}
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = LatencyWeights[i*(len(LatencyWeights)-1)/(n-1)]
+	}
+	return out
+}
+
+// randomArchs draws n distinct GNNs of sp.
+func randomArchs(n int, sp *nas.Space, seed uint64) ([]nas.Arch, error) {
+	r := rand.New(rand.NewPCG(seed, 0x5eed001))
+	enc := sp.Encoding()
+	seen := map[nas.Arch]bool{}
+	var out []nas.Arch
+	for tries := 0; len(out) < n && tries < 100*n; tries++ {
+		d, err := sp.Decode(enc.Sample(r))
+		if err != nil {
+			return nil, err
+		}
+		if !seen[d.Arch] {
+			seen[d.Arch] = true
+			out = append(out, d.Arch)
+		}
+	}
+	return out, nil
+}
+
+func randomAccels(n int, seed uint64) ([]accel.Config, error) {
+	sp, err := nas.NewHardwareSpace(nas.Handcrafted(2)["GCN"])
+	if err != nil {
+		return nil, err
+	}
+	r := rand.New(rand.NewPCG(seed, 0xacce1))
+	enc := sp.Encoding()
+	out := make([]accel.Config, n)
+	for i := range out {
+		d, err := sp.Decode(enc.Sample(r))
+		if err != nil {
+			return nil, err
+		}
+		out[i] = d.HW
+	}
+	return out, nil
+}
+
+// fig1 evaluates every pair of random GNNs and accelerators on ds. The
+// good corner: pairs in the top decile of both accuracy and throughput.
+func fig1(ctx context.Context, o *Options, ds nas.Dataset, or Oracle, sz Sizes) ([]Fig1Row, float64, error) {
+	sp, err := sz.space(ds.Classes)
+	if err != nil {
+		return nil, 0, err
+	}
+	archs, err := randomArchs(sz.Fig1GNNs, sp, splitmix.Mix64(o.Seed^1))
+	if err != nil {
+		return nil, 0, err
+	}
+	cfgs, err := randomAccels(sz.Fig1Accels, splitmix.Mix64(o.Seed^2))
+	if err != nil {
+		return nil, 0, err
+	}
+	p, err := nas.NewProblem(ds, nil)
+	if err != nil {
+		return nil, 0, err
+	}
+	accs := make([]float64, len(archs))
+	if err := par.For(len(archs), workers(o.Workers), func(i int) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		a, err := or.Report(archs[i])
+		accs[i] = a
+		return err
+	}); err != nil {
+		return nil, 0, fmt.Errorf("seed001: figure 1: %w", err)
+	}
+	units := make([]*accel.Template, len(cfgs))
+	for j, c := range cfgs {
+		if units[j], err = accel.New(c); err != nil {
+			return nil, 0, err
+		}
+	}
+	rows := make([]Fig1Row, len(archs)*len(cfgs))
+	if err := par.For(len(archs), workers(o.Workers), func(i int) error {
+		for j, u := range units {
+			c, err := p.Latency(archs[i], u)
+			if err != nil {
+				return err
+			}
+			ok, _ := hw.Feasible(u)
+			rows[i*len(cfgs)+j] = Fig1Row{GNN: int64(i), Accel: int64(j), Arch: archs[i].String(), Accuracy: accs[i],
+				LatencyPS: c.TimePS, Throughput: 1e12 / float64(max(c.TimePS, 1)), Feasible: ok}
+		}
+		return ctx.Err()
+	}); err != nil {
+		return nil, 0, fmt.Errorf("seed001: figure 1: %w", err)
+	}
+	qa := quantile(rows, func(r Fig1Row) float64 { return r.Accuracy }, 0.9)
+	qt := quantile(rows, func(r Fig1Row) float64 { return r.Throughput }, 0.9)
+	good := 0
+	for i := range rows {
+		if rows[i].Accuracy >= qa && rows[i].Throughput >= qt {
+			rows[i].Good = true
+			good++
+		}
+	}
+	return rows, float64(good) / float64(len(rows)), nil
+}
+
+func quantile[T any](rows []T, f func(T) float64, q float64) float64 {
+	if len(rows) == 0 {
+		return math.NaN()
+	}
+	v := make([]float64, len(rows))
+	for i, r := range rows {
+		v[i] = f(r)
+	}
+	slices.Sort(v)
+	return v[min(len(v)-1, int(q*float64(len(v))))]
+}
+
+// describe names an accelerator design compactly.
+func describe(c accel.Config) string {
+	var b strings.Builder
+	for i, s := range c.Subs {
+		if i > 0 {
+			b.WriteString(" + ")
+		}
+		fmt.Fprintf(&b, "%d PEs %s/%s %dx%dx%d", s.PEs, s.Kernel, s.Tiling, s.TileM, s.TileK, s.TileN)
+		if s.Rebalance {
+			b.WriteString(" rebalanced")
+		}
+	}
+	fmt.Fprintf(&b, "; by %s", c.Alloc)
+	if c.Repurpose {
+		b.WriteString(", re-purposed")
+	}
+	if c.ShareWeights {
+		b.WriteString(", shared weights")
+	}
+	if c.Scheme == accel.Hybrid {
+		b.WriteString(", hybrid pipeline")
+	}
+	return b.String()
+}
+
+// fig7 runs the co-search at each latency weight and tunes the
+// handcrafted GNNs' accelerators with the same search.
+func fig7(ctx context.Context, o *Options, ds nas.Dataset, or Oracle, sz Sizes) ([]Fig7Row, error) {
+	var rows []Fig7Row
+	sp, err := sz.space(ds.Classes)
+	if err != nil {
+		return nil, err
+	}
+	for wi, w := range sz.weights() {
+		p, err := nas.NewProblem(ds, or.Search)
+		if err != nil {
+			return nil, err
+		}
+		p.Fitness.Acc, p.Fitness.Lat = 1-w, w
+		res, err := p.Search(ctx, sp, nas.Options{PoolSize: sz.PoolSize, Evaluations: sz.CoSearch, Seed: splitmix.Mix64(o.Seed ^ uint64(10+wi)), Workers: o.Workers})
+		if err != nil {
+			return nil, err
+		}
+		b := res.Top[0]
+		test, err := or.Report(b.Design.Arch)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, Fig7Row{Dataset: ds.Name, Method: "G-CoS", LatWeight: w, Arch: b.Design.Arch.String(), Accel: describe(b.Design.HW),
+			Accuracy: test, LatencyPS: b.LatencyPS, Evaluations: int64(len(res.Evaluated))})
+		o.logf("seed001: %s G-CoS w=%.1f: %.3f (validation %.3f) in %.1f us", ds.Name, w, test, b.Accuracy, float64(b.LatencyPS)/1e6)
+	}
+	hc := nas.Handcrafted(ds.Classes)
+	for hi, name := range nas.HandcraftedNames {
+		a := hc[name]
+		b, n, err := tuneAccel(ctx, o, ds, a, sz, uint64(20+hi))
+		if err != nil {
+			return nil, err
+		}
+		accv, err := or.Report(a)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, Fig7Row{Dataset: ds.Name, Method: name, Arch: a.String(), Accel: describe(b.Design.HW),
+			Accuracy: accv, LatencyPS: b.LatencyPS, Evaluations: int64(n)})
+		o.logf("seed001: %s %s: %.3f in %.1f us", ds.Name, name, accv, float64(b.LatencyPS)/1e6)
+	}
+	return rows, nil
+}
+
+// tuneAccel searches the accelerator of a fixed GNN for latency alone.
+func tuneAccel(ctx context.Context, o *Options, ds nas.Dataset, a nas.Arch, sz Sizes, salt uint64) (nas.Candidate, int, error) {
+	p, err := nas.NewProblem(ds, nil)
+	if err != nil {
+		return nas.Candidate{}, 0, err
+	}
+	p.Fitness.Acc, p.Fitness.Lat = 0, 1
+	sp, err := nas.NewHardwareSpace(a)
+	if err != nil {
+		return nas.Candidate{}, 0, err
+	}
+	res, err := p.Search(ctx, sp, nas.Options{PoolSize: sz.PoolSize, Evaluations: sz.HWSearch, Seed: splitmix.Mix64(o.Seed ^ salt), Workers: o.Workers})
+	if err != nil {
+		return nas.Candidate{}, 0, err
+	}
+	return res.Top[0], len(res.Evaluated), nil
+}
+
+// Fig8Models are the GNNs of Figure 8: GCN, GIN (MLP aggregation) and
+// GraphSAGE, two layers of hidden width 16.
+func Fig8Models(classes int) ([]string, []nas.Arch) {
+	hc := nas.Handcrafted(classes)
+	gin := hc["GCN"]
+	for i := range gin.Layers {
+		gin.Layers[i].Attention, gin.Layers[i].Aggregation = nas.AttSkip, nas.AggMLP
+	}
+	return []string{"GCN", "GIN", "GraphSAGE"}, []nas.Arch{hc["GCN"], gin, hc["GraphSAGE"]}
+}
+
+// fig8 compares the searched accelerator of each model and data set with
+// the two baselines.
+func fig8(ctx context.Context, o *Options, data []nas.Dataset, sz Sizes) ([]Fig8Row, float64, float64, error) {
+	var rows []Fig8Row
+	var logH, logA float64
+	n := 0
+	base := []accel.Config{accel.HyGCN(), accel.AWBGCN()}
+	for di, ds := range data {
+		names, archs := Fig8Models(ds.Classes)
+		p, err := nas.NewProblem(ds, nil)
+		if err != nil {
+			return nil, 0, 0, err
+		}
+		for mi, a := range archs {
+			best, _, err := tuneAccel(ctx, o, ds, a, sz, uint64(100+10*di+mi))
+			if err != nil {
+				return nil, 0, 0, err
+			}
+			var lat [2]int64
+			var bytes [2]int64
+			for bi, c := range base {
+				u, err := accel.New(c)
+				if err != nil {
+					return nil, 0, 0, err
+				}
+				cost, err := p.Latency(a, u)
+				if err != nil {
+					return nil, 0, 0, err
+				}
+				lat[bi], bytes[bi] = cost.TimePS, cost.DRAMBytes
+			}
+			sh := float64(lat[0]) / float64(best.LatencyPS)
+			sa := float64(lat[1]) / float64(best.LatencyPS)
+			logH += math.Log(sh)
+			logA += math.Log(sa)
+			n++
+			for _, r := range []struct {
+				design, accel string
+				lat, bytes    int64
+			}{{"G-CoS", describe(best.Design.HW), best.LatencyPS, best.DRAMBytes},
+				{"HyGCN-like", describe(base[0]), lat[0], bytes[0]}, {"AWB-GCN-like", describe(base[1]), lat[1], bytes[1]}} {
+				rows = append(rows, Fig8Row{Dataset: ds.Name, Model: names[mi], Design: r.design, Accel: r.accel,
+					LatencyPS: r.lat, DRAMBytes: r.bytes, SpeedupHyGCN: sh, SpeedupAWB: sa})
+			}
+			o.logf("seed001: %s %s: G-CoS %.1f us, %.2fx over HyGCN-like, %.2fx over AWB-GCN-like", ds.Name, names[mi], float64(best.LatencyPS)/1e6, sh, sa)
+		}
+	}
+	return rows, math.Exp(logH / float64(n)), math.Exp(logA / float64(n)), nil
+}
+
+func writeTables(rep *Report) error {
+	meta := map[string]string{"seed": "001", "generator": "gnnsim repro seed001"}
+	if err := pqio.Write(filepath.Join(rep.Out, "fig1_pairs.parquet"), rep.Fig1, meta); err != nil {
+		return fmt.Errorf("seed001: %w", err)
+	}
+	if err := pqio.Write(filepath.Join(rep.Out, "fig7_frontier.parquet"), rep.Fig7, meta); err != nil {
+		return fmt.Errorf("seed001: %w", err)
+	}
+	if err := pqio.Write(filepath.Join(rep.Out, "fig8_speedup.parquet"), rep.Fig8, meta); err != nil {
+		return fmt.Errorf("seed001: %w", err)
+	}
+	return nil
+}
