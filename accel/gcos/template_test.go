@@ -1,6 +1,10 @@
 package gcos
 
 import (
+	"path/filepath"
+
+	"gnnsim/internal/shared"
+
 	"math/rand/v2"
 	"os"
 	"testing"
@@ -27,10 +31,7 @@ func coraSized(t testing.TB) *graphs.Graph {
 
 // cora loads the real Cora graph when the shared data is present.
 func cora(t testing.TB) *graphs.Graph {
-	f, err := os.Open("../../../shared/data/planetoid/cora/cora.cites")
-	if err != nil {
-		f, err = os.Open("/work/shared/data/planetoid/cora/cora.cites")
-	}
+	f, err := os.Open(filepath.Join(shared.Data(), "planetoid", "cora", "cora.cites"))
 	if err != nil {
 		return coraSized(t)
 	}

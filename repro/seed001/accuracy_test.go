@@ -1,9 +1,10 @@
 package seed001
 
 import (
+	"gnnsim/internal/shared"
+
 	"context"
 	"math/rand/v2"
-	"os"
 	"testing"
 
 	nas "gnnsim/nas/gcos"
@@ -41,10 +42,8 @@ func TestToTrain(t *testing.T) {
 }
 
 func TestTrainedAccuracyCora(t *testing.T) {
-	dir := "/work/shared/data"
-	if _, err := os.Stat(dir + "/planetoid/ind/ind.cora.graph"); err != nil {
-		t.Skip("no Planetoid data")
-	}
+	shared.RequireData(t, "planetoid", "ind", "ind.cora.graph")
+	dir := shared.Data()
 	if testing.Short() {
 		t.Skip("trains a GCN")
 	}
@@ -70,11 +69,9 @@ func TestTrainedAccuracyCora(t *testing.T) {
 // BenchmarkQuick is 'gnnsim repro seed001 --quick' with real training
 // (target: <= 60 s).
 func BenchmarkQuick(b *testing.B) {
-	if _, err := os.Stat("/work/shared/data/planetoid/ind/ind.cora.graph"); err != nil {
-		b.Skip("no Planetoid data")
-	}
+	shared.RequireData(b, "planetoid", "ind", "ind.cora.graph")
 	for b.Loop() {
-		if _, err := Run(context.Background(), Options{Out: b.TempDir(), Quick: true, Seed: 1, DataDir: "/work/shared/data"}); err != nil {
+		if _, err := Run(context.Background(), Options{Out: b.TempDir(), Quick: true, Seed: 1, DataDir: shared.Data()}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -27,7 +27,7 @@ type Options struct {
 	Out     string // results directory (created if needed)
 	Quick   bool   // reduced sizes: <= 60 s
 	Seed    uint64
-	DataDir string // the layout of ../shared/data; empty: /work/shared/data if present
+	DataDir string // the layout of ../shared/data; empty: generated/sized data only
 	Workers int    // <= 0: all CPUs; never changes the results
 	Log     io.Writer
 	// Accuracy overrides the trainer (tests); nil: TrainedAccuracy on
@@ -144,11 +144,6 @@ func Run(ctx context.Context, o Options) (Report, error) {
 		}
 		if *p.src > 0 {
 			*p.dst = *p.src
-		}
-	}
-	if o.DataDir == "" {
-		if _, err := os.Stat("/work/shared/data"); err == nil {
-			o.DataDir = "/work/shared/data"
 		}
 	}
 	if o.Accuracy == nil {
