@@ -11,7 +11,11 @@
 // Runs happen on the sim kernel at row-group and tile granularity: one
 // event per group of T_Va rows, per combination tile and per pipeline step,
 // never per PE or per cycle (a DRAM transfer's timing is computed when it
-// is requested). A run costs O(V + V/T_Va + V/T_Vc) after an O(V) Prepare.
+// is requested). A run costs O(V + V/T_Va + V/T_Vc) after an O(V) Prepare,
+// plus the timing of one row per distinct row length and of one
+// combination tile, which a small cycle-level model of the output path
+// gives (see "Output path"; its cost does not grow with V, and a Prepared
+// keeps the results for the next run with the same tiles).
 // Options.Engine = Fast computes the same numbers in closed form when no
 // DRAM transfers are modelled (tests check the two agree exactly).
 //
@@ -21,9 +25,11 @@
 // simulator behind seed 002's labels), quirks included, with no memory
 // limits: an unlimited global buffer, no DRAM, networks as wide as the PE
 // array and no energy. On the reference set of ../shared/omega-reference
-// (1,888 runs) its seq, sp and pp cycles have a median absolute error of
-// 0 % and a 90th percentile of 0.33 %; every tile size and global-buffer
-// access count matches exactly (see package omegaref).
+// (1,888 runs) it reproduces every value exactly: the agg, comb, seq, sp and
+// pp cycles, every per-row timestamp of timestamps.jsonl, every tile size
+// and global-buffer access count (see package omegaref; the one calibrated
+// constant, pipeDepth, is chosen on the TU graphs alone and holds on the
+// SuiteSparse and synthetic graphs).
 //
 // Extended mode (the default) adds the effects a designer needs, each one a
 // bit of Effect that Options.Disable switches off; with every effect off it
@@ -108,28 +114,54 @@
 //
 // # Timing model (both modes)
 //
+// The model follows STONNE, the cycle-level simulator STONNE-Omega runs
+// each phase on, at the level of its controllers' sends and its output
+// path; the rules were read from its source and checked against every
+// timestamp of the reference set.
+//
 // Aggregation runs row by row, as STONNE's sparse-dense controller does. A
-// row with d nonzeros takes iK = ceil(d/T_N) neighbour steps: W = 1 +
-// iK + iK*iN cycles (configure, multicast the A values, then stream H for
-// each of the iN = ceil(F/T_Fa) passes), after which its results drain: the
-// next row starts ld = 3 + ceil(log2 T_N) + floor(log2 T_Fa) cycles later
-// (multiplier, adder tree, the tree levels the T_Fa roots sit below, write
-// back), plus iN-1 cycles for one-step rows when T_N > 1 and T_Fa >= 3:
-// reduction roots 1 and 2 (3 and 4, ...) share a collection-bus line that
-// delivers one result per cycle, so back-to-back passes drain at two cycles
-// each. The last valid feature column's result is stamped lf cycles after
-// streaming (4 + ceil(log2 T_N) with an adder tree and T_Fa > 1, one less
-// for T_Fa = 1; 3 + ceil(log2((F-1) mod T_Fa + 1)), at most ld, with the
-// temporal reduction of T_N = 1).
-// Rows are grouped T_Va at a time in lock step; a group costs its slowest
-// row.
+// row with d nonzeros takes iK = ceil(d/T_N) neighbour steps: the
+// controller configures for a cycle, multicasts the A values for iK
+// cycles, then streams H for iN = ceil(F/T_Fa) passes of iK cycles. Each
+// pass ends with T_Fa sums (virtual neurons, VNs, of T_N multipliers; with
+// T_N = 1 an accumulator per PE sums over the steps). The next row
+// configures the cycle after the row's last result is written, so a row's
+// time is its sends plus the output path's drain. What STONNE-Omega
+// records, and groups T_Va rows at a time in lock step (a group costs its
+// slowest row), is the write cycle of the row's last feature column.
 //
 // Combination runs tile by tile (T_Vc rows), as STONNE's dense controller
 // does with the intermediate stationary: a tile loads S = ceil(F/T_Fc)
-// stationary folds and streams the G/T_Gc weight columns at S cycles each,
-// but at least 2 cycles per column once three or more reduction roots are
-// active (the bus-line pairs again); it then drains 3 + ceil(log2(PEs used))
-// cycles (one fewer without folding). Tiles run back to back.
+// stationary folds, a cycle each, then streams the ceil(G/T_Gc) weight
+// column groups, S cycles each, each ending with T_Vc*T_Gc sums (VNs of
+// T_Fc multipliers). The next tile starts the cycle after the tile's last
+// result is written.
+//
+// # Output path
+//
+// A result reaches its collection-bus line pipeDepth (2) cycles after the
+// controller's last send for it, plus its latency in the reduction network;
+// the bus lines deliver it to the global buffer, which writes it. Three
+// mechanisms decide when each result is written (rnet.go):
+//
+//   - Reduction latency. With T_N (aggregation) or T_Fc (combination) above
+//     1 the VNs are summed by an augmented reduction tree (MAERI's ART),
+//     one cycle per level; a VN of 2^k aligned multipliers takes k cycles.
+//     Other sizes use the forwarding links between neighbouring subtrees,
+//     each costing one more cycle (see quirk 6).
+//   - Bus lines. The two switches of a forwarding-link pair share a bus
+//     line that delivers one result per cycle, alternating between them;
+//     a level's first and last switch, and a temporal reduction's
+//     accumulators, have lines of their own. The buffer takes the results
+//     in line order: pairs level by level from the root, then the unpaired
+//     switches.
+//   - Write queue. The buffer writes the first ceil(n/2) of the n results
+//     queued each cycle (quirk 5).
+//
+// The model simulates this path cycle by cycle for one row of each row
+// length and one tile (results only shift with the start cycle), skipping
+// idle cycles and, once a wave of results repeats the previous one, the
+// rest; a test checks that against a plain simulation.
 //
 // Inter-phase (STONNE-Omega's analytical step, omega.cpp):
 //
@@ -140,11 +172,14 @@
 //	      tiles of T_Vp = max(T_Va, T_Vc) rows, each phase on its own share
 //	      of the PEs, in lock step (both phases start each step together)
 //
-// The per-row and per-tile constants were derived from STONNE's network
-// structure and checked against the per-row timestamps of the reference set
-// (timestamps.jsonl), which is what STONNE-Omega's numbers are computed from.
 // Loop orders other than VFN (aggregation) and VGF (combination) are
 // rejected: STONNE-Omega models no others.
+//
+// With NoC limits (extended mode) a group of rows lasts at least as long
+// as the networks take to move its words (aggregation), and a tile's loads,
+// weight streaming and result collection stretch where they need more
+// than the bandwidth (combination); the output path itself is modelled
+// with one bus line per switch pair whatever the reduction bandwidth.
 //
 // # Quirks
 //
@@ -161,10 +196,38 @@
 //     last whole group are never counted; the fix cuts both phases at whole
 //     tiles of T_Vp rows.
 //  4. pp timestamps (FixPPStamps): the combination part of pp tile k is the
-//     difference of the recorded timestamps of tile ends' last rows, and a
-//     row whose reduction root has no bus partner (row 0 of a tile, and the
-//     last row when odd) is recorded halfway through its tile; the fix uses
-//     the tiles' finish times.
+//     difference of the write cycles of the tile ends' last rows, which the
+//     bus lines and the write queue order differently from the rows (a
+//     row on an unpaired line can be written long before its tile ends:
+//     row 0 of an 11-row tile of tiling a at cycle 42 of 76; the last
+//     row's may be written before an earlier row's); the fix uses the
+//     tiles' finish times.
+//
+// Both modes model three mechanisms of STONNE's output path (above) that a
+// hardware design would not share; they are what makes a drain differ
+// from a fixed latency:
+//
+//  5. Write queue. STONNE's buffer writes while its loop index is below the
+//     queue's length, which shrinks as it writes: each cycle only the first
+//     ceil(n/2) of n queued results. A burst of n results takes floor(log2
+//     n) + 1 cycles. So a one-tile combination with a temporal reduction
+//     (tilings d and f) drains in 3 + floor(log2 T_Vc) cycles, one less
+//     than ceil would give whenever T_Vc is not a power of two; and with
+//     the bus lines' two waves (6 then 5 results for 11 VNs of tiling b)
+//     a drain grows by a cycle at about 2/3 of each power of two of VNs
+//     (at 6, 11, 22, 43, 86, 171 and 342 VNs), not at the power itself.
+//  6. Forwarding links. A switch receiving over its forwarding link runs
+//     before its partner sends in the same cycle, so an operand that
+//     joins a VN over the link arrives a cycle later. VNs that are not
+//     aligned powers of two pay this once per link on their path: 13 or
+//     14 multipliers (tilings f and h on 13- and 14-node graphs, or tiling
+//     e when T_N is reduced to 14 on 256 PEs) take 5 cycles, not 4; 28
+//     multipliers take 6; the 18-wide VNs of tiling e take 4 or 5
+//     depending on their offset.
+//  7. Bus-line pairs. The two switches of a link pair share a bus line, so
+//     of two results ready together one waits a cycle; with one fold per
+//     column (S = 1: tilings a, g, h) a pair's line carries two results
+//     per column and sets the pace at 2 cycles per column.
 //
 // Beyond those, STONNE-Omega's pp formula reads past the end of its arrays
 // when V < 2*T_Vp; gnnsim evaluates the same formula within bounds (one

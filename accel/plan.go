@@ -36,6 +36,7 @@ type phaseCtx struct {
 	spillFrac float64 // share of the inter-phase buffer's rows that go to DRAM
 	hMissFrac float64 // share of neighbour H rows re-fetched from DRAM
 	weightB   int64   // bytes of all weights
+	scr       *timingScratch
 }
 
 func (p *Prepared) run(cfg dataflow.Config, hw HW, opts Options) Result {
@@ -118,13 +119,18 @@ func (p *Prepared) context(c *phaseCtx, cfg dataflow.Config, hw HW, eff Effect) 
 		}
 	}
 	fa := min(int64(t.Fa), w.aggF)
-	c.agg = newAggTiming(fa, int64(t.N), w.aggF, aggDN, aggRN, w.extraSteps)
+	// The reduction networks span the phase's PEs, rounded up to a power of
+	// two as STONNE's trees are.
+	aggLeaves := int64(nextPow2(max(cfg.AggPEs, int(fa)*t.N)))
+	c.scr = &p.scr
+	c.agg = c.scr.aggTiming(fa, int64(t.N), w.aggF, int64(p.maxRow), aggLeaves, aggDN, aggRN, w.extraSteps, pipeDepth)
 	n := len(w.gemms)
 	c.combs, c.ks, c.ns, c.fcs = c.combsA[:n], c.ksA[:n], c.nsA[:n], c.fcsA[:n]
 	for i, g := range w.gemms {
 		fc := min(int64(t.Fc), g.k)
 		gc := min(int64(t.Gc), g.n)
-		c.combs[i] = newCombTiming(int64(t.Vc), gc, fc, g.k, g.n, combDN, combRN)
+		leaves := int64(nextPow2(max(cfg.CombPEs, t.Vc*int(gc*fc))))
+		c.combs[i] = c.scr.combTiming(int64(t.Vc), gc, fc, g.k, g.n, leaves, combDN, combRN, pipeDepth)
 		c.ks[i], c.ns[i], c.fcs[i] = g.k, g.n, fc
 		c.weightB += g.k * g.n * hw.WordBytes
 	}
@@ -240,15 +246,15 @@ func (r *rowCursor) next() int64 {
 	d := int64(r.p.rows[r.v])
 	iK := max(ceilDiv(d, r.c.agg.tn), 1) // an empty row still writes its zeros
 	r.iK = iK
-	w, ld := r.c.agg.work(iK)
+	rt := r.c.agg.row(iK)
 	r.v++
 	if r.fix {
-		return w + ld
+		return rt.dur
 	}
-	ts := r.s + w + r.c.agg.lf
+	ts := r.s + rt.stamp
 	delta := ts - r.ts
 	r.ts = ts
-	r.s += w + ld
+	r.s += rt.dur
 	return delta
 }
 
@@ -257,11 +263,11 @@ func (r *rowCursor) next() int64 {
 func (c *phaseCtx) combStamp(j int64) int64 {
 	vc := int64(c.cfg.Tiles.Vc)
 	tile := j / vc
-	if len(c.combs) != 1 || int64(c.cfg.Tiles.Gc) != 1 || c.eff&FixPPStamps != 0 {
+	if len(c.combs) != 1 || c.eff&FixPPStamps != 0 {
 		return (tile + 1) * c.period()
 	}
 	cm := &c.combs[0]
-	return tile*cm.per + cm.rowStamp(j-tile*vc)
+	return tile*cm.per + cm.stamps[j-tile*vc]
 }
 
 // period returns the cycles of one combination tile over all the layer's

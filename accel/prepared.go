@@ -19,12 +19,13 @@ import (
 // A Prepared is not safe for concurrent use; give each goroutine its own
 // (they may share the Graph, which is only read).
 type Prepared struct {
-	g     *graphs.Graph
-	layer workload.Layer
-	work  work
-	v     int
-	nnz   int64   // stored entries of the aggregated matrix
-	rows  []int32 // row lengths of the aggregated matrix
+	g      *graphs.Graph
+	layer  workload.Layer
+	work   work
+	v      int
+	nnz    int64   // stored entries of the aggregated matrix
+	rows   []int32 // row lengths of the aggregated matrix
+	maxRow int32   // the longest row
 
 	// scratch, reused across runs
 	groups []int64 // aggregation group durations
@@ -33,6 +34,7 @@ type Prepared struct {
 	aggT   []unit
 	combT  []unit
 	ctx    phaseCtx
+	scr    timingScratch
 	seqE   seqEngine
 	ppE    ppEngine
 }
@@ -85,6 +87,7 @@ func Prepare(g *graphs.Graph, layer workload.Layer) (*Prepared, error) {
 		}
 		p.rows[v] = d
 		p.nnz += int64(d)
+		p.maxRow = max(p.maxRow, d)
 	}
 	return p, nil
 }

@@ -9,9 +9,12 @@ import (
 
 // TestOmegaReference is the reference-agreement test: omega mode against
 // the STONNE-Omega reference set in ../shared/omega-reference (or
-// $GNNSIM_SHARED/omega-reference). The acceptance bars are those of issue
-// 3: median absolute error <= 2 %, p90 <= 5 % over seq, sp and pp cycles,
-// top-1 agreement >= 90 %, median Spearman >= 0.95.
+// $GNNSIM_SHARED/omega-reference). Issue 3 asked for a median absolute
+// error <= 2 %, p90 <= 5 % over seq, sp and pp cycles, top-1 agreement >=
+// 90 % and a median Spearman >= 0.95; issue 18 for exact cycle counts on >=
+// 95 % of the seq, sp and pp values and never more than 1 % off. The
+// output-path model (rnet.go) reproduces every value, so the test asks
+// for that: every agg, comb, seq, sp and pp value exact.
 func TestOmegaReference(t *testing.T) {
 	dir, ok := omegaref.FindDir()
 	if !ok {
@@ -31,6 +34,12 @@ func TestOmegaReference(t *testing.T) {
 	}
 	if rep.Overall.Median > 2 || rep.Overall.P90 > 5 {
 		t.Errorf("seq/sp/pp error median %.3f%% p90 %.3f%%, want <= 2%% and <= 5%%", rep.Overall.Median, rep.Overall.P90)
+	}
+	for _, q := range omegaref.Quantities {
+		s := rep.ByQuantity[q]
+		if s.Exact != s.N || s.Max != 0 {
+			t.Errorf("%s: %d of %d values exact, max error %.4f%% at %s; want all exact", q, s.Exact, s.N, s.Max, s.Worst())
+		}
 	}
 	if rep.Top1 < 0.90 {
 		t.Errorf("top-1 agreement %.3f, want >= 0.90", rep.Top1)

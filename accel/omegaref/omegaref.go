@@ -19,6 +19,10 @@
 // in both; Spearman is the rank correlation (average ranks for ties) of a
 // graph's 24 latencies, and the median is taken over graphs.
 //
+// Report.Results keeps every run's comparison (gnnsim's and the
+// reference's value and the error of each quantity); Report.Worst ranks the
+// runs by their largest error, and WriteJSON and WriteWorst print them.
+//
 // The .csr files hold A+I exactly as simulated, rows in their given order;
 // ReadCSR keeps that order and checks the matrix is symmetric with a full
 // diagonal, as package graphs requires.
@@ -171,9 +175,9 @@ func ReadRuns(r io.Reader, name string) ([]Run, error) {
 		if run.V <= 0 || run.F <= 0 || run.G <= 0 || run.P <= 0 {
 			return nil, fmt.Errorf("omegaref: %s:%d: V, F, G and P must be positive", name, line)
 		}
-		for _, x := range []int64{run.Agg, run.Comb, run.Seq, run.SP, run.PPSafe} {
+		for _, x := range []int64{run.Agg, run.Comb, run.Seq, run.SP, run.PPSafe, run.GBSeq, run.GBSP} {
 			if x <= 0 {
-				return nil, fmt.Errorf("omegaref: %s:%d: cycle counts must be positive", name, line)
+				return nil, fmt.Errorf("omegaref: %s:%d: cycle and access counts must be positive", name, line)
 			}
 		}
 		runs = append(runs, run)

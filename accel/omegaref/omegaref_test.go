@@ -47,13 +47,17 @@ func TestLoadAndScoreTiny(t *testing.T) {
 	if len(rep.Failures) != 0 {
 		t.Fatal(rep.Failures)
 	}
-	// Every quantity of this graph is reproduced exactly except comb: the
-	// two-row tile has only unpaired reduction roots (STONNE streams a
-	// column per cycle) and gnnsim's tile drain is one cycle short.
-	for _, q := range []string{"agg", "seq", "sp", "pp"} {
-		if s := rep.ByQuantity[q]; s.Max > 4 {
-			t.Errorf("%s: max error %.2f%%", q, s.Max)
+	// Every quantity of this graph is reproduced exactly.
+	for _, q := range Quantities {
+		if s := rep.ByQuantity[q]; s.Max != 0 || s.Exact != s.N {
+			t.Errorf("%s: %d of %d exact, max error %.2f%%", q, s.Exact, s.N, s.Max)
 		}
+	}
+	if len(rep.Results) != 2 || rep.Results[1].Values["pp"].Theirs != 36 || len(rep.Results[0].Configs) != 2 {
+		t.Errorf("per-run results %+v", rep.Results)
+	}
+	if w := rep.Worst(5); len(w) != 2 || w[0].Graph != "g2" {
+		t.Errorf("Worst(5) = %+v", w)
 	}
 	if rep.GB.Max != 0 {
 		t.Errorf("global-buffer accesses differ: %.2f%%", rep.GB.Max)

@@ -81,6 +81,9 @@ type Report struct {
 	TileMismatches int // runs whose tile sizes differ from gnnsim's resolution
 
 	Failures []string // runs that could not be simulated
+
+	// Results holds every run's comparison, in the reference's order.
+	Results []RunResult
 }
 
 type graphLat struct {
@@ -106,9 +109,12 @@ func Score(ref *Reference, hw accel.HW, opts accel.Options) *Report {
 			curGraph = r.Graph
 		}
 		rep.Runs++
-		if err := scoreRun(ref, r, hw, opts, rep, lat, prepared); err != nil {
+		res := RunResult{Graph: r.Graph, Source: r.Source, Tiling: r.Tiling, P: r.P, Tiles: tileSizes(r.Tiles), Values: map[string]Value{}}
+		if err := scoreRun(ref, r, hw, opts, rep, lat, prepared, &res); err != nil {
 			rep.Failures = append(rep.Failures, fmt.Sprintf("%s tiling %s P=%d: %v", r.Graph, r.Tiling, r.P, err))
+			res.Err = err.Error()
 		}
+		rep.Results = append(rep.Results, res)
 	}
 	for _, s := range rep.ByQuantity {
 		s.finish()
@@ -147,7 +153,7 @@ func Score(ref *Reference, hw accel.HW, opts accel.Options) *Report {
 	return rep
 }
 
-func scoreRun(ref *Reference, r *Run, hw accel.HW, opts accel.Options, rep *Report, lat map[string]*graphLat, prepared map[[2]int]*accel.Prepared) error {
+func scoreRun(ref *Reference, r *Run, hw accel.HW, opts accel.Options, rep *Report, lat map[string]*graphLat, prepared map[[2]int]*accel.Prepared, res *RunResult) error {
 	g := ref.Graphs[r.Graph]
 	if g == nil {
 		return fmt.Errorf("graph not loaded")
@@ -182,6 +188,7 @@ func scoreRun(ref *Reference, r *Run, hw accel.HW, opts accel.Options, rep *Repo
 	what := fmt.Sprintf("%s/%s/P=%d", r.Graph, r.Tiling, r.P)
 	cmp := func(q string, ours, want int64) {
 		e := pctErr(ours, want)
+		res.Values[q] = Value{Ours: ours, Theirs: want, ErrPct: e}
 		rep.ByQuantity[q].add(e, what)
 		if q == "seq" || q == "sp" || q == "pp" {
 			rep.Overall.add(e, what+"/"+q)
@@ -213,8 +220,15 @@ func scoreRun(ref *Reference, r *Run, hw accel.HW, opts accel.Options, rep *Repo
 		cmp("comb", seqR.CombCycles, r.Comb)
 		cmp("seq", seqR.Cycles, r.Seq)
 		cmp("sp", spR.Cycles, r.SP)
-		rep.GB.add(pctErr(seqR.GB.Accesses(), r.GBSeq), what+"/seq")
-		rep.GB.add(pctErr(spR.GB.Accesses(), r.GBSP), what+"/sp")
+		for _, gb := range []struct {
+			name       string
+			ours, want int64
+		}{{"gb_seq", seqR.GB.Accesses(), r.GBSeq}, {"gb_sp", spR.GB.Accesses(), r.GBSP}} {
+			e := pctErr(gb.ours, gb.want)
+			res.Values[gb.name] = Value{Ours: gb.ours, Theirs: gb.want, ErrPct: e}
+			rep.GB.add(e, what+"/"+strings.TrimPrefix(gb.name, "gb_"))
+		}
+		res.Configs = []string{seqC.Name(), spC.Name()}
 		l.ours[ti], l.ref[ti], l.have[ti] = seqR.Cycles, r.Seq, true
 		l.ours[8+ti], l.ref[8+ti], l.have[8+ti] = spR.Cycles, r.SP, true
 	case 2*r.P == hw.PEs:
@@ -232,6 +246,7 @@ func scoreRun(ref *Reference, r *Run, hw accel.HW, opts accel.Options, rep *Repo
 		cmp("agg", ppR.AggCycles, r.Agg)
 		cmp("comb", ppR.CombCycles, r.Comb)
 		cmp("pp", ppR.Cycles, r.PPSafe)
+		res.Configs = []string{ppC.Name()}
 		l.ours[16+ti], l.ref[16+ti], l.have[16+ti] = ppR.Cycles, r.PPSafe, true
 	default:
 		return fmt.Errorf("P = %d is neither the hardware's %d PEs (seq, sp) nor half of them (pp)", r.P, hw.PEs)

@@ -26,6 +26,8 @@ func newValidateCmd() *cobra.Command {
 
 func newValidateOmegaCmd() *cobra.Command {
 	var refDir, hwPath, engine string
+	var asJSON bool
+	var worst int
 	cmd := &cobra.Command{
 		Use:   "omega [--reference DIR]",
 		Short: "Score omega mode against a STONNE-Omega reference set",
@@ -43,22 +45,37 @@ runs. The directory has the layout of ../shared/omega-reference (its
 README): omega_reference.csv and graphs/<name>.csr. The command also prints
 how long the simulations took against the reference's own wall time.
 
+To see where the model disagrees: --worst N prints, before the summary, the
+N runs with the largest error (each with its worst quantity and every
+compared value as ours/theirs); --json prints instead a JSON array with one
+object per run (graph, source, tiling, P, gnnsim's configurations, tile
+sizes, and ours, theirs and the absolute % error of every compared
+quantity: agg, comb, seq and sp or pp, gb_seq and gb_sp), all runs or, with
+--worst N, the N worst.
+
 The exit status is 1 when a run cannot be simulated (the summary is still
 printed).`,
-		Example: `  gnnsim validate omega --reference ../shared/omega-reference`,
-		Args:    cobra.NoArgs,
+		Example: `  gnnsim validate omega --reference ../shared/omega-reference
+  gnnsim validate omega --worst 10
+  gnnsim validate omega --json --worst 5`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runValidateOmega(cmd.OutOrStdout(), refDir, hwPath, engine)
+			if cmd.Flags().Changed("worst") && worst < 1 {
+				return fmt.Errorf("--worst: want a positive number of runs, got %d", worst)
+			}
+			return runValidateOmega(cmd.OutOrStdout(), refDir, hwPath, engine, asJSON, worst)
 		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&refDir, "reference", "", "reference set directory (default: $GNNSIM_SHARED/omega-reference, or the nearest shared/omega-reference above the working directory)")
 	fl.StringVar(&hwPath, "hw", "", "hardware spec YAML (default: built in; its pes must be the reference's P = 512)")
 	fl.StringVar(&engine, "engine", "events", "events (discrete-event kernel) or fast (closed form; same numbers)")
+	fl.BoolVar(&asJSON, "json", false, "print a JSON array with one object per run (ours and theirs per quantity) instead of the report")
+	fl.IntVar(&worst, "worst", 0, "show the N runs with the largest error (with --json: print only those)")
 	return cmd
 }
 
-func runValidateOmega(w io.Writer, refDir, hwPath, engine string) error {
+func runValidateOmega(w io.Writer, refDir, hwPath, engine string, asJSON bool, worst int) error {
 	if refDir == "" {
 		d, ok := omegaref.FindDir()
 		if !ok {
@@ -88,16 +105,36 @@ func runValidateOmega(w io.Writer, refDir, hwPath, engine string) error {
 	start := time.Now()
 	rep := omegaref.Score(ref, hw, opts)
 	took := time.Since(start).Seconds()
+	failed := func() error {
+		if n := len(rep.Failures); n > 0 {
+			return fmt.Errorf("%d of %d reference runs could not be simulated", n, rep.Runs)
+		}
+		return nil
+	}
+	if asJSON {
+		runs := rep.Results
+		if worst > 0 {
+			runs = rep.Worst(worst)
+		}
+		if err := omegaref.WriteJSON(w, runs); err != nil {
+			return err
+		}
+		return failed()
+	}
 	wall := ref.WallSeconds()
 	fmt.Fprintf(w, "reference: %s (%d runs, %d graphs)\n", refDir, len(ref.Runs), len(ref.Graphs))
 	if took > 0 {
 		fmt.Fprintf(w, "simulated in %.3f s on one core; STONNE-Omega's wall time: %.1f s; speed-up %.0fx\n\n", took, wall, wall/took)
 	}
+	if worst > 0 {
+		fmt.Fprintf(w, "the %d runs with the largest error:\n", worst)
+		if err := omegaref.WriteWorst(w, rep.Worst(worst)); err != nil {
+			return err
+		}
+		fmt.Fprintln(w)
+	}
 	if err := rep.Write(w); err != nil {
 		return err
 	}
-	if n := len(rep.Failures); n > 0 {
-		return fmt.Errorf("%d of %d reference runs could not be simulated", n, rep.Runs)
-	}
-	return nil
+	return failed()
 }

@@ -2,10 +2,14 @@ package main
 
 import (
 	"encoding/csv"
+	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"gnnsim/accel/omegaref"
@@ -36,5 +40,103 @@ func TestValidateOmega(t *testing.T) {
 	}
 	if rows, _ := strconv.Atoi(m[1]); rows != len(recs)-1 || rows == 0 {
 		t.Errorf("rows=%d, the reference CSV has %d data rows", rows, len(recs)-1)
+	}
+}
+
+// tinyReference writes a two-run reference set (the two-node graph
+// ENZYMES_g19 of the shared set, whose every value omega mode reproduces)
+// with its P = 256 run's pp value changed from 36 to 40, and returns its
+// directory.
+func tinyReference(t *testing.T) string {
+	t.Helper()
+	const header = "set,graph,source,V,E,F,G,tiling,P,T_Va,T_N,T_Fa,T_Vc,T_Gc,T_Fc,agg_tva1_cycles,agg_cycles,comb_cycles,seq_cycles,sp_cycles,pp_cycles,pp_cycles_safe,gb_accesses_seq,gb_accesses_sp,wall_s,status\n"
+	csv := header +
+		"visible,g2,TU:TEST graph_id=1,2,4,16,16,a,512,2,1,16,2,1,16,24,12,25,37,36,21911,36,420,356,0.02,ok;pp_oob\n" +
+		"visible,g2,TU:TEST graph_id=1,2,4,16,16,a,256,2,1,16,2,1,16,24,12,25,37,36,21955,40,420,356,0.02,ok;pp_oob\n"
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "graphs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "omega_reference.csv"), []byte(csv), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "graphs", "g2.csr"), []byte("0,2,4\n0,1,0,1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestValidateOmegaJSON(t *testing.T) {
+	dir := tinyReference(t)
+	objs := decodeObjects(t, mustRun(t, "validate", "omega", "--reference", dir, "--json"))
+	if len(objs) != 2 {
+		t.Fatalf("%d objects, want one per run (2)", len(objs))
+	}
+	checkKeys(t, objs, []string{"graph", "source", "tiling", "P", "configs", "tiles", "values"})
+	type value struct {
+		Ours, Theirs int64
+		Err          float64 `json:"abs_pct_err"`
+	}
+	wantQ := [][]string{
+		{"agg", "comb", "gb_seq", "gb_sp", "seq", "sp"}, // P = 512: seq and sp
+		{"agg", "comb", "pp"},                           // P = 256: pp
+	}
+	for i, o := range objs {
+		var vals map[string]value
+		if err := json.Unmarshal(o["values"], &vals); err != nil {
+			t.Fatal(err)
+		}
+		if got := slices.Sorted(maps.Keys(vals)); !slices.Equal(got, wantQ[i]) {
+			t.Errorf("run %d: quantities %v, want %v", i, got, wantQ[i])
+		}
+		for q, v := range vals {
+			want := 0.0
+			if i == 1 && q == "pp" {
+				want = 10 // 36 against the altered 40
+			}
+			if v.Err != want || (want == 0) != (v.Ours == v.Theirs) {
+				t.Errorf("run %d %s: %+v, want error %g%%", i, q, v, want)
+			}
+		}
+	}
+	var tiles map[string]int
+	if err := json.Unmarshal(objs[0]["tiles"], &tiles); err != nil || tiles["T_Va"] != 2 || tiles["T_Fc"] != 16 || len(tiles) != 6 {
+		t.Errorf("tiles %v (%v)", tiles, err)
+	}
+
+	// --worst 1 keeps the run that disagrees.
+	objs = decodeObjects(t, mustRun(t, "validate", "omega", "--reference", dir, "--json", "--worst", "1"))
+	if len(objs) != 1 || string(objs[0]["P"]) != "256" {
+		t.Fatalf("--json --worst 1: %d objects, first P %s; want the P = 256 run", len(objs), objs[0]["P"])
+	}
+}
+
+func TestValidateOmegaWorst(t *testing.T) {
+	dir := tinyReference(t)
+	out := mustRun(t, "validate", "omega", "--reference", dir, "--worst", "2")
+	if !validateSummary.MatchString(lastLine(out)) {
+		t.Errorf("last line %q is not the summary", lastLine(out))
+	}
+	// The table lists the two runs, the one that disagrees first.
+	var rows []string
+	lines := strings.Split(out, "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "graph ") && strings.Contains(l, "worst") {
+			rows = lines[i+1 : i+3]
+			break
+		}
+	}
+	if len(rows) != 2 {
+		t.Fatalf("no worst-runs table in\n%s", out)
+	}
+	f := strings.Fields(rows[0])
+	if len(f) < 7 || f[0] != "g2" || f[2] != "256" || f[3] != "pp" || f[4] != "36" || f[5] != "40" || f[6] != "10.0000" {
+		t.Errorf("first row %q, want g2 a 256 pp 36 40 10.0000 ...", rows[0])
+	}
+	if f := strings.Fields(rows[1]); len(f) < 7 || f[2] != "512" || f[6] != "0.0000" {
+		t.Errorf("second row %q, want the exact P = 512 run", rows[1])
+	}
+	if _, _, err := run(t, "validate", "omega", "--reference", dir, "--worst", "0"); err == nil || !strings.Contains(err.Error(), "--worst") {
+		t.Errorf("--worst 0: %v, want an error naming the flag", err)
 	}
 }
