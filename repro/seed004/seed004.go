@@ -70,7 +70,7 @@ type Cell struct {
 	// Trained and Episodes are summed over runs; Feasible counts the
 	// feasible distinct designs.
 	Trained, Episodes, Samples, Feasible int
-	Runs                                  []*fgnas.RunResult
+	Runs                                 []*fgnas.RunResult
 }
 
 // Report is what Run produced.
