@@ -3,6 +3,8 @@ package search
 import (
 	"math"
 	"math/rand/v2"
+
+	"gonum.org/v1/gonum/floats"
 )
 
 // lstmPolicy is the controller of NAS with reinforcement learning (Zoph &
@@ -127,14 +129,9 @@ func (p *lstmPolicy) run(sp *Space, g []int, r *rand.Rand) int {
 			copy(s.cPrev, p.steps[k-1].c)
 		}
 		for j := range 4 * H {
-			z := th[p.b+j]
-			wx := th[p.wx+j*E : p.wx+(j+1)*E]
-			for q, x := range s.x {
-				z += wx[q] * x
-			}
-			wh := th[p.wh+j*H : p.wh+(j+1)*H]
-			for q, h := range s.hPrev {
-				z += wh[q] * h
+			z := th[p.b+j] + floats.Dot(th[p.wx+j*E:p.wx+(j+1)*E], s.x)
+			if k > 0 {
+				z += floats.Dot(th[p.wh+j*H:p.wh+(j+1)*H], s.hPrev)
 			}
 			if j < 3*H {
 				s.gates[j] = sigmoid(z)
@@ -153,11 +150,7 @@ func (p *lstmPolicy) run(sp *Space, g []int, r *rand.Rand) int {
 		s.p = grow(s.p, c)
 		hi := math.Inf(-1)
 		for a := range c {
-			z := th[p.bo[i]+a]
-			wo := th[p.wo[i]+a*H : p.wo[i]+(a+1)*H]
-			for q, h := range s.h {
-				z += wo[q] * h
-			}
+			z := th[p.bo[i]+a] + floats.Dot(th[p.wo[i]+a*H:p.wo[i]+(a+1)*H], s.h)
 			s.p[a] = z
 			hi = max(hi, z)
 		}
@@ -221,12 +214,8 @@ func (p *lstmPolicy) accumulate(sp *Space, g []int, w float64) {
 				d += w
 			}
 			gr[p.bo[s.v]+a] += d
-			wo := th[p.wo[s.v]+a*H : p.wo[s.v]+(a+1)*H]
-			gwo := gr[p.wo[s.v]+a*H : p.wo[s.v]+(a+1)*H]
-			for q := range H {
-				gwo[q] += d * s.h[q]
-				p.dh[q] += d * wo[q]
-			}
+			floats.AddScaled(gr[p.wo[s.v]+a*H:p.wo[s.v]+(a+1)*H], d, s.h)
+			floats.AddScaled(p.dh, d, th[p.wo[s.v]+a*H:p.wo[s.v]+(a+1)*H])
 		}
 		// Cell: h = o tanh(c), c = f c_prev + i g.
 		for j := range H {
@@ -245,17 +234,11 @@ func (p *lstmPolicy) accumulate(sp *Space, g []int, w float64) {
 				continue
 			}
 			gr[p.b+j] += dz
-			wx := th[p.wx+j*E : p.wx+(j+1)*E]
-			gwx := gr[p.wx+j*E : p.wx+(j+1)*E]
-			for q, x := range s.x {
-				gwx[q] += dz * x
-				p.dx[q] += dz * wx[q]
-			}
-			wh := th[p.wh+j*H : p.wh+(j+1)*H]
-			gwh := gr[p.wh+j*H : p.wh+(j+1)*H]
-			for q, h := range s.hPrev {
-				gwh[q] += dz * h
-				p.dh[q] += dz * wh[q] // flows to h_prev
+			floats.AddScaled(gr[p.wx+j*E:p.wx+(j+1)*E], dz, s.x)
+			floats.AddScaled(p.dx, dz, th[p.wx+j*E:p.wx+(j+1)*E])
+			if k > 0 { // h_prev is zero at the first step
+				floats.AddScaled(gr[p.wh+j*H:p.wh+(j+1)*H], dz, s.hPrev)
+				floats.AddScaled(p.dh, dz, th[p.wh+j*H:p.wh+(j+1)*H]) // flows to h_prev
 			}
 		}
 		o := p.start

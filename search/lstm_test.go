@@ -98,3 +98,22 @@ func TestLSTMLearnsBestSequence(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkLSTMEpisode: one FGNAS-sized episode (27 decisions, hidden 100,
+// embedding 10): draw it, then accumulate its gradient.
+func BenchmarkLSTMEpisode(b *testing.B) {
+	var vars []Variable
+	for i := range 27 {
+		vars = append(vars, Variable{Name: string(rune('a'+i%26)) + string(rune('0'+i/26)), Choices: 3 + i%5})
+	}
+	sp, err := NewSpace(vars...)
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := newRand(1)
+	p := newLSTMPolicy(sp, 100, 10, r)
+	for b.Loop() {
+		g := p.sample(r, sp)
+		p.accumulate(sp, g, 0.1)
+	}
+}
