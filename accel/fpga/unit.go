@@ -116,9 +116,14 @@ func (u *Unit) Evaluate(w hw.Work) (Report, error) { return u.evaluate(w, true, 
 // Feasible reports whether the design meets its budget on w, and names
 // what it exceeds.
 func (u *Unit) Feasible(w hw.Work) (bool, string, error) {
-	r, err := u.evaluate(w, u.opt.Pipelined, false)
+	r, err := u.Assess(w)
 	return r.Feasible, r.Over, err
 }
+
+// Assess returns the report of Run's timing without the per-layer detail
+// (and without the pipelined time unless Options.Pipelined): the cost, the
+// resources and the verdict, at the cost of one Run.
+func (u *Unit) Assess(w hw.Work) (Report, error) { return u.evaluate(w, u.opt.Pipelined, false) }
 
 func (u *Unit) evaluate(w hw.Work, pipe, keep bool) (Report, error) {
 	r := Report{Budget: u.opt.Budget, Resources: u.usage}

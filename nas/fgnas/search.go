@@ -116,12 +116,11 @@ func (p *Problem) Hardware(g []int) (Candidate, Sample, error) {
 		return c, Sample{}, err
 	}
 	w := hw.BlockWork(c.Design.Block(p.Data.Size, p.Data.Features))
-	cost, err := u.Run(w)
+	r, err := u.Assess(w)
 	if err != nil {
 		return c, Sample{}, err
 	}
-	ok, over, _ := u.Feasible(w) // the same work ran above
-	return c, Sample{Genome: g, LatencyMS: float64(cost.TimePS) * 1e-9, Use: u.Usage(), Feasible: ok, Over: over}, nil
+	return c, Sample{Genome: g, LatencyMS: float64(r.Cost.TimePS) * 1e-9, Use: r.Resources, Feasible: r.Feasible, Over: r.Over}, nil
 }
 
 // evaluate is Eq. 5: reward 0 (objective 0) when the design is infeasible,
