@@ -3,6 +3,7 @@ package fpga
 import (
 	"testing"
 
+	"gnnsim/graphs"
 	"gnnsim/hw"
 	"gnnsim/hw/hwtest"
 	"gnnsim/workload"
@@ -298,4 +299,44 @@ func BenchmarkEvaluate(b *testing.B) {
 			}
 		}
 	})
+}
+
+// With the concrete graph the edge stages split their work by each block's
+// adjacency rows (a star puts half its entries in the first block); the
+// summed time does not depend on the split and the bounds still hold.
+func TestPipelinedWithGraph(t *testing.T) {
+	// A star: node 0 linked to every other node, so row 0 holds n-1 entries.
+	const n = 2000
+	g := &graphs.Graph{Name: "star", RowPtr: make([]int32, n+1)}
+	g.Col = make([]int32, 0, 2*(n-1))
+	for v := range n {
+		if v == 0 {
+			for u := 1; u < n; u++ {
+				g.Col = append(g.Col, int32(u))
+			}
+		} else {
+			g.Col = append(g.Col, 0)
+		}
+		g.RowPtr[v+1] = int32(len(g.Col))
+	}
+	for _, d := range designs()[:12] {
+		d.InputNNZ = 0
+		u, _ := New(d, Options{Pipelined: true})
+		w := hw.GraphWork(g, d.Block(hw.SizeOf(g), 32).Layers...)
+		withGraph, err := u.Evaluate(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Graph = nil
+		even, err := u.Evaluate(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if withGraph.SummedCycles != even.SummedCycles {
+			t.Errorf("summed time depends on the graph: %d vs %d", withGraph.SummedCycles, even.SummedCycles)
+		}
+		if withGraph.PipelinedCycles > withGraph.SummedCycles {
+			t.Errorf("pipelined %d > summed %d", withGraph.PipelinedCycles, withGraph.SummedCycles)
+		}
+	}
 }
