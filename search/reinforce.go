@@ -37,7 +37,7 @@ type Reinforce struct {
 	Reward func(Evaluation) float64
 	// BatchSize is m, episodes per update; 0 means FGNAS's 5.
 	BatchSize int
-	// LearningRate is Adam's step size on the logits; 0 means 0.1.
+	// LearningRate is the optimiser's step size; 0 means 0.1.
 	LearningRate float64
 	// BaselineDecay is the baseline's EMA factor in (0, 1); 0 means
 	// FGNAS's 0.9.
