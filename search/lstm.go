@@ -27,6 +27,14 @@ type lstmPolicy struct {
 
 	// Per-step scratch of the forward pass, kept for the backward pass.
 	steps []lstmStep
+	// The forward passes of the episodes drawn since the last update,
+	// keyed by their genome's first gene's address: accumulate reuses
+	// them instead of replaying the episode (the parameters have not
+	// moved in between).
+	cached    [][]lstmStep
+	cachedKey []*int
+	cachedN   []int
+	stale     bool // an update began: the cache is for past parameters
 	dz    []float64
 	dh    []float64
 	dc    []float64
@@ -181,8 +189,21 @@ func (p *lstmPolicy) run(sp *Space, g []int, r *rand.Rand) int {
 }
 
 func (p *lstmPolicy) sample(r *rand.Rand, sp *Space) []int {
+	if p.stale {
+		p.cachedKey, p.cachedN, p.stale = p.cachedKey[:0], p.cachedN[:0], false
+	}
 	g := make([]int, sp.Len())
-	p.run(sp, g, r)
+	n := p.run(sp, g, r)
+	// Keep this forward pass: swap the scratch into the cache.
+	k := len(p.cachedKey)
+	if k < len(p.cached) {
+		p.steps, p.cached[k] = p.cached[k], p.steps
+	} else {
+		p.cached = append(p.cached, p.steps)
+		p.steps = nil
+	}
+	p.cachedKey = append(p.cachedKey, &g[0])
+	p.cachedN = append(p.cachedN, n)
 	return g
 }
 
@@ -200,13 +221,24 @@ func (p *lstmPolicy) logProb(sp *Space, g []int) float64 {
 // accumulate adds w * grad log pi(g) to the gradient, by backpropagation
 // through time.
 func (p *lstmPolicy) accumulate(sp *Space, g []int, w float64) {
-	n := p.run(sp, g, nil)
+	p.stale = true
+	steps, n := p.steps, -1
+	for k, key := range p.cachedKey {
+		if key == &g[0] {
+			steps, n = p.cached[k], p.cachedN[k]
+			break
+		}
+	}
+	if n < 0 {
+		n = p.run(sp, g, nil)
+		steps = p.steps
+	}
 	H, E := p.h, p.e
 	th, gr := p.theta, p.grad
 	clear(p.dh)
 	clear(p.dc)
 	for k := n - 1; k >= 0; k-- {
-		s := &p.steps[k]
+		s := &steps[k]
 		// Head: d/dlogit of w log p_a is w (onehot - p).
 		for a := range s.cLabels {
 			d := -w * s.p[a]

@@ -34,6 +34,15 @@ func TestLSTMGradient(t *testing.T) {
 		p.zeroGrad()
 		p.accumulate(sp, g, 1)
 		analytic := append([]float64(nil), p.grad...)
+		// A copy of g is not in the forward cache: accumulate replays it,
+		// to the same gradient.
+		p.zeroGrad()
+		p.accumulate(sp, append([]int(nil), g...), 1)
+		for k := range analytic {
+			if p.grad[k] != analytic[k] {
+				t.Fatalf("replayed gradient %d: %v, cached %v", k, p.grad[k], analytic[k])
+			}
+		}
 		const h = 1e-6
 		worst := 0.0
 		for k := range p.theta {
