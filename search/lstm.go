@@ -35,10 +35,10 @@ type lstmPolicy struct {
 	cachedKey []*int
 	cachedN   []int
 	stale     bool // an update began: the cache is for past parameters
-	dz    []float64
-	dh    []float64
-	dc    []float64
-	dx    []float64
+	dz        []float64
+	dh        []float64
+	dc        []float64
+	dx        []float64
 }
 
 type lstmStep struct {
