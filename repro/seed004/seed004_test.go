@@ -36,7 +36,7 @@ func TestRunQuick(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Table3) != 4*3 || len(rep.Table4) != 2*3 {
+	if len(rep.Table3) != 2*3 || len(rep.Table4) != 2*3 {
 		t.Fatalf("tables %d, %d", len(rep.Table3), len(rep.Table4))
 	}
 	for _, f := range []string{"table3.parquet", "table4.parquet", "samples.parquet", "figure3.png", "report.md"} {

@@ -174,13 +174,22 @@ func timingName(opts Options) string {
 
 func pct(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
 
+// best renders a cell's best and mean test accuracy, or "not run".
+func best(c Cell) string {
+	if len(c.Runs) == 0 {
+		return "not run"
+	}
+	return fmt.Sprintf("%s (%s)", pct(c.BestTest), pct(c.MeanBestTest))
+}
+
 func reportMarkdown(opts Options, pl plan, rep *Report) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Seed 004 (FGNAS) reproduction\n\n")
 	fmt.Fprintf(&b, "Timing model: %s. Runs per cell: %d. Episodes: joint %d; separate %d (architecture) + %d (hardware); "+
 		"random search trains as many designs as the joint run of the same index. Seed %d.", timingName(opts), pl.runs, pl.joint, pl.arch, pl.hw, opts.Seed)
 	if opts.Quick {
-		b.WriteString(" **Quick run**: 4 of the 12 specifications, reduced episodes; not comparable with the paper's budgets.")
+		b.WriteString(" **Quick run**: the tightest and loosest specifications, joint and random search only, reduced episodes and " +
+			"short trainings; not comparable with the paper's budgets.")
 	}
 	b.WriteString("\n\nAccuracy: networks trained on the CPU by package train and post-training quantised to each design's formats " +
 		"(validation accuracy is the reward; test accuracy is reported). Best = the test accuracy of the best-by-validation sample of " +
@@ -211,9 +220,8 @@ func reportMarkdown(opts Options, pl plan, rep *Report) string {
 			pa = fmt.Sprintf("%.1f / %.1f / %.1f", p[0], p[1], p[2])
 			ph = fmt.Sprintf("%.2f / %.2f / %.2f", h[0], h[1], h[2])
 		}
-		fmt.Fprintf(&b, "| %g ms | %d | %d | %s (%s) | %s (%s) | %s (%s) | %d / %d / %d | %d / %d / %d | %s | %s |\n",
-			j.Limits.LatencyMS, j.Limits.LUT, j.Limits.DSP,
-			pct(j.BestTest), pct(j.MeanBestTest), pct(r.BestTest), pct(r.MeanBestTest), pct(s.BestTest), pct(s.MeanBestTest),
+		fmt.Fprintf(&b, "| %g ms | %d | %d | %s | %s | %s | %d / %d / %d | %d / %d / %d | %s | %s |\n",
+			j.Limits.LatencyMS, j.Limits.LUT, j.Limits.DSP, best(j), best(r), best(s),
 			j.Trained, r.Trained, s.Trained, j.Feasible, r.Feasible, s.Feasible, pa, ph)
 	}
 	b.WriteString("\n## Table 4\n\n| data | latency | LUT/FF | DSP | joint | random | separate | paper j/r/s |\n|---|---|---|---|---|---|---|---|\n")
@@ -221,7 +229,7 @@ func reportMarkdown(opts Options, pl plan, rep *Report) string {
 		j, r, s := rep.Table4[i], rep.Table4[i+1], rep.Table4[i+2]
 		p := published4[j.Data]
 		fmt.Fprintf(&b, "| %s | %g ms | %d | %d | %s | %s | %s | %.1f / %.1f / %.1f |\n", j.Data, j.Limits.LatencyMS, j.Limits.LUT, j.Limits.DSP,
-			pct(j.BestTest), pct(r.BestTest), pct(s.BestTest), p[0], p[1], p[2])
+			best(j), best(r), best(s), p[0], p[1], p[2])
 	}
 	for _, name := range []string{"citeseer", "pubmed"} {
 		if why, ok := rep.Skipped[name]; ok {
