@@ -32,7 +32,7 @@ type Options struct {
 	// Out is the results directory (created if needed).
 	Out string
 	// Quick runs a reduced experiment: one run of joint and random search
-	// (60 joint episodes) under the tightest and the loosest
+	// (1,500 joint episodes) under the tightest and the loosest
 	// specification of Table 3. Separate search is left out: its
 	// architecture phase trains unconstrained networks (a 64 x 16-head
 	// GAT takes minutes on a CPU).
@@ -112,7 +112,7 @@ func (o Options) plan() plan {
 	p := plan{runs: 5, joint: fgnas.JointEpisodes, arch: fgnas.ArchEpisodes, hw: fgnas.HWEpisodes, limits: Table3Limits(), separate: true}
 	if o.Quick {
 		all := p.limits
-		p = plan{runs: 1, joint: 60, limits: []fgnas.Limits{all[0], all[11]}}
+		p = plan{runs: 1, joint: 1500, limits: []fgnas.Limits{all[0], all[11]}}
 	}
 	if o.Runs > 0 {
 		p.runs = o.Runs
