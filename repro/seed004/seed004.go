@@ -39,6 +39,9 @@ type Options struct {
 	Quick bool
 	// Runs per method and specification; 0 means FGNAS's 5 (1 when Quick).
 	Runs int
+	// JointEpisodes overrides the joint search's episodes (0: FGNAS's
+	// 2,000, or 1,500 when Quick).
+	JointEpisodes int
 	// Seed fixes every random choice: run k of a cell uses a seed derived
 	// from it.
 	Seed uint64
@@ -117,6 +120,9 @@ func (o Options) plan() plan {
 	if o.Runs > 0 {
 		p.runs = o.Runs
 	}
+	if o.JointEpisodes > 0 {
+		p.joint = o.JointEpisodes
+	}
 	return p
 }
 
@@ -130,8 +136,8 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 	if opts.Out == "" {
 		return rep, errors.New("seed004: no output directory")
 	}
-	if opts.Runs < 0 {
-		return rep, fmt.Errorf("seed004: %d runs", opts.Runs)
+	if opts.Runs < 0 || opts.JointEpisodes < 0 {
+		return rep, fmt.Errorf("seed004: %d runs, %d joint episodes", opts.Runs, opts.JointEpisodes)
 	}
 	if err := os.MkdirAll(opts.Out, 0o755); err != nil {
 		return rep, fmt.Errorf("seed004: %w", err)

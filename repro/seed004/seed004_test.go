@@ -32,7 +32,7 @@ func TestRunQuick(t *testing.T) {
 		}
 		return standIn, nil
 	}
-	rep, err := Run(context.Background(), Options{Out: dir, Quick: true, Seed: 3, Oracle: oracle, Timing: fpga.Options{Published: true}, Workers: 2})
+	rep, err := Run(context.Background(), Options{Out: dir, Quick: true, JointEpisodes: 200, Seed: 3, Oracle: oracle, Timing: fpga.Options{Published: true}, Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func TestRunQuick(t *testing.T) {
 	}
 	// Same seed, serial: identical tables.
 	dir2 := t.TempDir()
-	if _, err := Run(context.Background(), Options{Out: dir2, Quick: true, Seed: 3, Oracle: oracle, Timing: fpga.Options{Published: true}, Workers: 1}); err != nil {
+	if _, err := Run(context.Background(), Options{Out: dir2, Quick: true, JointEpisodes: 200, Seed: 3, Oracle: oracle, Timing: fpga.Options{Published: true}, Workers: 1}); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range []string{"table3.parquet", "samples.parquet"} {
