@@ -1,7 +1,8 @@
 // Package graphs holds the graphs gnnsim feeds through its hardware models:
 // a symmetric CSR adjacency (Graph), seeded generators, loaders for the
 // common on-disk formats, the structural features of seed 002's Table 1,
-// and a Parquet graph-set file.
+// a Parquet graph-set file, and the Planetoid node-classification data
+// sets the trainer (package train) learns on.
 //
 // A Graph is undirected and simple: edges are stored in both directions,
 // rows are sorted and duplicate-free, and self-loops are either absent (A)
@@ -38,6 +39,31 @@
 //
 // Triangles are counted in O(E*sqrt(E)) time on a degree-ordered
 // orientation, never by dense V^3 enumeration.
+//
+// # Planetoid data sets
+//
+// LoadPlanetoid reads Cora, CiteSeer and PubMed as a Planetoid: the graph,
+// a sparse (SparseMatrix, float32) feature row per node, a class per node
+// and the public split. Two on-disk forms are understood:
+//
+//   - the Planetoid ind.<name>.* files of Kipf and Welling's GCN code:
+//     Python 2 pickles of scipy CSR matrices (x, tx, allx), numpy one-hot
+//     label matrices (y, ty, ally), a defaultdict of adjacency lists
+//     (graph), and a text list of test node ids (test.index). The pickles
+//     are decoded with github.com/nlpodyssey/gopickle; the numpy and scipy
+//     classes they name are small Go types resolved through its FindClass
+//     hook, every other class is refused. Assembly follows the reference
+//     load_data, CiteSeer's test-index gaps included (3,327 nodes);
+//   - the gnn-benchmark .npz archives (read with github.com/sbinet/npyio),
+//     which carry no split: SplitPerClass draws gnn-benchmark's per-class
+//     one.
+//
+// Load returns the graph of either form (FormatPlanetoid, FormatNPZ). A
+// damaged file gives a ParseError naming it, never a panic: the pickle
+// opcodes are bounds-checked before gopickle allocates, and panics inside
+// either library are turned into errors. Left out: ind.<name>.allx is
+// optional because the shared data lacks PubMed's (its graph and labels are
+// complete, its features cover 1,060 of 19,717 nodes, and Missing says so).
 //
 // # Graph-set files
 //

@@ -18,11 +18,13 @@ type Format string
 
 // The formats Load reads. FormatAuto lets Load choose from the path.
 const (
-	FormatAuto     Format = ""
-	FormatTU       Format = "tu"       // TUDataset raw text: DS_A.txt, DS_graph_indicator.txt, ...
-	FormatMTX      Format = "mtx"      // Matrix Market exchange format
-	FormatEdgeList Format = "edgelist" // one edge per line, arbitrary node ids
-	FormatCites    Format = "cites"    // Planetoid/LINQS citation list ("cited citing")
+	FormatAuto      Format = ""
+	FormatTU        Format = "tu"        // TUDataset raw text: DS_A.txt, DS_graph_indicator.txt, ...
+	FormatMTX       Format = "mtx"       // Matrix Market exchange format
+	FormatEdgeList  Format = "edgelist"  // one edge per line, arbitrary node ids
+	FormatCites     Format = "cites"     // Planetoid/LINQS citation list ("cited citing")
+	FormatPlanetoid Format = "planetoid" // Planetoid ind.<name>.* pickles (graph of LoadPlanetoid)
+	FormatNPZ       Format = "npz"       // gnn-benchmark .npz archive (graph of ReadPlanetoidNPZ)
 )
 
 // edgeListExts are the file extensions FormatAuto reads as edge lists.
@@ -36,7 +38,11 @@ var edgeListExts = []string{".txt", ".edges", ".edgelist", ".el", ".tsv", ".csv"
 // ending in "_A.txt", or a prefix P for which P_A.txt exists is a TUDataset;
 // ".mtx" (or any file starting with a %%MatrixMarket banner) is Matrix
 // Market; ".cites" is a citation list; .txt, .edges, .edgelist, .el, .tsv
-// and .csv are edge lists. Anything else is an error asking for a format.
+// and .csv are edge lists; ".npz" is a gnn-benchmark archive; a Planetoid
+// prefix (dir/ind.cora or dir/cora with dir/ind.cora.graph present) or one
+// of its files is a Planetoid set. Anything else is an error asking for a
+// format. For the two node-classification formats Load returns the graph
+// only; LoadPlanetoid also returns features, labels and the split.
 //
 // Graph names are the file name without directory and extension (TU graphs
 // are named DS_g<id>), so a graph's Name and Source do not depend on where
@@ -59,9 +65,19 @@ func Load(path string, format Format) ([]*Graph, error) {
 		read = ReadEdgeList
 	case FormatCites:
 		read = ReadCites
+	case FormatPlanetoid, FormatNPZ:
+		load := loadPlanetoidInd
+		if format == FormatNPZ {
+			load = ReadPlanetoidNPZ
+		}
+		p, err := load(path)
+		if err != nil {
+			return nil, err
+		}
+		return []*Graph{p.Graph}, nil
 	default:
-		return nil, fmt.Errorf("graphs: unknown format %q (want %q, %q, %q or %q)",
-			format, FormatTU, FormatMTX, FormatEdgeList, FormatCites)
+		return nil, fmt.Errorf("graphs: unknown format %q (want %q, %q, %q, %q, %q or %q)",
+			format, FormatTU, FormatMTX, FormatEdgeList, FormatCites, FormatPlanetoid, FormatNPZ)
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -77,6 +93,14 @@ func Load(path string, format Format) ([]*Graph, error) {
 
 // detectFormat implements Load's FormatAuto rules.
 func detectFormat(path string) (Format, error) {
+	if strings.EqualFold(filepath.Ext(path), ".npz") {
+		return FormatNPZ, nil
+	}
+	if _, _, ok := planetoidPrefix(path); ok {
+		if st, err := os.Stat(path); err != nil || !st.IsDir() {
+			return FormatPlanetoid, nil
+		}
+	}
 	st, err := os.Stat(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -104,8 +128,8 @@ func detectFormat(path string) (Format, error) {
 			return FormatEdgeList, nil
 		}
 	}
-	return "", fmt.Errorf("graphs: cannot tell the format of %s from its name; pass one of %q, %q, %q, %q",
-		path, FormatTU, FormatMTX, FormatEdgeList, FormatCites)
+	return "", fmt.Errorf("graphs: cannot tell the format of %s from its name; pass one of %q, %q, %q, %q, %q, %q",
+		path, FormatTU, FormatMTX, FormatEdgeList, FormatCites, FormatPlanetoid, FormatNPZ)
 }
 
 func hasMatrixMarketBanner(path string) bool {

@@ -127,19 +127,26 @@ Formats (--format; empty = detect from PATH):
   edgelist  one edge "u v" per line, whitespace or comma separated, '#' and
             '%' comments, arbitrary node ids remapped densely
   cites     Planetoid/LINQS .cites citation list ("cited citing" per line)
+  planetoid Planetoid ind.<name>.* pickles (Kipf's GCN data): PATH is the
+            prefix dir/ind.<name>, dir/<name> or one of the files
+  npz       gnn-benchmark .npz archive (adj_*, attr_*, labels)
 
 Detection: a directory, *_A.txt or a TU prefix is tu; .mtx (or a
 %%MatrixMarket banner) is mtx; .cites is cites; .txt, .edges, .edgelist,
-.el, .tsv and .csv are edgelist. Graphs are undirected and simple
-(self-loops dropped, duplicates merged); isolated nodes are kept.`,
+.el, .tsv and .csv are edgelist; .npz is npz; a path naming an
+ind.<name>.graph file set is planetoid. Graphs are undirected and simple
+(self-loops dropped, duplicates merged); isolated nodes are kept. Of the
+two node-classification formats only the graph is written; 'graphs info'
+summarises their features, labels and split.`,
 		Example: `  gnnsim graphs load ../shared/data/tu/ENZYMES --out enzymes.parquet
-  gnnsim graphs load karate.mtx --format mtx --out karate.parquet`,
+  gnnsim graphs load karate.mtx --format mtx --out karate.parquet
+  gnnsim graphs load ../shared/data/planetoid/ind/cora --out cora.parquet`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			switch graphs.Format(format) {
-			case graphs.Format(""), "tu", "mtx", "edgelist", "cites":
+			case graphs.Format(""), "tu", "mtx", "edgelist", "cites", "planetoid", "npz":
 			default:
-				return fmt.Errorf("--format %q: want tu, mtx, edgelist or cites (or empty to detect)", format)
+				return fmt.Errorf("--format %q: want tu, mtx, edgelist, cites, planetoid or npz (or empty to detect)", format)
 			}
 			gs, err := graphs.Load(args[0], graphs.Format(format))
 			if err != nil {
@@ -158,7 +165,7 @@ Detection: a directory, *_A.txt or a TU prefix is tu; .mtx (or a
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&format, "format", "", "input format: tu, mtx, edgelist or cites (default: detect from PATH)")
+	f.StringVar(&format, "format", "", "input format: tu, mtx, edgelist, cites, planetoid or npz (default: detect from PATH)")
 	f.StringVar(&out, "out", "", "output graph-set Parquet file (required; its directory must exist)")
 	cmd.MarkFlagRequired("out")
 	return cmd
@@ -167,8 +174,11 @@ Detection: a directory, *_A.txt or a TU prefix is tu; .mtx (or a
 func newGraphsInfoCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "info FILE",
-		Short: "Summarise a graph-set file: sizes, features, spread",
-		Long: `Summarise a graph-set file without decoding its adjacency lists.
+		Short: "Summarise a graph-set file (sizes, features, spread) or a Planetoid data set",
+		Long: `Summarise a graph-set file without decoding its adjacency lists, or a
+node-classification data set (a Planetoid ind.<name> prefix or a
+gnn-benchmark .npz file: nodes, edges, features, classes, split, and what
+the files lack).
 
 Prints the metadata, the number of graphs, min/mean/max of every feature
 column (num_nodes and num_edges first), and an occupancy table of the set
@@ -177,7 +187,17 @@ over Graphlaxy's plane: average clustering coefficient (rows, 10 bins over
 of 0.5 from -5 to 0). Graphs outside the density range, including those
 without edges, are counted separately.`,
 		Args: cobra.ExactArgs(1),
+		Example: `  gnnsim graphs info medium.parquet
+  gnnsim graphs info ../shared/data/planetoid/ind/citeseer`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if graphs.IsPlanetoid(args[0]) {
+				p, err := graphs.LoadPlanetoid(args[0])
+				if err != nil {
+					return err
+				}
+				printPlanetoidInfo(cmd.OutOrStdout(), p)
+				return nil
+			}
 			es, meta, err := graphs.ReadSetFeatures(args[0])
 			if err != nil {
 				return err
@@ -331,4 +351,35 @@ func printSetInfo(w io.Writer, path string, es []graphs.SetEntry, meta map[strin
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "off the density axis (density 0 or below 1e-5): %d\n", spread.Outside)
+}
+
+// printPlanetoidInfo prints the summary of 'graphs info' for a
+// node-classification data set.
+func printPlanetoidInfo(w io.Writer, p *graphs.Planetoid) {
+	n, f := p.NumNodes(), p.NumFeatures()
+	fmt.Fprintf(w, "%s (%s)\n", p.Name, p.Source)
+	fmt.Fprintf(w, "  nodes     %d\n  edges     %d (undirected, no self-loops)\n", n, p.Graph.NumEdges())
+	zeros := 100.0
+	if n > 0 && f > 0 {
+		zeros = 100 * (1 - float64(p.Features.NNZ())/(float64(n)*float64(f)))
+	}
+	fmt.Fprintf(w, "  features  %d (%d non-zeros, %.2f %% zeros)\n", f, p.Features.NNZ(), zeros)
+	sizes := make([]int, p.NumClasses)
+	unlabelled := 0
+	for _, l := range p.Labels {
+		if l < 0 {
+			unlabelled++
+		} else {
+			sizes[l]++
+		}
+	}
+	fmt.Fprintf(w, "  classes   %d, sizes %v, unlabelled %d\n", p.NumClasses, sizes, unlabelled)
+	if p.Train == nil {
+		fmt.Fprintf(w, "  split     none in the file (gnn-benchmark: draw one per class)\n")
+	} else {
+		fmt.Fprintf(w, "  split     train %d, validation %d, test %d\n", len(p.Train), len(p.Val), len(p.Test))
+	}
+	for _, m := range p.Missing {
+		fmt.Fprintf(w, "  missing   %s\n", m)
+	}
 }

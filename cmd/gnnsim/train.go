@@ -1,0 +1,268 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"gonum.org/v1/gonum/stat"
+
+	"gnnsim/graphs"
+	"gnnsim/train"
+)
+
+func init() { register(newTrainCmd) }
+
+func newTrainCmd() *cobra.Command {
+	var (
+		data, model, archText              string
+		attention, aggregation, activation string
+		hidden, heads, outHeads            int
+		bitsText                           string
+		nSeeds, workers                    int
+		firstSeed                          uint64
+		cfg                                train.Config
+		splitTrain, splitVal               int
+		asJSON                             bool
+	)
+	cmd := &cobra.Command{
+		Use:   "train --data PATH [--model gcn|gat] [flags]",
+		Short: "Train a GNN for node classification on a Planetoid data set (CPU) and report accuracy",
+		Long: `Train a GNN for full-batch semi-supervised node classification on the CPU and
+report the test accuracy at the epoch of best validation accuracy, per seed
+and as mean ± sample standard deviation.
+
+--data is a Planetoid file set (../shared/data/planetoid/ind/cora names
+ind.cora.*; public split) or a gnn-benchmark .npz file (split drawn per
+class with --split-train/--split-val and --seed). Features are
+row-normalised.
+
+--model picks the reference network and its training setting:
+  gcn  Kipf and Welling: 2 layers, GCN attention, sum, ReLU; Adam lr 0.01,
+       weight decay 5e-4 on the first layer, dropout 0.5, 200 epochs
+  gat  Velickovic et al.: --heads x --hidden with ELU, --out-heads averaged
+       output heads; lr 0.005, decay 5e-4 on all weights, dropout 0.6 on
+       inputs and coefficients, 200 epochs
+--attention (constant, gcn, gat), --aggregation (add, mean, max) change
+every layer, --activation (linear, relu, tanh, sigmoid, elu, leaky_relu,
+relu6, softplus) the hidden layers; --arch gives the whole network as
+'go doc gnnsim/train.Arch.String' writes it. Training flags override the
+model's setting.
+
+--bits quantises the trained weights and activations post-training to
+signed fixed point (FGNAS Eq. 7-8): w=I.F,a=I.F gives I integer and F
+fraction bits for the weights (w) and activations (a) of every layer; join
+per-layer groups with '/'. Float and quantised accuracies are both shown.
+
+The same flags give the same numbers, whatever --workers is.`,
+		Example: `  gnnsim train --data ../shared/data/planetoid/ind/cora --model gcn --hidden 16 --seeds 10
+  gnnsim train --data ../shared/data/planetoid/ind/cora --model gat --heads 8 --hidden 8
+  gnnsim train --data ../shared/data/planetoid/ind/citeseer --bits w=1.5,a=2.4 --json
+  gnnsim train --data ../shared/data/planetoid/ind/cora --arch gat:16x4:max:tanh/gcn:0x1:mean:linear`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			fl := cmd.Flags()
+			if !fl.Changed("hidden") && model == "gat" {
+				hidden = 8
+			}
+			arch, preset, err := train.Preset(model, hidden, heads, outHeads)
+			if err != nil {
+				return fmt.Errorf("--model: %w", err)
+			}
+			if archText != "" {
+				if arch, err = train.ParseArch(archText); err != nil {
+					return fmt.Errorf("--arch: %w", err)
+				}
+			}
+			if err := overrideLayers(arch, attention, aggregation, activation); err != nil {
+				return err
+			}
+			// Training flags given on the command line override the model's setting.
+			if fl.Changed("epochs") {
+				preset.Epochs = cfg.Epochs
+			}
+			if fl.Changed("lr") {
+				preset.LR = cfg.LR
+			}
+			if fl.Changed("weight-decay") {
+				preset.WeightDecay = cfg.WeightDecay
+			}
+			if fl.Changed("decay-all") {
+				preset.DecayAll = cfg.DecayAll
+			}
+			if fl.Changed("dropout") {
+				preset.Dropout = cfg.Dropout
+			}
+			if fl.Changed("attn-dropout") {
+				preset.AttnDropout = cfg.AttnDropout
+			}
+			var bits []train.Bits
+			if bitsText != "" {
+				if bits, err = train.ParseBits(bitsText); err != nil {
+					return fmt.Errorf("--bits: %w", err)
+				}
+			}
+			if nSeeds < 1 {
+				return fmt.Errorf("--seeds %d: want at least 1", nSeeds)
+			}
+			p, err := graphs.LoadPlanetoid(data)
+			if err != nil {
+				return err
+			}
+			if p.Train == nil {
+				if err := p.SplitPerClass(splitTrain, splitVal, firstSeed); err != nil {
+					return err
+				}
+			}
+			d, err := train.NewData(p)
+			if err != nil {
+				return err
+			}
+			seeds := make([]uint64, nSeeds)
+			for i := range seeds {
+				seeds[i] = firstSeed + uint64(i)
+			}
+			preset.Seed = firstSeed // reported; run i trains with seed firstSeed+i
+			runs, err := train.TrainSeeds(d, arch, preset, bits, seeds, workers)
+			if err != nil {
+				return err
+			}
+			rep := newTrainReport(d, arch, preset, bits, runs)
+			if asJSON {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				return enc.Encode(rep)
+			}
+			rep.print(cmd.OutOrStdout(), d)
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&data, "data", "", "Planetoid prefix (dir/cora for dir/ind.cora.*) or .npz file (required)")
+	f.StringVar(&model, "model", "gcn", "reference model: gcn or gat")
+	f.StringVar(&archText, "arch", "", "whole network, e.g. gcn:16x1:add:relu/gcn:0x1:add:linear (overrides --model's layers)")
+	f.IntVar(&hidden, "hidden", 16, "features per head of the hidden layer (default 16 for gcn, 8 for gat)")
+	f.IntVar(&heads, "heads", 8, "attention heads of the hidden layer (gat)")
+	f.IntVar(&outHeads, "out-heads", 1, "averaged heads of the output layer (gat)")
+	f.StringVar(&attention, "attention", "", "attention of every layer: constant, gcn or gat")
+	f.StringVar(&aggregation, "aggregation", "", "aggregation of every layer: add, mean or max")
+	f.StringVar(&activation, "activation", "", "activation of the hidden layers: linear, relu, tanh, sigmoid, elu, leaky_relu, relu6, softplus")
+	f.IntVar(&cfg.Epochs, "epochs", 200, "training epochs (default: the model's, 200)")
+	f.Float64Var(&cfg.LR, "lr", 0.01, "Adam learning rate (default: the model's)")
+	f.Float64Var(&cfg.WeightDecay, "weight-decay", 5e-4, "L2 weight decay (default: the model's)")
+	f.BoolVar(&cfg.DecayAll, "decay-all", false, "decay every layer's weights, not only the first layer's (default: the model's)")
+	f.Float64Var(&cfg.Dropout, "dropout", 0.5, "dropout on every layer input (default: the model's)")
+	f.Float64Var(&cfg.AttnDropout, "attn-dropout", 0, "dropout on GAT coefficients (default: the model's)")
+	f.StringVar(&bitsText, "bits", "", "post-training fixed-point formats, w=I.F,a=I.F (every layer) or one group per layer joined by '/'")
+	f.IntVar(&nSeeds, "seeds", 10, "number of seeds (trainings): --seed, --seed+1, ...")
+	f.Uint64Var(&firstSeed, "seed", 1, "first seed (and the seed of an .npz split)")
+	f.IntVar(&splitTrain, "split-train", 20, "training nodes per class of an .npz split")
+	f.IntVar(&splitVal, "split-val", 30, "validation nodes per class of an .npz split")
+	f.IntVar(&workers, "workers", 0, "trainings run at once (default: number of CPUs); results do not depend on it")
+	f.BoolVar(&asJSON, "json", false, "print one JSON object (accuracies in percent) instead of the table")
+	cmd.MarkFlagRequired("data")
+	return cmd
+}
+
+// overrideLayers applies --attention and --aggregation to every layer and
+// --activation to the hidden layers.
+func overrideLayers(a train.Arch, attention, aggregation, activation string) error {
+	for i := range a.Layers {
+		l := &a.Layers[i]
+		var err error
+		if attention != "" {
+			if l.Attention, err = train.ParseAttention(attention); err != nil {
+				return fmt.Errorf("--attention: %w", err)
+			}
+		}
+		if aggregation != "" {
+			if l.Aggregation, err = train.ParseAggregation(aggregation); err != nil {
+				return fmt.Errorf("--aggregation: %w", err)
+			}
+		}
+		if activation != "" && i < len(a.Layers)-1 {
+			if l.Activation, err = train.ParseActivation(activation); err != nil {
+				return fmt.Errorf("--activation: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+// trainReport is what 'gnnsim train' prints; accuracies in percent.
+type trainReport struct {
+	Data      string        `json:"data"`
+	Arch      string        `json:"arch"`
+	Config    train.Config  `json:"config"`
+	Bits      string        `json:"bits"`
+	Runs      []trainRunRow `json:"runs"`
+	TestMean  float64       `json:"test_mean"`
+	TestStd   float64       `json:"test_std"`
+	QTestMean float64       `json:"quant_test_mean"`
+	QTestStd  float64       `json:"quant_test_std"`
+}
+
+type trainRunRow struct {
+	Seed      uint64  `json:"seed"`
+	Epoch     int     `json:"epoch"`
+	Val       float64 `json:"val"`
+	Test      float64 `json:"test"`
+	QuantVal  float64 `json:"quant_val"`
+	QuantTest float64 `json:"quant_test"`
+}
+
+func newTrainReport(d *train.Data, a train.Arch, c train.Config, bits []train.Bits, runs []train.Run) *trainReport {
+	r := &trainReport{Data: d.Name, Arch: a.String(), Config: c}
+	parts := make([]string, len(bits))
+	for i, b := range bits {
+		parts[i] = b.String()
+	}
+	r.Bits = strings.Join(parts, "/")
+	test, qtest := make([]float64, len(runs)), make([]float64, len(runs))
+	for i, x := range runs {
+		r.Runs = append(r.Runs, trainRunRow{x.Seed, x.Epoch, 100 * x.Val, 100 * x.Test, 100 * x.QuantVal, 100 * x.QuantTest})
+		test[i], qtest[i] = 100*x.Test, 100*x.QuantTest
+	}
+	r.TestMean, r.TestStd = stat.MeanStdDev(test, nil)
+	r.QTestMean, r.QTestStd = stat.MeanStdDev(qtest, nil)
+	if len(runs) == 1 {
+		r.TestStd, r.QTestStd = 0, 0 // stat gives NaN for one sample
+	}
+	return r
+}
+
+func (r *trainReport) print(w io.Writer, d *train.Data) {
+	c := r.Config
+	decay := "first layer"
+	if c.DecayAll {
+		decay = "all weights"
+	}
+	fmt.Fprintf(w, "%s: %d nodes, %d features, %d classes; split %d/%d/%d\n",
+		d.Name, d.NumNodes, d.NumFeatures, d.NumClasses, len(d.Train), len(d.Val), len(d.Test))
+	fmt.Fprintf(w, "network %s\n", r.Arch)
+	fmt.Fprintf(w, "%d epochs, Adam lr %g, weight decay %g (%s), dropout %g, coefficient dropout %g\n",
+		c.Epochs, c.LR, c.WeightDecay, decay, c.Dropout, c.AttnDropout)
+	quant := r.Bits != ""
+	if quant {
+		fmt.Fprintf(w, "quantised to %s\n", r.Bits)
+	}
+	fmt.Fprintf(w, "\n%6s %6s %8s %8s", "seed", "epoch", "val %", "test %")
+	if quant {
+		fmt.Fprintf(w, " %8s %8s", "qval %", "qtest %")
+	}
+	fmt.Fprintln(w)
+	for _, x := range r.Runs {
+		fmt.Fprintf(w, "%6d %6d %8.2f %8.2f", x.Seed, x.Epoch, x.Val, x.Test)
+		if quant {
+			fmt.Fprintf(w, " %8.2f %8.2f", x.QuantVal, x.QuantTest)
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "\ntest accuracy %.2f ± %.2f %% over %d seeds", r.TestMean, r.TestStd, len(r.Runs))
+	if quant {
+		fmt.Fprintf(w, "; quantised %.2f ± %.2f %%", r.QTestMean, r.QTestStd)
+	}
+	fmt.Fprintln(w)
+}

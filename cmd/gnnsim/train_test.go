@@ -1,0 +1,107 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// planetoidData returns the shared Planetoid folder (env GNNSIM_DATA,
+// else ../shared/data beside the repository), or skips.
+func planetoidData(t *testing.T) string {
+	t.Helper()
+	dir := os.Getenv("GNNSIM_DATA")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "..", "shared", "data")
+	}
+	p := filepath.Join(dir, "planetoid")
+	if _, err := os.Stat(filepath.Join(p, "ind", "ind.cora.graph")); err != nil {
+		t.Skipf("Planetoid data %s absent (set GNNSIM_DATA to the shared data folder): %v", p, err)
+	}
+	return p
+}
+
+func TestTrainCommand(t *testing.T) {
+	cora := filepath.Join(planetoidData(t), "ind", "cora")
+	args := []string{"train", "--data", cora, "--seeds", "2", "--epochs", "20", "--bits", "w=1.5,a=2.4"}
+	out := mustRun(t, args...)
+	for _, want := range []string{"cora: 2708 nodes, 1433 features, 7 classes; split 140/500/1000",
+		"network gcn:16x1:add:relu/gcn:0x1:add:linear", "20 epochs, Adam lr 0.01", "quantised to w=1.5,a=2.4",
+		"test accuracy", "over 2 seeds; quantised"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if again := mustRun(t, append(args, "--workers", "1")...); again != out {
+		t.Errorf("--workers 1 changed the output:\n%s\nvs\n%s", again, out)
+	}
+	js := mustRun(t, "train", "--data", cora, "--seeds", "1", "--epochs", "5", "--model", "gat",
+		"--heads", "2", "--hidden", "4", "--aggregation", "mean", "--json")
+	var rep map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(js), &rep); err != nil {
+		t.Fatalf("--json output: %v\n%s", err, js)
+	}
+	for _, k := range []string{"data", "arch", "config", "bits", "runs", "test_mean", "test_std", "quant_test_mean", "quant_test_std"} {
+		if _, ok := rep[k]; !ok {
+			t.Errorf("--json lacks %q", k)
+		}
+	}
+	if string(rep["arch"]) != `"gat:4x2:mean:elu/gat:0x1:mean:linear"` {
+		t.Errorf("arch %s", rep["arch"])
+	}
+}
+
+func TestTrainCommandErrors(t *testing.T) {
+	cora := filepath.Join(planetoidData(t), "ind", "cora")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"train"}, `required flag(s) "data" not set`},
+		{[]string{"train", "--data", cora, "--model", "sage"}, "unknown model"},
+		{[]string{"train", "--data", cora, "--arch", "gcn:16"}, "--arch"},
+		{[]string{"train", "--data", cora, "--attention", "cos"}, "--attention"},
+		{[]string{"train", "--data", cora, "--bits", "w=1.5"}, "--bits"},
+		{[]string{"train", "--data", cora, "--seeds", "0"}, "--seeds 0"},
+		{[]string{"train", "--data", cora, "--lr", "-1"}, "learning rate"},
+		{[]string{"train", "--data", filepath.Join(planetoidData(t), "ind", "pubmed")}, "have no features"},
+		{[]string{"train", "--data", filepath.Join(t.TempDir(), "cora")}, "no Planetoid file set"},
+	} {
+		if _, _, err := run(t, tc.args...); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("gnnsim %s: error %v, want %q", strings.Join(tc.args, " "), err, tc.want)
+		}
+	}
+}
+
+// TestGraphsPlanetoid checks that 'graphs info' summarises both Planetoid
+// forms and 'graphs load' writes their graphs.
+func TestGraphsPlanetoid(t *testing.T) {
+	dir := planetoidData(t)
+	out := mustRun(t, "graphs", "info", filepath.Join(dir, "ind", "citeseer"))
+	for _, want := range []string{"citeseer (planetoid:ind.citeseer)", "nodes     3327", "edges     4552",
+		"features  3703", "classes   6", "unlabelled 15", "train 120, validation 500, test 1000"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("info citeseer lacks %q:\n%s", want, out)
+		}
+	}
+	out = mustRun(t, "graphs", "info", filepath.Join(dir, "ind", "pubmed"))
+	if !strings.Contains(out, "nodes     19717") || !strings.Contains(out, "missing   ind.pubmed.allx absent") {
+		t.Errorf("info pubmed:\n%s", out)
+	}
+	out = mustRun(t, "graphs", "info", filepath.Join(dir, "npz", "cora.npz"))
+	if !strings.Contains(out, "cora (npz:cora.npz)") || !strings.Contains(out, "split     none") {
+		t.Errorf("info cora.npz:\n%s", out)
+	}
+	pq := filepath.Join(t.TempDir(), "cora.parquet")
+	for _, args := range [][]string{
+		{"graphs", "load", filepath.Join(dir, "ind", "cora"), "--out", pq},
+		{"graphs", "load", filepath.Join(dir, "ind", "ind.cora.x"), "--format", "planetoid", "--out", pq},
+		{"graphs", "load", filepath.Join(dir, "npz", "cora.npz"), "--out", pq},
+	} {
+		if out := mustRun(t, args...); !strings.Contains(out, "wrote 1 graph (V 2708..2708, E 5278..5278)") {
+			t.Errorf("gnnsim %s: %s", strings.Join(args, " "), out)
+		}
+	}
+}

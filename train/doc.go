@@ -1,0 +1,83 @@
+// Package train is a small, exact CPU trainer for full-batch
+// semi-supervised node classification, so that hardware-aware searches can
+// optimise measured accuracy (MISSION section 11). It trains the networks of
+// the FGNAS and G-CoS search spaces on the Planetoid data sets of package
+// graphs, quantises them post-training to the fixed-point formats of an
+// FPGA design, and answers "how accurate is this genome" for searches
+// through a cached, concurrency-safe Oracle.
+//
+// # Networks
+//
+// An Arch is a list of Layers; each layer chooses (FGNAS Table 1, G-CoS
+// Table II) its hidden width, number of heads, Attention (Constant, GCN,
+// GAT), Aggregation (Add, Mean, Max) and Activation (Identity, ReLU, Tanh,
+// Sigmoid, ELU, LeakyReLU, ReLU6, Softplus). A layer computes, per head h,
+//
+//	z = x W                                  (dropout on x in training)
+//	a_ij = 1 | 1/sqrt(d_i d_j) | softmax_j LeakyReLU_0.2(a_l.z_i + a_r.z_j)
+//	m_i = AGG_{j in N(i) + i} a_ij z_j       (Add: sum, Mean: sum/d_i, Max: element-wise)
+//	y = f(concat_h m + b)                    (average of the heads in the last layer)
+//
+// over the edges of A+I (every attention type sees the self-loop; d are
+// A+I degrees). GAT coefficients get their own dropout. The output layer
+// has one column per class and its activation applies to the logits
+// (Identity in the reference models). GCNArch and GATArch are Kipf and
+// Welling's and Velickovic et al.'s networks; Preset pairs them with their
+// training Config.
+//
+// # Training
+//
+// Train minimises the mean softmax cross-entropy of the training nodes plus
+// WeightDecay/2 times the squared weights (the first layer's only, as
+// Kipf and Welling do, or all weights and attention vectors with DecayAll,
+// as GAT does; never biases), with Adam (0.9, 0.999, 1e-8), one full-batch
+// step per epoch, 200 epochs by default. After every step the whole graph
+// is evaluated without dropout and the epoch with the best validation
+// accuracy (ties: lower validation loss, then earlier) is kept; its test
+// accuracy is the result, as FGNAS selects. Features are row-normalised
+// (each row divided by its sum) as both reference implementations do.
+// Weights start Glorot-uniform, biases at zero.
+//
+// Gradients are written by hand and checked against central finite
+// differences in float64 for every attention x aggregation pair and every
+// activation, with dropout and weight decay on. The first layer multiplies
+// the sparse feature matrix (98.7 % zeros on Cora) by a dense weight
+// matrix; all other products are row loops that skip zero factors, since
+// the matrices are skinny and three quarters of a hidden input is zeroed
+// by ReLU and dropout (see kernels.go for why not gonum's Dgemm). Buffers
+// are allocated once per model: an epoch allocates nothing.
+//
+// Everything random flows from Config.Seed through two PCG streams
+// (math/rand/v2), one for initialisation, one for dropout, and every
+// kernel runs serially in a fixed order, so a seed fixes every bit of a
+// result. Dropout decides four entries per 64-bit draw, so its probability
+// is rounded to a multiple of 2^-16.
+//
+// # Quantisation
+//
+// Model.Evaluate quantises the kept parameters and the activations to
+// signed fixed point, FGNAS Eq. 7-8: x_q = clip(round(x/D) D, -2^bi,
+// 2^bi - D), D = 2^-bf, with per-layer Bits (weight and activation
+// formats). See Evaluate for the points of the pipeline that are
+// quantised.
+//
+// # Measured
+//
+// Test accuracy, mean ± sample standard deviation over seeds 1..10, public
+// split (TestReferenceAccuracy): GCN-16 Cora 81.97 ± 0.64 % (published
+// 81.5), CiteSeer 71.43 ± 0.85 % (70.3); GAT 8x8 heads, 1 output head,
+// Cora 82.44 ± 1.08 % (83.0, which Velickovic et al. reach with early
+// stopping on patience 100 rather than 200 epochs). Quantised to w=a=7.16
+// the Cora GCN keeps its accuracy (83.0 % both), at w=a=1.1 it guesses one
+// class (15.1 %). Speed (BenchmarkTrainGCNCora, BenchmarkTrainGATCora,
+// 200 epochs on Cora, one core): see the benchmarks; about 1 and 5-6 CPU
+// seconds per training on the shared, heavily loaded 2-core host they were
+// written on.
+//
+// Left out: mini-batching and neighbour sampling, G-CoS's GAT-sym, COS,
+// linear and gene-linear attention, MLP aggregation and node sampling,
+// early stopping on patience (Velickovic et al. use patience 100; here
+// every run takes its epochs and selects), learning-rate schedules,
+// quantisation-aware training, and inductive tasks. PubMed cannot be
+// trained on the shared data (no ind.pubmed.allx); NewData says so.
+package train

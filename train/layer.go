@@ -1,0 +1,430 @@
+package train
+
+import "math"
+
+// layer is one Layer at work: its shape, views of its parameters and
+// gradients inside the model's flat vectors, and every buffer a training
+// step needs, allocated once. Matrices are row-major, node-major: row i of
+// z holds node i's Heads x out features, head h at columns [h*out, (h+1)*out).
+// Per-edge arrays follow the A+I CSR order of Data, heads innermost.
+type layer struct {
+	Layer
+	n, in, out int // nodes, input width, features per head
+	width      int // Heads*out, the width of z
+	outW       int // width of o and y: width (heads concatenated) or out (averaged)
+	concat     bool
+	first      bool // input is the sparse feature matrix
+
+	w, attL, attR, b     []float64 // parameters (attL, attR: Heads x out, GAT only)
+	gw, gattL, gattR, gb []float64 // their gradients
+
+	inScale  []float64 // input dropout scales: per feature entry (first layer) or n x in
+	xin      []float64 // input after dropout: feature values (first layer) or n x in
+	z        []float64 // n x width: linear transform
+	el, er   []float64 // n x Heads: a_l . z_i and a_r . z_i (GAT)
+	score    []float64 // edges x Heads: LeakyReLU(el_i + er_j), positive iff its argument is (GAT)
+	alpha    []float64 // edges x Heads: softmax of the scores over each row (GAT)
+	aScale   []float64 // edges x Heads: coefficient dropout scales (GAT)
+	coef     []float64 // edges x Heads: alpha after dropout, the weights used (GAT)
+	qcoef    []float64 // edges: quantised GCN or constant weights (quantised evaluation only)
+	arg      []int32   // n x width: the edge that won each maximum (Max)
+	o, y     []float64 // n x outW: before and after the activation
+	dz       []float64 // n x width
+	dAlpha   []float64 // edges x Heads (GAT)
+	dEl, dEr []float64 // n x Heads (GAT)
+	dx       []float64 // n x in: gradient of the input (not for the first layer)
+	acc      []float64 // width: every head's aggregate (or its gradient) when heads are averaged
+	hmax     []float64 // Heads: per-head scratch of the softmax (GAT)
+	hsum     []float64 // Heads: per-head scratch of the softmax (GAT)
+}
+
+// newLayer allocates a layer's buffers; parameters are attached by the model.
+func newLayer(spec Layer, d *Data, in, out int, concat, first bool) *layer {
+	n, nnz := d.NumNodes, len(d.aCol)
+	l := &layer{Layer: spec, n: n, in: in, out: out, width: spec.Heads * out, concat: concat, first: first}
+	l.outW = out
+	if concat {
+		l.outW = l.width
+	}
+	if first {
+		l.inScale = ones(len(d.xVal))
+		l.xin = make([]float64, len(d.xVal))
+	} else {
+		l.inScale = ones(n * in)
+		l.xin = make([]float64, n*in)
+		l.dx = make([]float64, n*in)
+	}
+	l.z = make([]float64, n*l.width)
+	l.dz = make([]float64, n*l.width)
+	l.o = make([]float64, n*l.outW)
+	l.y = make([]float64, n*l.outW)
+	l.acc = make([]float64, l.width)
+	l.hmax, l.hsum = make([]float64, spec.Heads), make([]float64, spec.Heads)
+	if spec.Attention == GAT {
+		h := spec.Heads
+		l.el, l.er = make([]float64, n*h), make([]float64, n*h)
+		l.dEl, l.dEr = make([]float64, n*h), make([]float64, n*h)
+		l.score, l.alpha = make([]float64, nnz*h), make([]float64, nnz*h)
+		l.coef, l.dAlpha = make([]float64, nnz*h), make([]float64, nnz*h)
+		l.aScale = ones(nnz * h)
+	}
+	if spec.Aggregation == Max {
+		l.arg = make([]int32, n*l.width)
+	}
+	return l
+}
+
+func ones(n int) []float64 {
+	s := make([]float64, n)
+	for i := range s {
+		s[i] = 1
+	}
+	return s
+}
+
+// forward computes y from the input x (the previous layer's y; unused by
+// the first layer, which reads the features of d). In training the dropout
+// scales apply; q, when not nil, quantises every value the layer passes on
+// to the activation format (weights are quantised by the caller).
+func (l *layer) forward(d *Data, x []float64, train bool, q *Bits) {
+	n, W := l.n, l.width
+	if l.first {
+		xv := l.xin
+		copy(xv, d.xVal)
+		if train {
+			mulInPlace(xv, l.inScale)
+		}
+		if q != nil {
+			q.A.quantizeAll(xv)
+		}
+		clear(l.z)
+		for i := range n {
+			zr := l.z[i*W : (i+1)*W]
+			for k := d.xPtr[i]; k < d.xPtr[i+1]; k++ {
+				if v := xv[k]; v != 0 {
+					c := int(d.xCol[k])
+					axpy(zr, v, l.w[c*W:(c+1)*W])
+				}
+			}
+		}
+	} else {
+		src := x
+		if train || q != nil {
+			copy(l.xin, x)
+			if train {
+				mulInPlace(l.xin, l.inScale)
+			}
+			if q != nil {
+				q.A.quantizeAll(l.xin)
+			}
+			src = l.xin
+		}
+		matMul(l.z, src, l.w, n, l.in, W)
+	}
+	if q != nil {
+		q.A.quantizeAll(l.z)
+	}
+	if l.Attention == GAT {
+		l.attend(d, train)
+	}
+	cf, es, hs := l.coefficients(d, q)
+	l.aggregate(d, cf, es, hs)
+	if q != nil {
+		q.A.quantizeAll(l.o)
+	}
+	activate(l.Activation, l.o, l.y)
+	if q != nil {
+		q.A.quantizeAll(l.y)
+	}
+}
+
+// coefficients returns the edge weights the aggregation uses: weight of
+// edge e in head h is cf[e*es+h*hs], or 1 when cf is nil.
+func (l *layer) coefficients(d *Data, q *Bits) (cf []float64, es, hs int) {
+	if l.Attention == GAT {
+		if q != nil {
+			q.A.quantizeAll(l.coef)
+		}
+		return l.coef, l.Heads, 1
+	}
+	if q == nil {
+		if l.Attention == GCN {
+			return d.gcnNorm, 1, 0
+		}
+		return nil, 0, 0
+	}
+	if l.qcoef == nil {
+		l.qcoef = make([]float64, len(d.aCol))
+	}
+	if l.Attention == GCN {
+		copy(l.qcoef, d.gcnNorm)
+		q.A.quantizeAll(l.qcoef)
+	} else {
+		for i := range l.qcoef {
+			l.qcoef[i] = q.A.Quantize(1)
+		}
+	}
+	return l.qcoef, 1, 0
+}
+
+// attend computes GAT's coefficients: per head, softmax over the edges of
+// row i of LeakyReLU_0.2(a_l . z_i + a_r . z_j), then dropout in training.
+// The edge loops handle all heads at once (heads are innermost in the
+// per-edge arrays).
+func (l *layer) attend(d *Data, train bool) {
+	H, out, W := l.Heads, l.out, l.width
+	for i := range l.n {
+		zr := l.z[i*W : (i+1)*W]
+		for h := range H {
+			l.el[i*H+h] = dot(l.attL[h*out:(h+1)*out], zr[h*out:])
+			l.er[i*H+h] = dot(l.attR[h*out:(h+1)*out], zr[h*out:])
+		}
+	}
+	mx, sum := l.hmax, l.hsum
+	for i := range l.n {
+		a, b := int(d.aPtr[i]), int(d.aPtr[i+1])
+		el := l.el[i*H : (i+1)*H]
+		for h := range mx {
+			mx[h], sum[h] = math.Inf(-1), 0
+		}
+		for e := a; e < b; e++ {
+			er, sc := l.er[int(d.aCol[e])*H:][:H], l.score[e*H:][:H]
+			for h := range sc {
+				s := leaky(el[h] + er[h])
+				sc[h] = s
+				mx[h] = max(mx[h], s)
+			}
+		}
+		for e := a; e < b; e++ {
+			sc, al := l.score[e*H:][:H], l.alpha[e*H:][:H]
+			for h := range al {
+				x := math.Exp(sc[h] - mx[h])
+				al[h] = x
+				sum[h] += x
+			}
+		}
+		for h := range sum {
+			sum[h] = 1 / sum[h]
+		}
+		for e := a; e < b; e++ {
+			al, cf := l.alpha[e*H:][:H], l.coef[e*H:][:H]
+			for h := range al {
+				al[h] *= sum[h]
+				cf[h] = al[h]
+			}
+			if train {
+				mulInPlace(cf, l.aScale[e*H:][:H])
+			}
+		}
+	}
+}
+
+func leaky(s float64) float64 {
+	if s > 0 {
+		return s
+	}
+	return gatSlope * s
+}
+
+// aggregate computes o: per head the weighted sum, mean or maximum of the
+// neighbours' z, heads concatenated or averaged, plus the bias. The
+// aggregate of all heads is formed in one row (o itself when heads are
+// concatenated) with the per-head loops written inline: a head is often
+// only 8 features wide, too short for a call per edge and head.
+func (l *layer) aggregate(d *Data, cf []float64, es, hs int) {
+	H, out, W, oW := l.Heads, l.out, l.width, l.outW
+	for i := range l.n {
+		a, b := int(d.aPtr[i]), int(d.aPtr[i+1])
+		orow := l.o[i*oW : (i+1)*oW]
+		m := l.acc
+		if l.concat {
+			m = orow
+		}
+		switch l.Aggregation {
+		case Add, Mean:
+			clear(m)
+			for e := a; e < b; e++ {
+				zj := l.z[int(d.aCol[e])*W:][:W]
+				switch {
+				case cf == nil:
+					axpy(m, 1, zj)
+				case hs == 0: // one weight for every head
+					axpy(m, cf[e*es], zj)
+				default:
+					for h := range H {
+						c := cf[e*es+h]
+						ms, zs := m[h*out:(h+1)*out], zj[h*out:(h+1)*out]
+						for t := range ms {
+							ms[t] += c * zs[t]
+						}
+					}
+				}
+			}
+			if l.Aggregation == Mean {
+				scale(m, d.invDeg[i])
+			}
+		case Max:
+			arg := l.arg[i*W : (i+1)*W]
+			for t := range m {
+				m[t] = math.Inf(-1)
+			}
+			for e := a; e < b; e++ {
+				zj := l.z[int(d.aCol[e])*W:][:W]
+				for h := range H {
+					c := 1.0
+					if cf != nil {
+						c = cf[e*es+h*hs]
+					}
+					ms, zs, as := m[h*out:(h+1)*out], zj[h*out:(h+1)*out], arg[h*out:(h+1)*out]
+					for t := range ms {
+						if v := c * zs[t]; v > ms[t] {
+							ms[t], as[t] = v, int32(e)
+						}
+					}
+				}
+			}
+		}
+		if !l.concat {
+			clear(orow)
+			for h := range H {
+				axpy(orow, 1/float64(H), m[h*out:(h+1)*out])
+			}
+		}
+		axpy(orow, 1, l.b)
+	}
+}
+
+// backward takes dy, the loss gradient of y (overwritten), and accumulates
+// the parameter gradients; for all but the first layer it also sets dx,
+// the gradient of the layer's input. It must follow a training forward.
+func (l *layer) backward(d *Data, dy []float64) {
+	H, out, W, oW := l.Heads, l.out, l.width, l.outW
+	gat := l.Attention == GAT
+	activateGrad(l.Activation, l.o, l.y, dy) // dy is now dL/do
+	for i := range l.n {
+		axpy(l.gb, 1, dy[i*oW:(i+1)*oW])
+	}
+	clear(l.dz)
+	if gat {
+		clear(l.dAlpha)
+	}
+	cf, es, hs := l.coefficients(d, nil)
+	for i := range l.n {
+		a, b := int(d.aPtr[i]), int(d.aPtr[i+1])
+		// dm is the gradient of every head's aggregate: the row of dL/do,
+		// or, for averaged heads, that row over H for each head.
+		dm := dy[i*oW : (i+1)*oW]
+		if !l.concat {
+			for h := range H {
+				copy(l.acc[h*out:(h+1)*out], dm)
+				scale(l.acc[h*out:(h+1)*out], 1/float64(H))
+			}
+			dm = l.acc
+		}
+		switch l.Aggregation {
+		case Add, Mean:
+			f := 1.0
+			if l.Aggregation == Mean {
+				f = d.invDeg[i]
+			}
+			for e := a; e < b; e++ {
+				j := int(d.aCol[e])
+				zj, dzj := l.z[j*W:][:W], l.dz[j*W:][:W]
+				switch {
+				case cf == nil:
+					axpy(dzj, f, dm)
+				case hs == 0:
+					axpy(dzj, f*cf[e*es], dm)
+				default:
+					for h := range H {
+						c := f * cf[e*es+h]
+						ds, dms, zs := dzj[h*out:(h+1)*out], dm[h*out:(h+1)*out], zj[h*out:(h+1)*out]
+						g := 0.0
+						for t := range ds {
+							ds[t] += c * dms[t]
+							g += dms[t] * zs[t]
+						}
+						if gat {
+							l.dAlpha[e*H+h] += f * g
+						}
+					}
+				}
+			}
+		case Max:
+			for t, e := range l.arg[i*W : (i+1)*W] {
+				h := t / out
+				j := int(d.aCol[e])
+				c := 1.0
+				if cf != nil {
+					c = cf[int(e)*es+h*hs]
+				}
+				l.dz[j*W+t] += c * dm[t]
+				if gat {
+					l.dAlpha[int(e)*H+h] += dm[t] * l.z[j*W+t]
+				}
+			}
+		}
+	}
+	if gat {
+		l.attendBackward(d)
+	}
+	if l.first {
+		// gw = X^T dz over the (dropped) feature entries.
+		for i := range l.n {
+			dzr := l.dz[i*W : (i+1)*W]
+			for k := d.xPtr[i]; k < d.xPtr[i+1]; k++ {
+				if v := l.xin[k]; v != 0 {
+					c := int(d.xCol[k])
+					axpy(l.gw[c*W:(c+1)*W], v, dzr)
+				}
+			}
+		}
+		return
+	}
+	matMulTN(l.gw, l.xin, l.dz, l.n, l.in, W)
+	matMulNT(l.dx, l.dz, l.w, l.inScale, l.n, W, l.in)
+}
+
+// attendBackward turns dAlpha (gradient of the dropped coefficients) into
+// gradients of the attention vectors and of z.
+func (l *layer) attendBackward(d *Data) {
+	H, out, W := l.Heads, l.out, l.width
+	clear(l.dEl)
+	clear(l.dEr)
+	dot := l.hsum
+	for i := range l.n {
+		a, b := int(d.aPtr[i]), int(d.aPtr[i+1])
+		clear(dot)
+		for e := a; e < b; e++ {
+			da, al := l.dAlpha[e*H:][:H], l.alpha[e*H:][:H]
+			mulInPlace(da, l.aScale[e*H:][:H]) // through the dropout
+			for h := range da {
+				dot[h] += al[h] * da[h]
+			}
+		}
+		el := l.dEl[i*H : (i+1)*H]
+		for e := a; e < b; e++ {
+			da, al, sc := l.dAlpha[e*H:][:H], l.alpha[e*H:][:H], l.score[e*H:][:H]
+			er := l.dEr[int(d.aCol[e])*H:][:H]
+			for h := range da {
+				ds := al[h] * (da[h] - dot[h]) // through the softmax
+				if sc[h] <= 0 {
+					ds *= gatSlope // through the LeakyReLU (same sign as its argument)
+				}
+				el[h] += ds
+				er[h] += ds
+			}
+		}
+	}
+	for i := range l.n {
+		zr, dzr := l.z[i*W:(i+1)*W], l.dz[i*W:(i+1)*W]
+		for h := range H {
+			lo, hi := h*out, (h+1)*out
+			gl, gr := l.dEl[i*H+h], l.dEr[i*H+h]
+			axpy(l.gattL[lo:hi], gl, zr[lo:hi])
+			axpy(l.gattR[lo:hi], gr, zr[lo:hi])
+			axpy(dzr[lo:hi], gl, l.attL[lo:hi])
+			axpy(dzr[lo:hi], gr, l.attR[lo:hi])
+		}
+	}
+}

@@ -1,0 +1,297 @@
+package train
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+)
+
+// Config holds the training hyperparameters.
+type Config struct {
+	Epochs      int     `json:"epochs"`       // full-batch steps
+	LR          float64 `json:"lr"`           // Adam learning rate
+	WeightDecay float64 `json:"weight_decay"` // L2 coefficient: the loss gains WeightDecay/2 * sum w^2
+	// DecayAll applies the decay to the weights and attention vectors of
+	// every layer (Velickovic et al.'s GAT); false applies it to the
+	// first layer's weights only (Kipf and Welling's GCN). Biases never
+	// decay.
+	DecayAll    bool    `json:"decay_all"`
+	Dropout     float64 `json:"dropout"`      // on the input of every layer, features included
+	AttnDropout float64 `json:"attn_dropout"` // on GAT's coefficients
+	Seed        uint64  `json:"seed"`         // initialisation and dropout streams
+}
+
+// GCNConfig is Kipf and Welling's setting (and FGNAS Table 2's for Cora
+// and CiteSeer): 200 epochs, Adam at 0.01, decay 5e-4 on the first layer,
+// dropout 0.5.
+func GCNConfig() Config {
+	return Config{Epochs: 200, LR: 0.01, WeightDecay: 5e-4, Dropout: 0.5}
+}
+
+// GATConfig is Velickovic et al.'s Cora setting in 200 epochs (the paper
+// trains with patience 100 instead): Adam at 0.005, decay 5e-4 on every
+// weight, dropout 0.6 on inputs and coefficients.
+func GATConfig() Config {
+	return Config{Epochs: 200, LR: 0.005, WeightDecay: 5e-4, DecayAll: true, Dropout: 0.6, AttnDropout: 0.6}
+}
+
+// Validate checks the ranges.
+func (c Config) Validate() error {
+	switch {
+	case c.Epochs < 1 || c.Epochs > 1_000_000:
+		return fmt.Errorf("train: %d epochs, want 1..1000000", c.Epochs)
+	case !(c.LR > 0) || math.IsInf(c.LR, 0):
+		return fmt.Errorf("train: learning rate %v, want a positive number", c.LR)
+	case !(c.WeightDecay >= 0) || math.IsInf(c.WeightDecay, 0):
+		return fmt.Errorf("train: weight decay %v, want a non-negative number", c.WeightDecay)
+	case !(c.Dropout >= 0 && c.Dropout < 1) || !(c.AttnDropout >= 0 && c.AttnDropout < 1):
+		return fmt.Errorf("train: dropout %v / %v, want [0, 1)", c.Dropout, c.AttnDropout)
+	}
+	return nil
+}
+
+// Adam's constants (Kingma and Ba; the defaults of TensorFlow's and
+// PyTorch's Adam, which the reference implementations use).
+const (
+	adamBeta1 = 0.9
+	adamBeta2 = 0.999
+	adamEps   = 1e-8
+)
+
+// Stream ids of the two PCG generators drawn from Config.Seed.
+const (
+	streamInit    = 0x696e6974 // "init"
+	streamDropout = 0x64726f70 // "drop"
+)
+
+// Model is a network being trained or trained, with all its buffers. It is
+// not safe for concurrent use.
+type Model struct {
+	Result Result // filled by Train
+
+	d      *Data
+	arch   Arch
+	cfg    Config
+	layers []*layer
+
+	p, g, best []float64 // parameters, gradients, parameters at Result.Epoch
+	m1, m2     []float64 // Adam moments
+	t          int       // Adam steps taken
+	decay      [][2]int  // ranges of p under weight decay
+	dLogits    []float64 // n x classes
+	drop       *rand.Rand
+}
+
+// newModel lays out the parameters, allocates every buffer and
+// initialises the weights (Glorot uniform, biases zero).
+func newModel(d *Data, a Arch, c Config) (*Model, error) {
+	if err := a.Validate(d.NumClasses); err != nil {
+		return nil, err
+	}
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	m := &Model{d: d, arch: a, cfg: c, drop: rand.New(rand.NewPCG(c.Seed, streamDropout))}
+	type span struct {
+		dst, gdst *[]float64
+		n         int
+		bound     float64 // Glorot bound; 0 for a bias
+		decays    bool
+	}
+	var spans []span
+	in := d.NumFeatures
+	for i, spec := range a.Layers {
+		last := i == len(a.Layers)-1
+		out := spec.Hidden
+		if last {
+			out = d.NumClasses
+		}
+		l := newLayer(spec, d, in, out, !last, i == 0)
+		glorot := func(fanIn, fanOut int) float64 { return math.Sqrt(6 / float64(fanIn+fanOut)) }
+		spans = append(spans, span{&l.w, &l.gw, in * l.width, glorot(in, l.width), i == 0 || c.DecayAll})
+		if spec.Attention == GAT {
+			bound := glorot(spec.Heads, out) // PyG's glorot on the Heads x out attention tensor
+			spans = append(spans, span{&l.attL, &l.gattL, l.width, bound, c.DecayAll},
+				span{&l.attR, &l.gattR, l.width, bound, c.DecayAll})
+		}
+		spans = append(spans, span{&l.b, &l.gb, l.outW, 0, false})
+		m.layers = append(m.layers, l)
+		in = l.outW
+	}
+	total := 0
+	for _, s := range spans {
+		total += s.n
+	}
+	m.p, m.g, m.best = make([]float64, total), make([]float64, total), make([]float64, total)
+	m.m1, m.m2 = make([]float64, total), make([]float64, total)
+	m.dLogits = make([]float64, d.NumNodes*d.NumClasses)
+	init := rand.New(rand.NewPCG(c.Seed, streamInit))
+	off := 0
+	for _, s := range spans {
+		*s.dst, *s.gdst = m.p[off:off+s.n:off+s.n], m.g[off:off+s.n:off+s.n]
+		for k := range *s.dst {
+			(*s.dst)[k] = s.bound * (2*init.Float64() - 1)
+		}
+		if s.decays && c.WeightDecay > 0 {
+			m.decay = append(m.decay, [2]int{off, off + s.n})
+		}
+		off += s.n
+	}
+	copy(m.best, m.p)
+	return m, nil
+}
+
+// NumParams is the number of trainable parameters.
+func (m *Model) NumParams() int { return len(m.p) }
+
+// forward runs every layer; bits, when not nil, holds one format per layer.
+func (m *Model) forward(train bool, bits []Bits) {
+	var x []float64
+	for i, l := range m.layers {
+		var q *Bits
+		if bits != nil {
+			q = &bits[i]
+		}
+		l.forward(m.d, x, train, q)
+		x = l.y
+	}
+}
+
+// drawMasks draws fresh dropout scales (0 with probability p, else
+// 1/(1-p)) for every layer input and GAT coefficient.
+func (m *Model) drawMasks() {
+	draw := func(s []float64, p float64) {
+		if p == 0 {
+			return // the scales stay 1
+		}
+		// Each 64-bit draw decides four entries by its 16-bit quarters, so
+		// the drop probability is p rounded to a multiple of 2^-16 (0.6
+		// becomes 0.600006): drawing is a tenth of a GAT epoch otherwise.
+		// The choice is branch-free (a table lookup on the borrow of
+		// u - cut): a data-dependent branch here mispredicts half the time.
+		scales := [2]float64{1 / (1 - p), 0}
+		cut := uint64(math.Round(p * (1 << 16)))
+		var r uint64
+		for i := range s {
+			if i&3 == 0 {
+				r = m.drop.Uint64()
+			} else {
+				r >>= 16
+			}
+			s[i] = scales[(r&(1<<16-1)-cut)>>63]
+		}
+	}
+	for _, l := range m.layers {
+		draw(l.inScale, m.cfg.Dropout)
+		if l.Attention == GAT {
+			draw(l.aScale, m.cfg.AttnDropout)
+		}
+	}
+}
+
+// logits are the output layer's values, n x classes.
+func (m *Model) logits() []float64 { return m.layers[len(m.layers)-1].y }
+
+// crossEntropy returns the mean softmax cross-entropy of the logits over
+// nodes; with grad set it also writes its gradient into dLogits (zero on
+// other rows).
+func (m *Model) crossEntropy(nodes []int32, grad bool) float64 {
+	C := m.d.NumClasses
+	y := m.logits()
+	if grad {
+		clear(m.dLogits)
+	}
+	inv := 1 / float64(len(nodes))
+	loss := 0.0
+	for _, v := range nodes {
+		row := y[int(v)*C : int(v+1)*C]
+		mx := math.Inf(-1)
+		for _, x := range row {
+			mx = max(mx, x)
+		}
+		sum := 0.0
+		for _, x := range row {
+			sum += math.Exp(x - mx)
+		}
+		lse := mx + math.Log(sum)
+		label := int(m.d.Labels[v])
+		loss -= (row[label] - lse) * inv
+		if grad {
+			dl := m.dLogits[int(v)*C : int(v+1)*C]
+			for c, x := range row {
+				dl[c] = math.Exp(x-lse) * inv
+			}
+			dl[label] -= inv
+		}
+	}
+	return loss
+}
+
+// lossAndGrad runs a training forward pass and backward pass with the
+// current dropout masks and returns the loss (cross-entropy on the
+// training nodes plus weight decay); m.g holds its gradient.
+func (m *Model) lossAndGrad() float64 {
+	m.forward(true, nil)
+	loss := m.crossEntropy(m.d.Train, true)
+	clear(m.g)
+	dy := m.dLogits
+	for i := len(m.layers) - 1; i >= 0; i-- {
+		l := m.layers[i]
+		l.backward(m.d, dy)
+		dy = l.dx
+	}
+	wd := m.cfg.WeightDecay
+	for _, r := range m.decay {
+		for k := r[0]; k < r[1]; k++ {
+			loss += wd / 2 * m.p[k] * m.p[k]
+			m.g[k] += wd * m.p[k]
+		}
+	}
+	return loss
+}
+
+// adam takes one Adam step along m.g.
+func (m *Model) adam() {
+	m.t++
+	c1 := 1 - math.Pow(adamBeta1, float64(m.t))
+	c2 := 1 - math.Pow(adamBeta2, float64(m.t))
+	lr := m.cfg.LR
+	for k, g := range m.g {
+		m.m1[k] = adamBeta1*m.m1[k] + (1-adamBeta1)*g
+		m.m2[k] = adamBeta2*m.m2[k] + (1-adamBeta2)*g*g
+		m.p[k] -= lr * (m.m1[k] / c1) / (math.Sqrt(m.m2[k]/c2) + adamEps)
+	}
+}
+
+// accuracy is the fraction of nodes whose largest logit is their label
+// (the first largest on ties).
+func (m *Model) accuracy(nodes []int32) float64 {
+	C := m.d.NumClasses
+	y := m.logits()
+	hit := 0
+	for _, v := range nodes {
+		row := y[int(v)*C : int(v+1)*C]
+		best := 0
+		for c, x := range row {
+			if x > row[best] {
+				best = c
+			}
+		}
+		if best == int(m.d.Labels[v]) {
+			hit++
+		}
+	}
+	return float64(hit) / float64(len(nodes))
+}
+
+// Preset returns a reference model by name: "gcn" (GCNArch(hidden) with
+// GCNConfig) or "gat" (GATArch(hidden, heads, outHeads) with GATConfig).
+func Preset(name string, hidden, heads, outHeads int) (Arch, Config, error) {
+	switch name {
+	case "gcn":
+		return GCNArch(hidden), GCNConfig(), nil
+	case "gat":
+		return GATArch(hidden, heads, outHeads), GATConfig(), nil
+	}
+	return Arch{}, Config{}, fmt.Errorf("train: unknown model %q (want gcn or gat)", name)
+}

@@ -1,0 +1,173 @@
+package train
+
+import (
+	"fmt"
+	"sync"
+)
+
+// Genome is what a search asks the oracle about: an architecture and,
+// optionally, fixed-point formats (nil: float; one per layer, or one for
+// all layers).
+type Genome struct {
+	Arch Arch
+	Bits []Bits
+}
+
+// Key is the genome's canonical text: the architecture's String, then
+// "|" and the per-layer formats (a single format written out for every
+// layer), empty for float. Genomes with equal keys are the same network.
+func (g Genome) Key() (string, error) {
+	bits, err := expandBits(g.Bits, len(g.Arch.Layers))
+	if err != nil {
+		return "", err
+	}
+	return g.Arch.String() + "|" + bitsKey(bits), nil
+}
+
+// Accuracy is the oracle's answer for a genome: validation and test
+// accuracy of the network trained in float and then quantised to the
+// genome's bits (equal to the float ones for a float genome), and the
+// selected epoch.
+type Accuracy struct {
+	Val, Test           float64 // quantised (the genome's accuracy)
+	FloatVal, FloatTest float64 // before quantisation
+	Epoch               int
+}
+
+// Oracle answers "how accurate is this network" for a search: it trains
+// each architecture once, with one Config and seed, keeps the trained
+// network for the genomes that differ only in their bits, and caches every
+// answer by the genome's Key. It is safe for concurrent use: concurrent
+// questions about the same genome (or architecture) wait for one training
+// rather than start their own. Answers depend only on the data, the Config
+// and the genome, never on the order or concurrency of the questions.
+type Oracle struct {
+	d         *Data
+	cfg       Config
+	maxModels int
+
+	mu        sync.Mutex
+	results   map[string]*flight[Accuracy]
+	models    map[string]*modelEntry
+	tick      uint64 // use counter for the model cache's LRU order
+	trainings int
+}
+
+// flight is one computation other goroutines may wait for.
+type flight[T any] struct {
+	done chan struct{}
+	val  T
+	err  error
+}
+
+// modelEntry is a trained (or training) network; mu serialises the
+// evaluations that reuse its buffers.
+type modelEntry struct {
+	flight[*Model]
+	mu      sync.Mutex
+	lastUse uint64
+}
+
+// NewOracle returns an oracle training with c on d. It keeps up to
+// maxModels trained networks (at least 1) for re-quantisation, least
+// recently used out first; a network evicted and asked for again is
+// retrained, to the same parameters.
+func NewOracle(d *Data, c Config, maxModels int) (*Oracle, error) {
+	if d == nil {
+		return nil, fmt.Errorf("train: oracle without data")
+	}
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	return &Oracle{d: d, cfg: c, maxModels: max(maxModels, 1),
+		results: map[string]*flight[Accuracy]{}, models: map[string]*modelEntry{}}, nil
+}
+
+// Accuracy returns the genome's accuracies, training if no answer is
+// cached. An invalid genome gives an error (cached like an answer).
+func (o *Oracle) Accuracy(g Genome) (Accuracy, error) {
+	key, err := g.Key()
+	if err != nil {
+		return Accuracy{}, err
+	}
+	o.mu.Lock()
+	if f, ok := o.results[key]; ok {
+		o.mu.Unlock()
+		<-f.done
+		return f.val, f.err
+	}
+	f := &flight[Accuracy]{done: make(chan struct{})}
+	o.results[key] = f
+	o.mu.Unlock()
+	f.val, f.err = o.compute(g)
+	close(f.done)
+	return f.val, f.err
+}
+
+// Trainings is the number of networks trained so far.
+func (o *Oracle) Trainings() int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.trainings
+}
+
+func (o *Oracle) compute(g Genome) (Accuracy, error) {
+	e, err := o.model(g.Arch)
+	if err != nil {
+		return Accuracy{}, err
+	}
+	m := e.val
+	a := Accuracy{FloatVal: m.Result.Val, FloatTest: m.Result.Test, Epoch: m.Result.Epoch}
+	a.Val, a.Test = a.FloatVal, a.FloatTest
+	if g.Bits != nil {
+		e.mu.Lock()
+		a.Val, a.Test, err = m.Evaluate(g.Bits)
+		e.mu.Unlock()
+	}
+	return a, err
+}
+
+// model returns the trained network of arch, training it (once, however
+// many goroutines ask) when the cache lacks it.
+func (o *Oracle) model(arch Arch) (*modelEntry, error) {
+	key := arch.String()
+	o.mu.Lock()
+	o.tick++
+	if e, ok := o.models[key]; ok {
+		e.lastUse = o.tick
+		o.mu.Unlock()
+		<-e.done
+		return e, e.err
+	}
+	e := &modelEntry{flight: flight[*Model]{done: make(chan struct{})}, lastUse: o.tick}
+	o.models[key] = e
+	o.trainings++
+	o.evict()
+	o.mu.Unlock()
+	e.val, e.err = Train(o.d, arch, o.cfg)
+	close(e.done)
+	return e, e.err
+}
+
+// evict drops least recently used finished networks beyond maxModels
+// (o.mu held). Networks still training are never dropped.
+func (o *Oracle) evict() {
+	for len(o.models) > o.maxModels {
+		var oldest string
+		var min uint64
+		for k, e := range o.models {
+			select {
+			case <-e.done:
+			default:
+				continue
+			}
+			if oldest == "" || e.lastUse < min {
+				oldest, min = k, e.lastUse
+			}
+		}
+		if oldest == "" {
+			return
+		}
+		delete(o.models, oldest)
+	}
+}
