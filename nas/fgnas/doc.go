@@ -26,8 +26,9 @@
 // a constant 0.1. Reward (Eq. 5): 0 when the FPGA model says the design
 // breaks a limit (no training), else the validation accuracy of the
 // network trained and post-training quantised to the design's formats.
-// Accuracy comes from an Oracle (package train, cached by genome); the
-// search never trains a design twice in a run.
+// Accuracy comes from an Oracle: FromTrain adapts package train's oracle
+// (each architecture trained once on the CPU, re-quantised per design,
+// answers cached by genome); the search never asks twice in a run.
 //
 // # Baselines (section 4.2)
 //

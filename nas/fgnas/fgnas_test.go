@@ -111,3 +111,23 @@ func BenchmarkHardware(b *testing.B) {
 		i++
 	}
 }
+
+// The adapter keeps the layers, writes the last layer's width as the
+// classes and maps FGNAS's activations onto train's.
+func TestTrainArch(t *testing.T) {
+	a := Arch{{Embed: 16, Heads: 4, Attn: fpga.GATAttn, Aggr: fpga.AggMax, Act: fpga.ELU}, {Embed: 7, Heads: 2, Attn: fpga.GCNNorm, Aggr: fpga.AggMean, Act: fpga.Sigmoid}}
+	ta := TrainArch(a)
+	if err := ta.Validate(7); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := ta.String(), "gat:16x4:max:elu/gcn:0x2:mean:sigmoid"; got != want {
+		t.Errorf("train arch %q, want %q", got, want)
+	}
+	tb := TrainBits(Bits{{W: fpga.Fixed{Int: 1, Frac: 4}, A: fpga.Fixed{Int: 3, Frac: 2}}})
+	if len(tb) != 1 || tb[0].W.Int != 1 || tb[0].W.Frac != 4 || tb[0].A.Int != 3 || tb[0].A.Frac != 2 {
+		t.Errorf("bits %+v", tb)
+	}
+	if TrainBits(nil) != nil {
+		t.Error("nil bits are float")
+	}
+}
