@@ -47,7 +47,7 @@ func plotFigure3(path string, cells []Cell) error {
 		p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
 		p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
 		lo := 0.5
-		region, err := plotter.NewPolygon(plotter.XYs{{X: lo, Y: 1e-3}, {X: pl.bound, Y: 1e-3}, {X: pl.bound, Y: lim.LatencyMS}, {X: lo, Y: lim.LatencyMS}})
+		region, err := plotter.NewPolygon(plotter.XYs{{X: lo, Y: 0.1}, {X: pl.bound, Y: 0.1}, {X: pl.bound, Y: lim.LatencyMS}, {X: lo, Y: lim.LatencyMS}})
 		if err != nil {
 			return fmt.Errorf("seed004: figure 3: %w", err)
 		}

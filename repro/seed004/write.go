@@ -185,8 +185,12 @@ func best(c Cell) string {
 func reportMarkdown(opts Options, pl plan, rep *Report) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Seed 004 (FGNAS) reproduction\n\n")
-	fmt.Fprintf(&b, "Timing model: %s. Runs per cell: %d. Episodes: joint %d; separate %d (architecture) + %d (hardware); "+
-		"random search trains as many designs as the joint run of the same index. Seed %d.", timingName(opts), pl.runs, pl.joint, pl.arch, pl.hw, opts.Seed)
+	sep := fmt.Sprintf("separate %d (architecture) + %d (hardware)", pl.arch, pl.hw)
+	if !pl.separate {
+		sep = "separate not run"
+	}
+	fmt.Fprintf(&b, "Timing model: %s. Runs per cell: %d. Episodes: joint %d; %s; "+
+		"random search trains as many designs as the joint run of the same index. Seed %d.", timingName(opts), pl.runs, pl.joint, sep, opts.Seed)
 	if opts.Quick {
 		b.WriteString(" **Quick run**: the tightest and loosest specifications, joint and random search only, reduced episodes and " +
 			"short trainings; not comparable with the paper's budgets.")
