@@ -45,7 +45,8 @@
 //     standalone evaluations when no inner solution meets the constraints.
 //     Inner seeds derive from the outer genome, so a repeated outer genome
 //     reuses its outcome.
-//   - Pool (G-CoS Algorithm 1), Reinforce (FGNAS section 3.2) and
+//   - Pool (G-CoS Algorithm 1), Reinforce (FGNAS section 3.2: logits or
+//     LSTM controller, Adam or SGD) and
 //     RandomSearch for single-objective constrained search at a fixed
 //     evaluation budget.
 //   - Rows and WriteRows: results as Parquet rows through internal/pqio.

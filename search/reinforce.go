@@ -15,11 +15,12 @@ import (
 //
 //	(1/m) sum_k sum_t grad log pi(a_t) (R_k - b)
 //
-// (undiscounted, gamma = 1) through Adam, where the baseline b is an
+// (undiscounted, gamma = 1) through Adam or SGD, where the baseline b is an
 // exponential moving average of the rewards (decay BaselineDecay; it
-// starts at the first batch's mean reward). FGNAS uses an RNN controller;
-// the independent per-decision policy here keeps the same estimator and
-// reward.
+// starts at the first batch's mean reward). The policy is either free
+// logits per decision (LogitsPolicy) or FGNAS's LSTM controller
+// (LSTMPolicy: hidden 100, embedding 10 by default, run over the active
+// decisions in order, each conditioned on the ones before).
 //
 // A genome drawn again reuses its first evaluation without calling
 // Evaluate, so MaxEvaluations counts distinct designs, like the other
@@ -36,7 +37,7 @@ type Reinforce struct {
 	Reward func(Evaluation) float64
 	// BatchSize is m, episodes per update; 0 means FGNAS's 5.
 	BatchSize int
-	// LearningRate is Adam's step size on the logits; 0 means 0.1.
+	// LearningRate is the optimiser's step size; 0 means 0.1.
 	LearningRate float64
 	// BaselineDecay is the baseline's EMA factor in (0, 1); 0 means
 	// FGNAS's 0.9.
@@ -45,8 +46,44 @@ type Reinforce struct {
 	MaxEvaluations int
 	// MaxEpisodes caps the episodes; 0 means 20*MaxEvaluations.
 	MaxEpisodes int
-	Seed        uint64
-	Workers     int
+	// Policy is the controller; the zero value is LogitsPolicy.
+	Policy Policy
+	// Hidden and Embedding size the LSTM policy; 0 means FGNAS's 100 and 10.
+	Hidden, Embedding int
+	// Optimizer updates the policy: Adam (the zero value) or SGD (FGNAS,
+	// with a constant learning rate of 0.1).
+	Optimizer Optimizer
+	Seed      uint64
+	Workers   int
+
+	trained controller // the controller after Run, for tests
+}
+
+// Policy selects the REINFORCE controller.
+type Policy uint8
+
+// The controllers.
+const (
+	LogitsPolicy Policy = iota // independent softmax logits per decision
+	LSTMPolicy                 // an LSTM over the sequence of decisions
+)
+
+// Optimizer selects the controller's update rule.
+type Optimizer uint8
+
+// The optimisers.
+const (
+	Adam Optimizer = iota // beta1 0.9, beta2 0.999
+	SGD                   // plain gradient ascent
+)
+
+// controller is a policy over a Space's genomes.
+type controller interface {
+	sample(r *rand.Rand, sp *Space) []int
+	zeroGrad()
+	// accumulate adds w * grad log pi(g) to the gradient.
+	accumulate(sp *Space, g []int, w float64)
+	params() (theta, grad []float64)
 }
 
 // DefaultReward is seed 004's reward: 0 for infeasible designs, else the
@@ -76,6 +113,12 @@ func (c *Reinforce) Run(ctx context.Context) (*Result[[]int], error) {
 		return nil, fmt.Errorf("reinforce: budget of %d evaluations", c.MaxEvaluations)
 	case c.MaxEpisodes < 0:
 		return nil, fmt.Errorf("reinforce: negative episode cap %d", c.MaxEpisodes)
+	case c.Policy > LSTMPolicy:
+		return nil, fmt.Errorf("reinforce: unknown policy %d", c.Policy)
+	case c.Optimizer > SGD:
+		return nil, fmt.Errorf("reinforce: unknown optimizer %d", c.Optimizer)
+	case c.Hidden < 0 || c.Embedding < 0 || c.Hidden > 1<<12 || c.Embedding > 1<<12:
+		return nil, fmt.Errorf("reinforce: LSTM of %d hidden, %d embedding units", c.Hidden, c.Embedding)
 	}
 	reward := c.Reward
 	if reward == nil {
@@ -94,8 +137,21 @@ func (c *Reinforce) Run(ctx context.Context) (*Result[[]int], error) {
 		maxEpisodes = 20 * c.MaxEvaluations
 	}
 	sp := c.Space
-	pol := newPolicy(sp)
 	r := newRand(c.Seed)
+	var pol controller
+	if c.Policy == LSTMPolicy {
+		h, e := c.Hidden, c.Embedding
+		if h == 0 {
+			h = 100
+		}
+		if e == 0 {
+			e = 10
+		}
+		pol = newLSTMPolicy(sp, h, e, r)
+	} else {
+		pol = newPolicy(sp)
+	}
+	opt := optimizer{kind: c.Optimizer}
 	ev := evaluator[[]int]{eval: c.Evaluate, workers: c.Workers}
 	// seen holds the evaluated designs in archive order, so a design's
 	// position in it is its ID.
@@ -161,12 +217,13 @@ func (c *Reinforce) Run(ctx context.Context) (*Result[[]int], error) {
 		for k, g := range episodes[:n] {
 			pol.accumulate(sp, g, (rewards[k]-baseline)/float64(n))
 		}
-		pol.adamStep(lr)
+		opt.step(pol, lr)
 		for _, v := range rewards[:n] {
 			baseline = decay*baseline + (1-decay)*v
 		}
 		done += n
 	}
+	c.trained = pol
 	var rk ranker
 	res.Front = rankArchive(&rk, res.Evaluated)
 	return res, err
@@ -177,9 +234,7 @@ func (c *Reinforce) Run(ctx context.Context) (*Result[[]int], error) {
 type policy struct {
 	off         []int // logits of variable i are at off[i]:off[i+1]
 	theta, grad []float64
-	m1, m2      []float64
 	prob        []float64 // scratch
-	steps       int
 }
 
 func newPolicy(sp *Space) *policy {
@@ -190,8 +245,6 @@ func newPolicy(sp *Space) *policy {
 	n := p.off[sp.Len()]
 	p.theta = make([]float64, n)
 	p.grad = make([]float64, n)
-	p.m1 = make([]float64, n)
-	p.m2 = make([]float64, n)
 	return p
 }
 
@@ -254,15 +307,35 @@ func (p *policy) accumulate(sp *Space, g []int, w float64) {
 	}
 }
 
-// adamStep ascends the gradient with Adam (beta1 0.9, beta2 0.999).
-func (p *policy) adamStep(lr float64) {
+func (p *policy) params() (theta, grad []float64) { return p.theta, p.grad }
+
+// optimizer ascends a controller's gradient.
+type optimizer struct {
+	kind   Optimizer
+	m1, m2 []float64
+	steps  int
+}
+
+// step ascends the gradient: SGD, or Adam (beta1 0.9, beta2 0.999).
+func (o *optimizer) step(c controller, lr float64) {
+	theta, grad := c.params()
+	if o.kind == SGD {
+		for k, g := range grad {
+			theta[k] += lr * g
+		}
+		return
+	}
 	const b1, b2, eps = 0.9, 0.999, 1e-8
-	p.steps++
-	c1 := 1 - math.Pow(b1, float64(p.steps))
-	c2 := 1 - math.Pow(b2, float64(p.steps))
-	for k, g := range p.grad {
-		p.m1[k] = b1*p.m1[k] + (1-b1)*g
-		p.m2[k] = b2*p.m2[k] + (1-b2)*g*g
-		p.theta[k] += lr * (p.m1[k] / c1) / (math.Sqrt(p.m2[k]/c2) + eps)
+	if o.m1 == nil {
+		o.m1 = make([]float64, len(theta))
+		o.m2 = make([]float64, len(theta))
+	}
+	o.steps++
+	c1 := 1 - math.Pow(b1, float64(o.steps))
+	c2 := 1 - math.Pow(b2, float64(o.steps))
+	for k, g := range grad {
+		o.m1[k] = b1*o.m1[k] + (1-b1)*g
+		o.m2[k] = b2*o.m2[k] + (1-b2)*g*g
+		theta[k] += lr * (o.m1[k] / c1) / (math.Sqrt(o.m2[k]/c2) + eps)
 	}
 }

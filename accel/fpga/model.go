@@ -1,0 +1,209 @@
+package fpga
+
+import (
+	"gnnsim/hw"
+	"gnnsim/workload"
+)
+
+// Stage is one of the four registered stages of a layer (FGNAS Figure 2).
+type Stage uint8
+
+// The stages, in pipeline order.
+const (
+	Linear Stage = iota
+	Attend
+	Aggregate
+	Activate
+	NumStages
+)
+
+var stageNames = [...]string{Linear: "linear", Attend: "attention", Aggregate: "aggregation", Activate: "activation"}
+
+func (s Stage) String() string { return enumName(stageNames[:], uint8(s), "Stage") }
+
+// StageReport is the cost of one stage of one layer.
+type StageReport struct {
+	// Work is the cycles the stage's lanes are busy (initiation interval
+	// 1); Latency its pipeline depth, paid once. Cycles = Work + Latency,
+	// or 0 for a stage with no work (constant attention).
+	Work, Latency, Cycles int64
+	Use                   hw.Resources
+}
+
+// LayerReport is the cost of one layer's segment.
+type LayerReport struct {
+	Stages [NumStages]StageReport
+	// Cycles is the sum of the stage cycles (FGNAS's layer latency).
+	Cycles int64
+	// Use is the segment's resources: its stages plus its ping-pong
+	// buffers (BRAM).
+	Use hw.Resources
+	// DRAMBytes are the bytes the layer reads and writes in memory.
+	DRAMBytes int64
+}
+
+// layerShape is what the stage model needs of the workload of layer i.
+type layerShape struct {
+	n, edges int64 // nodes, adjacency entries with self-loops
+	f        int64 // input width
+	inNNZ    int64 // non-zeros streamed by the linear stage; 0 for dense
+}
+
+// stageModel prices layer l of a design on shape s. published selects
+// FGNAS's linear-stage timing (no node count, dense input).
+func stageModel(l LayerDesign, outW int64, s layerShape, published bool, blockNodes int64) LayerReport {
+	var r LayerReport
+	h := heads(l.Heads)
+	g := int64(l.Embed)
+	ab, wb := l.Bits.A.Bits(), l.Bits.W.Bits()
+	tin, tout := int64(l.T.In), int64(l.T.Out)
+	tattn, taggr, tact := int64(l.T.Attn), int64(l.T.Aggr), int64(l.T.Act)
+	control := Op{LUT: stageControlLUT, FF: stageControlFF}
+
+	// Linear: t_in x t_out multipliers, t_out adder trees and accumulators.
+	{
+		st := &r.Stages[Linear]
+		perRow := ceilDiv(s.f, tin) * ceilDiv(g, tout)
+		switch {
+		case published:
+			st.Work = h * perRow
+		case s.inNNZ > 0:
+			st.Work = h * ceilDiv(s.inNNZ, tin) * ceilDiv(g, tout)
+		default:
+			st.Work = h * s.n * perRow
+		}
+		mult := Mult(ab, wb)
+		tree := AdderTree(int(tin), ab+wb)
+		acc := Adder(ab + wb + accGuardBits)
+		st.Latency = mult.Latency + tree.Latency + acc.Latency
+		add(&st.Use, mult.times(tin*tout), tree.times(tout), acc.times(tout), control)
+		st.Use.FF += tout * int64(ab) // output register
+	}
+	// Attention coefficients.
+	{
+		st := &r.Stages[Attend]
+		switch l.Attn {
+		case GCNNorm:
+			// One coefficient per entry of A+I from the precomputed
+			// degree norms, shared by the heads: one multiplier.
+			m := Mult(ab, ab)
+			st.Work = s.edges
+			st.Latency = m.Latency
+			add(&st.Use, m, control)
+			st.Use.FF += int64(ab)
+		case GATAttn:
+			// Per head: the two projections a_s.Wh and a_d.Wh, t_attn
+			// features per cycle; then per entry of A+I a sum, LeakyReLU
+			// and exp, the softmax denominator per node (one divider for
+			// its reciprocal) and a multiply to normalise.
+			m := Mult(ab, wb)
+			tree := AdderTree(int(tattn), ab+wb)
+			acc := Adder(ab + wb + accGuardBits)
+			em := Mult(ab, ab)
+			st.Work = h * (s.n*ceilDiv(g, tattn) + s.edges)
+			st.Latency = m.Latency + tree.Latency + acc.Latency + 1 + 1 + eluLatency + dividerLatency + em.Latency
+			add(&st.Use, m.times(2*tattn), tree.times(2), acc.times(2),
+				Adder(ab+1), Act(ReLU), Exp(), Adder(2*ab+4), Divider(), em, control)
+			st.Use.FF += int64(ab)
+		}
+	}
+	// Aggregation: t_aggr lanes, each weighting a message (unless the
+	// coefficients are constant) and adding (or comparing) it in.
+	{
+		st := &r.Stages[Aggregate]
+		st.Work = h * s.edges * ceilDiv(g, taggr)
+		lane := Adder(2*ab + 4) // add, or compare for max
+		if l.Attn != Constant {
+			m := Mult(ab, ab)
+			add(&st.Use, m.times(taggr))
+			st.Latency += m.Latency
+		}
+		add(&st.Use, lane.times(taggr), control)
+		st.Latency += lane.Latency
+		if l.Aggr == AggMean {
+			// One reciprocal of the degree per node, one scaling multiply
+			// per lane: an extra pass over the node's features.
+			m := Mult(ab, ab)
+			st.Work += h * s.n * ceilDiv(g, taggr)
+			st.Latency += dividerLatency + m.Latency
+			add(&st.Use, Divider(), m.times(taggr))
+		}
+		st.Use.FF += taggr * int64(ab)
+	}
+	// Activation: t_act units.
+	{
+		st := &r.Stages[Activate]
+		a := Act(l.Act)
+		st.Work = h * s.n * ceilDiv(g, tact)
+		st.Latency = a.Latency
+		add(&st.Use, a.times(tact), control)
+		st.Use.FF += tact * int64(ab)
+	}
+	for i := range r.Stages {
+		st := &r.Stages[i]
+		if st.Work > 0 {
+			st.Cycles = st.Work + st.Latency
+		} else {
+			st.Latency = 0
+		}
+		r.Cycles += st.Cycles
+		r.Use = addRes(r.Use, st.Use)
+	}
+	// Ping-pong buffers between the segment and memory: two blocks of the
+	// layer's output; weights stream from memory through two t_in x t_out
+	// tiles held in registers.
+	r.Use.BRAM += 2 * ceilDiv(blockNodes*outW*int64(ab), bramBits)
+	r.Use.FF += 2 * tin * tout * int64(wb)
+	r.Use.OnChipBytes = ceilDiv(2*blockNodes*outW*int64(ab), 8)
+
+	// Memory traffic: input (dense, or non-zeros with a 32-bit column
+	// index), weights once per head, the adjacency (32-bit column indices
+	// and row pointers), output.
+	in := s.n * s.f * int64(ab)
+	if s.inNNZ > 0 {
+		in = s.inNNZ * int64(ab+32)
+	}
+	weights := h * s.f * g * int64(wb)
+	adj := (s.edges + s.n + 1) * 32
+	r.DRAMBytes = ceilDiv(in+weights+adj+s.n*outW*int64(ab), 8)
+	return r
+}
+
+func add(r *hw.Resources, ops ...Op) {
+	for _, o := range ops {
+		r.LUT += o.LUT
+		r.FF += o.FF
+		r.DSP += o.DSP
+	}
+}
+
+func addRes(a, b hw.Resources) hw.Resources {
+	return hw.Resources{LUT: a.LUT + b.LUT, FF: a.FF + b.FF, DSP: a.DSP + b.DSP, BRAM: a.BRAM + b.BRAM, OnChipBytes: a.OnChipBytes + b.OnChipBytes}
+}
+
+// shapes returns the stage-model shape of every layer of b, checking that
+// b is the work of d (the same widths and heads, layer by layer).
+func (d Design) shapes(b workload.Block, dst []layerShape) ([]layerShape, error) {
+	if len(b.Layers) != len(d.Layers) {
+		return dst, errLayers(len(b.Layers), len(d.Layers))
+	}
+	sizes := b.In
+	for i, wl := range b.Layers {
+		if err := wl.Validate(); err != nil {
+			return dst, wrapLayer(i, err)
+		}
+		if err := d.matches(i, wl); err != nil {
+			return dst, err
+		}
+		s := layerShape{n: sizes.Nodes, edges: sizes.NNZ + sizes.Nodes, f: int64(wl.F)}
+		if i == 0 && d.InputNNZ > 0 {
+			if d.InputNNZ > sizes.Nodes*s.f {
+				return dst, errNNZ(d.InputNNZ, sizes.Nodes, s.f)
+			}
+			s.inNNZ = d.InputNNZ
+		}
+		dst = append(dst, s)
+		sizes = wl.Out(sizes)
+	}
+	return dst, nil
+}

@@ -1,0 +1,132 @@
+package fpga
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// ParseLayers builds the layers of a design from three per-layer lists,
+// layers separated by ';':
+//
+//	arch  "attn/aggr/act/EMBEDxHEADS"  e.g. "gcn/add/relu/8x1;gcn/add/relu/7x1"
+//	tiles "t_in,t_out,t_attn,t_aggr,t_act"  e.g. "8,8,8,8,8"
+//	bits  "WI.WF,AI.AF"  (weights, activations) e.g. "2.5,2.5"
+//
+// A tiles or bits list with one entry applies to every layer.
+func ParseLayers(arch, tiles, bits string) ([]LayerDesign, error) {
+	as := splitList(arch)
+	if len(as) == 0 {
+		return nil, fmt.Errorf("fpga: empty architecture")
+	}
+	ts, bs := splitList(tiles), splitList(bits)
+	if len(ts) != 1 && len(ts) != len(as) {
+		return nil, fmt.Errorf("fpga: %d tile specs for %d layers", len(ts), len(as))
+	}
+	if len(bs) != 1 && len(bs) != len(as) {
+		return nil, fmt.Errorf("fpga: %d bit specs for %d layers", len(bs), len(as))
+	}
+	var out []LayerDesign
+	for i, a := range as {
+		l, err := parseArch(a)
+		if err != nil {
+			return nil, fmt.Errorf("fpga: layer %d: %w", i, err)
+		}
+		if l.T, err = parseTiles(ts[min(i, len(ts)-1)]); err != nil {
+			return nil, fmt.Errorf("fpga: layer %d: %w", i, err)
+		}
+		if l.Bits, err = parseBits(bs[min(i, len(bs)-1)]); err != nil {
+			return nil, fmt.Errorf("fpga: layer %d: %w", i, err)
+		}
+		if err := l.validate(); err != nil {
+			return nil, fmt.Errorf("fpga: layer %d: %w", i, err)
+		}
+		out = append(out, l)
+	}
+	return out, nil
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ";") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func parseArch(s string) (LayerDesign, error) {
+	var l LayerDesign
+	f := strings.Split(s, "/")
+	if len(f) != 4 {
+		return l, fmt.Errorf("architecture %q: want attn/aggr/act/EMBEDxHEADS", s)
+	}
+	var err error
+	if l.Attn, err = ParseAttention(f[0]); err != nil {
+		return l, err
+	}
+	if l.Aggr, err = ParseAggregation(f[1]); err != nil {
+		return l, err
+	}
+	if l.Act, err = ParseActivation(f[2]); err != nil {
+		return l, err
+	}
+	e, h, ok := strings.Cut(f[3], "x")
+	if !ok {
+		h = "1"
+	}
+	if l.Embed, err = strconv.Atoi(e); err != nil {
+		return l, fmt.Errorf("embedding %q: %w", e, err)
+	}
+	if l.Heads, err = strconv.Atoi(h); err != nil {
+		return l, fmt.Errorf("heads %q: %w", h, err)
+	}
+	return l, nil
+}
+
+func parseTiles(s string) (Groups, error) {
+	f := strings.Split(s, ",")
+	if len(f) != 5 {
+		return Groups{}, fmt.Errorf("tiles %q: want t_in,t_out,t_attn,t_aggr,t_act", s)
+	}
+	var v [5]int
+	for i, x := range f {
+		n, err := strconv.Atoi(strings.TrimSpace(x))
+		if err != nil {
+			return Groups{}, fmt.Errorf("tiles %q: %w", s, err)
+		}
+		v[i] = n
+	}
+	return Groups{In: v[0], Out: v[1], Attn: v[2], Aggr: v[3], Act: v[4]}, nil
+}
+
+func parseBits(s string) (Precision, error) {
+	w, a, ok := strings.Cut(s, ",")
+	if !ok {
+		return Precision{}, fmt.Errorf("bits %q: want WI.WF,AI.AF", s)
+	}
+	var p Precision
+	var err error
+	if p.W, err = parseFixed(w); err != nil {
+		return p, err
+	}
+	p.A, err = parseFixed(a)
+	return p, err
+}
+
+func parseFixed(s string) (Fixed, error) {
+	i, f, ok := strings.Cut(strings.TrimSpace(s), ".")
+	if !ok {
+		return Fixed{}, fmt.Errorf("fixed-point format %q: want INT.FRAC", s)
+	}
+	a, err := strconv.Atoi(i)
+	if err != nil {
+		return Fixed{}, fmt.Errorf("fixed-point format %q: %w", s, err)
+	}
+	b, err := strconv.Atoi(f)
+	if err != nil {
+		return Fixed{}, fmt.Errorf("fixed-point format %q: %w", s, err)
+	}
+	return Fixed{Int: a, Frac: b}, nil
+}

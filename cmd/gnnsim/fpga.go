@@ -1,0 +1,145 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"gnnsim/accel/fpga"
+	"gnnsim/hw"
+	"gnnsim/nas/fgnas"
+)
+
+// fpgaCmd is the 'fpga' group: FGNAS's FPGA pipeline model.
+func fpgaCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "fpga",
+		Short: "FGNAS's per-layer FPGA pipeline: cycles, resources, feasibility",
+	}
+	cmd.AddCommand(fpgaEvalCmd())
+	return cmd
+}
+
+func fpgaEvalCmd() *cobra.Command {
+	var (
+		data, arch, tiles, bits string
+		published, pipelined    bool
+		dense, asJSON           bool
+		block                   int
+		lim                     fgnas.Limits
+	)
+	c := &cobra.Command{
+		Use:   "eval --data cora --arch ... --tiles ... --bits ... [--json]",
+		Short: "Price one FPGA design on a Planetoid graph",
+		Long: `Price one FGNAS design (seed 004) on Cora, CiteSeer or PubMed at 100 MHz: the
+cycles of every stage of every layer, the summed (FGNAS) and pipelined times,
+the LUT / FF / DSP / BRAM usage and whether the design meets the limits.
+
+  --arch   per layer attn/aggr/act/EMBEDxHEADS, layers separated by ';'
+           (attn constant|gcn|gat, aggr add|mean|max, act relu|tanh|sigmoid|elu)
+  --tiles  per layer t_in,t_out,t_attn,t_aggr,t_act (one spec: every layer)
+  --bits   per layer WI.WF,AI.AF: integer.fraction bits of weights, activations
+
+Example: gnnsim fpga eval --data cora --arch 'gcn/add/relu/8;gcn/add/relu/7' --tiles 8,8,8,8,8 --bits 2.5,2.5`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ds, err := fgnas.DatasetByName(data)
+			if err != nil {
+				return err
+			}
+			layers, err := fpga.ParseLayers(arch, tiles, bits)
+			if err != nil {
+				return err
+			}
+			d := fpga.Design{Layers: layers, InputNNZ: ds.FeatureNNZ}
+			if dense {
+				d.InputNNZ = 0
+			}
+			u, err := fpga.New(d, fpga.Options{Published: published, Pipelined: pipelined, BlockNodes: block, Budget: lim.Budget()})
+			if err != nil {
+				return err
+			}
+			rep, err := u.Evaluate(hw.BlockWork(d.Block(ds.Size, ds.Features)))
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return printFPGAJSON(cmd, ds, rep)
+			}
+			return printFPGA(cmd, ds, rep)
+		},
+	}
+	c.Flags().StringVar(&data, "data", "cora", "graph: cora, citeseer or pubmed (Planetoid statistics)")
+	c.Flags().StringVar(&arch, "arch", "gcn/add/relu/8;gcn/add/relu/7", "architecture per layer")
+	c.Flags().StringVar(&tiles, "tiles", "8,8,8,8,8", "group sizes per layer")
+	c.Flags().StringVar(&bits, "bits", "2.5,2.5", "weight and activation formats per layer")
+	c.Flags().BoolVar(&published, "published", false, "FGNAS's published linear-stage timing (no node count, dense input)")
+	c.Flags().BoolVar(&pipelined, "pipelined", false, "judge the latency limit on the pipelined time (default: the summed stages)")
+	c.Flags().BoolVar(&dense, "dense", false, "read the first layer's input dense instead of streaming its non-zeros")
+	c.Flags().IntVar(&block, "block", 64, "node block of the pipelined timing and the ping-pong buffers")
+	c.Flags().Float64Var(&lim.LatencyMS, "latency-ms", 0, "latency limit in ms (0: none)")
+	c.Flags().Int64Var(&lim.LUT, "lut", 0, "LUT and FF limit (0: none)")
+	c.Flags().Int64Var(&lim.DSP, "dsp", 0, "DSP limit (0: none)")
+	c.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
+	return c
+}
+
+func printFPGA(cmd *cobra.Command, ds fgnas.Dataset, r fpga.Report) error {
+	w := cmd.OutOrStdout()
+	fmt.Fprintf(w, "%s: %d nodes, %d adjacency entries, %d features (%d non-zeros), 100 MHz\n",
+		ds.Name, ds.Size.Nodes, ds.Size.NNZ, ds.Features, ds.FeatureNNZ)
+	fmt.Fprintf(w, "%-5s %-11s %12s %8s %12s %8s %8s %5s\n", "layer", "stage", "work", "depth", "cycles", "LUT", "FF", "DSP")
+	for i, l := range r.Layers {
+		for s, st := range l.Stages {
+			fmt.Fprintf(w, "%-5d %-11s %12d %8d %12d %8d %8d %5d\n", i, fpga.Stage(s), st.Work, st.Latency, st.Cycles, st.Use.LUT, st.Use.FF, st.Use.DSP)
+		}
+		fmt.Fprintf(w, "%-5d %-11s %12s %8s %12d %8d %8d %5d  BRAM18 %d\n", i, "total", "", "", l.Cycles, l.Use.LUT, l.Use.FF, l.Use.DSP, l.Use.BRAM)
+	}
+	fmt.Fprintf(w, "summed    %d cycles = %.4f ms\n", r.SummedCycles, float64(r.SummedCycles)/fpga.ClockHz*1e3)
+	fmt.Fprintf(w, "pipelined %d cycles = %.4f ms\n", r.PipelinedCycles, float64(r.PipelinedCycles)/fpga.ClockHz*1e3)
+	fmt.Fprintf(w, "resources LUT %d, FF %d, DSP %d, BRAM18 %d\n", r.Resources.LUT, r.Resources.FF, r.Resources.DSP, r.Resources.BRAM)
+	if r.Feasible {
+		fmt.Fprintln(w, "feasible: yes")
+	} else {
+		fmt.Fprintf(w, "feasible: no (%s over its limit)\n", r.Over)
+	}
+	return nil
+}
+
+func printFPGAJSON(cmd *cobra.Command, ds fgnas.Dataset, r fpga.Report) error {
+	type stage struct {
+		Layer   int    `json:"layer"`
+		Stage   string `json:"stage"`
+		Work    int64  `json:"work"`
+		Latency int64  `json:"latency"`
+		Cycles  int64  `json:"cycles"`
+		LUT     int64  `json:"lut"`
+		FF      int64  `json:"ff"`
+		DSP     int64  `json:"dsp"`
+	}
+	out := struct {
+		Data            string  `json:"data"`
+		Stages          []stage `json:"stages"`
+		SummedCycles    int64   `json:"summed_cycles"`
+		PipelinedCycles int64   `json:"pipelined_cycles"`
+		LatencyMS       float64 `json:"latency_ms"`
+		LUT             int64   `json:"lut"`
+		FF              int64   `json:"ff"`
+		DSP             int64   `json:"dsp"`
+		BRAM            int64   `json:"bram18"`
+		Feasible        bool    `json:"feasible"`
+		Over            string  `json:"over,omitempty"`
+	}{Data: ds.Name, SummedCycles: r.SummedCycles, PipelinedCycles: r.PipelinedCycles,
+		LatencyMS: float64(r.Cost.TimePS) * 1e-9,
+		LUT:       r.Resources.LUT, FF: r.Resources.FF, DSP: r.Resources.DSP, BRAM: r.Resources.BRAM,
+		Feasible: r.Feasible, Over: r.Over}
+	for i, l := range r.Layers {
+		for s, st := range l.Stages {
+			out.Stages = append(out.Stages, stage{Layer: i, Stage: fpga.Stage(s).String(), Work: st.Work, Latency: st.Latency, Cycles: st.Cycles, LUT: st.Use.LUT, FF: st.Use.FF, DSP: st.Use.DSP})
+		}
+	}
+	enc := json.NewEncoder(cmd.OutOrStdout())
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}

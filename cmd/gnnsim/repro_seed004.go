@@ -1,0 +1,79 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"gnnsim/accel/fpga"
+	"gnnsim/repro/seed004"
+)
+
+// reproSeed004Cmd is 'repro seed004', for the lead to add to the repro
+// group.
+func reproSeed004Cmd() *cobra.Command {
+	var (
+		out, data        string
+		quick, published bool
+		pipelined        bool
+		seed             uint64
+		runs, workers    int
+	)
+	c := &cobra.Command{
+		Use:   "seed004 [--quick] [--out DIR] [--seed S] [--data DIR]",
+		Short: "Seed 004 (FGNAS): Tables 3 and 4, Figure 3 of the FPGA-aware co-search",
+		Long: `Reproduce seed 004 (FGNAS) in one results directory: Table 3 (Cora under the 12
+hardware specifications, best accuracy of joint REINFORCE, random and separate
+search, 5 runs each), Table 4 (Cora, CiteSeer, PubMed where the data allow) and
+Figure 3 (the samples on the usage-latency planes), with the paper's numbers
+beside ours in report.md, and every searched design in samples.parquet.
+
+Accuracy is measured: each feasible design's network is trained on the CPU
+(package train) and post-training quantised to its formats; trainings are
+cached by architecture and bits. --quick runs 4 specifications, one run, short
+searches and short trainings (under a minute on two cores).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if out == "" {
+				out = "results/seed004"
+				if quick {
+					out = "results/seed004-quick"
+				}
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			oracle, err := newFGNASOracle(data, quick)
+			if err != nil {
+				return err
+			}
+			start := time.Now()
+			rep, err := seed004.Run(ctx, seed004.Options{
+				Out: out, Quick: quick, Runs: runs, Seed: seed, Oracle: oracle,
+				Timing: fpga.Options{Published: published, Pipelined: pipelined}, Workers: workers, Log: cmd.ErrOrStderr(),
+			})
+			if err != nil {
+				return err
+			}
+			w := cmd.OutOrStdout()
+			for _, c := range rep.Table4 {
+				fmt.Fprintf(w, "%-8s %-22s %-8s best test %.1f%% (trained %d)\n", c.Data, c.Limits, c.Method, 100*c.BestTest, c.Trained)
+			}
+			fmt.Fprintf(w, "report: %s/report.md (wall %.1f s)\n", out, time.Since(start).Seconds())
+			return nil
+		},
+	}
+	c.Flags().BoolVar(&quick, "quick", false, "4 specifications, 1 run, short searches and trainings")
+	c.Flags().StringVar(&out, "out", "", "results directory (default results/seed004, or results/seed004-quick)")
+	c.Flags().Uint64Var(&seed, "seed", 1, "seed of every random choice")
+	c.Flags().StringVar(&data, "data", defaultDataDir(), "folder of the real data sets (planetoid/ind inside)")
+	c.Flags().IntVar(&runs, "runs", 0, "runs per method and specification (default 5, 1 with --quick)")
+	c.Flags().BoolVar(&published, "published", true, "FGNAS's published timing (the paper's specifications were set for it); false: ours")
+	c.Flags().BoolVar(&pipelined, "pipelined", false, "judge latency on the pipelined time")
+	c.Flags().IntVar(&workers, "workers", 1, "specifications searched in parallel; results do not depend on it")
+	return c
+}

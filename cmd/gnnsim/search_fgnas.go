@@ -1,0 +1,101 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"gnnsim/accel/fpga"
+	"gnnsim/nas/fgnas"
+)
+
+// searchFGNASCmd is 'search fgnas', for the lead to add to the search group.
+func searchFGNASCmd() *cobra.Command {
+	var (
+		data, dataDir, method string
+		lim                   fgnas.Limits
+		episodes, trained     int
+		seed                  uint64
+		published, pipelined  bool
+	)
+	c := &cobra.Command{
+		Use:   "fgnas --data cora --latency-ms 0.8 --lut 10000 --dsp 10 [--method joint|random|separate]",
+		Short: "FGNAS co-search of a GNN and its FPGA pipeline under hardware limits",
+		Long: `Search a two-layer GNN, its FPGA group sizes and its per-layer fixed-point formats
+(seed 004, Table 1) under a latency, LUT/FF and DSP limit at 100 MHz. Methods:
+joint (FGNAS's LSTM REINFORCE controller, 2,000 episodes), random (uniform
+designs until --trained were trained; default: as many as a joint run with the
+same seed trains) and separate (architecture 200 episodes, then hardware 800).
+Rewards are validation accuracies of the networks trained on the CPU and
+quantised to the design's formats; infeasible designs get 0 untrained.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ds, err := fgnas.DatasetByName(data)
+			if err != nil {
+				return err
+			}
+			oracles, err := newFGNASOracle(dataDir, false)
+			if err != nil {
+				return err
+			}
+			oracle, err := oracles(ds)
+			if err != nil {
+				return err
+			}
+			sp, err := fgnas.NewSpace(2, ds.Classes)
+			if err != nil {
+				return err
+			}
+			p := &fgnas.Problem{Space: sp, Data: ds, Limits: lim, Oracle: oracle, Timing: fpga.Options{Published: published, Pipelined: pipelined}}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			var res *fgnas.RunResult
+			switch method {
+			case "joint":
+				res, err = p.Joint(ctx, episodes, seed)
+			case "random":
+				if trained == 0 {
+					j, err := p.Joint(ctx, episodes, seed)
+					if err != nil {
+						return err
+					}
+					trained = j.Trained
+				}
+				res, err = p.Random(ctx, trained, seed)
+			case "separate":
+				res, err = p.Separate(ctx, 0, 0, seed)
+			default:
+				return fmt.Errorf("--method %q: want joint, random or separate", method)
+			}
+			if err != nil {
+				return err
+			}
+			w := cmd.OutOrStdout()
+			fmt.Fprintf(w, "%s search on %s under %s: %d distinct designs, %d trained\n", res.Method, ds.Name, lim, len(res.Samples), res.Trained)
+			if res.Best < 0 {
+				fmt.Fprintln(w, "no feasible design found")
+				return nil
+			}
+			b := res.Samples[res.Best]
+			fmt.Fprintf(w, "best: val %.1f%%, test %.1f%%, %.4f ms, LUT %d, FF %d, DSP %d\n  %s\n",
+				100*b.Val, 100*b.Test, b.LatencyMS, b.Use.LUT, b.Use.FF, b.Use.DSP, sp.Format(b.Genome))
+			return nil
+		},
+	}
+	c.Flags().StringVar(&data, "data", "cora", "cora, citeseer or pubmed")
+	c.Flags().StringVar(&dataDir, "data-dir", defaultDataDir(), "folder of the real data sets (planetoid/ind inside)")
+	c.Flags().StringVar(&method, "method", "joint", "joint, random or separate")
+	c.Flags().Float64Var(&lim.LatencyMS, "latency-ms", 1, "latency limit in ms (0: none)")
+	c.Flags().Int64Var(&lim.LUT, "lut", 100000, "LUT and FF limit (0: none)")
+	c.Flags().Int64Var(&lim.DSP, "dsp", 100, "DSP limit (0: none)")
+	c.Flags().IntVar(&episodes, "episodes", 0, "joint episodes (default 2,000)")
+	c.Flags().IntVar(&trained, "trained", 0, "random search: trained designs to reach (default: as many as the joint run)")
+	c.Flags().Uint64Var(&seed, "seed", 1, "seed")
+	c.Flags().BoolVar(&published, "published", true, "FGNAS's published timing; false: ours (nodes counted, sparse input)")
+	c.Flags().BoolVar(&pipelined, "pipelined", false, "judge latency on the pipelined time")
+	return c
+}

@@ -1,0 +1,133 @@
+package fgnas
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gnnsim/accel/fpga"
+)
+
+// standIn is a cheap deterministic accuracy: wider and multi-head networks
+// do better, constant attention and sigmoid worse, and few bits hurt. It
+// exercises the search, not any claim about GNNs.
+func standIn(a Arch, b Bits) (val, test float64, err error) {
+	v := 0.55
+	for i, l := range a {
+		v += 0.02 * math.Log2(float64(l.Embed)) / float64(len(a))
+		v += 0.01 * math.Log2(float64(l.Heads))
+		if l.Attn == fpga.Constant {
+			v -= 0.03
+		}
+		if l.Act == fpga.Sigmoid {
+			v -= 0.04
+		}
+		if b != nil {
+			bits := b[i].A.Frac + b[i].W.Frac
+			v -= 0.15 * math.Exp(-float64(bits)/2)
+			if b[i].A.Int == 1 {
+				v -= 0.02
+			}
+		}
+	}
+	return v, v - 0.01, nil
+}
+
+func coraProblem(t testing.TB, lim Limits) *Problem {
+	sp, err := NewSpace(2, Cora.Classes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Problem{Space: sp, Data: Cora, Limits: lim, Oracle: standIn}
+}
+
+func TestDecode(t *testing.T) {
+	p := coraProblem(t, Limits{})
+	sp := p.Space.Joint()
+	if sp.Len() != 27 {
+		t.Fatalf("joint space has %d decisions, want 13 + 14", sp.Len())
+	}
+	r := newTestRand(1)
+	for range 200 {
+		g := sp.Sample(r)
+		c, s, err := p.Hardware(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Arch[1].Embed != Cora.Classes || len(c.Bits) != 2 || s.LatencyMS <= 0 {
+			t.Fatalf("decoded %+v, %+v", c, s)
+		}
+	}
+	archSp, _ := p.Space.Part(Architecture)
+	hwSp, _ := p.Space.Part(Hardware)
+	if archSp.Len()+hwSp.Len() != sp.Len() || archSp.Len() != 9 {
+		t.Fatalf("parts %d + %d", archSp.Len(), hwSp.Len())
+	}
+}
+
+func TestSearchesRun(t *testing.T) {
+	p := coraProblem(t, Limits{LatencyMS: 0.8, LUT: 10000, DSP: 10})
+	ctx := context.Background()
+	j, err := p.Joint(ctx, 200, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := p.Random(ctx, j.Trained, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := p.Separate(ctx, 40, 160, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Trained != j.Trained {
+		t.Errorf("random trained %d, joint %d", r.Trained, j.Trained)
+	}
+	for _, res := range []*RunResult{j, r, s} {
+		t.Logf("%s: %d samples, %d trained, best val %.4f test %.4f", res.Method, len(res.Samples), res.Trained, res.BestVal(), res.BestTest())
+		if res.Best >= 0 && !res.Samples[res.Best].Feasible {
+			t.Errorf("%s: best sample is infeasible", res.Method)
+		}
+	}
+}
+
+func newTestRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 1)) }
+
+// BenchmarkHardware: decode a genome, build its FPGA unit, price it on Cora
+// and judge it: the per-episode hardware cost of every search.
+func BenchmarkHardware(b *testing.B) {
+	p := coraProblem(b, Limits{LatencyMS: 0.8, LUT: 10000, DSP: 10})
+	r := newTestRand(1)
+	gs := make([][]int, 64)
+	for i := range gs {
+		gs[i] = p.Space.Joint().Sample(r)
+	}
+	i := 0
+	for b.Loop() {
+		if _, _, err := p.Hardware(gs[i%len(gs)]); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
+
+// The adapter keeps the layers, writes the last layer's width as the
+// classes and maps FGNAS's activations onto train's.
+func TestTrainArch(t *testing.T) {
+	a := Arch{{Embed: 16, Heads: 4, Attn: fpga.GATAttn, Aggr: fpga.AggMax, Act: fpga.ELU}, {Embed: 7, Heads: 2, Attn: fpga.GCNNorm, Aggr: fpga.AggMean, Act: fpga.Sigmoid}}
+	ta := TrainArch(a)
+	if err := ta.Validate(7); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := ta.String(), "gat:16x4:max:elu/gcn:0x2:mean:sigmoid"; got != want {
+		t.Errorf("train arch %q, want %q", got, want)
+	}
+	tb := TrainBits(Bits{{W: fpga.Fixed{Int: 1, Frac: 4}, A: fpga.Fixed{Int: 3, Frac: 2}}})
+	if len(tb) != 1 || tb[0].W.Int != 1 || tb[0].W.Frac != 4 || tb[0].A.Int != 3 || tb[0].A.Frac != 2 {
+		t.Errorf("bits %+v", tb)
+	}
+	if TrainBits(nil) != nil {
+		t.Error("nil bits are float")
+	}
+}

@@ -1,0 +1,336 @@
+package fgnas
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+
+	"gnnsim/accel/fpga"
+	"gnnsim/hw"
+	"gnnsim/search"
+)
+
+// Limits are a hardware specification of FGNAS Table 2: a latency bound,
+// one bound for LUTs and FFs alike, and a DSP bound.
+type Limits struct {
+	LatencyMS float64
+	LUT       int64 // LUTs and FFs
+	DSP       int64
+}
+
+func (l Limits) String() string {
+	return fmt.Sprintf("%gms/%dLUT/%dDSP", l.LatencyMS, l.LUT, l.DSP)
+}
+
+// Budget returns the FPGA budget of l.
+func (l Limits) Budget() fpga.Budget {
+	return fpga.Budget{Resources: hw.Resources{LUT: l.LUT, FF: l.LUT, DSP: l.DSP}, LatencyPS: int64(l.LatencyMS * 1e9)}
+}
+
+// Problem is one search setting: a dataset, its constraints and where the
+// accuracy comes from.
+type Problem struct {
+	Space  *Space
+	Data   Dataset
+	Limits Limits
+	Oracle Oracle
+	// Timing selects the FPGA model's timing (Published, Pipelined); its
+	// Budget is set from Limits.
+	Timing fpga.Options
+	// Workers evaluates a controller batch in parallel (the oracle must be
+	// safe for it); results do not depend on it.
+	Workers int
+}
+
+// Sample is one evaluated design of a search.
+type Sample struct {
+	Genome    []int
+	Episode   int // the batch (controller update) that first drew it
+	Phase     int // 0, or 1 for the hardware phase of separate search
+	LatencyMS float64
+	Use       hw.Resources
+	Feasible  bool
+	Over      string
+	// Trained says the oracle ran; Val and Test are its accuracies.
+	Trained   bool
+	Val, Test float64
+}
+
+// RunResult is the outcome of one search run.
+type RunResult struct {
+	Method  string
+	Samples []Sample // distinct designs in evaluation order
+	// Trained is the number of distinct designs trained; Episodes the
+	// designs the controller (or random draw) proposed.
+	Trained, Episodes int
+	// Best is the trained sample with the highest validation accuracy
+	// (ties: the first), -1 when none was feasible.
+	Best int
+	// Top10Test is the mean test accuracy of the ten best by validation.
+	Top10Test float64
+}
+
+// BestTest returns the test accuracy of the best sample, 0 if none.
+func (r *RunResult) BestTest() float64 {
+	if r.Best < 0 {
+		return 0
+	}
+	return r.Samples[r.Best].Test
+}
+
+// BestVal returns the validation accuracy of the best sample, 0 if none.
+func (r *RunResult) BestVal() float64 {
+	if r.Best < 0 {
+		return 0
+	}
+	return r.Samples[r.Best].Val
+}
+
+func (p *Problem) check() error {
+	switch {
+	case p.Space == nil:
+		return errors.New("fgnas: problem without a space")
+	case p.Oracle == nil:
+		return errors.New("fgnas: problem without an accuracy oracle")
+	case p.Limits.LatencyMS < 0 || p.Limits.LUT < 0 || p.Limits.DSP < 0:
+		return fmt.Errorf("fgnas: negative limits %s", p.Limits)
+	case p.Data.Size.Nodes <= 0 || p.Data.Features <= 0:
+		return fmt.Errorf("fgnas: dataset %q without nodes or features", p.Data.Name)
+	}
+	return nil
+}
+
+// Hardware evaluates the FPGA design of a joint genome against the limits
+// (no training).
+func (p *Problem) Hardware(g []int) (Candidate, Sample, error) {
+	c, err := p.Space.Decode(g, p.Data)
+	if err != nil {
+		return c, Sample{}, err
+	}
+	opt := p.Timing
+	opt.Budget = p.Limits.Budget()
+	u, err := fpga.New(c.Design, opt)
+	if err != nil {
+		return c, Sample{}, err
+	}
+	w := hw.BlockWork(c.Design.Block(p.Data.Size, p.Data.Features))
+	r, err := u.Assess(w)
+	if err != nil {
+		return c, Sample{}, err
+	}
+	return c, Sample{Genome: g, LatencyMS: float64(r.Cost.TimePS) * 1e-9, Use: r.Resources, Feasible: r.Feasible, Over: r.Over}, nil
+}
+
+// evaluate is Eq. 5: reward 0 (objective 0) when the design is infeasible,
+// else the validation accuracy of the trained, quantised network.
+func (p *Problem) evaluate(g []int, quantise bool) (search.Evaluation, error) {
+	c, s, err := p.Hardware(g)
+	if err != nil {
+		return search.Evaluation{}, err
+	}
+	if !s.Feasible {
+		return search.Evaluation{Objectives: []float64{0}, Constraints: []float64{1}, Info: s}, nil
+	}
+	bits := c.Bits
+	if !quantise {
+		bits = nil
+	}
+	s.Val, s.Test, err = p.Oracle(c.Arch, bits)
+	if err != nil {
+		return search.Evaluation{}, fmt.Errorf("fgnas: training %s: %w", c.Arch, err)
+	}
+	s.Trained = true
+	return search.Evaluation{Objectives: []float64{-s.Val}, Info: s}, nil
+}
+
+// Controller settings of FGNAS section 3.2 and 4.3.
+const (
+	BatchEpisodes = 5   // m
+	BaselineDecay = 0.9 // EMA of the reward
+	LearningRate  = 0.1 // SGD, constant
+	JointEpisodes = 2000
+	ArchEpisodes  = 200 // separate search: architecture first
+	HWEpisodes    = 800 // then hardware
+)
+
+func (p *Problem) reinforce(sp *search.Space, eval search.EvalFunc[[]int], episodes int, seed uint64) (*search.Result[[]int], error) {
+	rl := search.Reinforce{
+		Space: sp, Evaluate: eval,
+		Policy: search.LSTMPolicy, Optimizer: search.SGD, LearningRate: LearningRate,
+		BatchSize: BatchEpisodes, BaselineDecay: BaselineDecay,
+		MaxEvaluations: episodes, MaxEpisodes: episodes,
+		Seed: seed, Workers: p.Workers,
+	}
+	return rl.Run(context.Background())
+}
+
+// Joint runs FGNAS: the LSTM controller over the joint space for episodes
+// episodes (0 means 2,000).
+func (p *Problem) Joint(ctx context.Context, episodes int, seed uint64) (*RunResult, error) {
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	if episodes == 0 {
+		episodes = JointEpisodes
+	}
+	res, err := p.reinforce(p.Space.Joint(), func(g []int) (search.Evaluation, error) { return p.evaluate(g, true) }, episodes, seed)
+	if err != nil {
+		return nil, fmt.Errorf("fgnas: joint search: %w", err)
+	}
+	out := &RunResult{Method: "joint", Episodes: episodes}
+	for _, ind := range res.Evaluated {
+		s := ind.Info.(Sample)
+		s.Episode = ind.Generation
+		out.Samples = append(out.Samples, s)
+	}
+	out.finish()
+	return out, ctx.Err()
+}
+
+// maxRandomDraws bounds random search's hardware evaluations per trained
+// sample it must find.
+const maxRandomDraws = 5000
+
+// Random runs random search: uniform distinct designs until trained of them
+// were feasible (and trained), FGNAS's rule for an equal training budget.
+func (p *Problem) Random(ctx context.Context, trained int, seed uint64) (*RunResult, error) {
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	if trained < 0 {
+		return nil, fmt.Errorf("fgnas: random search for %d trained samples", trained)
+	}
+	sp := p.Space.Joint()
+	r := rand.New(rand.NewPCG(seed, 0x6667_6e61_7321)) // "fgnas!"
+	seen := map[uint64][][]int{}
+	out := &RunResult{Method: "random"}
+	got := 0
+	for draws := 0; got < trained && draws < maxRandomDraws*max(trained, 1); draws++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		g := sp.Sample(r)
+		h := sp.Hash(g)
+		if slices.ContainsFunc(seen[h], func(x []int) bool { return slices.Equal(x, g) }) {
+			continue
+		}
+		seen[h] = append(seen[h], g)
+		out.Episodes++
+		ev, err := p.evaluate(g, true)
+		if err != nil {
+			return nil, err
+		}
+		s := ev.Info.(Sample)
+		s.Episode = out.Episodes - 1
+		out.Samples = append(out.Samples, s)
+		if s.Trained {
+			got++
+		}
+	}
+	out.finish()
+	return out, nil
+}
+
+// Separate runs the two-step baseline: a pure architecture search (the
+// hardware ignored, full precision) for archEpisodes, then a hardware
+// search (group sizes and bits) for the best architecture found, for
+// hwEpisodes (0 means 200 and 800).
+func (p *Problem) Separate(ctx context.Context, archEpisodes, hwEpisodes int, seed uint64) (*RunResult, error) {
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	if archEpisodes == 0 {
+		archEpisodes = ArchEpisodes
+	}
+	if hwEpisodes == 0 {
+		hwEpisodes = HWEpisodes
+	}
+	archSp, err := p.Space.Part(Architecture)
+	if err != nil {
+		return nil, err
+	}
+	hwSp, err := p.Space.Part(Hardware)
+	if err != nil {
+		return nil, err
+	}
+	// The hardware genes during the architecture phase: the first choice
+	// of each (they do not affect an unquantised, unconstrained network).
+	zero := make([]int, p.Space.Joint().Len())
+	out := &RunResult{Method: "separate", Episodes: archEpisodes + hwEpisodes}
+	free := *p
+	free.Limits = Limits{}
+	archRes, err := p.reinforce(archSp, func(g []int) (search.Evaluation, error) {
+		return free.evaluate(p.Space.Merge(Architecture, g, zero), false)
+	}, archEpisodes, seed)
+	if err != nil {
+		return nil, fmt.Errorf("fgnas: separate search, architecture: %w", err)
+	}
+	bestArch, bestVal := []int(nil), -1.0
+	for _, ind := range archRes.Evaluated {
+		s := ind.Info.(Sample)
+		s.Episode = ind.Generation
+		// The architecture phase's samples carry no hardware verdict.
+		s.Feasible, s.Over = false, "not evaluated"
+		out.Samples = append(out.Samples, s)
+		if s.Val > bestVal {
+			bestArch, bestVal = ind.Genome, s.Val
+		}
+	}
+	archTrained := len(archRes.Evaluated)
+	fixed := p.Space.Merge(Architecture, bestArch, zero)
+	hwRes, err := p.reinforce(hwSp, func(g []int) (search.Evaluation, error) {
+		return p.evaluate(p.Space.Merge(Hardware, g, fixed), true)
+	}, hwEpisodes, seed+1)
+	if err != nil {
+		return nil, fmt.Errorf("fgnas: separate search, hardware: %w", err)
+	}
+	first := len(out.Samples)
+	for _, ind := range hwRes.Evaluated {
+		s := ind.Info.(Sample)
+		s.Episode = ind.Generation
+		s.Phase = 1
+		out.Samples = append(out.Samples, s)
+	}
+	out.finishFrom(first)
+	out.Trained += archTrained
+	return out, ctx.Err()
+}
+
+func (r *RunResult) finish() { r.finishFrom(0) }
+
+// finishFrom counts the trained samples from index first on and picks the
+// best among them (the architecture phase of separate search trains at
+// full precision with no hardware: its networks are not candidates).
+func (r *RunResult) finishFrom(first int) {
+	r.Best = -1
+	var idx []int
+	for i := first; i < len(r.Samples); i++ {
+		s := &r.Samples[i]
+		if !s.Trained || !s.Feasible {
+			continue
+		}
+		r.Trained++
+		idx = append(idx, i)
+		if r.Best < 0 || s.Val > r.Samples[r.Best].Val {
+			r.Best = i
+		}
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		va, vb := r.Samples[a].Val, r.Samples[b].Val
+		switch {
+		case va > vb:
+			return -1
+		case va < vb:
+			return 1
+		}
+		return 0
+	})
+	if len(idx) > 10 {
+		idx = idx[:10]
+	}
+	for _, i := range idx {
+		r.Top10Test += r.Samples[i].Test / float64(len(idx))
+	}
+}

@@ -1,0 +1,236 @@
+package fgnas
+
+import (
+	"fmt"
+	"strings"
+
+	"gnnsim/accel/fpga"
+	"gnnsim/search"
+	"gnnsim/workload"
+)
+
+// Dataset is what the hardware model needs of a node-classification graph.
+type Dataset struct {
+	Name       string
+	Size       workload.Size // nodes and adjacency entries (no self-loops)
+	Features   int
+	FeatureNNZ int64 // non-zeros of the feature matrix, streamed by layer 1
+	Classes    int
+}
+
+// The Planetoid graphs (Yang et al. 2016) with their standard statistics
+// (as PyTorch Geometric reports them: adjacency entries counted in both
+// directions). Cora's feature non-zeros are in MISSION section 12;
+// CiteSeer's and PubMed's are the counts of the full Planetoid feature
+// matrices (PubMed's allx is not in ../shared/data, so it cannot be
+// recounted here).
+var (
+	Cora     = Dataset{Name: "cora", Size: workload.Size{Nodes: 2708, NNZ: 10556}, Features: 1433, FeatureNNZ: 49216, Classes: 7}
+	CiteSeer = Dataset{Name: "citeseer", Size: workload.Size{Nodes: 3327, NNZ: 9104}, Features: 3703, FeatureNNZ: 105165, Classes: 6}
+	PubMed   = Dataset{Name: "pubmed", Size: workload.Size{Nodes: 19717, NNZ: 88648}, Features: 500, FeatureNNZ: 988031, Classes: 3}
+)
+
+// DatasetByName returns one of Cora, CiteSeer, PubMed.
+func DatasetByName(name string) (Dataset, error) {
+	for _, d := range []Dataset{Cora, CiteSeer, PubMed} {
+		if strings.EqualFold(d.Name, name) {
+			return d, nil
+		}
+	}
+	return Dataset{}, fmt.Errorf("fgnas: unknown dataset %q (want cora, citeseer or pubmed)", name)
+}
+
+// LayerArch is the architecture of one layer (FGNAS Table 1).
+type LayerArch struct {
+	Embed, Heads int
+	Attn         fpga.Attention
+	Aggr         fpga.Aggregation
+	Act          fpga.Activation
+}
+
+// Arch is a network: its layers in order. The last layer's Embed is the
+// class count.
+type Arch []LayerArch
+
+// Bits are the per-layer fixed-point formats; nil means full precision.
+type Bits []fpga.Precision
+
+// Oracle returns the validation and test accuracy (fractions) of arch
+// trained and quantised to bits (nil: not quantised). Package train
+// supplies the real one; it must be a pure function of its arguments and,
+// for parallel searches, safe for concurrent use.
+type Oracle func(a Arch, b Bits) (val, test float64, err error)
+
+// The value lists of FGNAS Table 1.
+var (
+	embedChoices = []int{4, 8, 12, 16, 32, 64}
+	headChoices  = []int{1, 2, 4, 8, 16}
+	linChoices   = []int{1, 2, 3, 4, 5} // t_in, t_out, t_act
+	powChoices   = []int{1, 2, 4, 8}    // t_attn, t_aggr
+	intChoices   = []int{1, 2, 3}
+	fracChoices  = []int{0, 1, 2, 3, 4, 5, 6}
+)
+
+// Part says which decisions a variable belongs to.
+type Part uint8
+
+// The parts of the joint space.
+const (
+	Architecture Part = iota
+	Hardware          // group sizes and bit widths
+)
+
+type varDef struct {
+	name    string
+	part    Part
+	choices []int
+	labels  []string
+}
+
+// Space is the joint space of FGNAS Table 1 for a network of Layers
+// layers: per layer the embedding (not for the last layer, whose width is
+// the class count), attention, aggregation, heads and activation; the five
+// group sizes; the integer and fraction bits of activations and weights.
+type Space struct {
+	Layers, Classes int
+	defs            []varDef
+	joint           *search.Space
+}
+
+// NewSpace returns the joint space of a layers-deep network for classes
+// classes.
+func NewSpace(layers, classes int) (*Space, error) {
+	if layers < 1 || layers > 8 {
+		return nil, fmt.Errorf("fgnas: %d layers, want 1..8", layers)
+	}
+	if classes < 1 || classes > workload.MaxFeatures {
+		return nil, fmt.Errorf("fgnas: %d classes", classes)
+	}
+	s := &Space{Layers: layers, Classes: classes}
+	for l := range layers {
+		p := fmt.Sprintf("l%d.", l)
+		if l < layers-1 {
+			s.defs = append(s.defs, varDef{name: p + "embed", choices: embedChoices})
+		}
+		s.defs = append(s.defs,
+			varDef{name: p + "attn", labels: []string{"constant", "gcn", "gat"}},
+			varDef{name: p + "aggr", labels: []string{"add", "mean", "max"}},
+			varDef{name: p + "heads", choices: headChoices},
+			varDef{name: p + "act", labels: []string{"relu", "tanh", "sigmoid", "elu"}},
+			varDef{name: p + "t_in", part: Hardware, choices: linChoices},
+			varDef{name: p + "t_out", part: Hardware, choices: linChoices},
+			varDef{name: p + "t_attn", part: Hardware, choices: powChoices},
+			varDef{name: p + "t_aggr", part: Hardware, choices: powChoices},
+			varDef{name: p + "t_act", part: Hardware, choices: linChoices},
+			varDef{name: p + "ai", part: Hardware, choices: intChoices},
+			varDef{name: p + "af", part: Hardware, choices: fracChoices},
+			varDef{name: p + "wi", part: Hardware, choices: intChoices},
+			varDef{name: p + "wf", part: Hardware, choices: fracChoices},
+		)
+	}
+	var err error
+	if s.joint, err = s.sub(func(Part) bool { return true }); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *Space) sub(keep func(Part) bool) (*search.Space, error) {
+	var vars []search.Variable
+	for i, d := range s.defs {
+		if !keep(d.part) {
+			continue
+		}
+		v := search.Variable{Name: d.name, Block: i / 16}
+		if d.labels != nil {
+			v.Choices, v.Labels = len(d.labels), d.labels
+		} else {
+			v.Choices = len(d.choices)
+			for _, c := range d.choices {
+				v.Labels = append(v.Labels, fmt.Sprint(c))
+			}
+		}
+		vars = append(vars, v)
+	}
+	return search.NewSpace(vars...)
+}
+
+// Joint returns the search space of every decision.
+func (s *Space) Joint() *search.Space { return s.joint }
+
+// Part returns the search space of one part's decisions, in the joint
+// order; Merge puts a genome of it back together with the rest.
+func (s *Space) Part(p Part) (*search.Space, error) {
+	return s.sub(func(q Part) bool { return q == p })
+}
+
+// Merge returns the joint genome with part p's genes from g and the others
+// from rest.
+func (s *Space) Merge(p Part, g, rest []int) []int {
+	out := make([]int, len(s.defs))
+	k := 0
+	for i, d := range s.defs {
+		if d.part == p {
+			out[i] = g[k]
+			k++
+		} else {
+			out[i] = rest[i]
+		}
+	}
+	return out
+}
+
+// Candidate is a decoded joint genome.
+type Candidate struct {
+	Arch   Arch
+	Bits   Bits
+	Design fpga.Design
+}
+
+// Decode returns the architecture, bit widths and FPGA design of a joint
+// genome for data.
+func (s *Space) Decode(g []int, data Dataset) (Candidate, error) {
+	if err := s.joint.Validate(g); err != nil {
+		return Candidate{}, fmt.Errorf("fgnas: %w", err)
+	}
+	var c Candidate
+	k := 0
+	next := func() int { x := g[k]; k++; return x }
+	for l := range s.Layers {
+		var la LayerArch
+		var ld fpga.LayerDesign
+		if l < s.Layers-1 {
+			la.Embed = embedChoices[next()]
+		} else {
+			la.Embed = s.Classes
+		}
+		la.Attn = fpga.Attention(next())
+		la.Aggr = fpga.Aggregation(next())
+		la.Heads = headChoices[next()]
+		la.Act = fpga.Activation(next())
+		ld.T = fpga.Groups{In: linChoices[next()], Out: linChoices[next()], Attn: powChoices[next()], Aggr: powChoices[next()], Act: linChoices[next()]}
+		ld.Bits.A = fpga.Fixed{Int: intChoices[next()], Frac: fracChoices[next()]}
+		ld.Bits.W = fpga.Fixed{Int: intChoices[next()], Frac: fracChoices[next()]}
+		ld.Embed, ld.Heads, ld.Attn, ld.Aggr, ld.Act = la.Embed, la.Heads, la.Attn, la.Aggr, la.Act
+		c.Arch = append(c.Arch, la)
+		c.Bits = append(c.Bits, ld.Bits)
+		c.Design.Layers = append(c.Design.Layers, ld)
+	}
+	c.Design.InputNNZ = data.FeatureNNZ
+	return c, nil
+}
+
+// Format renders a joint genome.
+func (s *Space) Format(g []int) string { return s.joint.Format(g) }
+
+// String renders an architecture as "l0: gcn/add/relu 8x1; l1: ...".
+func (a Arch) String() string {
+	var b strings.Builder
+	for i, l := range a {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "l%d: %s/%s/%s %dx%d", i, l.Attn, l.Aggr, l.Act, l.Embed, l.Heads)
+	}
+	return b.String()
+}

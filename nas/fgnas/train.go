@@ -1,0 +1,59 @@
+package fgnas
+
+import (
+	"fmt"
+
+	"gnnsim/accel/fpga"
+	"gnnsim/train"
+)
+
+// TrainArch returns the train package's form of a: the same layers, the
+// last one writing the classes (heads averaged).
+func TrainArch(a Arch) train.Arch {
+	var t train.Arch
+	for i, l := range a {
+		tl := train.Layer{Hidden: l.Embed, Heads: l.Heads,
+			Attention: train.Attention(l.Attn), Aggregation: train.Aggregation(l.Aggr), Activation: trainAct(l.Act)}
+		if i == len(a)-1 {
+			tl.Hidden = 0
+		}
+		t.Layers = append(t.Layers, tl)
+	}
+	return t
+}
+
+func trainAct(a fpga.Activation) train.Activation {
+	switch a {
+	case fpga.Tanh:
+		return train.Tanh
+	case fpga.Sigmoid:
+		return train.Sigmoid
+	case fpga.ELU:
+		return train.ELU
+	}
+	return train.ReLU
+}
+
+// TrainBits returns the train package's form of b (nil stays nil: float).
+func TrainBits(b Bits) []train.Bits {
+	if b == nil {
+		return nil
+	}
+	out := make([]train.Bits, len(b))
+	for i, p := range b {
+		out[i] = train.Bits{W: train.Fixed{Int: p.W.Int, Frac: p.W.Frac}, A: train.Fixed{Int: p.A.Int, Frac: p.A.Frac}}
+	}
+	return out
+}
+
+// FromTrain adapts a train.Oracle (trained once per architecture, cached
+// by genome, safe for concurrent use) to an Oracle.
+func FromTrain(o *train.Oracle) Oracle {
+	return func(a Arch, b Bits) (float64, float64, error) {
+		acc, err := o.Accuracy(train.Genome{Arch: TrainArch(a), Bits: TrainBits(b)})
+		if err != nil {
+			return 0, 0, fmt.Errorf("fgnas: %w", err)
+		}
+		return acc.Val, acc.Test, nil
+	}
+}

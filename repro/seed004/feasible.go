@@ -1,0 +1,67 @@
+package seed004
+
+import (
+	"math/rand/v2"
+
+	"gnnsim/accel/fpga"
+	"gnnsim/nas/fgnas"
+)
+
+// FeasibleRow is the share of uniform random designs that meet a
+// specification under one timing: how hard the specification is, and
+// what random search pays in hardware evaluations per trained design.
+type FeasibleRow struct {
+	Data      string  `parquet:"data"`
+	LatencyMS float64 `parquet:"latency_ms"`
+	LUT       int64   `parquet:"lut_ff"`
+	DSP       int64   `parquet:"dsp"`
+	Timing    string  `parquet:"timing"`
+	Draws     int64   `parquet:"draws"`
+	Feasible  int64   `parquet:"feasible"`
+	// Over counts the designs by the first limit they break.
+	OverLatency int64 `parquet:"over_latency"`
+	OverLUT     int64 `parquet:"over_lut"`
+	OverFF      int64 `parquet:"over_ff"`
+	OverDSP     int64 `parquet:"over_dsp"`
+}
+
+// feasibility draws uniform designs of d's joint space and judges them
+// against every specification under the published timing and ours.
+func feasibility(d fgnas.Dataset, limits []fgnas.Limits, draws int, seed uint64) ([]FeasibleRow, error) {
+	sp, err := fgnas.NewSpace(2, d.Classes)
+	if err != nil {
+		return nil, err
+	}
+	var out []FeasibleRow
+	for _, pub := range []bool{true, false} {
+		name := "ours"
+		if pub {
+			name = "published"
+		}
+		for _, l := range limits {
+			p := &fgnas.Problem{Space: sp, Data: d, Limits: l, Timing: fpga.Options{Published: pub}}
+			r := rand.New(rand.NewPCG(seed, 0x66656173)) // the same designs for every row
+			row := FeasibleRow{Data: d.Name, LatencyMS: l.LatencyMS, LUT: l.LUT, DSP: l.DSP, Timing: name, Draws: int64(draws)}
+			for range draws {
+				_, s, err := p.Hardware(sp.Joint().Sample(r))
+				if err != nil {
+					return nil, err
+				}
+				switch s.Over {
+				case "":
+					row.Feasible++
+				case "latency":
+					row.OverLatency++
+				case "LUT":
+					row.OverLUT++
+				case "FF":
+					row.OverFF++
+				case "DSP":
+					row.OverDSP++
+				}
+			}
+			out = append(out, row)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,62 @@
+package seed004
+
+import (
+	"context"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"gnnsim/accel/fpga"
+	"gnnsim/nas/fgnas"
+)
+
+// standIn is a cheap deterministic accuracy for testing the pipeline only.
+func standIn(a fgnas.Arch, b fgnas.Bits) (float64, float64, error) {
+	v := 0.6
+	for i, l := range a {
+		v += 0.01 * math.Log2(float64(l.Embed)*float64(l.Heads))
+		if b != nil {
+			v -= 0.1 * math.Exp(-float64(b[i].A.Frac+b[i].W.Frac)/2)
+		}
+	}
+	return v, v - 0.01, nil
+}
+
+func TestRunQuick(t *testing.T) {
+	dir := t.TempDir()
+	oracle := func(d fgnas.Dataset) (fgnas.Oracle, error) {
+		if d.Name == "pubmed" {
+			return nil, errors.New("no features")
+		}
+		return standIn, nil
+	}
+	rep, err := Run(context.Background(), Options{Out: dir, Quick: true, JointEpisodes: 200, Seed: 3, Oracle: oracle, Timing: fpga.Options{Published: true}, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Table3) != 2*3 || len(rep.Table4) != 2*3 {
+		t.Fatalf("tables %d, %d", len(rep.Table3), len(rep.Table4))
+	}
+	for _, f := range []string{"table3.parquet", "table4.parquet", "samples.parquet", "figure3.png", "report.md"} {
+		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	for _, c := range rep.Table3 {
+		t.Logf("%s %s: best %.3f, trained %d, feasible %d/%d", c.Limits, c.Method, c.BestTest, c.Trained, c.Feasible, c.Samples)
+	}
+	// Same seed, serial: identical tables.
+	dir2 := t.TempDir()
+	if _, err := Run(context.Background(), Options{Out: dir2, Quick: true, JointEpisodes: 200, Seed: 3, Oracle: oracle, Timing: fpga.Options{Published: true}, Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"table3.parquet", "samples.parquet"} {
+		a, _ := os.ReadFile(filepath.Join(dir, f))
+		b, _ := os.ReadFile(filepath.Join(dir2, f))
+		if string(a) != string(b) {
+			t.Errorf("%s differs between 2 workers and 1", f)
+		}
+	}
+}

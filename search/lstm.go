@@ -1,0 +1,284 @@
+package search
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/floats"
+)
+
+// lstmPolicy is the controller of NAS with reinforcement learning (Zoph &
+// Le) as FGNAS uses it (seed 004, section 3.2): one LSTM cell run over the
+// sequence of active decisions. At each step the input is the embedding of
+// the previous decision (a learned start vector at the first), the hidden
+// state goes through the decision's own linear head to its logits, and the
+// action is drawn from their softmax.
+//
+// All parameters live in one flat slice, so the optimiser treats them as
+// the logits policy's:
+//
+//	Wx 4H x E, Wh 4H x H, b 4H (gates i, f, o, g), start E,
+//	then per variable: Emb C x E, Wo C x H, bo C
+type lstmPolicy struct {
+	h, e             int
+	wx, wh, b, start int   // offsets
+	emb, wo, bo      []int // offsets per variable
+	theta, grad      []float64
+
+	// Per-step scratch of the forward pass, kept for the backward pass.
+	steps []lstmStep
+	// The forward passes of the episodes drawn since the last update,
+	// keyed by their genome's first gene's address: accumulate reuses
+	// them instead of replaying the episode (the parameters have not
+	// moved in between).
+	cached    [][]lstmStep
+	cachedKey []*int
+	cachedN   []int
+	stale     bool // an update began: the cache is for past parameters
+	dz        []float64
+	dh        []float64
+	dc        []float64
+	dx        []float64
+}
+
+type lstmStep struct {
+	v, a    int       // variable and action
+	prevV   int       // variable of the input embedding, -1 for start
+	prevA   int       // its action
+	x       []float64 // input (E)
+	hPrev   []float64
+	cPrev   []float64
+	gates   []float64 // i, f, o, g after their nonlinearities (4H)
+	c, tc   []float64 // cell and tanh(cell)
+	h       []float64
+	p       []float64 // action probabilities
+	cLabels int
+}
+
+func newLSTMPolicy(sp *Space, hidden, embed int, r *rand.Rand) *lstmPolicy {
+	p := &lstmPolicy{h: hidden, e: embed}
+	n := 0
+	take := func(k int) int { o := n; n += k; return o }
+	p.wx = take(4 * hidden * embed)
+	p.wh = take(4 * hidden * hidden)
+	p.b = take(4 * hidden)
+	p.start = take(embed)
+	for i := range sp.Len() {
+		c := sp.vars[i].Choices
+		p.emb = append(p.emb, take(c*embed))
+		p.wo = append(p.wo, take(c*hidden))
+		p.bo = append(p.bo, take(c))
+	}
+	p.theta = make([]float64, n)
+	p.grad = make([]float64, n)
+	// Uniform in [-0.1, 0.1], as Zoph & Le and ENAS initialise.
+	for k := range p.theta {
+		p.theta[k] = 0.2*r.Float64() - 0.1
+	}
+	// The heads start at zero: every decision starts uniform, as the
+	// logits policy does.
+	for i := range p.wo {
+		clear(p.theta[p.wo[i] : p.wo[i]+sp.vars[i].Choices*hidden])
+	}
+	p.dz = make([]float64, 4*hidden)
+	p.dh = make([]float64, hidden)
+	p.dc = make([]float64, hidden)
+	p.dx = make([]float64, embed)
+	return p
+}
+
+func (p *lstmPolicy) params() (theta, grad []float64) { return p.theta, p.grad }
+func (p *lstmPolicy) zeroGrad()                       { clear(p.grad) }
+
+func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
+
+// step returns scratch step k, grown as needed.
+func (p *lstmPolicy) step(k int) *lstmStep {
+	for len(p.steps) <= k {
+		H, E := p.h, p.e
+		p.steps = append(p.steps, lstmStep{
+			x: make([]float64, E), hPrev: make([]float64, H), cPrev: make([]float64, H),
+			gates: make([]float64, 4*H), c: make([]float64, H), tc: make([]float64, H), h: make([]float64, H),
+		})
+	}
+	return &p.steps[k]
+}
+
+// run runs the controller over the active variables of g. When r is not
+// nil it draws the actions into g (which must have sp.Len() slots);
+// otherwise it replays g's actions. It returns the number of steps.
+func (p *lstmPolicy) run(sp *Space, g []int, r *rand.Rand) int {
+	H, E := p.h, p.e
+	th := p.theta
+	k := 0
+	prevV, prevA := -1, 0
+	for i := range g {
+		if r != nil {
+			if !sp.Active(g, i) {
+				g[i] = Inactive
+				continue
+			}
+		} else if g[i] == Inactive {
+			continue
+		}
+		s := p.step(k)
+		s.v, s.prevV, s.prevA = i, prevV, prevA
+		if prevV < 0 {
+			copy(s.x, th[p.start:p.start+E])
+		} else {
+			o := p.emb[prevV] + prevA*E
+			copy(s.x, th[o:o+E])
+		}
+		if k == 0 {
+			clear(s.hPrev)
+			clear(s.cPrev)
+		} else {
+			copy(s.hPrev, p.steps[k-1].h)
+			copy(s.cPrev, p.steps[k-1].c)
+		}
+		for j := range 4 * H {
+			z := th[p.b+j] + floats.Dot(th[p.wx+j*E:p.wx+(j+1)*E], s.x)
+			if k > 0 {
+				z += floats.Dot(th[p.wh+j*H:p.wh+(j+1)*H], s.hPrev)
+			}
+			if j < 3*H {
+				s.gates[j] = sigmoid(z)
+			} else {
+				s.gates[j] = math.Tanh(z)
+			}
+		}
+		for j := range H {
+			in, f, o, gg := s.gates[j], s.gates[H+j], s.gates[2*H+j], s.gates[3*H+j]
+			s.c[j] = f*s.cPrev[j] + in*gg
+			s.tc[j] = math.Tanh(s.c[j])
+			s.h[j] = o * s.tc[j]
+		}
+		c := sp.vars[i].Choices
+		s.cLabels = c
+		s.p = grow(s.p, c)
+		hi := math.Inf(-1)
+		for a := range c {
+			z := th[p.bo[i]+a] + floats.Dot(th[p.wo[i]+a*H:p.wo[i]+(a+1)*H], s.h)
+			s.p[a] = z
+			hi = max(hi, z)
+		}
+		sum := 0.0
+		for a := range c {
+			s.p[a] = math.Exp(s.p[a] - hi)
+			sum += s.p[a]
+		}
+		for a := range c {
+			s.p[a] /= sum
+		}
+		if r != nil {
+			u := r.Float64()
+			a := 0
+			for ; a < c-1; a++ {
+				u -= s.p[a]
+				if u < 0 {
+					break
+				}
+			}
+			g[i] = a
+		}
+		s.a = g[i]
+		prevV, prevA = i, g[i]
+		k++
+	}
+	return k
+}
+
+func (p *lstmPolicy) sample(r *rand.Rand, sp *Space) []int {
+	if p.stale {
+		p.cachedKey, p.cachedN, p.stale = p.cachedKey[:0], p.cachedN[:0], false
+	}
+	g := make([]int, sp.Len())
+	n := p.run(sp, g, r)
+	// Keep this forward pass: swap the scratch into the cache.
+	k := len(p.cachedKey)
+	if k < len(p.cached) {
+		p.steps, p.cached[k] = p.cached[k], p.steps
+	} else {
+		p.cached = append(p.cached, p.steps)
+		p.steps = nil
+	}
+	p.cachedKey = append(p.cachedKey, &g[0])
+	p.cachedN = append(p.cachedN, n)
+	return g
+}
+
+// logProb returns log pi(g) (for tests).
+func (p *lstmPolicy) logProb(sp *Space, g []int) float64 {
+	n := p.run(sp, g, nil)
+	lp := 0.0
+	for k := range n {
+		s := &p.steps[k]
+		lp += math.Log(s.p[s.a])
+	}
+	return lp
+}
+
+// accumulate adds w * grad log pi(g) to the gradient, by backpropagation
+// through time.
+func (p *lstmPolicy) accumulate(sp *Space, g []int, w float64) {
+	p.stale = true
+	steps, n := p.steps, -1
+	for k, key := range p.cachedKey {
+		if key == &g[0] {
+			steps, n = p.cached[k], p.cachedN[k]
+			break
+		}
+	}
+	if n < 0 {
+		n = p.run(sp, g, nil)
+		steps = p.steps
+	}
+	H, E := p.h, p.e
+	th, gr := p.theta, p.grad
+	clear(p.dh)
+	clear(p.dc)
+	for k := n - 1; k >= 0; k-- {
+		s := &steps[k]
+		// Head: d/dlogit of w log p_a is w (onehot - p).
+		for a := range s.cLabels {
+			d := -w * s.p[a]
+			if a == s.a {
+				d += w
+			}
+			gr[p.bo[s.v]+a] += d
+			floats.AddScaled(gr[p.wo[s.v]+a*H:p.wo[s.v]+(a+1)*H], d, s.h)
+			floats.AddScaled(p.dh, d, th[p.wo[s.v]+a*H:p.wo[s.v]+(a+1)*H])
+		}
+		// Cell: h = o tanh(c), c = f c_prev + i g.
+		for j := range H {
+			in, f, o, gg := s.gates[j], s.gates[H+j], s.gates[2*H+j], s.gates[3*H+j]
+			dc := p.dc[j] + p.dh[j]*o*(1-s.tc[j]*s.tc[j])
+			p.dz[j] = dc * gg * in * (1 - in)
+			p.dz[H+j] = dc * s.cPrev[j] * f * (1 - f)
+			p.dz[2*H+j] = p.dh[j] * s.tc[j] * o * (1 - o)
+			p.dz[3*H+j] = dc * in * (1 - gg*gg)
+			p.dc[j] = dc * f // flows to c_prev
+		}
+		clear(p.dh)
+		clear(p.dx)
+		for j, dz := range p.dz {
+			if dz == 0 {
+				continue
+			}
+			gr[p.b+j] += dz
+			floats.AddScaled(gr[p.wx+j*E:p.wx+(j+1)*E], dz, s.x)
+			floats.AddScaled(p.dx, dz, th[p.wx+j*E:p.wx+(j+1)*E])
+			if k > 0 { // h_prev is zero at the first step
+				floats.AddScaled(gr[p.wh+j*H:p.wh+(j+1)*H], dz, s.hPrev)
+				floats.AddScaled(p.dh, dz, th[p.wh+j*H:p.wh+(j+1)*H]) // flows to h_prev
+			}
+		}
+		o := p.start
+		if s.prevV >= 0 {
+			o = p.emb[s.prevV] + s.prevA*E
+		}
+		for q, d := range p.dx {
+			gr[o+q] += d
+		}
+	}
+}
