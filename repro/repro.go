@@ -16,6 +16,7 @@ import (
 	"gnnsim/repro/seed001"
 	"gnnsim/repro/seed002"
 	"gnnsim/repro/seed003"
+	"gnnsim/repro/seed004"
 )
 
 // Options configure a reproduction run.
@@ -80,6 +81,11 @@ func All() []Repro {
 			Title: "HADAS: hardware-aware search of backbones, early exits and DVFS",
 			Run:   runSeed003,
 		},
+		{
+			Name:  "seed004",
+			Title: "FGNAS: FPGA-aware GNN architecture search with a REINFORCE controller",
+			Run:   runSeed004,
+		},
 	}
 }
 
@@ -99,6 +105,48 @@ func runSeed001(ctx context.Context, o Options) (*Report, error) {
 		}
 	}
 	return r, nil
+}
+
+func runSeed004(ctx context.Context, o Options) (*Report, error) {
+	start := time.Now()
+	if _, err := os.Stat(filepath.Join(o.DataDir, "planetoid", "ind", "ind.cora.graph")); err != nil {
+		return skipped(o, "FGNAS trains its candidates on Planetoid Cora, which is absent", filepath.Join(o.DataDir, "planetoid", "ind"))
+	}
+	oracle, err := seed004.TrainedOracle(o.DataDir, o.Quick)
+	if err != nil {
+		return nil, err
+	}
+	rep, err := seed004.Run(ctx, seed004.Options{Out: o.Out, Quick: o.Quick, Seed: o.Seed, Oracle: oracle, Workers: o.Workers, Log: o.Log})
+	if err != nil {
+		return nil, err
+	}
+	r := &Report{Dir: o.Out, Report: filepath.Join(o.Out, "report.md"), Wall: time.Since(start)}
+	for _, c := range rep.Table3 {
+		r.Highlights = append(r.Highlights, fmt.Sprintf("Table 3, %s, %s, %v: best test accuracy %.1f %% (paper's best on Cora 71.5 %%)", c.Data, c.Method, c.Limits, 100*c.BestTest))
+	}
+	for _, f := range rep.Files {
+		if strings.HasSuffix(f, ".png") {
+			if rel, err := filepath.Rel(o.Out, f); err == nil {
+				r.Figures = append(r.Figures, rel)
+			} else {
+				r.Figures = append(r.Figures, f)
+			}
+		}
+	}
+	return r, nil
+}
+
+// skipped writes a report saying why a reproduction could not run here.
+func skipped(o Options, why, missing string) (*Report, error) {
+	if err := os.MkdirAll(o.Out, 0o755); err != nil {
+		return nil, err
+	}
+	path := filepath.Join(o.Out, "report.md")
+	text := fmt.Sprintf("# Skipped\n\n%s (looked for %s). Point --data or GNNSIM_DATA at the shared data folder.\n", why, missing)
+	if err := atomicfile.WriteFile(path, []byte(text)); err != nil {
+		return nil, err
+	}
+	return &Report{Dir: o.Out, Report: path, Highlights: []string{"skipped: " + why}}, nil
 }
 
 func runSeed003(ctx context.Context, o Options) (*Report, error) {

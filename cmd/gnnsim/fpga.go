@@ -12,6 +12,8 @@ import (
 )
 
 // fpgaCmd is the 'fpga' group: FGNAS's FPGA pipeline model.
+func init() { register(fpgaCmd) }
+
 func fpgaCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "fpga",

@@ -24,7 +24,7 @@ models, tables and figures, next to the paper's figures in a report.md. Each
 subcommand names the seed it reproduces; 'gnnsim demo' runs the quick
 reproduction of every seed that has one.`,
 	}
-	cmd.AddCommand(reproSeed000Cmd(), reproSeed001Cmd(), reproSeed002Cmd(), reproSeed003Cmd())
+	cmd.AddCommand(reproSeed000Cmd(), reproSeed001Cmd(), reproSeed002Cmd(), reproSeed003Cmd(), reproSeed004Cmd())
 	return cmd
 }
 

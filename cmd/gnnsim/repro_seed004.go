@@ -47,7 +47,7 @@ searches and short trainings (under a minute on two cores).`,
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			oracle, err := newFGNASOracle(data, quick)
+			oracle, err := seed004.TrainedOracle(data, quick)
 			if err != nil {
 				return err
 			}

@@ -35,7 +35,7 @@ member and generation ("population" rows). Columns: search, kind,
 generation, candidate, parent, genes, x, objectives, violation, feasible,
 rank, crowding, front, fallback (see 'go doc gnnsim/search.Row').`,
 	}
-	cmd.AddCommand(newSearchNSGA2Cmd(), newSearchHVCmd(), searchGcosCmd())
+	cmd.AddCommand(newSearchNSGA2Cmd(), newSearchHVCmd(), searchGcosCmd(), searchFGNASCmd())
 	return cmd
 }
 

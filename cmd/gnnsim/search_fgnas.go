@@ -11,6 +11,7 @@ import (
 
 	"gnnsim/accel/fpga"
 	"gnnsim/nas/fgnas"
+	"gnnsim/repro/seed004"
 )
 
 // searchFGNASCmd is 'search fgnas', for the lead to add to the search group.
@@ -38,7 +39,7 @@ quantised to the design's formats; infeasible designs get 0 untrained.`,
 			if err != nil {
 				return err
 			}
-			oracles, err := newFGNASOracle(dataDir, false)
+			oracles, err := seed004.TrainedOracle(dataDir, false)
 			if err != nil {
 				return err
 			}

@@ -1,4 +1,4 @@
-package main
+package seed004
 
 import (
 	"fmt"
@@ -6,16 +6,15 @@ import (
 
 	"gnnsim/graphs"
 	"gnnsim/nas/fgnas"
-	"gnnsim/repro/seed004"
 	"gnnsim/train"
 )
 
-// newFGNASOracle returns the accuracy oracles of the FGNAS commands: the
+// TrainedOracle returns the accuracy oracles of the FGNAS reproduction and commands: the
 // networks trained by package train on the Planetoid files under
 // dataDir/planetoid/ind with FGNAS Table 2's setting (Adam at 0.01, weight
 // decay 5e-4, 1e-3 for PubMed; 200 epochs, 20 when quick), each
 // architecture trained once and re-quantised per design.
-func newFGNASOracle(dataDir string, quick bool) (seed004.OracleFor, error) {
+func TrainedOracle(dataDir string, quick bool) (OracleFor, error) {
 	return func(d fgnas.Dataset) (fgnas.Oracle, error) {
 		p, err := graphs.LoadPlanetoid(filepath.Join(dataDir, "planetoid", "ind", "ind."+d.Name))
 		if err != nil {
