@@ -89,9 +89,9 @@ func newOmega(s *Spec) (Evaluator, error) {
 				return nil, &SpecError{Key: key + ".file", Reason: err.Error()}
 			}
 		}
-		if h.PEs > 0 {
-			hw.PEs = h.PEs
-			hw.DistributionBW, hw.ReductionBW = h.PEs, h.PEs
+		if h.PEs != nil {
+			hw.PEs = *h.PEs
+			hw.DistributionBW, hw.ReductionBW = hw.PEs, hw.PEs
 		}
 		if err := hw.Validate(); err != nil {
 			return nil, &SpecError{Key: key, Reason: err.Error()}
