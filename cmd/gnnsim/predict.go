@@ -98,6 +98,12 @@ each data set on its validation split: the figures to tune parameters on.`,
 			if len(data) == 0 || out == "" {
 				return fmt.Errorf("--data and --out are required")
 			}
+			if err := checkOutDir("out", out); err != nil {
+				return err
+			}
+			if err := checkWorkers(o.Workers); err != nil {
+				return err
+			}
 			fs, err := predict.ParseFeatureSet(features)
 			if err != nil {
 				return err
@@ -163,6 +169,13 @@ degradation_vs_optimal.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if models == "" || len(data) == 0 {
 				return fmt.Errorf("--models and --data are required")
+			}
+			for _, o := range []struct{ flag, path string }{{"parquet", parquetOut}, {"markdown", mdOut}} {
+				if o.path != "" || cmd.Flags().Changed(o.flag) {
+					if err := checkOutFile(o.flag, o.path); err != nil {
+						return err
+					}
+				}
 			}
 			p, err := predict.LoadPredictor(models)
 			if err != nil {
@@ -298,6 +311,12 @@ beside the seed's) and OUT/table3.md (all metrics of every variant).`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if len(data) == 0 || out == "" {
 				return fmt.Errorf("--data and --out are required")
+			}
+			if err := checkOutDir("out", out); err != nil {
+				return err
+			}
+			if err := checkWorkers(o.Workers); err != nil {
+				return err
 			}
 			train, err := bench.ReadDatasets(data)
 			if err != nil {

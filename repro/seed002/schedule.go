@@ -228,6 +228,10 @@ type ArrivalOptions struct {
 	Trace []workload.Job
 }
 
+// MaxJobs bounds ArrivalOptions.Jobs: a trace's tables take a few hundred
+// bytes per job and policy, so far longer traces exhaust memory.
+const MaxJobs = 1_000_000
+
 // DefaultArrivals returns seed 002's arrivals: Pareto gaps of the default
 // shape at 85 % utilisation, every case once, each seed offering exactly
 // that load.
@@ -275,8 +279,8 @@ func (js *JobSet) Instance(a ArrivalOptions, seed uint64) (*Instance, error) {
 			ids[k], times[k] = a.Trace[k].ID, a.Trace[k].Arrival
 		}
 	} else {
-		if a.Jobs < 0 {
-			return nil, fmt.Errorf("seed002: %d jobs requested", a.Jobs)
+		if a.Jobs < 0 || a.Jobs > MaxJobs {
+			return nil, fmt.Errorf("seed002: %d jobs requested, want 0 to %d", a.Jobs, MaxJobs)
 		}
 		rng := rand.New(rand.NewPCG(seed, jobOrderStream))
 		if a.Jobs == 0 {
