@@ -184,11 +184,25 @@ func runSweep(cmd *cobra.Command, spec *bench.Spec, out, defaultOut string, work
 	}
 	ctx, stop := signalContext()
 	defer stop()
+	go func() {
+		// After the first signal, a second one kills at once.
+		<-ctx.Done()
+		stop()
+	}()
 	sum, err := plan.Run(ctx, out, bench.Options{Workers: workers, Shard: sh, Progress: cmd.ErrOrStderr()})
 	w := cmd.OutOrStdout()
+	if sum != nil {
+		for _, f := range sum.Removed {
+			fmt.Fprintf(cmd.ErrOrStderr(), "removed damaged part file %s; its chunk is recomputed by its shard\n", f)
+		}
+	}
 	if err != nil {
-		if sum != nil && ctx.Err() != nil {
-			return fmt.Errorf("interrupted: kept %d of %d chunks in %s; rerun the same command to resume", sum.ChunksDone, sum.Chunks, out)
+		if ctx.Err() != nil {
+			kept := 0
+			if sum != nil {
+				kept = sum.ChunksDone
+			}
+			return fmt.Errorf("interrupted: kept %d of %d chunks in %s; rerun the same command to resume", kept, plan.NumChunks(), out)
 		}
 		return err
 	}

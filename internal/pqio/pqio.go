@@ -107,6 +107,25 @@ func Open(path string) (*File, error) {
 	return &File{pf, f}, nil
 }
 
+// CheckFile reads only the ends of path and reports whether it looks like
+// a complete Parquet file (magic numbers, a footer that fits): a cheap
+// check for files that a crash or a bad disk may have damaged.
+func CheckFile(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("pqio: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err == nil {
+		err = checkFooter(f, st.Size())
+	}
+	if err != nil {
+		return fmt.Errorf("pqio: %s: %w", path, err)
+	}
+	return nil
+}
+
 func checkFooter(r io.ReaderAt, size int64) error {
 	const magic = "PAR1"
 	if size < 12 {
