@@ -51,6 +51,17 @@ func (t *omegaTable) WriteFile(path string, meta map[string]string) error {
 	return nil
 }
 
+// ReadFile appends the rows of a file WriteFile wrote, with or without the
+// layer column.
+func (t *omegaTable) ReadFile(path string) error {
+	rows, _, err := readRuns(path)
+	if err != nil {
+		return fmt.Errorf("bench: %w", err)
+	}
+	t.Rows = append(t.Rows, rows...)
+	return nil
+}
+
 // Best counts the optimal configurations of the table's cases.
 func (t *omegaTable) Best() []Count { return bestCounts(t.Rows) }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -237,7 +238,9 @@ func predictGraphCmd() *cobra.Command {
 		Long: `Predict the latency in cycles of a GCN layer (F input, G output features) on
 one graph of a graph-set file under each of the 24 configurations, fastest
 first, and name the predicted best. The hardware (default: the built-in one)
-must be one the models were trained on.`,
+must be one the models were trained on. A graph or F, G outside the ranges
+the models were trained on (their feature_infos) gets a warning naming the
+features; a prediction below one cycle is refused.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if models == "" || graphsFile == "" || graph == "" {
@@ -271,6 +274,22 @@ must be one the models were trained on.`,
 				return err
 			}
 			names := predict.ConfigNames()
+			outside, err := p.Extrapolation(g, F, G, hw)
+			if err != nil {
+				return err
+			}
+			for c, v := range lat {
+				if !(v >= 1) || math.IsInf(v, 0) {
+					why := ""
+					if len(outside) > 0 {
+						why = "; the graph lies outside what the models were trained on: " + strings.Join(outside, "; ")
+					}
+					return fmt.Errorf("the models predict %g cycles for %s, not a possible latency%s", v, names[c], why)
+				}
+			}
+			if len(outside) > 0 {
+				fmt.Fprintf(cmd.ErrOrStderr(), "warning: extrapolating beyond the training data (%s): the latencies below are guesses\n", strings.Join(outside, "; "))
+			}
 			order := make([]int, predict.NumConfigs)
 			for i := range order {
 				order[i] = i
