@@ -119,8 +119,8 @@ type simRecord struct {
 	DRAMBytes    int64   `json:"dram_bytes"`
 	SpillBytes   int64   `json:"dram_spill_bytes"`
 	RefetchBytes int64   `json:"dram_refetch_bytes"`
-	NoCReads     int64   `json:"noc_injected"`
-	NoCWrites    int64   `json:"noc_collected"`
+	NoCReads     int64   `json:"noc_reads"`
+	NoCWrites    int64   `json:"noc_writes"`
 	NoCBytes     int64   `json:"noc_bytes"`
 	EnergyMAC    float64 `json:"energy_mac_pj"`
 	EnergyRF     float64 `json:"energy_rf_pj"`
