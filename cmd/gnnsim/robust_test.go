@@ -58,6 +58,7 @@ func TestBadOutputsAndSizes(t *testing.T) {
 		{[]string{"predict", "eval", "--models", dir, "--data", dir, "--parquet", "/dev/null"}, "--parquet: /dev/null"},
 		{[]string{"predict", "eval", "--models", dir, "--data", dir, "--markdown", existing}, "--markdown: " + existing + " is a directory"},
 		{[]string{"predict", "ablation", "--data", dir, "--out", "/dev/null"}, "--out /dev/null: not a directory"},
+		{[]string{"simulate", "--graphs", "x.mtx", "--pes", "0"}, "--pes 0"},
 	}
 	for _, c := range cases {
 		_, _, err := run(t, c.args...)
