@@ -3,6 +3,8 @@ package strictyaml
 import (
 	"strings"
 	"testing"
+
+	"gopkg.in/yaml.v3"
 )
 
 type inner struct {
@@ -53,4 +55,23 @@ func TestDecodeAccepts(t *testing.T) {
 	if err := Decode([]byte(""), &d); err != ErrEmpty {
 		t.Errorf("empty document: %v", err)
 	}
+}
+
+// FuzzDecode: no input panics, and whatever decodes strictly decodes the
+// same with plain yaml.v3 (strictness only ever refuses).
+func FuzzDecode(f *testing.F) {
+	f.Add("seed: 1\nlist: [1, 2]\nhardware: [{pes: 3}]\n")
+	f.Add("seed: 1.5")
+	f.Add("a: &x {pes: 1}\nhardware: [*x]\n")
+	f.Add("<<: {seed: 2}\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		var d doc
+		if err := Decode([]byte(in), &d); err != nil {
+			return
+		}
+		var plain doc
+		if err := yaml.Unmarshal([]byte(in), &plain); err != nil {
+			t.Fatalf("strict decode accepted what yaml.v3 refuses: %v", err)
+		}
+	})
 }
