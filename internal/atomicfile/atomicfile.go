@@ -173,6 +173,17 @@ func Write(path string, write func(w io.Writer) error) (err error) {
 	if err = tmp.Sync(); err != nil {
 		return fmt.Errorf("writing %s: %w", path, unwrapPath(err))
 	}
+	if staleLocks {
+		// Rename while the lock is held: closing first would let another
+		// writer's RemoveStale take the finished temp file for a stale one.
+		if err = os.Rename(tmp.Name(), real); err != nil {
+			return fmt.Errorf("writing %s: %w", path, unwrapPath(err))
+		}
+		if err = tmp.Close(); err != nil {
+			return fmt.Errorf("writing %s: %w", path, unwrapPath(err))
+		}
+		return nil
+	}
 	if err = tmp.Close(); err != nil {
 		return fmt.Errorf("writing %s: %w", path, unwrapPath(err))
 	}

@@ -169,3 +169,27 @@ func TestRemoveStale(t *testing.T) {
 		t.Errorf("temp files left: %v", left)
 	}
 }
+
+// TestConcurrentWriters: many writers of one target at once never remove
+// each other's finished temp files (each Write cleans stale temps first).
+func TestConcurrentWriters(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "spec.yaml")
+	errs := make(chan error)
+	const writers, rounds = 8, 200
+	for w := range writers {
+		go func() {
+			var err error
+			for range rounds {
+				if e := WriteFile(path, []byte{byte(w)}); e != nil && err == nil {
+					err = e
+				}
+			}
+			errs <- err
+		}()
+	}
+	for range writers {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
