@@ -41,6 +41,9 @@ fresh clone; about 10 to 20 seconds on two cores.`,
 			o.Quick, o.Log = true, cmd.ErrOrStderr()
 			reports, err := repro.Tour(ctx, repro.All(), o)
 			if err != nil {
+				if ctx.Err() != nil {
+					return fmt.Errorf("interrupted: finished simulations are kept in %s; rerun the same command to resume", o.Out)
+				}
 				return err
 			}
 			w := cmd.OutOrStdout()

@@ -102,6 +102,9 @@ func runRepro(cmd *cobra.Command, f reproFlags) error {
 		Workers: f.workers, Log: cmd.ErrOrStderr(),
 	})
 	if err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("interrupted: finished simulations are kept in %s; rerun the same command to resume", f.out)
+		}
 		return err
 	}
 	printReport(cmd, &repro.Report{Report: sum.Report, Highlights: sum.Highlights(), Wall: sum.Wall})
