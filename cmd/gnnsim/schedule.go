@@ -50,9 +50,9 @@ each job at its best tiling averaged over the machines; each seed shuffles the
 jobs and draws its own gaps. A replayed trace (CSV or Parquet, the columns of
 package workload) gives the arrival times and job order itself: job_id,
 arrival_cycle, and the case of each job as graph_index (its index in the data,
-i.e. runs-table order) or as graph (a graph name with a single case); every row
-needs a graph name or nodes and edges, but sizes, widths and kinds come from the
-data, not the trace.
+i.e. runs-table order) or as graph (a graph name with a single case), so
+job_id,arrival_cycle,graph_index is a complete trace; sizes, widths and kinds
+come from the data, not the trace. A trace without jobs is an error.
 
 Prints the metrics per scenario and policy, averaged over the seeds (cycles), and
 SJF-Predicted's speed-ups over the best feasible baseline. With --json prints a

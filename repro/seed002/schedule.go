@@ -222,9 +222,7 @@ type ArrivalOptions struct {
 	// graph_index (an index into the job set's cases, the order of the
 	// runs table; a graph name given too must match) or, without one, by
 	// graph (the name of a graph with a single case in the set). The
-	// trace's sizes, widths and kinds are ignored: cases carry them
-	// (workload.ReadTrace still wants every row to have a graph name or
-	// nodes and edges).
+	// trace's sizes, widths and kinds are ignored: cases carry them.
 	Trace []workload.Job
 }
 
