@@ -1,13 +1,11 @@
 package accel
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 
-	"gopkg.in/yaml.v3"
+	"gnnsim/internal/strictyaml"
 )
 
 // HW describes an Omega-style spatial accelerator: a PE array with a
@@ -150,9 +148,8 @@ func (h HW) Validate() error {
 // default. The result is validated.
 func ParseHW(data []byte) (HW, error) {
 	h := DefaultHW()
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(&h); err != nil && !errors.Is(err, io.EOF) {
+	// strictyaml: pes: 256.7 is an error, not 256.
+	if err := strictyaml.Decode(data, &h); err != nil && !errors.Is(err, strictyaml.ErrEmpty) {
 		return HW{}, fmt.Errorf("accel: hw spec: %w", err)
 	}
 	if err := h.Validate(); err != nil {

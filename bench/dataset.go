@@ -27,7 +27,7 @@ func ReadDataset(dir string) ([]predict.Sample, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bench: dataset %s: %w", dir, err)
 	}
-	gs, _, err := graphs.ReadSet(gpath)
+	gs, gmeta, err := graphs.ReadSet(gpath)
 	if err != nil {
 		return nil, fmt.Errorf("bench: dataset %s: %w", dir, err)
 	}
@@ -35,11 +35,15 @@ func ReadDataset(dir string) ([]predict.Sample, error) {
 		return nil, fmt.Errorf("bench: %s: %d graphs but %d feature rows", gpath, len(gs), len(entries))
 	}
 	rpath := filepath.Join(dir, RunsFile)
-	// A layers: sweep's table has a layer column, a default one does not
-	// (it reads as "").
-	rows, _, err := pqio.Read[LayerRunRow](rpath)
+	rows, rmeta, err := readRuns(rpath)
 	if err != nil {
 		return nil, fmt.Errorf("bench: dataset %s: %w", dir, err)
+	}
+	// Both tables of a sweep record its spec hash: a graphs.parquet copied
+	// from another sweep would give every run the wrong graph.
+	const hashKey = "gnnsim.spec_hash"
+	if gh, rh := gmeta[hashKey], rmeta[hashKey]; gh != rh {
+		return nil, fmt.Errorf("bench: dataset %s: %s (spec %q) and %s (spec %q) come from different sweeps; use the two files one sweep wrote", dir, gpath, gh, rpath, rh)
 	}
 	names := predict.ConfigNames()
 	configIndex := make(map[string]int, len(names))
@@ -58,6 +62,9 @@ func ReadDataset(dir string) ([]predict.Sample, error) {
 		where := func() string { return fmt.Sprintf("%s: row %d (graph %d, %s)", rpath, i, r.GraphID, r.Config) }
 		if r.GraphID < 0 || r.GraphID >= int64(len(gs)) {
 			return nil, fmt.Errorf("bench: %s: graph_id outside the %d graphs of %s", where(), len(gs), gpath)
+		}
+		if g := gs[r.GraphID]; r.GraphName != g.Name {
+			return nil, fmt.Errorf("bench: %s: graph %q, but graph %d of %s is %q: the files do not belong together", where(), r.GraphName, r.GraphID, gpath, g.Name)
 		}
 		if r.Layer != "" && r.Layer != workload.GCN.String() {
 			return nil, fmt.Errorf("bench: %s: a %s layer; latency predictor samples are GCN layers (sweep with layers: [gcn])", where(), r.Layer)
@@ -111,6 +118,27 @@ func ReadDataset(dir string) ([]predict.Sample, error) {
 		}
 	}
 	return samples, nil
+}
+
+// readRuns reads a runs table: a layers: sweep's has a layer column, a
+// default one does not (its rows read with Layer "").
+func readRuns(path string) ([]LayerRunRow, map[string]string, error) {
+	layered, err := pqio.HasColumn(path, "layer")
+	if err != nil {
+		return nil, nil, err
+	}
+	if layered {
+		return pqio.Read[LayerRunRow](path)
+	}
+	plain, meta, err := pqio.Read[RunRow](path)
+	if err != nil {
+		return nil, nil, err
+	}
+	rows := make([]LayerRunRow, len(plain))
+	for i := range plain {
+		rows[i].RunRow = plain[i]
+	}
+	return rows, meta, nil
 }
 
 // ReadDatasets reads several sweep directories (ReadDataset) into one list,

@@ -34,9 +34,10 @@
 // # Tables
 //
 // graphs.parquet is a graph-set file of package graphs (one row per graph,
-// id = graph id; columns id, name, source, num_nodes, num_edges, nnz,
-// density, nx_density, clustering, triangles, deg_q1..deg_q7, mean_degree,
-// max_degree, labels and the CSR as lists; see the graphs package doc).
+// id = graph id; columns id, name, source, num_nodes, num_edges, self_loops,
+// label, has_label, attr_dim, nnz, density, nx_density, clustering,
+// triangles, deg_q1..deg_q7, mean_degree, max_degree, and the lists row_ptr,
+// col, node_attr; see the graphs package doc).
 //
 // runs.parquet of the built-in unit kind (omega, the accelerator of package
 // accel) has one row per (graph, layer kind, F, G, hardware,
@@ -52,8 +53,8 @@
 //	agg_pes, comb_pes                  PEs of each phase (split only in pp)
 //	cycles                             layer latency in cycles
 //	agg_cycles, comb_cycles            per-phase cycles on their own PEs
-//	stall_cycles                       = stall_pipeline_cycles + stall_memory_cycles +
-//	                                     stall_port_cycles, also columns (see accel.Stalls)
+//	stall_cycles                       all stall cycles, the sum of the next three
+//	stall_pipeline_cycles, stall_memory_cycles, stall_port_cycles  (see accel.Stalls)
 //	macs, utilization                  multiply-accumulates; MACs / (PEs x cycles)
 //	gb_reads, gb_writes, gb_bytes      global-buffer traffic (words, words, bytes)
 //	dram_reads, dram_writes, dram_bytes

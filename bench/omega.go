@@ -51,6 +51,17 @@ func (t *omegaTable) WriteFile(path string, meta map[string]string) error {
 	return nil
 }
 
+// ReadFile appends the rows of a file WriteFile wrote, with or without the
+// layer column.
+func (t *omegaTable) ReadFile(path string) error {
+	rows, _, err := readRuns(path)
+	if err != nil {
+		return fmt.Errorf("bench: %w", err)
+	}
+	t.Rows = append(t.Rows, rows...)
+	return nil
+}
+
 // Best counts the optimal configurations of the table's cases.
 func (t *omegaTable) Best() []Count { return bestCounts(t.Rows) }
 
@@ -89,9 +100,9 @@ func newOmega(s *Spec) (Evaluator, error) {
 				return nil, &SpecError{Key: key + ".file", Reason: err.Error()}
 			}
 		}
-		if h.PEs > 0 {
-			hw.PEs = h.PEs
-			hw.DistributionBW, hw.ReductionBW = h.PEs, h.PEs
+		if h.PEs != nil {
+			hw.PEs = *h.PEs
+			hw.DistributionBW, hw.ReductionBW = hw.PEs, hw.PEs
 		}
 		if err := hw.Validate(); err != nil {
 			return nil, &SpecError{Key: key, Reason: err.Error()}

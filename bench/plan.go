@@ -53,6 +53,12 @@ func NewPlan(s *Spec) (*Plan, error) {
 	if p.total == 0 {
 		return nil, specErr("graphs", "the sources hold no graphs")
 	}
+	if p.total > MaxGraphs {
+		return nil, specErr("graphs", "%d graphs is above the limit of %d per sweep", p.total, MaxGraphs)
+	}
+	if p.NumChunks() > MaxChunks {
+		return nil, specErr("chunk_graphs", "%d graphs in chunks of %d make more than %d part files; raise chunk_graphs", p.total, s.ChunkGraphs, MaxChunks)
+	}
 	p.kind, _ = unitKind(s.Unit) // normalize checked it
 	var err error
 	if p.eval, err = p.kind.Evaluator(s); err != nil {

@@ -16,6 +16,7 @@ import (
 	"gnnsim/graphs"
 	"gnnsim/internal/atomicfile"
 	"gnnsim/internal/par"
+	"gnnsim/internal/pqio"
 )
 
 // Output file names inside a sweep directory.
@@ -44,6 +45,9 @@ type Summary struct {
 	Complete       bool    // the final graphs/runs tables were written
 	Best           []Count // omega: optimal configuration per (graph, layer, F, G, hardware)
 	Skipped        []string
+	// Removed lists damaged part files this run removed (and recomputed
+	// when its shard owns their chunk).
+	Removed []string
 }
 
 // Count is a configuration and how many cases it is the fastest for.
@@ -81,68 +85,141 @@ func (p *Plan) chunkDone(dir string, c int) bool {
 	return true
 }
 
+// errInterrupted wraps ctx's error when a run stops between units of work.
+func interrupted(ctx context.Context) error {
+	return fmt.Errorf("bench: %w", ctx.Err())
+}
+
 // Run executes the plan's share (opt.Shard) into dir, skipping chunks that
 // are already finished there. When every chunk of the sweep is present
 // afterwards, it writes the final graphs and runs tables. Cancelling ctx
-// stops it after the chunks in flight; finished chunks are kept.
+// stops it within a graph's simulation: chunks in flight are abandoned,
+// finished chunks are kept.
+//
+// dir is locked for the spec while Run works (see lockDir): shards of the
+// spec may run into it at once, another spec is refused. Temp files that
+// killed runs left behind are removed, and finished part files that are
+// damaged (not complete Parquet files) are removed and recomputed.
 func (p *Plan) Run(ctx context.Context, dir string, opt Options) (*Summary, error) {
 	if opt.Shard.Count == 0 {
 		opt.Shard = All
 	}
+	pd := filepath.Join(dir, partsDir, p.Spec.Hash())
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("bench: %w", err)
+	}
+	lk, err := lockDir(dir, p.Spec.Hash())
+	if err != nil {
+		return nil, err
+	}
+	defer lk.unlock()
 	if err := p.initDir(dir); err != nil {
 		return nil, err
 	}
 	sum := &Summary{Chunks: p.NumChunks(), Skipped: p.Skipped}
+	for _, f := range []string{GraphsFile, RunsFile, SpecFile, ManifestFile} {
+		atomicfile.RemoveStale(filepath.Join(dir, f))
+	}
+	done, err := p.scanParts(ctx, pd, sum)
+	if err != nil {
+		return sum, err
+	}
 	var todo []int
 	for c := range p.NumChunks() {
 		if !opt.Shard.Owns(c) {
 			continue
 		}
-		if p.chunkDone(dir, c) {
+		if done[c] {
 			sum.ChunksReused++
 			continue
-		}
-		// Temp files of an owned chunk were left by a killed run of this
-		// shard. Other shards' temp files may be in flight: never touch them.
-		for _, t := range []string{"runs", "graphs"} {
-			stale, _ := filepath.Glob(atomicfile.TempPattern(p.partPath(dir, t, c)))
-			for _, f := range stale {
-				os.Remove(f)
-			}
 		}
 		todo = append(todo, c)
 	}
 	prog := NewProgress(orDiscard(opt.Progress), "sweep", "graphs", p.chunkGraphs(todo))
-	// Cancelling ctx stops the handing out of chunks; those in flight
-	// finish. The error reported is that of the lowest failing chunk of
-	// todo, one that found ctx cancelled included.
+	// Cancelling ctx stops the handing out of chunks and the chunks in
+	// flight between graphs. The error reported is that of the lowest
+	// failing chunk of todo, one that found ctx cancelled included.
 	var computed atomic.Int32
 	runErr := par.For(len(todo), opt.Workers, func(k int) error {
 		if err := ctx.Err(); err != nil {
+			return interrupted(ctx)
+		}
+		if err := p.runChunk(ctx, pd, todo[k], prog); err != nil {
 			return err
 		}
-		if err := p.runChunk(dir, todo[k], prog); err != nil {
-			return err
-		}
+		done[todo[k]] = true // distinct k write distinct elements
 		computed.Add(1)
 		return nil
 	})
 	prog.Done()
 	sum.ChunksComputed = int(computed.Load())
 	for c := range p.NumChunks() {
-		if p.chunkDone(dir, c) {
+		if done[c] || !opt.Shard.Owns(c) && p.chunkDone(dir, c) {
 			sum.ChunksDone++
 		}
 	}
 	if runErr != nil {
+		if sum.ChunksDone == 0 { // leave no empty part directory behind
+			os.Remove(pd)
+			os.Remove(filepath.Dir(pd))
+		}
 		return sum, runErr
 	}
 	if sum.ChunksDone == sum.Chunks {
-		if err := p.assemble([]string{dir}, dir, sum); err != nil {
+		if err := p.assemble(ctx, []string{dir}, dir, sum); err != nil {
 			return sum, err
 		}
 	}
 	return sum, nil
+}
+
+// scanParts lists the part directory pd once and returns which chunks are
+// finished there. Finished parts that are not complete Parquet files are
+// removed (and listed in sum.Removed), so their chunk is recomputed;
+// stale temp files are removed.
+func (p *Plan) scanParts(ctx context.Context, pd string, sum *Summary) ([]bool, error) {
+	done := make([]bool, p.NumChunks())
+	ents, err := os.ReadDir(pd)
+	if err != nil {
+		return nil, fmt.Errorf("bench: %w", err)
+	}
+	have := make(map[string]bool, len(ents))
+	for i, e := range ents {
+		if i%4096 == 0 && ctx.Err() != nil {
+			return nil, interrupted(ctx)
+		}
+		name := e.Name()
+		if strings.HasPrefix(name, ".") {
+			if target, _, ok := strings.Cut(name[1:], ".tmp-"); ok {
+				atomicfile.RemoveStale(filepath.Join(pd, target))
+			}
+			continue
+		}
+		have[name] = true
+	}
+	for c := range done {
+		if c%4096 == 0 && ctx.Err() != nil {
+			return nil, interrupted(ctx)
+		}
+		r, g := fmt.Sprintf("runs-%06d.parquet", c), fmt.Sprintf("graphs-%06d.parquet", c)
+		if !have[r] || !have[g] {
+			continue
+		}
+		ok := true
+		for _, f := range []string{r, g} {
+			if err := pqio.CheckFile(filepath.Join(pd, f)); err != nil {
+				ok = false
+				sum.Removed = append(sum.Removed, filepath.Join(pd, f))
+			}
+		}
+		if !ok {
+			os.Remove(filepath.Join(pd, g)) // graphs first: it marks the chunk done
+			os.Remove(filepath.Join(pd, r))
+			continue
+		}
+		done[c] = true
+	}
+	return done, nil
 }
 
 func orDiscard(w io.Writer) io.Writer {
@@ -166,8 +243,9 @@ func (p *Plan) chunkRange(c int) (lo, hi int) {
 	return lo, min(lo+p.Spec.ChunkGraphs, p.total)
 }
 
-// initDir creates dir and records the spec and manifest. Shards running at
-// once may share dir: both files are written atomically with equal content.
+// initDir creates the part directory and records the spec and manifest.
+// Shards running at once may share dir: both files are written atomically
+// with equal content.
 func (p *Plan) initDir(dir string) error {
 	pd := filepath.Join(dir, partsDir, p.Spec.Hash())
 	if err := os.MkdirAll(pd, 0o755); err != nil {
@@ -187,12 +265,16 @@ func writeFileAtomic(path string, data []byte) error {
 	return nil
 }
 
-// runChunk simulates the graphs of chunk c and writes its two part files.
-func (p *Plan) runChunk(dir string, c int, prog *Progress) error {
+// runChunk simulates the graphs of chunk c and writes its two part files
+// into the part directory pd. It stops between graphs when ctx is done.
+func (p *Plan) runChunk(ctx context.Context, pd string, c int, prog *Progress) error {
 	lo, hi := p.chunkRange(c)
 	gs := make([]*graphs.Graph, 0, hi-lo)
 	runs := p.kind.Table(p.Spec)
 	for id := lo; id < hi; id++ {
+		if ctx.Err() != nil {
+			return interrupted(ctx)
+		}
 		g, ds, err := p.graph(id)
 		if err != nil {
 			return fmt.Errorf("bench: graph %d: %w", id, err)
@@ -205,10 +287,11 @@ func (p *Plan) runChunk(dir string, c int, prog *Progress) error {
 	}
 	meta := p.meta()
 	meta["gnnsim.chunk"] = strconv.Itoa(c)
-	if err := runs.WriteFile(p.partPath(dir, "runs", c), meta); err != nil {
+	part := func(t string) string { return filepath.Join(pd, fmt.Sprintf("%s-%06d.parquet", t, c)) }
+	if err := runs.WriteFile(part("runs"), meta); err != nil {
 		return err
 	}
-	if err := graphs.WriteSet(p.partPath(dir, "graphs", c), gs, meta); err != nil {
+	if err := graphs.WriteSet(part("graphs"), gs, meta); err != nil {
 		return fmt.Errorf("bench: %w", err)
 	}
 	return nil
@@ -217,10 +300,13 @@ func (p *Plan) runChunk(dir string, c int, prog *Progress) error {
 // assemble joins the part files of every chunk, found in any of dirs, into
 // the final tables in out. The result depends only on the parts' contents,
 // so sharded-and-merged sweeps equal unsharded ones byte for byte.
-func (p *Plan) assemble(dirs []string, out string, sum *Summary) error {
+func (p *Plan) assemble(ctx context.Context, dirs []string, out string, sum *Summary) error {
 	runs := p.kind.Table(p.Spec)
 	var allGraphs []*graphs.Graph
 	for c := range p.NumChunks() {
+		if ctx.Err() != nil {
+			return interrupted(ctx)
+		}
 		d := ""
 		for _, cand := range dirs {
 			if p.chunkDone(cand, c) {
@@ -232,16 +318,19 @@ func (p *Plan) assemble(dirs []string, out string, sum *Summary) error {
 			return fmt.Errorf("bench: chunk %d of %d is missing from %s", c, p.NumChunks(), strings.Join(dirs, ", "))
 		}
 		if err := runs.ReadFile(p.partPath(d, "runs", c)); err != nil {
-			return err
+			return damagedPart(p.partPath(d, "runs", c), err)
 		}
 		gs, _, err := graphs.ReadSet(p.partPath(d, "graphs", c))
 		if err != nil {
-			return fmt.Errorf("bench: %w", err)
+			return damagedPart(p.partPath(d, "graphs", c), err)
 		}
 		allGraphs = append(allGraphs, gs...)
 	}
 	if len(allGraphs) != p.total {
 		return fmt.Errorf("bench: parts hold %d graphs, the spec %d", len(allGraphs), p.total)
+	}
+	if ctx.Err() != nil {
+		return interrupted(ctx)
 	}
 	meta := p.meta()
 	if err := graphs.WriteSet(filepath.Join(out, GraphsFile), allGraphs, meta); err != nil {
@@ -255,6 +344,12 @@ func (p *Plan) assemble(dirs []string, out string, sum *Summary) error {
 		sum.Best = b.Best()
 	}
 	return nil
+}
+
+// damagedPart is the error of a part file that cannot be read: it names the
+// file and how to recover.
+func damagedPart(path string, err error) error {
+	return fmt.Errorf("bench: part file %s is damaged (%v): delete it and rerun the sweep to recompute its chunk", path, err)
 }
 
 // bestCounts groups rows by (graph, layer, F, G, hardware) and counts how
@@ -332,6 +427,14 @@ func Merge(dirs []string, out string) (*Summary, error) {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, fmt.Errorf("bench: %w", err)
 	}
+	lk, err := lockDir(out, spec.Hash())
+	if err != nil {
+		return nil, err
+	}
+	defer lk.unlock()
+	for _, f := range []string{GraphsFile, RunsFile, SpecFile} {
+		atomicfile.RemoveStale(filepath.Join(out, f))
+	}
 	sum := &Summary{Chunks: p.NumChunks()}
 	for c := range p.NumChunks() {
 		for _, d := range dirs {
@@ -341,7 +444,7 @@ func Merge(dirs []string, out string) (*Summary, error) {
 			}
 		}
 	}
-	if err := p.assemble(dirs, out, sum); err != nil {
+	if err := p.assemble(context.Background(), dirs, out, sum); err != nil {
 		return sum, err
 	}
 	if err := writeFileAtomic(filepath.Join(out, SpecFile), []byte(spec.Canonical())); err != nil {

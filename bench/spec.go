@@ -1,17 +1,34 @@
 package bench
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
+	"regexp"
 
 	"gopkg.in/yaml.v3"
+
+	"gnnsim/internal/strictyaml"
+	"gnnsim/workload"
 )
+
+// Size limits of a sweep, checked before any work starts: a spec beyond
+// them is refused rather than left to run for days or exhaust memory.
+const (
+	// MaxGraphs bounds the graphs of a sweep (all sources together).
+	MaxGraphs = 100_000_000
+	// MaxChunks bounds the part files of a sweep (graphs / chunk_graphs).
+	MaxChunks = 1_000_000
+	// MaxFeatures bounds every feature size F and G (workload.MaxFeatures).
+	MaxFeatures = workload.MaxFeatures
+)
+
+// validName is what a spec name may be: it names a directory under
+// results/, so no separators, no leading dot, nothing to escape with.
+var validName = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9._+-]*$`)
 
 // Spec describes a sweep: graph sources x layer kinds x feature sizes x
 // configurations x hardware, in one mode, fully seeded. It is read from YAML
@@ -92,7 +109,8 @@ type ConfigSpec struct {
 type HardwareSpec struct {
 	Name string `yaml:"name,omitempty"`
 	File string `yaml:"file,omitempty"`
-	PEs  int    `yaml:"pes,omitempty"`
+	// PEs overrides the file's PE count when given (at least 1).
+	PEs *int `yaml:"pes,omitempty"`
 }
 
 // SpecError is a spec problem, naming the key and the reason.
@@ -107,13 +125,12 @@ func specErr(key, format string, args ...any) error {
 }
 
 // ParseSpec reads a YAML spec; unknown keys are errors so a typo never
-// silently falls back to a default.
+// silently falls back to a default, and so is a value of the wrong type
+// (seed: 1.5, pes: 256.7), which YAML decoders otherwise truncate.
 func ParseSpec(data []byte) (*Spec, error) {
 	var s Spec
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(&s); err != nil {
-		if errors.Is(err, io.EOF) {
+	if err := strictyaml.Decode(data, &s); err != nil {
+		if errors.Is(err, strictyaml.ErrEmpty) {
 			return nil, specErr("(file)", "empty spec")
 		}
 		return nil, fmt.Errorf("spec: %w", err)
@@ -140,9 +157,13 @@ func LoadSpec(path string) (*Spec, error) {
 // normalize fills defaults and checks everything that can be checked without
 // touching files or simulating.
 func (s *Spec) normalize() error {
+	if s.Name != "" && !validName.MatchString(s.Name) {
+		return specErr("name", "%q: a name is letters, digits and . _ + - (no path separators, no leading dot); it names the directory results/<name>", s.Name)
+	}
 	if len(s.Graphs) == 0 {
 		return specErr("graphs", "empty list: name at least one generator or path")
 	}
+	total := 0
 	for i := range s.Graphs {
 		g := &s.Graphs[i]
 		key := fmt.Sprintf("graphs[%d]", i)
@@ -164,6 +185,12 @@ func (s *Spec) normalize() error {
 			if g.Count == 0 && g.Preset == "" {
 				return specErr(key+".count", "missing or zero (or name a preset)")
 			}
+			if g.Count > MaxGraphs {
+				return specErr(key+".count", "%d graphs is above the limit of %d per sweep", g.Count, MaxGraphs)
+			}
+			if total += g.Count; total > MaxGraphs {
+				return specErr(key+".count", "the sources generate more than %d graphs, the limit per sweep", MaxGraphs)
+			}
 			for _, r := range []struct {
 				k string
 				v []int
@@ -171,8 +198,8 @@ func (s *Spec) normalize() error {
 				if r.v == nil {
 					continue
 				}
-				if len(r.v) != 2 || r.v[0] < 0 || r.v[1] < r.v[0] {
-					return specErr(key+"."+r.k, "want [min, max] with 0 <= min <= max, got %v", r.v)
+				if len(r.v) != 2 || r.v[0] < 1 || r.v[1] < r.v[0] {
+					return specErr(key+"."+r.k, "want [min, max] with 1 <= min <= max, got %v (leave the key out for the generator's default)", r.v)
 				}
 			}
 			for k, v := range g.Params {
@@ -193,8 +220,8 @@ func (s *Spec) normalize() error {
 		v    []int
 	}{{"sizes.F", s.Sizes.F}, {"sizes.G", s.Sizes.G}} {
 		for _, x := range k.v {
-			if x <= 0 {
-				return specErr(k.name, "feature size %d must be positive", x)
+			if x <= 0 || x > MaxFeatures {
+				return specErr(k.name, "feature size %d outside [1, %d]", x, MaxFeatures)
 			}
 		}
 	}
@@ -215,12 +242,15 @@ func (s *Spec) normalize() error {
 	if s.ChunkGraphs == 0 {
 		s.ChunkGraphs = 256
 	}
-	if s.ChunkGraphs < 0 {
-		return specErr("chunk_graphs", "negative value %d", s.ChunkGraphs)
+	if s.ChunkGraphs < 0 || s.ChunkGraphs > MaxGraphs {
+		return specErr("chunk_graphs", "%d outside [1, %d] (leave it out for 256)", s.ChunkGraphs, MaxGraphs)
+	}
+	if total > 0 && (total+s.ChunkGraphs-1)/s.ChunkGraphs > MaxChunks {
+		return specErr("chunk_graphs", "%d graphs in chunks of %d make more than %d part files; raise chunk_graphs", total, s.ChunkGraphs, MaxChunks)
 	}
 	for i, h := range s.HW {
-		if h.PEs < 0 {
-			return specErr(fmt.Sprintf("hardware[%d].pes", i), "negative PE count %d", h.PEs)
+		if h.PEs != nil && *h.PEs < 1 {
+			return specErr(fmt.Sprintf("hardware[%d].pes", i), "PE count %d must be at least 1 (leave the key out for the hardware file's)", *h.PEs)
 		}
 	}
 	return s.checkUnitKeys()

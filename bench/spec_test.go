@@ -126,3 +126,39 @@ func TestNewPlanErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestParseSpecRefusesCoercions: values that were silently truncated,
+// wrapped or replaced by defaults (issue 17, class 7) are errors naming the
+// key, and sizes beyond the documented limits (class 3) are refused before
+// any work.
+func TestParseSpecRefusesCoercions(t *testing.T) {
+	const src = "graphs:\n  - generator: er\n    count: 1\n"
+	cases := []struct {
+		name, yaml, want string
+	}{
+		{"fractional seed", "seed: 1.5\n" + src, "seed"},
+		{"seed above 2^64", "seed: 18446744073709551616\n" + src, "seed"},
+		{"fractional pes", src + "hardware:\n  - pes: 256.7\n", "hardware[0].pes"},
+		{"zero pes", src + "hardware:\n  - pes: 0\n", "hardware[0].pes"},
+		{"zero nodes", "graphs:\n  - generator: er\n    count: 1\n    nodes: [0, 0]\n", "graphs[0].nodes"},
+		{"fractional count", "graphs:\n  - generator: er\n    count: 2.5\n", "graphs[0].count"},
+		{"escaping name", "name: ../../escape\n" + src, "name"},
+		{"name with separator", "name: a/b\n" + src, "name"},
+		{"dot name", "name: ..\n" + src, "name"},
+		{"huge F", src + "sizes:\n  F: [1000000000]\n", "sizes.F"},
+		{"huge count", "graphs:\n  - generator: er\n    count: 1000000000000\n", "graphs[0].count"},
+		{"too many chunks", "graphs:\n  - generator: er\n    count: 2000000\nchunk_graphs: 1\n", "chunk_graphs"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s, err := ParseSpec([]byte(c.yaml))
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("ParseSpec = %+v, %v; want an error naming %s", s, err, c.want)
+			}
+		})
+	}
+	s, err := ParseSpec([]byte("name: ok-1.2_x\nseed: 18446744073709551615\n" + src + "hardware:\n  - pes: 256\n"))
+	if err != nil || s.Seed != 1<<64-1 || *s.HW[0].PEs != 256 {
+		t.Fatalf("valid spec: %+v, %v", s, err)
+	}
+}

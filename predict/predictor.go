@@ -212,6 +212,51 @@ func (p *Predictor) PredictSample(s *Sample, out []float64) (int, error) {
 	return p.predictTiles(s.Graph, &s.Features, s.F, s.G, &s.Tiles, out)
 }
 
+// Extrapolation lists the features of a prediction (as Predict would make
+// it) that lie outside the range the models were trained on, one line per
+// feature with its value and the widest training range over the models
+// ("F = 4096 outside the trained [16, 64]"). Tree models answer such rows
+// with their edge leaves, so the latencies are extrapolations at best.
+func (p *Predictor) Extrapolation(g *graphs.Graph, F, G int, hw accel.HW) ([]string, error) {
+	if g == nil {
+		return nil, errors.New("predict: nil graph")
+	}
+	gf := graphs.ComputeFeatures(g)
+	if gf.Nodes <= 0 {
+		return nil, errors.New("predict: the graph has no nodes")
+	}
+	h := PEArrayOf(hw).resolved()
+	cfgs, err := dataflow.All(dataflow.Dims{V: gf.Nodes, F: F, G: G}, h.PEs, h.PPAggPEs)
+	if err != nil {
+		return nil, fmt.Errorf("predict: %w", err)
+	}
+	names := p.features.Names()
+	var out []string
+	seen := map[string]bool{}
+	row := make([]float64, 0, NumFullFeatures)
+	for c := range cfgs {
+		row = p.features.AppendRow(row[:0], g, &gf, F, G, cfgs[c].Tiles)
+		rs := p.models[c].FeatureRanges()
+		for j, x := range row {
+			if j >= len(rs) || !rs[j].Known || seen[names[j]] || x >= rs[j].Min && x <= rs[j].Max {
+				continue
+			}
+			lo, hi := rs[j].Min, rs[j].Max
+			for _, m := range p.models { // widest range over the 24 models
+				if r := m.FeatureRanges(); j < len(r) && r[j].Known {
+					lo, hi = min(lo, r[j].Min), max(hi, r[j].Max)
+				}
+			}
+			if x >= lo && x <= hi {
+				continue
+			}
+			seen[names[j]] = true
+			out = append(out, fmt.Sprintf("%s = %.6g outside the trained [%.6g, %.6g]", names[j], x, lo, hi))
+		}
+	}
+	return out, nil
+}
+
 // maxLinearInputs is the most inputs a log-linear baseline has (Full).
 const maxLinearInputs = 4 + dataflow.NumComposite
 

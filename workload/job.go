@@ -173,7 +173,7 @@ func Resolve(jobs []Job, lookup GraphSize) error {
 			continue
 		}
 		if j.Graph == "" {
-			return fmt.Errorf("workload: job %d has neither a size nor a graph name", j.ID)
+			return fmt.Errorf("workload: job %d has neither a size nor a graph name (a graph_index is the caller's to resolve)", j.ID)
 		}
 		v, e, idx, ok := lookup(j.Graph)
 		if !ok {

@@ -19,7 +19,9 @@ import (
 
 // Trace file columns. job_id and arrival_cycle are required; a row names its
 // graph's size with nodes and edges, or references it by graph (and then
-// Resolve fills the size), or both.
+// Resolve fills the size) or by graph_index (an index into the caller's
+// graph set, which gives the size), or several of these. A trace has at
+// least one job.
 const (
 	ColJobID      = "job_id"        // int64, unique
 	ColArrival    = "arrival_cycle" // int64 >= 0, cycles from the trace origin
@@ -105,8 +107,8 @@ func (r *rawRow) job(opt ReadOptions) (Job, error) {
 		if j.Nodes <= 0 {
 			return j, fmt.Errorf("%s = %d, want > 0", ColNodes, j.Nodes)
 		}
-	case j.Graph == "":
-		return j, fmt.Errorf("no %s/%s and no %s: the job has no graph", ColNodes, ColEdges, ColGraph)
+	case j.Graph == "" && j.GraphIndex < 0:
+		return j, fmt.Errorf("no %s/%s, no %s and no %s: the job has no graph", ColNodes, ColEdges, ColGraph, ColGraphIndex)
 	}
 	var err error
 	if j.F, err = width(ColF, r.F, opt.F); err != nil {
@@ -264,6 +266,9 @@ func ParseCSV(r io.Reader, name string, opt ReadOptions) ([]Job, error) {
 		jobs = append(jobs, j)
 		lines = append(lines, line)
 	}
+	if len(jobs) == 0 {
+		return nil, fmt.Errorf("workload: %s:%d: a header but no jobs", name, hline)
+	}
 	if err := checkIDs(jobs, func(i int) string { return fmt.Sprintf("%s:%d", name, lines[i]) }); err != nil {
 		return nil, err
 	}
@@ -318,6 +323,9 @@ func ReadParquet(path string, opt ReadOptions) ([]Job, error) {
 		if k == 0 {
 			return nil, fmt.Errorf("workload: reading %s: no progress after row %d", path, len(jobs))
 		}
+	}
+	if len(jobs) == 0 {
+		return nil, fmt.Errorf("workload: %s: no jobs", path)
 	}
 	return sortByArrival(jobs), nil // ids were checked row by row
 }

@@ -53,19 +53,33 @@ func TestParseCSVErrors(t *testing.T) {
 		{"bad int", "job_id,arrival_cycle,nodes,edges,f,g\n1,0,2,1,4,4\n2,x5,2,1,4,4\n", ReadOptions{}, `t.csv:3: column arrival_cycle: "x5" is not an integer`},
 		{"negative arrival", "job_id,arrival_cycle,nodes,edges\n1,-1,2,1\n", ReadOptions{F: 1, G: 1}, "t.csv:2: arrival_cycle = -1"},
 		{"nodes without edges", "job_id,arrival_cycle,nodes\n1,0,2\n", ReadOptions{F: 1, G: 1}, "t.csv:2: nodes and edges must be given together"},
-		{"no graph", "job_id,arrival_cycle,graph\n1,0,\n", ReadOptions{F: 1, G: 1}, "t.csv:2: no nodes/edges and no graph"},
+		{"no graph", "job_id,arrival_cycle,graph\n1,0,\n", ReadOptions{F: 1, G: 1}, "t.csv:2: no nodes/edges, no graph and no graph_index"},
 		{"too many edges", "job_id,arrival_cycle,nodes,edges\n1,0,3,4\n", ReadOptions{F: 1, G: 1}, "t.csv:2: job 1: 4 edges exceed"},
 		{"bad kind", "job_id,arrival_cycle,nodes,edges,kind\n1,0,3,2,mlp\n", ReadOptions{F: 1, G: 1}, `t.csv:2: unknown layer kind "mlp"`},
 		{"zero f", "job_id,arrival_cycle,nodes,edges,f\n1,0,3,2,0\n", ReadOptions{F: 1, G: 1}, "t.csv:2: f = 0"},
 		{"duplicate id", "job_id,arrival_cycle,nodes,edges\n1,0,3,2\n\n1,5,3,2\n", ReadOptions{F: 1, G: 1}, "t.csv:4: job_id 1 already used at t.csv:2"},
 		{"short row", "job_id,arrival_cycle,nodes,edges\n1,0,3\n", ReadOptions{F: 1, G: 1}, "t.csv: record on line 2: wrong number of fields"},
 		{"bad graph index", "job_id,arrival_cycle,nodes,edges,graph_index\n1,0,3,2,-4\n", ReadOptions{F: 1, G: 1}, "t.csv:2: graph_index = -4"},
+		{"header only", "job_id,arrival_cycle,graph_index\n", ReadOptions{F: 1, G: 1}, "t.csv:1: a header but no jobs"},
 	}
 	for _, tt := range tests {
 		_, err := ParseCSV(strings.NewReader(tt.in), "t.csv", tt.opt)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: err = %v, want it to contain %q", tt.name, err, tt.want)
 		}
+	}
+}
+
+// TestParseCSVMinimal: the minimal trace the schedule help documents,
+// job_id, arrival_cycle and graph_index, is a valid trace (issue 17,
+// class 8: it was refused with "no nodes/edges and no graph").
+func TestParseCSVMinimal(t *testing.T) {
+	jobs, err := ParseCSV(strings.NewReader("job_id,arrival_cycle,graph_index\n7,100,1\n3,0,0\n"), "t.csv", ReadOptions{F: 1, G: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(jobs) != 2 || jobs[0].ID != 3 || jobs[0].GraphIndex != 0 || jobs[1].GraphIndex != 1 || jobs[1].Arrival != 100 {
+		t.Fatalf("jobs = %+v", jobs)
 	}
 }
 

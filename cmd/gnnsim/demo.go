@@ -1,12 +1,8 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -34,11 +30,20 @@ otherwise only generated graphs, as the reports say. Works offline on a
 fresh clone; about 10 to 20 seconds on two cores.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			if err := checkOutDir("out", o.Out); err != nil {
+				return err
+			}
+			if err := checkWorkers(o.Workers); err != nil {
+				return err
+			}
+			ctx, stop := signalContext()
 			defer stop()
 			o.Quick, o.Log = true, cmd.ErrOrStderr()
 			reports, err := repro.Tour(ctx, repro.All(), o)
 			if err != nil {
+				if ctx.Err() != nil {
+					return fmt.Errorf("interrupted: finished simulations are kept in %s; rerun the same command to resume", o.Out)
+				}
 				return err
 			}
 			w := cmd.OutOrStdout()

@@ -11,7 +11,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"gnnsim/bench"
 	"gnnsim/graphs"
+	"gnnsim/internal/par"
 )
 
 func init() { register(newGraphsCmd) }
@@ -64,11 +66,19 @@ Their default ranges and parameters (a flag left out takes the default):
 
 Ranges are A:B (inclusive, A <= B), A: (at least A), :B (at most B) or N
 (exactly N); counts are positive integers, and a side left out takes the
-generator default. Node and edge counts are drawn per graph from the range.`,
+generator default. Node and edge counts are drawn per graph from the range.
+
+Limits (checked before any work): --count at most 1,000,000; node counts at
+most 10,000,000 (knn, whose construction is quadratic: 20,000); edge counts
+at most 100,000,000. Ctrl-C or SIGTERM stops within a second and writes
+nothing; rerun the command to start again.`,
 		Example: `  gnnsim graphs gen --generator graphlaxy --count 1000 --seed 7 --edges 1000:5000 --out medium.parquet
   gnnsim graphs gen --generator rmat --count 50 --nodes 100:500 --param a=0.6 --param b=0.15 --out rmat.parquet`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkOutFile("out", out); err != nil {
+				return err
+			}
 			var err error
 			if spec.MinNodes, spec.MaxNodes, err = parseRange(nodes); err != nil {
 				return fmt.Errorf("--nodes: %w", err)
@@ -79,10 +89,20 @@ generator default. Node and edge counts are drawn per graph from the range.`,
 			if spec.Params, err = parseParams(params); err != nil {
 				return fmt.Errorf("--param: %w", err)
 			}
-			if spec.Count < 1 {
-				return fmt.Errorf("--count %d: must be at least 1", spec.Count)
+			if err := checkRange("count", spec.Count, 1, maxGenCount); err != nil {
+				return err
 			}
-			gs, err := graphs.GenerateSet(spec)
+			maxN := maxGenNodes
+			if spec.Generator == "knn" {
+				maxN = maxKNNNodes
+			}
+			if max(spec.MinNodes, spec.MaxNodes) > maxN {
+				return fmt.Errorf("--nodes %s: at most %d nodes for %s", nodes, maxN, spec.Generator)
+			}
+			if max(spec.MinEdges, spec.MaxEdges) > maxGenEdges {
+				return fmt.Errorf("--edges %s: at most %d edges", edges, maxGenEdges)
+			}
+			gs, err := generateSet(cmd, spec)
 			if err != nil {
 				return err
 			}
@@ -143,6 +163,9 @@ summarises their features, labels and split.`,
   gnnsim graphs load ../shared/data/planetoid/ind/cora --out cora.parquet`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkOutFile("out", out); err != nil {
+				return err
+			}
 			switch graphs.Format(format) {
 			case graphs.Format(""), "tu", "mtx", "edgelist", "cites", "planetoid", "npz":
 			default:
@@ -206,6 +229,44 @@ without edges, are counted separately.`,
 			return nil
 		},
 	}
+}
+
+// Limits of 'graphs gen', in its help.
+const (
+	maxGenCount = 1_000_000
+	maxGenNodes = 10_000_000
+	maxKNNNodes = 20_000 // k-NN construction is quadratic in the nodes
+	maxGenEdges = 100_000_000
+)
+
+// generateSet makes the graphs of spec in parallel (graph i depends only on
+// spec and i, as graphs.GenerateSet), showing progress and stopping between
+// graphs on Ctrl-C or SIGTERM.
+func generateSet(cmd *cobra.Command, spec graphs.GenSpec) ([]*graphs.Graph, error) {
+	if _, err := graphs.Generate(spec, 0); err != nil { // checks generator and parameters once
+		return nil, err
+	}
+	ctx, stop := signalContext()
+	defer stop()
+	prog := bench.NewProgress(cmd.ErrOrStderr(), "graphs gen", "graphs", spec.Count)
+	gs := make([]*graphs.Graph, spec.Count)
+	err := par.For(spec.Count, 0, func(i int) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		g, err := graphs.Generate(spec, i)
+		if err != nil {
+			return err
+		}
+		gs[i] = g
+		prog.Add(1)
+		return nil
+	})
+	prog.Done()
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("interrupted: nothing written (the file is written only when complete); rerun the command to start again")
+	}
+	return gs, err
 }
 
 // parseRange parses a count range: "" (both defaults), "N", "A:B", "A:" or

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -98,6 +99,12 @@ each data set on its validation split: the figures to tune parameters on.`,
 			if len(data) == 0 || out == "" {
 				return fmt.Errorf("--data and --out are required")
 			}
+			if err := checkOutDir("out", out); err != nil {
+				return err
+			}
+			if err := checkWorkers(o.Workers); err != nil {
+				return err
+			}
 			fs, err := predict.ParseFeatureSet(features)
 			if err != nil {
 				return err
@@ -164,6 +171,13 @@ degradation_vs_optimal.`,
 			if models == "" || len(data) == 0 {
 				return fmt.Errorf("--models and --data are required")
 			}
+			for _, o := range []struct{ flag, path string }{{"parquet", parquetOut}, {"markdown", mdOut}} {
+				if o.path != "" || cmd.Flags().Changed(o.flag) {
+					if err := checkOutFile(o.flag, o.path); err != nil {
+						return err
+					}
+				}
+			}
 			p, err := predict.LoadPredictor(models)
 			if err != nil {
 				return err
@@ -224,7 +238,9 @@ func predictGraphCmd() *cobra.Command {
 		Long: `Predict the latency in cycles of a GCN layer (F input, G output features) on
 one graph of a graph-set file under each of the 24 configurations, fastest
 first, and name the predicted best. The hardware (default: the built-in one)
-must be one the models were trained on.`,
+must be one the models were trained on. A graph or F, G outside the ranges
+the models were trained on (their feature_infos) gets a warning naming the
+features; a prediction below one cycle is refused.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if models == "" || graphsFile == "" || graph == "" {
@@ -258,6 +274,22 @@ must be one the models were trained on.`,
 				return err
 			}
 			names := predict.ConfigNames()
+			outside, err := p.Extrapolation(g, F, G, hw)
+			if err != nil {
+				return err
+			}
+			for c, v := range lat {
+				if !(v >= 1) || math.IsInf(v, 0) {
+					why := ""
+					if len(outside) > 0 {
+						why = "; the graph lies outside what the models were trained on: " + strings.Join(outside, "; ")
+					}
+					return fmt.Errorf("the models predict %g cycles for %s, not a possible latency%s", v, names[c], why)
+				}
+			}
+			if len(outside) > 0 {
+				fmt.Fprintf(cmd.ErrOrStderr(), "warning: extrapolating beyond the training data (%s): the latencies below are guesses\n", strings.Join(outside, "; "))
+			}
 			order := make([]int, predict.NumConfigs)
 			for i := range order {
 				order[i] = i
@@ -298,6 +330,12 @@ beside the seed's) and OUT/table3.md (all metrics of every variant).`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if len(data) == 0 || out == "" {
 				return fmt.Errorf("--data and --out are required")
+			}
+			if err := checkOutDir("out", out); err != nil {
+				return err
+			}
+			if err := checkWorkers(o.Workers); err != nil {
+				return err
 			}
 			train, err := bench.ReadDatasets(data)
 			if err != nil {

@@ -1,11 +1,8 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -66,11 +63,17 @@ Large 600 graphs; about 10 to 20 s on two cores); the full run, on the published
 sizes, takes under a minute.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if f.out == "" {
+			if f.out == "" && !cmd.Flags().Changed("out") {
 				f.out = "results/seed002"
 				if f.quick {
 					f.out = "results/seed002-quick"
 				}
+			}
+			if err := checkOutDir("out", f.out); err != nil {
+				return err
+			}
+			if err := checkWorkers(f.workers); err != nil {
+				return err
 			}
 			if cmd.Flags().Changed("data") {
 				if st, err := os.Stat(f.data); err != nil || !st.IsDir() {
@@ -92,13 +95,16 @@ sizes, takes under a minute.`,
 // runRepro runs the reproduction, stopping cleanly on SIGINT/SIGTERM, and
 // prints its summary.
 func runRepro(cmd *cobra.Command, f reproFlags) error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signalContext()
 	defer stop()
 	sum, err := seed002.Run(ctx, seed002.Options{
 		Out: f.out, Seed: f.seed, DataDir: f.data, Quick: f.quick, Mode: f.mode,
 		Workers: f.workers, Log: cmd.ErrOrStderr(),
 	})
 	if err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("interrupted: finished simulations are kept in %s; rerun the same command to resume", f.out)
+		}
 		return err
 	}
 	printReport(cmd, &repro.Report{Report: sum.Report, Highlights: sum.Highlights(), Wall: sum.Wall})

@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -48,9 +50,9 @@ each job at its best tiling averaged over the machines; each seed shuffles the
 jobs and draws its own gaps. A replayed trace (CSV or Parquet, the columns of
 package workload) gives the arrival times and job order itself: job_id,
 arrival_cycle, and the case of each job as graph_index (its index in the data,
-i.e. runs-table order) or as graph (a graph name with a single case); every row
-needs a graph name or nodes and edges, but sizes, widths and kinds come from the
-data, not the trace.
+i.e. runs-table order) or as graph (a graph name with a single case), so
+job_id,arrival_cycle,graph_index is a complete trace; sizes, widths and kinds
+come from the data, not the trace. A trace without jobs is an error.
 
 Prints the metrics per scenario and policy, averaged over the seeds (cycles), and
 SJF-Predicted's speed-ups over the best feasible baseline. With --json prints a
@@ -58,25 +60,30 @@ JSON array instead: one object per policy and scenario with keys policy, scenari
 mean_completion, mean_turnaround, mean_execution, mean_waiting, p99_turnaround.
 --out DIR writes schedule_records.parquet (every job of every run),
 schedule_metrics.parquet (per run) and schedule_mean.parquet (per policy and
-scenario).`,
+scenario).
+
+Limits (checked before any work): --jobs at most 1,000,000, at most 1,000
+seeds, --utilisation above 0, --shape above 1.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if len(data) == 0 {
 				return fmt.Errorf("--data is required")
+			}
+			if out != "" || cmd.Flags().Changed("out") {
+				if err := checkOutDir("out", out); err != nil {
+					return err
+				}
+			}
+			if err := checkScheduleSizes(util, shape, jobs, workers, len(seedList)); err != nil {
+				return err
 			}
 			ms, err := seed002.ParseMachines(machines)
 			if err != nil {
 				return err
 			}
 			arr := seed002.ArrivalOptions{Utilisation: util, Shape: shape, Exact: exact, Jobs: jobs}
-			if p, err := workload.ParseProcess(arrivals); err == nil {
-				arr.Process = p
-			} else if _, statErr := os.Stat(arrivals); statErr == nil {
-				if arr.Trace, err = workload.ReadTrace(arrivals, workload.ReadOptions{F: 1, G: 1}); err != nil {
-					return err
-				}
-			} else {
-				return fmt.Errorf("--arrivals %q: neither pareto, lomax, poisson nor a trace file", arrivals)
+			if arr.Process, arr.Trace, err = parseArrivals(arrivals); err != nil {
+				return err
 			}
 			scen, err := parseScenario(scenario)
 			if err != nil {
@@ -176,6 +183,47 @@ scenario).`,
 	f.BoolVar(&asJSON, "json", false, "print a JSON array (one object per policy and scenario, cycles averaged over seeds)")
 	f.IntVar(&workers, "workers", 0, "seeds run at once (default: number of CPUs); results do not depend on it")
 	return cmd
+}
+
+// checkScheduleSizes checks the numeric flags of schedule against the
+// limits in its help.
+func checkScheduleSizes(util, shape float64, jobs, workers, seeds int) error {
+	if err := checkPositive("utilisation", util); err != nil {
+		return err
+	}
+	if math.IsNaN(shape) || math.IsInf(shape, 0) || shape <= 1 {
+		return fmt.Errorf("--shape %v: want a finite number above 1", shape)
+	}
+	if err := checkRange("jobs", jobs, 0, seed002.MaxJobs); err != nil {
+		return err
+	}
+	if seeds > maxSeeds {
+		return fmt.Errorf("--seeds: %d seeds, at most %d", seeds, maxSeeds)
+	}
+	return checkWorkers(workers)
+}
+
+// maxSeeds bounds --seeds.
+const maxSeeds = 1000
+
+// parseArrivals reads --arrivals: a process name, or a trace file. A value
+// that looks like a file (a trace extension or a path separator) or names
+// an existing file is read as a trace, so that a missing or malformed file
+// is reported as such.
+func parseArrivals(v string) (workload.Process, []workload.Job, error) {
+	if p, err := workload.ParseProcess(v); err == nil {
+		return p, nil, nil
+	}
+	ext := strings.ToLower(filepath.Ext(v))
+	_, statErr := os.Stat(v)
+	if statErr == nil || ext == ".csv" || ext == ".parquet" || ext == ".pq" || strings.ContainsRune(v, filepath.Separator) {
+		tr, err := workload.ReadTrace(v, workload.ReadOptions{F: 1, G: 1})
+		if err != nil {
+			return 0, nil, fmt.Errorf("--arrivals: %w", err)
+		}
+		return 0, tr, nil
+	}
+	return 0, nil, fmt.Errorf("--arrivals %q: not a process (pareto, lomax, poisson) nor a trace file (.csv, .parquet, .pq)", v)
 }
 
 func parseScenario(s string) ([]seed002.Scenario, error) {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"math"
@@ -62,11 +61,24 @@ Problems: zdt1, zdt2 (30 variables, 2 objectives), dtlz2 (12 variables,
 3 objectives), bnh, srn (2 variables, 2 objectives, 2 constraints).
 
 The same flags always give the same numbers and a byte-identical file,
-whatever --workers is.`,
+whatever --workers is.
+
+Limits (checked before any work): --pop and --offspring at most 100,000,
+--generations at most 1,000,000, and at most 10,000,000 evaluations in all
+(pop + (generations-1) x offspring). Ctrl-C or SIGTERM stops the search
+within a second; nothing is written, rerun the command to start again.`,
 		Example: `  gnnsim search nsga2 --problem zdt1
   gnnsim search nsga2 --problem dtlz2 --generations 100 --out results/dtlz2.parquet`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if out != "" || cmd.Flags().Changed("out") {
+				if err := checkOutFile("out", out); err != nil {
+					return err
+				}
+			}
+			if err := checkNSGA2Sizes(pop, offspring, gens, workers); err != nil {
+				return err
+			}
 			p, err := problems.ByName(name)
 			if err != nil {
 				return err
@@ -80,7 +92,12 @@ whatever --workers is.`,
 				PopSize: pop, Offspring: offspring, Generations: gens,
 				Seed: seed, Workers: workers, KeepGenerations: keepGens,
 			}
-			res, err := alg.Run(context.Background())
+			ctx, stop := signalContext()
+			defer stop()
+			res, err := alg.Run(ctx)
+			if ctx.Err() != nil {
+				return fmt.Errorf("interrupted after %d evaluations: nothing written; rerun the command to start again", len(res.Evaluated))
+			}
 			if err != nil {
 				return err
 			}
@@ -113,6 +130,32 @@ whatever --workers is.`,
 	f.StringVar(&out, "out", "", "write the result rows to this Parquet file")
 	cmd.MarkFlagRequired("problem")
 	return cmd
+}
+
+// Limits of 'search nsga2', in its help.
+const (
+	maxPop         = 100_000
+	maxGenerations = 1_000_000
+	maxEvaluations = 10_000_000
+)
+
+func checkNSGA2Sizes(pop, offspring, gens, workers int) error {
+	if err := checkRange("pop", pop, 1, maxPop); err != nil {
+		return err
+	}
+	if err := checkRange("offspring", offspring, 0, maxPop); err != nil {
+		return err
+	}
+	if err := checkRange("generations", gens, 1, maxGenerations); err != nil {
+		return err
+	}
+	if err := checkWorkers(workers); err != nil {
+		return err
+	}
+	if evals := pop + (gens-1)*max(offspring, pop); evals > maxEvaluations {
+		return fmt.Errorf("--pop %d, --offspring %d, --generations %d: %d evaluations, above the limit of %d", pop, offspring, gens, evals, maxEvaluations)
+	}
+	return nil
 }
 
 // parseRefPoint parses a comma-separated reference point of m values; an

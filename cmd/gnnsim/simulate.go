@@ -62,7 +62,19 @@ omega's quirks. --disable switches extended-mode effects off one by one.`,
   gnnsim simulate --graphs set.parquet --graph 3 --dataflow pp --tiling a,c --mode omega --json
   gnnsim simulate --graphs g.csr --tiling "T_Va=*,T_N=4,T_Fa=16,T_Vc=*,T_Gc=1,T_Fc=16" --hw hw.yaml`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runSimulate(cmd.OutOrStdout(), &f) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			// Leaving a flag out takes the hardware spec's value; an
+			// explicit 0 is an error, not a silent default.
+			for _, fl := range []struct {
+				name string
+				v    int
+			}{{"pes", f.pes}, {"pp-agg-pes", f.ppAggPEs}} {
+				if cmd.Flags().Changed(fl.name) && fl.v < 1 {
+					return fmt.Errorf("--%s %d: want at least 1 (leave the flag out for the hardware spec's)", fl.name, fl.v)
+				}
+			}
+			return runSimulate(cmd.OutOrStdout(), &f)
+		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.graphsPath, "graphs", "", "graph-set Parquet file, .csr reference graph, or raw graph file/directory (required)")
@@ -119,8 +131,8 @@ type simRecord struct {
 	DRAMBytes    int64   `json:"dram_bytes"`
 	SpillBytes   int64   `json:"dram_spill_bytes"`
 	RefetchBytes int64   `json:"dram_refetch_bytes"`
-	NoCReads     int64   `json:"noc_injected"`
-	NoCWrites    int64   `json:"noc_collected"`
+	NoCReads     int64   `json:"noc_reads"`
+	NoCWrites    int64   `json:"noc_writes"`
 	NoCBytes     int64   `json:"noc_bytes"`
 	EnergyMAC    float64 `json:"energy_mac_pj"`
 	EnergyRF     float64 `json:"energy_rf_pj"`

@@ -133,7 +133,7 @@ func TestSimulateBadFlags(t *testing.T) {
 		{"disable in omega mode", []string{"--mode", "omega", "--disable", "noc"}, "--disable"},
 		{"zero F", []string{"--F", "0"}, "F = 0"},
 		{"negative G", []string{"--G", "-3"}, "G = -3"},
-		{"negative PEs", []string{"--pes", "-1"}, "pes = -1"},
+		{"negative PEs", []string{"--pes", "-1"}, "--pes -1"},
 		{"too many pp aggregation PEs", []string{"--pp-agg-pes", "600"}, "pp_agg_pes = 600"},
 		{"graph index out of range", []string{"--graph", "7"}, "--graph 7"},
 		{"unknown graph name", []string{"--graph", "nosuch"}, `--graph "nosuch"`},

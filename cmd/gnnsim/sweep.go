@@ -1,13 +1,10 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -40,7 +37,13 @@ worker count or sharding.`,
 			if err != nil {
 				return err
 			}
-			return runSweep(cmd, spec, out, "results/"+spec.Name, workers, shard)
+			def := ""
+			if spec.Name != "" {
+				def = "results/" + spec.Name
+			} else if out == "" && !cmd.Flags().Changed("out") {
+				return fmt.Errorf("%s: the spec has no name: give --out DIR (or a name: key for results/<name>)", args[0])
+			}
+			return runSweep(cmd, spec, out, def, workers, shard)
 		},
 	}
 	sweepCmd.Flags().StringVar(&out, "out", "", "output directory (default results/<spec name>)")
@@ -60,8 +63,11 @@ runs.parquet. The result is byte-identical to an unsharded run of the spec.
 Fails, naming the chunk, if any part is missing.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if mergeOut == "" {
+			if mergeOut == "" && !cmd.Flags().Changed("out") {
 				mergeOut = args[0]
+			}
+			if err := checkOutDir("out", mergeOut); err != nil {
+				return err
 			}
 			start := time.Now()
 			sum, err := bench.Merge(args, mergeOut)
@@ -162,21 +168,41 @@ func runSweep(cmd *cobra.Command, spec *bench.Spec, out, defaultOut string, work
 	if err != nil {
 		return err
 	}
-	if out == "" {
+	if out == "" && !cmd.Flags().Changed("out") {
 		out = defaultOut
+	}
+	if err := checkOutDir("out", out); err != nil {
+		return err
+	}
+	if err := checkWorkers(workers); err != nil {
+		return err
 	}
 	start := time.Now()
 	plan, err := bench.NewPlan(spec)
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signalContext()
 	defer stop()
+	go func() {
+		// After the first signal, a second one kills at once.
+		<-ctx.Done()
+		stop()
+	}()
 	sum, err := plan.Run(ctx, out, bench.Options{Workers: workers, Shard: sh, Progress: cmd.ErrOrStderr()})
 	w := cmd.OutOrStdout()
+	if sum != nil {
+		for _, f := range sum.Removed {
+			fmt.Fprintf(cmd.ErrOrStderr(), "removed damaged part file %s; its chunk is recomputed by its shard\n", f)
+		}
+	}
 	if err != nil {
-		if sum != nil && ctx.Err() != nil {
-			return fmt.Errorf("interrupted: kept %d of %d chunks in %s; rerun the same command to resume", sum.ChunksDone, sum.Chunks, out)
+		if ctx.Err() != nil {
+			kept := 0
+			if sum != nil {
+				kept = sum.ChunksDone
+			}
+			return fmt.Errorf("interrupted: kept %d of %d chunks in %s; rerun the same command to resume", kept, plan.NumChunks(), out)
 		}
 		return err
 	}

@@ -90,14 +90,71 @@ func kind(m fs.FileMode) string {
 	return m.Type().String()
 }
 
+// RemoveStale removes the temp files of path that no live writer holds:
+// those a killed process left. It returns the names it removed.
+func RemoveStale(path string) ([]string, error) {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
+	if !staleLocks {
+		return nil, nil
+	}
+	names, err := filepath.Glob(TempPattern(path))
+	if err != nil {
+		return nil, err
+	}
+	var removed []string
+	for _, name := range names {
+		f, err := os.Open(name)
+		if err != nil {
+			continue // gone already
+		}
+		ok, _ := tryLock(f)
+		if ok && os.Remove(name) == nil {
+			removed = append(removed, name)
+		}
+		f.Close() // releases the lock
+	}
+	return removed, nil
+}
+
+// createLocked creates a temp file for real and locks it. A cleaner may
+// have removed the fresh file between its creation and the lock: then the
+// name no longer leads to it, and it is created anew.
+func createLocked(real string) (*os.File, error) {
+	for range 5 {
+		tmp, err := os.CreateTemp(filepath.Dir(real), tempName(real))
+		if err != nil {
+			return nil, err
+		}
+		if ok, err := tryLock(tmp); err != nil || !ok {
+			tmp.Close()
+			os.Remove(tmp.Name())
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		a, err1 := tmp.Stat()
+		b, err2 := os.Stat(tmp.Name())
+		if err1 == nil && err2 == nil && os.SameFile(a, b) {
+			return tmp, nil
+		}
+		tmp.Close()
+	}
+	return nil, fmt.Errorf("temp file beside the target kept disappearing")
+}
+
 // Write creates or replaces path with what write produces. If write fails,
-// the temp file is removed and path is left as it was.
+// the temp file is removed and path is left as it was. Temp files of path
+// that killed writers left behind are removed first.
 func Write(path string, write func(w io.Writer) error) (err error) {
 	real, perm, err := Target(path)
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(real), tempName(real))
+	RemoveStale(real)
+	tmp, err := createLocked(real)
 	if err != nil {
 		return fmt.Errorf("cannot write %s: %w", path, unwrapPath(err))
 	}
@@ -115,6 +172,17 @@ func Write(path string, write func(w io.Writer) error) (err error) {
 	}
 	if err = tmp.Sync(); err != nil {
 		return fmt.Errorf("writing %s: %w", path, unwrapPath(err))
+	}
+	if staleLocks {
+		// Rename while the lock is held: closing first would let another
+		// writer's RemoveStale take the finished temp file for a stale one.
+		if err = os.Rename(tmp.Name(), real); err != nil {
+			return fmt.Errorf("writing %s: %w", path, unwrapPath(err))
+		}
+		if err = tmp.Close(); err != nil {
+			return fmt.Errorf("writing %s: %w", path, unwrapPath(err))
+		}
+		return nil
 	}
 	if err = tmp.Close(); err != nil {
 		return fmt.Errorf("writing %s: %w", path, unwrapPath(err))

@@ -125,3 +125,71 @@ func TestWriteTargets(t *testing.T) {
 		t.Error("umask 022 must give 0644")
 	}
 }
+
+// TestRemoveStale: a temp file a killed writer left (nobody holds its lock)
+// is removed by the next Write of the target, while the temp file of a
+// writer still running is kept (issue 17, class 6: a rerun must not
+// delete another run's in-flight files, and no stale temp file survives a
+// rerun).
+func TestRemoveStale(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "graphs.parquet")
+	stale := filepath.Join(dir, ".graphs.parquet.tmp-123")
+	if err := os.WriteFile(stale, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// A live writer: Write blocks inside its callback until released.
+	inFlight := make(chan string)
+	release := make(chan struct{})
+	done := make(chan error)
+	go func() {
+		done <- Write(path, func(w io.Writer) error {
+			inFlight <- w.(*os.File).Name()
+			<-release
+			_, err := w.Write([]byte("first"))
+			return err
+		})
+	}()
+	live := <-inFlight
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("stale temp file survived a Write: %v", err)
+	}
+	// A second writer of the same target must leave the live temp alone.
+	if err := WriteFile(path, []byte("second")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(live); err != nil {
+		t.Fatalf("a concurrent Write removed the live writer's temp file: %v", err)
+	}
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatalf("the first writer failed: %v", err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".*tmp-*")); len(left) != 0 {
+		t.Errorf("temp files left: %v", left)
+	}
+}
+
+// TestConcurrentWriters: many writers of one target at once never remove
+// each other's finished temp files (each Write cleans stale temps first).
+func TestConcurrentWriters(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "spec.yaml")
+	errs := make(chan error)
+	const writers, rounds = 8, 200
+	for w := range writers {
+		go func() {
+			var err error
+			for range rounds {
+				if e := WriteFile(path, []byte{byte(w)}); e != nil && err == nil {
+					err = e
+				}
+			}
+			errs <- err
+		}()
+	}
+	for range writers {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -107,6 +107,25 @@ func Open(path string) (*File, error) {
 	return &File{pf, f}, nil
 }
 
+// CheckFile reads only the ends of path and reports whether it looks like
+// a complete Parquet file (magic numbers, a footer that fits): a cheap
+// check for files that a crash or a bad disk may have damaged.
+func CheckFile(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("pqio: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err == nil {
+		err = checkFooter(f, st.Size())
+	}
+	if err != nil {
+		return fmt.Errorf("pqio: %s: %w", path, err)
+	}
+	return nil
+}
+
 func checkFooter(r io.ReaderAt, size int64) error {
 	const magic = "PAR1"
 	if size < 12 {
@@ -129,6 +148,40 @@ func checkFooter(r io.ReaderAt, size int64) error {
 	return nil
 }
 
+// checkColumns makes sure the file has every required column of the row
+// type with the same physical type: parquet-go reads columns missing from a
+// file as zeros, so without this a Parquet file of another kind would read
+// as rows of zeros. Optional columns may be absent.
+func checkColumns(path string, have, want *parquet.Schema) error {
+	for _, col := range want.Columns() {
+		wl, _ := want.Lookup(col...)
+		hl, ok := have.Lookup(col...)
+		name := col[0]
+		if !ok {
+			if wl.Node.Optional() {
+				continue
+			}
+			return fmt.Errorf("pqio: %s has no column %s: not the kind of table expected here", path, name)
+		}
+		if wk, hk := wl.Node.Type().Kind(), hl.Node.Type().Kind(); wk != hk {
+			return fmt.Errorf("pqio: %s: column %s is %v, want %v: not the kind of table expected here", path, name, hk, wk)
+		}
+	}
+	return nil
+}
+
+// HasColumn reports whether the Parquet file at path has a top-level column
+// of that name.
+func HasColumn(path, name string) (bool, error) {
+	pf, err := Open(path)
+	if err != nil {
+		return false, err
+	}
+	defer pf.Close()
+	_, ok := pf.Schema().Lookup(name)
+	return ok, nil
+}
+
 // Meta returns the file's key-value metadata.
 func (f *File) Meta() map[string]string {
 	meta := map[string]string{}
@@ -147,6 +200,9 @@ func Read[T any](path string) ([]T, map[string]string, error) {
 		return nil, nil, err
 	}
 	defer pf.Close()
+	if err := checkColumns(path, pf.Schema(), parquet.SchemaOf(new(T))); err != nil {
+		return nil, nil, err
+	}
 	r := parquet.NewGenericReader[T](pf.File)
 	defer r.Close()
 	var rows []T

@@ -25,8 +25,22 @@ const MaxModelBytes = 1 << 30
 type Ensemble struct {
 	lv           *leaves.Ensemble
 	featureNames []string
+	ranges       []FeatureRange
 	numTrees     int
 }
+
+// FeatureRange is the range of a feature's training values, from the
+// model's feature_infos ("[min:max]"); Known is false where the file gives
+// none ("none", a feature never split on, or no feature_infos line).
+type FeatureRange struct {
+	Min, Max float64
+	Known    bool
+}
+
+// FeatureRanges returns the training range of every feature (a copy):
+// rows outside them are extrapolations, where tree models answer with
+// their edge leaves.
+func (e *Ensemble) FeatureRanges() []FeatureRange { return slices.Clone(e.ranges) }
 
 // NumFeatures returns the width of the rows the model takes.
 func (e *Ensemble) NumFeatures() int { return len(e.featureNames) }
@@ -118,12 +132,41 @@ func readModel(r io.Reader, name string) (e *Ensemble, err error) {
 		return nil, fmt.Errorf("gbdt: %s: leaves read %d trees x %d outputs, file has %d x 1",
 			name, lv.NEstimators(), lv.NRawOutputGroups(), info.numTrees)
 	}
-	return &Ensemble{lv: lv, featureNames: info.featureNames, numTrees: info.numTrees}, nil
+	return &Ensemble{lv: lv, featureNames: info.featureNames, ranges: info.ranges, numTrees: info.numTrees}, nil
 }
 
 type modelInfo struct {
 	featureNames []string
+	ranges       []FeatureRange
 	numTrees     int
+}
+
+// parseFeatureInfos reads LightGBM's feature_infos header: one token per
+// feature, "[min:max]" for numeric features, "none" for unused ones.
+// Tokens it cannot read give unknown ranges, as LightGBM's categorical
+// lists ("1:2:3") do.
+func parseFeatureInfos(v string, n int) []FeatureRange {
+	out := make([]FeatureRange, n)
+	tok := strings.Fields(v)
+	if len(tok) != n {
+		return out
+	}
+	for i, t := range tok {
+		inner, ok := strings.CutPrefix(t, "[")
+		if inner, ok = strings.CutSuffix(inner, "]"); !ok {
+			continue
+		}
+		a, b, ok := strings.Cut(inner, ":")
+		if !ok {
+			continue
+		}
+		lo, err1 := strconv.ParseFloat(a, 64)
+		hi, err2 := strconv.ParseFloat(b, 64)
+		if err1 == nil && err2 == nil && lo <= hi {
+			out[i] = FeatureRange{Min: lo, Max: hi, Known: true}
+		}
+	}
+	return out
 }
 
 // textLines splits a model file into lines, remembering where each starts.
@@ -255,6 +298,7 @@ func checkModelText(data []byte) (modelInfo, error) {
 	if len(info.featureNames) != maxFeat+1 {
 		return info, fmt.Errorf("%d: %d feature_names for max_feature_idx=%d", hdrEnd, len(info.featureNames), maxFeat)
 	}
+	info.ranges = parseFeatureInfos(hdr["feature_infos"], len(info.featureNames))
 	sizesText, ok := hdr["tree_sizes"]
 	if !ok {
 		return info, fmt.Errorf("%d: header has no tree_sizes", hdrEnd)

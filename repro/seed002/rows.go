@@ -15,22 +15,23 @@ import (
 // and run, one per run's metrics.
 
 // RecordRow is one job of one run in schedule_records.parquet. Machine is
-// the machine's index, Dataflow its inter-phase dataflow (index in
-// dataflow.Inters: seq 0, sp 1, pp 2) and Tiling the tiling it ran (letter
-// index: a = 0), so that configuration Dataflow*8 + Tiling is
-// predict.ConfigNames' order.
+// the machine's index, Dataflow the inter-phase dataflow it ran (seq, sp
+// or pp) and Tiling the tiling (a..h), the names of the runs table's inter
+// and tiling columns. Seed is the run's seed as a signed integer (Spark has
+// no unsigned 64-bit type; seeds above 2^63-1 keep their bits and read
+// negative).
 type RecordRow struct {
 	Policy      string   `parquet:"policy"`
 	Scenario    int32    `parquet:"scenario"`
-	Seed        uint64   `parquet:"seed"`
+	Seed        int64    `parquet:"seed"`
 	JobID       int64    `parquet:"job_id"`
 	Graph       string   `parquet:"graph"`
 	Nodes       int64    `parquet:"nodes"`
 	Edges       int64    `parquet:"edges"`
 	Machine     int32    `parquet:"machine"`
 	MachineName string   `parquet:"machine_name"`
-	Dataflow    int32    `parquet:"dataflow"`
-	Tiling      int32    `parquet:"tiling"`
+	Dataflow    string   `parquet:"dataflow"`
+	Tiling      string   `parquet:"tiling"`
 	Arrival     int64    `parquet:"arrival_cycle"`
 	Start       int64    `parquet:"start_cycle"`
 	Finish      int64    `parquet:"finish_cycle"`
@@ -62,9 +63,10 @@ func recordRows(results []*sched.Result) ([]RecordRow, error) {
 			}
 			tilings := len(dataflow.TilingNames)
 			row := RecordRow{
-				Policy: r.Policy.Name, Scenario: int32(ScenarioOf(r.Baselines)), Seed: r.Seed,
+				Policy: r.Policy.Name, Scenario: int32(ScenarioOf(r.Baselines)), Seed: int64(r.Seed),
 				JobID: job.ID, Graph: job.Graph, Nodes: job.Nodes, Edges: job.Edges,
-				Machine: int32(rec.Machine), MachineName: mc.Name, Dataflow: int32(cfg / tilings), Tiling: int32(cfg % tilings),
+				Machine: int32(rec.Machine), MachineName: mc.Name,
+				Dataflow: dataflow.Inters[cfg/tilings].String(), Tiling: dataflow.TilingNames[cfg%tilings : cfg%tilings+1],
 				Arrival: rec.Arrival, Start: rec.Start, Finish: rec.Finish, TrueCycles: rec.TrueCycles,
 			}
 			if !math.IsNaN(rec.PredictedCycles) {
@@ -95,7 +97,7 @@ func writeRecords(path string, results []*sched.Result, meta map[string]string) 
 type MetricsRow struct {
 	Policy         string    `parquet:"policy"`
 	Scenario       int32     `parquet:"scenario"`
-	Seed           uint64    `parquet:"seed"`
+	Seed           int64     `parquet:"seed"` // signed, as RecordRow's
 	Seeds          int32     `parquet:"seeds"`
 	Jobs           int64     `parquet:"jobs"`
 	Feasible       bool      `parquet:"feasible"`
@@ -115,7 +117,7 @@ func writeMetrics(path string, ms []sched.Metrics, meta map[string]string) error
 	rows := make([]MetricsRow, len(ms))
 	for i, m := range ms {
 		rows[i] = MetricsRow{
-			Policy: m.Policy, Scenario: int32(ScenarioOf(m.Baselines)), Seed: m.Seed, Seeds: int32(m.Seeds), Jobs: int64(m.Jobs),
+			Policy: m.Policy, Scenario: int32(ScenarioOf(m.Baselines)), Seed: int64(m.Seed), Seeds: int32(m.Seeds), Jobs: int64(m.Jobs),
 			Feasible:       m.Feasible,
 			MeanCompletion: m.MeanCompletion, MeanTurnaround: m.MeanTurnaround,
 			MeanExecution: m.MeanExecution, MeanWaiting: m.MeanWaiting,

@@ -222,11 +222,13 @@ type ArrivalOptions struct {
 	// graph_index (an index into the job set's cases, the order of the
 	// runs table; a graph name given too must match) or, without one, by
 	// graph (the name of a graph with a single case in the set). The
-	// trace's sizes, widths and kinds are ignored: cases carry them
-	// (workload.ReadTrace still wants every row to have a graph name or
-	// nodes and edges).
+	// trace's sizes, widths and kinds are ignored: cases carry them.
 	Trace []workload.Job
 }
+
+// MaxJobs bounds ArrivalOptions.Jobs: a trace's tables take a few hundred
+// bytes per job and policy, so far longer traces exhaust memory.
+const MaxJobs = 1_000_000
 
 // DefaultArrivals returns seed 002's arrivals: Pareto gaps of the default
 // shape at 85 % utilisation, every case once, each seed offering exactly
@@ -275,8 +277,8 @@ func (js *JobSet) Instance(a ArrivalOptions, seed uint64) (*Instance, error) {
 			ids[k], times[k] = a.Trace[k].ID, a.Trace[k].Arrival
 		}
 	} else {
-		if a.Jobs < 0 {
-			return nil, fmt.Errorf("seed002: %d jobs requested", a.Jobs)
+		if a.Jobs < 0 || a.Jobs > MaxJobs {
+			return nil, fmt.Errorf("seed002: %d jobs requested, want 0 to %d", a.Jobs, MaxJobs)
 		}
 		rng := rand.New(rand.NewPCG(seed, jobOrderStream))
 		if a.Jobs == 0 {

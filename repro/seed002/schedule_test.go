@@ -3,6 +3,8 @@ package seed002
 import (
 	"context"
 	"encoding/json"
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/format"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -243,6 +245,9 @@ func TestScheduleAllPolicies(t *testing.T) {
 	if err := WriteSchedule(dir, res, map[string]string{"k": "v"}); err != nil {
 		t.Fatal(err)
 	}
+	for _, f := range []string{ScheduleRecordsFile, ScheduleRunsFile, ScheduleMeanFile} {
+		checkPortableColumns(t, filepath.Join(dir, f))
+	}
 	rows, meta, err := pqio.Read[RecordRow](filepath.Join(dir, ScheduleRecordsFile))
 	if err != nil {
 		t.Fatal(err)
@@ -256,8 +261,8 @@ func TestScheduleAllPolicies(t *testing.T) {
 		r, row := res.Results[i/60], rows[i]
 		rec := r.Records[i%60]
 		mc := r.Problem.Machines()[rec.Machine]
-		cfg := predict.ConfigNames()[row.Dataflow*8+row.Tiling]
-		if row.Policy != r.Policy.Name || row.Scenario != int32(ScenarioOf(r.Baselines)) || row.Seed != r.Seed || row.Start != rec.Start ||
+		cfg := row.Dataflow + "-" + row.Tiling // names, as the runs table's config
+		if row.Policy != r.Policy.Name || row.Scenario != int32(ScenarioOf(r.Baselines)) || row.Seed != int64(r.Seed) || row.Start != rec.Start ||
 			row.Finish != rec.Finish || row.MachineName != mc.Name || cfg != mc.Mappings[rec.Mapping] ||
 			row.Predicted == nil || *row.Predicted != rec.PredictedCycles {
 			t.Errorf("row %d: %+v, record %+v on %s", i, row, rec, mc.Name)
@@ -454,4 +459,32 @@ func TestScenarios(t *testing.T) {
 	if ScenarioOf(sched.MappingPredicted) != 0 {
 		t.Error("predicted baselines map to a scenario")
 	}
+}
+
+// checkPortableColumns checks that a schedule table names its dataflow and
+// tiling (as the runs table does) and has no unsigned integer column, which
+// Spark cannot read (issue 17, class 10).
+func checkPortableColumns(t *testing.T, path string) {
+	t.Helper()
+	pf, err := pqio.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pf.Close()
+	for _, f := range pf.Schema().Fields() {
+		if !f.Leaf() {
+			continue
+		}
+		if lt := f.Type().LogicalType(); lt != nil && isUnsigned(lt.Value) {
+			t.Errorf("%s: column %s is unsigned", filepath.Base(path), f.Name())
+		}
+		if (f.Name() == "dataflow" || f.Name() == "tiling") && f.Type().Kind() != parquet.ByteArray {
+			t.Errorf("%s: column %s is %v, want names (strings)", filepath.Base(path), f.Name(), f.Type().Kind())
+		}
+	}
+}
+
+func isUnsigned(v format.LogicalTypeValue) bool {
+	it, ok := v.(*format.IntType)
+	return ok && !it.IsSigned
 }
