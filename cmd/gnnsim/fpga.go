@@ -11,13 +11,17 @@ import (
 	"gnnsim/nas/fgnas"
 )
 
-// fpgaCmd is the 'fpga' group: FGNAS's FPGA pipeline model.
 func init() { register(fpgaCmd) }
 
+// fpgaCmd is the 'fpga' group: FGNAS's FPGA pipeline model.
 func fpgaCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "fpga",
 		Short: "FGNAS's per-layer FPGA pipeline: cycles, resources, feasibility",
+		Long: `The FPGA pipeline of seed 004 (FGNAS): every GNN layer as four registered stages
+(linear, attention, aggregation, activation) at 100 MHz, priced in cycles per stage
+(summed as FGNAS does, or overlapped on node blocks by the event-driven model) and in
+LUT / FF / DSP / BRAM by bit width, with feasibility against resource and latency budgets.`,
 	}
 	cmd.AddCommand(fpgaEvalCmd())
 	return cmd
