@@ -124,16 +124,23 @@ func runSeed004(ctx context.Context, o Options) (*Report, error) {
 	for _, c := range rep.Table3 {
 		r.Highlights = append(r.Highlights, fmt.Sprintf("Table 3, %s, %s, %v: best test accuracy %.1f %% (paper's best on Cora 71.5 %%)", c.Data, c.Method, c.Limits, 100*c.BestTest))
 	}
-	for _, f := range rep.Files {
-		if strings.HasSuffix(f, ".png") {
-			if rel, err := filepath.Rel(o.Out, f); err == nil {
-				r.Figures = append(r.Figures, rel)
-			} else {
-				r.Figures = append(r.Figures, f)
-			}
-		}
-	}
+	r.Figures = pngs(o.Out, rep.Files)
 	return r, nil
+}
+
+// pngs returns the PNG files among files, relative to dir.
+func pngs(dir string, files []string) []string {
+	var out []string
+	for _, f := range files {
+		if !strings.HasSuffix(f, ".png") {
+			continue
+		}
+		if rel, err := filepath.Rel(dir, f); err == nil {
+			f = rel
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 // skipped writes a report saying why a reproduction could not run here.
@@ -156,13 +163,7 @@ func runSeed003(ctx context.Context, o Options) (*Report, error) {
 		return nil, err
 	}
 	r := &Report{Dir: rep.Dir, Report: filepath.Join(rep.Dir, "report.md"), Highlights: rep.Findings, Wall: time.Since(start)}
-	for _, f := range rep.Files {
-		if strings.HasSuffix(f, ".png") {
-			if rel, err := filepath.Rel(rep.Dir, f); err == nil {
-				r.Figures = append(r.Figures, rel)
-			}
-		}
-	}
+	r.Figures = pngs(rep.Dir, rep.Files)
 	return r, nil
 }
 
@@ -173,13 +174,7 @@ func runSeed000(ctx context.Context, o Options) (*Report, error) {
 		return nil, err
 	}
 	r := &Report{Dir: rep.Dir, Report: filepath.Join(rep.Dir, "report.md"), Highlights: rep.Findings, Wall: time.Since(start)}
-	for _, f := range rep.Files {
-		if strings.HasSuffix(f, ".png") {
-			if rel, err := filepath.Rel(rep.Dir, f); err == nil {
-				r.Figures = append(r.Figures, rel)
-			}
-		}
-	}
+	r.Figures = pngs(rep.Dir, rep.Files)
 	return r, nil
 }
 

@@ -68,7 +68,7 @@ func Save(base string, w, h vg.Length, grid [][]*gplot.Plot, title string) error
 			c = vgsvg.New(w, h)
 		}
 		dc := draw.New(c)
-		fillWhite(dc)
+		FillWhite(dc)
 		if title != "" {
 			sty := gplot.New().Title.TextStyle
 			sty.Font.Size = vg.Points(13)
@@ -98,8 +98,8 @@ func Save(base string, w, h vg.Length, grid [][]*gplot.Plot, title string) error
 	return nil
 }
 
-// fillWhite paints the canvas background, so PNGs are not transparent.
-func fillWhite(c draw.Canvas) {
+// FillWhite paints the canvas background, so PNGs are not transparent.
+func FillWhite(c draw.Canvas) {
 	r := c.Rectangle
 	var path vg.Path
 	path.Move(r.Min)

@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 
 	"gnnsim/internal/atomicfile"
+	gplot "gnnsim/internal/plot"
 	"gnnsim/nas/fgnas"
 )
 
@@ -83,7 +84,7 @@ func plotFigure3(path string, cells []Cell) error {
 	w, h := 15*vg.Inch, 4.5*vg.Inch
 	c := vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(120))}
 	dc := draw.New(c)
-	fillWhite(dc)
+	gplot.FillWhite(dc)
 	tiles := draw.Tiles{Rows: 1, Cols: len(row), PadX: vg.Points(14), PadY: vg.Points(8),
 		PadTop: vg.Points(6), PadBottom: vg.Points(6), PadLeft: vg.Points(6), PadRight: vg.Points(10)}
 	canvases := plot.Align([][]*plot.Plot{row}, tiles, dc)
@@ -97,17 +98,4 @@ func plotFigure3(path string, cells []Cell) error {
 		return fmt.Errorf("seed004: figure 3: %w", err)
 	}
 	return nil
-}
-
-// fillWhite paints the canvas background, so the PNG is not transparent.
-func fillWhite(c draw.Canvas) {
-	r := c.Rectangle
-	var path vg.Path
-	path.Move(r.Min)
-	path.Line(vg.Point{X: r.Max.X, Y: r.Min.Y})
-	path.Line(r.Max)
-	path.Line(vg.Point{X: r.Min.X, Y: r.Max.Y})
-	path.Close()
-	c.SetColor(color.White)
-	c.Fill(path)
 }
