@@ -83,7 +83,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if err := os.MkdirAll(opts.Out, 0o755); err != nil {
 		return nil, fmt.Errorf("seed000: %w", err)
 	}
-	xp, err := magnas.InterimXavier("xavier-interim", magnas.XavierTable1Domains())
+	xp, err := magnas.SoCPlatform("xavier-soc", soc.Default(), magnas.XavierTable1Domains(), magnas.XavierCPU)
 	if err != nil {
 		return nil, err
 	}

@@ -26,6 +26,7 @@ import (
 	"gnnsim/internal/pqio"
 	"gnnsim/nas/hadas"
 	"gnnsim/nas/magnas"
+	"gnnsim/soc"
 )
 
 // Options configure a run.
@@ -99,7 +100,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		r.finding("seed003: skipped, HADAS exit curves absent at %s", dir)
 		return r.rep, r.writeReport()
 	}
-	p, err := magnas.InterimXavier("xavier-gpu-interim", magnas.XavierGPUDomains())
+	p, err := magnas.SoCPlatform("xavier-gpu-soc", soc.Default(), magnas.XavierGPUDomains(), magnas.XavierCPU)
 	if err != nil {
 		return nil, err
 	}
