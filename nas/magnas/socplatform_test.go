@@ -2,8 +2,10 @@ package magnas
 
 import (
 	"errors"
+	"math"
 	"testing"
 
+	"gnnsim/hw"
 	"gnnsim/soc"
 	"gnnsim/workload"
 )
@@ -109,5 +111,44 @@ func TestSoCPlatformErrors(t *testing.T) {
 	mp[1] = 7
 	if _, err := p.Evaluate(m, mp, p.Setting(0)); err == nil || errors.Is(err, ErrUnsupported) {
 		t.Errorf("unit 7: %v", err)
+	}
+}
+
+// TestDSASoC: the DSA platform is soc's Evaluator over the DSAs; a
+// standalone block costs what the DSA charges, or the time the shared
+// memory needs to move its bytes, whichever is longer.
+func TestDSASoC(t *testing.T) {
+	dsas, err := soc.DefaultDSAs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := DSAPlatform(dsas)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := workload.PyramidViG("m", workload.GIN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := workload.Model{Name: "one", Blocks: m.Blocks[1:2]}
+	for u, d := range dsas {
+		got, err := p.Evaluate(one, []int{u}, p.Setting(0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := d.Run(hw.BlockWork(one.Blocks[0]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		memPS := int64(math.Ceil(float64(c.DRAMBytes) / 64e9 * 1e12))
+		if want := max(c.TimePS, memPS); got.TimePS < want-1 || got.TimePS > want+1 || got.EnergyPJ != c.EnergyPJ {
+			t.Errorf("%s: platform %d ps %g pJ, DSA %d ps (memory %d ps) %g pJ", d.Name(), got.TimePS, got.EnergyPJ, c.TimePS, memPS, c.EnergyPJ)
+		}
+	}
+	if _, err := DSAPlatform([]*soc.DSA{dsas[0], dsas[0]}); err == nil {
+		t.Error("a DSA added twice was accepted")
+	}
+	if _, err := DSAPlatform([]*soc.DSA{nil}); err == nil {
+		t.Error("nil DSA accepted")
 	}
 }

@@ -96,7 +96,11 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	dc, err := magnas.NewCosts(magnas.DSAPlatform(dsas))
+	dp, err := magnas.DSAPlatform(dsas)
+	if err != nil {
+		return nil, err
+	}
+	dc, err := magnas.NewCosts(dp)
 	if err != nil {
 		return nil, err
 	}
