@@ -109,6 +109,19 @@ func New(spec Spec) (*SoC, error) {
 	return s, nil
 }
 
+// NewShared returns a SoC of no units around memory mem: units plug in
+// with Add (the MAESTRO DSAs of MaGNAS Section 5.7.2, which no Spec
+// describes).
+func NewShared(name string, mem MemorySpec) (*SoC, error) {
+	if mem.Name == "" {
+		mem.Name = MemoryName
+	}
+	if err := mem.validate(); err != nil {
+		return nil, err
+	}
+	return &SoC{name: name, mem: mem}, nil
+}
+
 // Default returns the default SoC: the Jetson AGX Xavier of DefaultSpec.
 func Default() *SoC {
 	s, err := New(DefaultSpec())

@@ -435,3 +435,24 @@ func TestParseMapping(t *testing.T) {
 		t.Errorf("ParseDVFS = %v, %v", d, err)
 	}
 }
+
+func TestNewShared(t *testing.T) {
+	mem := MemorySpec{BytesPerCycle: 64, PointsMHz: []float64{1000}, BurstBytes: 64, PJPerByte: 20, ElementBytes: 1, HandoffUS: 1}
+	s, err := NewShared("x", mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Memory().Name != MemoryName || len(s.Units()) != 0 {
+		t.Errorf("memory %q, units %v", s.Memory().Name, s.Units())
+	}
+	bad := mem
+	bad.BytesPerCycle = 0
+	if _, err := NewShared("x", bad); err == nil {
+		t.Error("zero bandwidth accepted")
+	}
+	bad = mem
+	bad.PointsMHz = nil
+	if _, err := NewShared("x", bad); err == nil {
+		t.Error("no memory clocks accepted")
+	}
+}

@@ -165,6 +165,17 @@ func (s Spec) Validate() error {
 	if m.Name == "" {
 		m.Name = MemoryName
 	}
+	if err := m.validate(); err != nil {
+		return err
+	}
+	if len(s.Units) == 0 {
+		return errors.New("soc: spec has no units")
+	}
+	return s.validateUnits(m)
+}
+
+// validate checks the memory's constants and DVFS table.
+func (m MemorySpec) validate() error {
 	switch {
 	case !finitePos(m.BytesPerCycle):
 		return fmt.Errorf("soc: memory: bytes_per_cycle = %v, want > 0", m.BytesPerCycle)
@@ -179,12 +190,11 @@ func (s Spec) Validate() error {
 	case !finiteNonNeg(m.HandoffUS) || m.HandoffUS > 1e6:
 		return fmt.Errorf("soc: memory: handoff_us = %v, want 0..1e6", m.HandoffUS)
 	}
-	if err := checkPoints("memory "+m.Name, m.PointsMHz); err != nil {
-		return err
-	}
-	if len(s.Units) == 0 {
-		return errors.New("soc: spec has no units")
-	}
+	return checkPoints("memory "+m.Name, m.PointsMHz)
+}
+
+// validateUnits checks the units of s around memory m.
+func (s Spec) validateUnits(m MemorySpec) error {
 	names := map[string]bool{m.Name: true}
 	for i, u := range s.Units {
 		if u.Name == "" {

@@ -42,8 +42,8 @@
 // FirstCorrect): the dynamic top-1 is then max(covered, Acc_b), where the
 // paper's oracle over per-sample results reports gains. The paper's CPU
 // targets (Carmel, Denver) and the TX2 are not modelled: costs come from
-// the platform's evaluator (the interim Xavier GPU model until package soc
-// lands). The pruning of the outer population before the inner searches
+// the platform's evaluator (soc's calibrated Xavier GPU through
+// magnas.SoCPlatform, where the CPU clock moves no cost). The pruning of the outer population before the inner searches
 // (Section IV-A) is replaced by NSGA-II's ranking on the combined
 // objectives.
 package hadas

@@ -1,24 +1,60 @@
 package magnas
 
 import (
+	"fmt"
+
 	"gnnsim/hw"
 	"gnnsim/soc"
 )
 
 // DSAMemory is the shared memory of the three-DSA SoC of Section 5.7.2.
 // MaGNAS gives no figures for it (MAESTRO models no DRAM); these are
-// gnnsim's choices: 64 GB/s (a 64-element-per-cycle NoC at 1 GHz, 8-bit
-// words), 20 pJ per byte (LPDDR4-class DRAM access energy) and a 1 us
-// hand-off per transition.
-var DSAMemory = Memory{BytesPerSec: 64e9, EnergyPJPerByte: 20, HandoffPS: 1e6, WordBytes: 1}
+// gnnsim's choices: 64 GB/s (64 bytes per cycle at 1 GHz: a NoC of 64
+// 8-bit elements per cycle), 20 pJ per byte (LPDDR4-class DRAM access
+// energy), a 1 us hand-off per transition (half on each side, as soc
+// charges it) and no further latency.
+var DSAMemory = soc.MemorySpec{Name: "mem", BytesPerCycle: 64, PointsMHz: []float64{1000}, BurstBytes: 64,
+	PJPerByte: 20, ElementBytes: 1, HandoffUS: 1}
 
-// DSAPlatform returns the platform of the DSAs (soc.DefaultDSAs: DSA-k,
-// DSA-y, DSA-d) sharing DSAMemory, without DVFS.
-func DSAPlatform(dsas []*soc.DSA) *Platform {
-	units := make([]hw.Unit, len(dsas))
-	names := make([]string, len(dsas))
-	for i, d := range dsas {
-		units[i], names[i] = d, d.Name()
+// fixedDSA is a DSA without DVFS as an hw.Scalable of one operating point,
+// its own clock, so that it plugs into a soc.SoC.
+type fixedDSA struct{ *soc.DSA }
+
+func (f fixedDSA) OperatingPoints() []hw.OperatingPoint {
+	return []hw.OperatingPoint{{FreqHz: f.ClockHz(), Volts: soc.DefaultDSANomVolts}}
+}
+
+func (f fixedDSA) At(p hw.OperatingPoint) (hw.Unit, error) {
+	if p != f.OperatingPoints()[0] {
+		return nil, fmt.Errorf("magnas: %s: %+v is not its operating point", f.Name(), p)
 	}
-	return &Platform{Name: "dsa-soc", Units: names, Evaluate: UnitsEvaluator(units, DSAMemory)}
+	return f.DSA, nil
+}
+
+// DSASoC returns the SoC of the DSAs (soc.DefaultDSAs: DSA-k, DSA-y,
+// DSA-d) sharing DSAMemory.
+func DSASoC(dsas []*soc.DSA) (*soc.SoC, error) {
+	s, err := soc.NewShared("dsa-soc", DSAMemory)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range dsas {
+		if d == nil {
+			return nil, fmt.Errorf("magnas: nil DSA")
+		}
+		if err := s.Add(fixedDSA{d}); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// DSAPlatform returns the platform of DSASoC(dsas), priced by soc's
+// Evaluator (SoCPlatform), without DVFS.
+func DSAPlatform(dsas []*soc.DSA) (*Platform, error) {
+	s, err := DSASoC(dsas)
+	if err != nil {
+		return nil, err
+	}
+	return SoCPlatform(s.Name(), s, nil)
 }

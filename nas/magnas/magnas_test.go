@@ -324,7 +324,10 @@ func TestDSAPlatform(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := DSAPlatform(dsas)
+	p, err := DSAPlatform(dsas)
+	if err != nil {
+		t.Fatal(err)
+	}
 	c, err := NewCosts(p)
 	if err != nil {
 		t.Fatal(err)
@@ -434,7 +437,11 @@ func dsaSearcher(t testing.TB) *Searcher {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := NewCosts(DSAPlatform(dsas))
+	dp, err := DSAPlatform(dsas)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := NewCosts(dp)
 	if err != nil {
 		t.Fatal(err)
 	}

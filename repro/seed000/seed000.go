@@ -4,8 +4,9 @@
 // each next to the paper's numbers in report.md, every evaluated candidate
 // in seed000.parquet and the figures as PNG.
 //
-// The GPU / DLA platform is an interim model (nas/magnas/xavier.go) until package
-// soc's calibrated units land; accuracy is nas/magnas's proxy (or a user
+// The GPU / DLA platform is package soc's calibrated Xavier (soc.Default
+// through magnas.SoCPlatform; soc does not model the CPU, so MaGNAS Table
+// 1's CPU clocks price alike); accuracy is nas/magnas's proxy (or a user
 // table), named in every output.
 package seed000
 
@@ -83,7 +84,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if err := os.MkdirAll(opts.Out, 0o755); err != nil {
 		return nil, fmt.Errorf("seed000: %w", err)
 	}
-	xp, err := magnas.InterimXavier("xavier-interim", magnas.XavierTable1Domains())
+	xp, err := magnas.SoCPlatform("xavier-soc", soc.Default(), magnas.XavierTable1Domains(), magnas.XavierCPU)
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +96,11 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	dc, err := magnas.NewCosts(magnas.DSAPlatform(dsas))
+	dp, err := magnas.DSAPlatform(dsas)
+	if err != nil {
+		return nil, err
+	}
+	dc, err := magnas.NewCosts(dp)
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +116,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if opts.Quick {
 		mode = "quick (reduced budgets; see each section)"
 	}
-	fmt.Fprintf(&r.md, "# Seed 000 (MaGNAS) reproduction\n\nMode: %s. Seed %d. GPU/DLA platform: %s (interim roofline model, see below); DSAs: soc.DefaultDSAs on soc/maestro. Accuracy: %s.\n\n",
+	fmt.Fprintf(&r.md, "# Seed 000 (MaGNAS) reproduction\n\nMode: %s. Seed %d. GPU/DLA platform: %s (soc's calibrated Xavier roofline model, soc.Default; the CPU clock is searched but not modelled); DSAs: soc.DefaultDSAs on soc/maestro. Accuracy: %s.\n\n",
 		mode, opts.Seed, r.xavier.Costs.P.Name, r.accuracy(opts.Dataset).Source())
 	steps := []struct {
 		name string

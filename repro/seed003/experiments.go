@@ -32,7 +32,7 @@ var paperTable3 = []struct {
 }
 
 func (r *run) table3(ctx context.Context) error {
-	fmt.Fprintf(&r.md, "## Table III: static, early-exit and early-exit + DVFS energy\n\nOurs on the interim Xavier GPU model (energy per image, mJ). EEx: the inner search over exits at MaxN; EEx+DVFS: over exits and DVFS; each row's least-energy inner front point. a6 has no shipped curve: its accuracies are the proxy's.\n\n")
+	fmt.Fprintf(&r.md, "## Table III: static, early-exit and early-exit + DVFS energy\n\nOurs on soc's calibrated Xavier GPU model (energy per image, mJ). EEx: the inner search over exits at MaxN; EEx+DVFS: over exits and DVFS; each row's least-energy inner front point. a6 has no shipped curve: its accuracies are the proxy's.\n\n")
 	fmt.Fprintf(&r.md, "| model | baseline acc %% | EEx acc %% | baseline mJ | EEx mJ | EEx+DVFS mJ | EEx saving | EEx+DVFS saving | exits (EEx+DVFS) | setting |\n|---|---|---|---|---|---|---|---|---|---|\n")
 	row := func(name string, st, eex, dv hadas.Candidate) {
 		be, bd := eex.Inner.Best(), dv.Inner.Best()
@@ -160,7 +160,7 @@ func (r *run) fig5(context.Context) error {
 	}
 	fmt.Fprintf(&r.md, "Ours: %d of the %d baselines are dominated on (static top-1, static energy) by an outer-front backbone.\n\n", dom, len(r.base))
 	r.finding("fig5: %d of %d AttentiveNAS baselines statically dominated by HADAS's outer front", dom, len(r.base))
-	return r.save("fig5", "HADAS Figure 5 (interim Xavier GPU)", [][]*gplot.Plot{{top}, {bottom}}, 7*vg.Inch, 9*vg.Inch)
+	return r.save("fig5", "HADAS Figure 5 (soc Xavier GPU)", [][]*gplot.Plot{{top}, {bottom}}, 7*vg.Inch, 9*vg.Inch)
 }
 
 // frontSet returns the inner-front points of cs (only outer-front ones
@@ -297,5 +297,5 @@ func (r *run) fig7(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return r.save("fig7", "HADAS Figure 7 (interim Xavier GPU)", [][]*gplot.Plot{{p}}, 7*vg.Inch, 4.5*vg.Inch)
+	return r.save("fig7", "HADAS Figure 7 (soc Xavier GPU)", [][]*gplot.Plot{{p}}, 7*vg.Inch, 4.5*vg.Inch)
 }

@@ -1,0 +1,120 @@
+package magnas
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"gnnsim/soc"
+	"gnnsim/workload"
+)
+
+// XavierTable1Domains are the Xavier clocks of MaGNAS Table 1 (the nearest
+// points of the Xavier DVFS tables of MISSION section 9).
+func XavierTable1Domains() []Domain {
+	return []Domain{
+		{Name: "cpu", ClocksHz: []float64{1728e6, 2265.6e6}},
+		{Name: "gpu", ClocksHz: []float64{522.75e6, 905.25e6, 1377e6}},
+		{Name: "emc", ClocksHz: []float64{1065.6e6, 2133e6}},
+		{Name: "dla", ClocksHz: []float64{1050e6, 1395.2e6}},
+	}
+}
+
+// XavierGPUDomains are the full Jetson AGX Xavier DVFS tables of the GPU,
+// CPU and EMC (MISSION section 9; HADAS Table II: 14, 29 and 9 points):
+// 14 x 29 x 9 = 3,654 settings.
+func XavierGPUDomains() []Domain {
+	cpu := make([]float64, 29) // 115.2 ... 2265.6 MHz, 76.8 MHz apart
+	for i := range cpu {
+		cpu[i] = (115.2 + 76.8*float64(i)) * 1e6
+	}
+	return []Domain{
+		{Name: "gpu", ClocksHz: []float64{114.75e6, 216.75e6, 318.75e6, 420.75e6, 522.75e6, 624.75e6, 675.75e6,
+			828.75e6, 905.25e6, 1032.75e6, 1198.5e6, 1236.75e6, 1338.75e6, 1377e6}},
+		{Name: "cpu", ClocksHz: cpu},
+		{Name: "emc", ClocksHz: []float64{204e6, 408e6, 665.6e6, 800e6, 1065.6e6, 1331.2e6, 1600e6, 1866e6, 2133e6}},
+	}
+}
+
+// XavierCPU is the name of the Xavier CPU clock domain, which package soc
+// does not model: pass it to SoCPlatform as unmodelled to search the
+// domains of MaGNAS Table 1 or HADAS Table II on soc.Default.
+const XavierCPU = "cpu"
+
+// SoCPlatform returns the platform of s: its units in s's order (mappings
+// index s.Units), the given DVFS domains, and an evaluator that is soc's
+// Evaluator at block granularity (MaGNAS Eq. 6-7) at the soc.DVFS setting
+// the domains' clocks name. Every domain must name a unit of s or its
+// memory ("gpu", "dla", "emc" on soc.Default) and list only clocks of its
+// operating-point table, except the domains named in unmodelled: they are
+// searched, but no cost depends on them (the CPU of the Xavier, which soc
+// leaves out, so every CPU clock prices alike). A domain not given stays at
+// its highest point. A block a unit cannot run is an error wrapping
+// ErrUnsupported.
+func SoCPlatform(name string, s *soc.SoC, domains []Domain, unmodelled ...string) (*Platform, error) {
+	if s == nil {
+		return nil, fmt.Errorf("magnas: platform %q: nil SoC", name)
+	}
+	p := &Platform{Name: name, Units: s.Units(), Domains: domains}
+	p.Evaluate = func(workload.Model, []int, Setting) (Outcome, error) { return Outcome{}, nil } // for Validate
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	known := append(s.Units(), s.Memory().Name)
+	seen := map[string]bool{}
+	for _, d := range domains {
+		key := strings.ToLower(d.Name)
+		switch {
+		case seen[key]:
+			return nil, fmt.Errorf("magnas: platform %q: DVFS domain %q given twice", name, d.Name)
+		case !slices.ContainsFunc(known, func(n string) bool { return strings.EqualFold(n, d.Name) }) &&
+			!slices.Contains(unmodelled, d.Name):
+			return nil, fmt.Errorf("magnas: platform %q: DVFS domain %q is not a clock of SoC %s (have %s)",
+				name, d.Name, s.Name(), strings.Join(known, ", "))
+		}
+		seen[key] = true
+	}
+	// Resolve every setting once: the search prices each block at every
+	// setting, and an unknown clock is a construction error, not a search one.
+	sets := make([]soc.Setting, p.NumSettings())
+	for i := range sets {
+		st := p.Setting(i)
+		d := soc.DVFS{}
+		for j, dom := range domains {
+			if !slices.Contains(unmodelled, dom.Name) {
+				d[dom.Name] = st.ClocksHz[j] / 1e6
+			}
+		}
+		set, err := s.Setting(d)
+		if err != nil {
+			return nil, fmt.Errorf("magnas: platform %q: setting %s: %w", name, p.SettingName(i), err)
+		}
+		sets[i] = set
+	}
+	nu := len(p.Units)
+	p.Evaluate = func(m workload.Model, mapping []int, st Setting) (Outcome, error) {
+		if len(mapping) != len(m.Blocks) {
+			return Outcome{}, fmt.Errorf("magnas: %s: %d mapping genes for %d blocks", name, len(mapping), len(m.Blocks))
+		}
+		if st.Index < 0 || st.Index >= len(sets) {
+			return Outcome{}, fmt.Errorf("magnas: %s: setting %d of %d", name, st.Index, len(sets))
+		}
+		for i, u := range mapping {
+			if u < 0 || u >= nu {
+				return Outcome{}, fmt.Errorf("magnas: %s: block %d mapped to unit %d of %d", name, i, u, nu)
+			}
+		}
+		ev, err := soc.NewEvaluator(s, m, soc.Blocks)
+		if err != nil {
+			return Outcome{}, fmt.Errorf("magnas: %s: %w", name, err)
+		}
+		var r soc.Result
+		// With the mapping and setting checked, what is left to fail is a
+		// segment that its unit (or its fallback) cannot run.
+		if err := ev.EvaluateAt(&r, soc.Mapping{Granularity: soc.Blocks, Units: mapping}, sets[st.Index]); err != nil {
+			return Outcome{}, fmt.Errorf("magnas: %s: %w: %w", name, ErrUnsupported, err)
+		}
+		return Outcome{TimePS: r.LatencyPS, EnergyPJ: r.EnergyPJ}, nil
+	}
+	return p, nil
+}
