@@ -1,3 +1,8 @@
+// This file is over 600 lines on purpose: it holds the property tests of the
+// whole accelerator model (conservation, bounds, monotonicity across PEs,
+// buffers and DRAM latency, mode equivalences), which share one set of
+// fixtures; splitting them by property would scatter those fixtures.
+
 package accel
 
 import (
