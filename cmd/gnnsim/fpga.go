@@ -18,6 +18,8 @@ func fpgaCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "fpga",
 		Short: "FGNAS's per-layer FPGA pipeline: cycles, resources, feasibility",
+		Long: `Evaluate GNN layers on FGNAS's per-layer FPGA pipeline (accel/fpga): cycles,
+resources and whether the design fits the device.`,
 	}
 	cmd.AddCommand(fpgaEvalCmd())
 	return cmd

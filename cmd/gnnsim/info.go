@@ -30,6 +30,8 @@ func newVersionCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "version [--json]",
 		Short: "Print the gnnsim version and the Go version it was built with",
+		Long: `Print the gnnsim version (recorded in every result file, bumped whenever a
+model change alters simulated numbers) and the Go version of the binary.`,
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if asJSON {
@@ -109,6 +111,8 @@ func newHWCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "hw",
 		Short: "Describe accelerator hardware specs",
+		Long: `Describe the accelerator hardware specs that --hw flags read (YAML; keys left
+out keep the built-in values, unknown keys are errors).`,
 	}
 	c.AddCommand(&cobra.Command{
 		Use:   "default",
