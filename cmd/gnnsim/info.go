@@ -32,7 +32,7 @@ func newVersionCmd() *cobra.Command {
 		Short: "Print the gnnsim version and the Go version it was built with",
 		Long: `Print the gnnsim version (recorded in every result file, bumped whenever a
 model change alters simulated numbers) and the Go version of the binary.`,
-		Args:  cobra.NoArgs,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if asJSON {
 				return writeJSON(cmd, struct {
