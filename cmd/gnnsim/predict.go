@@ -84,6 +84,7 @@ func predictTrainCmd() *cobra.Command {
 	var data []string
 	var out, features string
 	var o predict.FitOptions
+	var asJSON bool
 	c := &cobra.Command{
 		Use:   "train --data DIR --out MODELS [--features base|full] [--log=false]",
 		Short: "Train the 24 latency models on sweep data and write a model directory",
@@ -130,6 +131,14 @@ each data set on its validation split: the figures to tune parameters on.`,
 			if err := f.Save(out); err != nil {
 				return err
 			}
+			if asJSON {
+				fmt.Fprintf(cmd.ErrOrStderr(), "trained in %.1f s\n", wall.Seconds())
+				return writeJSON(cmd, trainSummary{
+					Variant: f.Manifest.Variant(), Baseline: f.Manifest.Baseline, Samples: len(samples),
+					BestFixed: f.Manifest.BestFixed, Models: f.Manifest.Models,
+					Validation: predict.Rows(f.Validation, &f.Manifest, out),
+				})
+			}
 			w := cmd.OutOrStdout()
 			trees := make([]string, 0, predict.NumConfigs)
 			for _, m := range f.Manifest.Models {
@@ -145,8 +154,20 @@ each data set on its validation split: the figures to tune parameters on.`,
 	c.Flags().StringVar(&out, "out", "", "model directory to write")
 	fitFlags(c, &o)
 	c.Flags().StringVar(&features, "features", "full", "feature set: base (Table 1's base) or full (base+features, adds S1..S6)")
+	c.Flags().BoolVar(&asJSON, "json", false, "print one JSON object (variant, baseline, samples, best_fixed, models with their trees, validation rows as 'predict eval --json'); the training time goes to stderr")
 	c.Flags().BoolVar(&o.Log, "log", true, "train on log(latency) (seed 002's +log; --log=false trains on cycles)")
 	return c
+}
+
+// trainSummary is what 'predict train --json' prints: no wall-clock time,
+// so the same training prints the same object.
+type trainSummary struct {
+	Variant    string               `json:"variant"`
+	Baseline   string               `json:"baseline"`
+	Samples    int                  `json:"samples"`
+	BestFixed  string               `json:"best_fixed"`
+	Models     []predict.ModelEntry `json:"models"`
+	Validation []predict.EvalRow    `json:"validation"`
 }
 
 func predictEvalCmd() *cobra.Command {

@@ -176,3 +176,30 @@ func TestPredictTrainDefaults(t *testing.T) {
 		}
 	}
 }
+
+func TestPredictTrainJSON(t *testing.T) {
+	data := tinySweep(t, tinySweepSize)
+	models := filepath.Join(t.TempDir(), "models")
+	out := mustRun(t, "predict", "train", "--data", data, "--out", models, "--workers", "2", "--json")
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(out), &obj); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	checkKeys(t, []map[string]json.RawMessage{obj}, []string{"variant", "baseline", "samples", "best_fixed", "models", "validation"})
+	var sum trainSummary
+	if err := json.Unmarshal([]byte(out), &sum); err != nil {
+		t.Fatal(err)
+	}
+	if sum.Variant != "base+features+log" || sum.Samples != tinySweepSize || len(sum.Models) != 24 || len(sum.Validation) != 1 {
+		t.Errorf("summary %+v", sum)
+	}
+	for _, m := range sum.Models {
+		if m.Trees < 1 {
+			t.Errorf("model %s has %d trees", m.Config, m.Trees)
+		}
+	}
+	checkKeys(t, decodeObjects(t, string(obj["validation"])), evalKeys)
+	if v := sum.Validation[0]; !(v.MAPE >= 0) || v.Top1 < 0 || v.Top1 > 100 {
+		t.Errorf("validation row %+v", v)
+	}
+}
