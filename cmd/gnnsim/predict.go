@@ -246,7 +246,7 @@ degradation_vs_optimal.`,
 			return seed002.WriteTable3(w, rows)
 		},
 	}
-	c.Flags().StringVar(&models, "models", "", "model directory written by 'predict train'")
+	c.Flags().StringVar(&models, "models", "", "model directory written by 'predict train', or LightGBM models trained elsewhere with a sidecar.json (see 'go doc gnnsim/predict')")
 	c.Flags().StringSliceVar(&data, "data", nil, "sweep directory to evaluate on (repeat or comma-separate for several)")
 	c.Flags().BoolVar(&asJSON, "json", false, "print a JSON array (one object per data set, figures in percent) instead of the table")
 	c.Flags().StringVar(&parquetOut, "parquet", "", "also write the rows to this Parquet file")
@@ -329,7 +329,7 @@ features; a prediction below one cycle is refused.`,
 			return nil
 		},
 	}
-	c.Flags().StringVar(&models, "models", "", "model directory written by 'predict train'")
+	c.Flags().StringVar(&models, "models", "", "model directory written by 'predict train', or LightGBM models trained elsewhere with a sidecar.json (see 'go doc gnnsim/predict')")
 	c.Flags().StringVar(&graphsFile, "graphs", "", "graph-set Parquet file (e.g. a sweep's graphs.parquet)")
 	c.Flags().StringVar(&graph, "graph", "", "the graph: its name, or its 0-based index in the file (a name wins), as for simulate")
 	c.Flags().IntVar(&F, "F", 16, "input features of the GCN layer")
