@@ -10,31 +10,42 @@ import (
 	"golang.org/x/term"
 )
 
-// Progress reports a long run's advance (done/total, rate, ETA) on a
-// terminal, redrawing one line at most every 200 ms. When its output is not
-// a terminal (CI, pipes, files) it prints nothing: the final summary of the
-// command is the record. Wall-clock time only ever reaches this display,
-// never a result.
+// LogInterval is how often a Progress whose output is not a terminal
+// prints a line.
+const LogInterval = 5 * time.Second
+
+// Progress reports a long run's advance (done/total, rate, ETA). On a
+// terminal it redraws one line at most every 200 ms; on anything else (CI,
+// pipes, files) it prints a plain line every LogInterval and a last one when
+// the run ends, so a long run in a batch job shows it is alive. Wall-clock
+// time only ever reaches this display, never a result.
 type Progress struct {
-	mu      sync.Mutex
-	w       io.Writer
-	live    bool
-	label   string
-	unit    string
-	total   int
-	done    int
-	start   time.Time
-	lastOut time.Time
+	mu       sync.Mutex
+	w        io.Writer
+	live     bool // w is a terminal: redraw one line
+	label    string
+	unit     string
+	total    int
+	done     int
+	start    time.Time
+	lastOut  time.Time
+	interval time.Duration // between lines when not live; 0: silent
 }
 
 // NewProgress returns a display on w for total items of the given unit.
-// It is live only when w is a terminal (and GNNSIM_PROGRESS is not "0").
+// A nil w, or GNNSIM_PROGRESS=0, gives a display that prints nothing.
 func NewProgress(w io.Writer, label, unit string, total int) *Progress {
-	live := false
-	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) && os.Getenv("GNNSIM_PROGRESS") != "0" {
-		live = true
+	p := &Progress{w: w, label: label, unit: unit, total: total, start: time.Now()}
+	if w == nil || os.Getenv("GNNSIM_PROGRESS") == "0" {
+		return p
 	}
-	return &Progress{w: w, live: live, label: label, unit: unit, total: total, start: time.Now()}
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		p.live = true
+	} else {
+		p.interval = LogInterval
+	}
+	p.lastOut = p.start
+	return p
 }
 
 // Add records n more finished items.
@@ -45,36 +56,56 @@ func (p *Progress) Add(n int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.done += n
-	if !p.live {
-		return
-	}
 	now := time.Now()
-	if now.Sub(p.lastOut) < 200*time.Millisecond && p.done < p.total {
-		return
+	switch {
+	case p.live:
+		if now.Sub(p.lastOut) < 200*time.Millisecond && p.done < p.total {
+			return
+		}
+		p.lastOut = now
+		fmt.Fprintf(p.w, "\r%s   ", p.line(now))
+	case p.interval > 0:
+		if now.Sub(p.lastOut) < p.interval {
+			return
+		}
+		p.lastOut = now
+		fmt.Fprintln(p.w, p.line(now))
 	}
-	p.lastOut = now
+}
+
+// line formats the state at now: done/total, percent, rate and ETA.
+func (p *Progress) line(now time.Time) string {
 	el := now.Sub(p.start).Seconds()
 	rate := 0.0
 	if el > 0 {
 		rate = float64(p.done) / el
 	}
 	eta := "?"
-	if rate > 0 {
+	if p.done >= p.total {
+		eta = "0s"
+	} else if rate > 0 {
 		eta = (time.Duration(float64(p.total-p.done)/rate) * time.Second).Round(time.Second).String()
 	}
 	pct := 100.0
 	if p.total > 0 {
 		pct = 100 * float64(p.done) / float64(p.total)
 	}
-	fmt.Fprintf(p.w, "\r%s %d/%d %s (%.1f%%) %.0f %s/s ETA %s   ", p.label, p.done, p.total, p.unit, pct, rate, p.unit, eta)
+	return fmt.Sprintf("%s %d/%d %s (%.1f%%) %.1f %s/s ETA %s", p.label, p.done, p.total, p.unit, pct, rate, p.unit, eta)
 }
 
-// Done ends the live line.
+// Done ends the display: the live line gets its newline, and a log
+// display prints its last line with the total time.
 func (p *Progress) Done() {
-	if p == nil || !p.live {
+	if p == nil {
 		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	fmt.Fprintln(p.w)
+	switch {
+	case p.live:
+		fmt.Fprintln(p.w)
+	case p.interval > 0:
+		now := time.Now()
+		fmt.Fprintf(p.w, "%s; done in %s\n", p.line(now), now.Sub(p.start).Round(10*time.Millisecond))
+	}
 }

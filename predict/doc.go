@@ -52,6 +52,35 @@
 // on, and Graphlaxy sets, on their test split, and other sets on all their
 // graphs.
 //
+// # Models trained elsewhere
+//
+// LoadPredictor also reads a directory of LightGBM v2/v3 text models trained
+// outside gnnsim, one per configuration, when it has no manifest.json but a
+// sidecar.json (Sidecar) saying which file is which configuration, the
+// feature columns in order (those of the base or full feature set,
+// FeatureSet.Names, which gnnsim computes), whether the models predict
+// log(cycles), and the best fixed configuration that 'eval' compares with.
+// The models are taken whole (no baseline is added). Hardware defaults to
+// the built-in 512-PE array and label modes to "extended". For example:
+//
+//	{
+//	  "format": "gnnsim-lightgbm-sidecar/1",
+//	  "feature_names": ["V", "E", "T_Va", "T_Fa", "T_N", "T_Vc", "T_Gc", "T_Fc",
+//	    "density", "clustering", "deg_q1", "deg_q2", "deg_q3", "deg_q4", "deg_q5",
+//	    "deg_q6", "deg_q7", "F", "G"],
+//	  "log": true,
+//	  "best_fixed": "sp-c",
+//	  "hardware": [{"pes": 512, "pp_agg_pes": 256}],
+//	  "models": [
+//	    {"config": "seq-a", "file": "lgbm_seq_a.txt"},
+//	    ... one entry for each of the 24 configurations, seq-a .. pp-h ...
+//	    {"config": "pp-h", "file": "lgbm_pp_h.txt"}
+//	  ]
+//	}
+//
+// 'gnnsim predict eval' and 'predict graph' then take the directory as
+// --models like one gnnsim trained.
+//
 // Left out: see package predict/gbdt for what the trainer leaves out; here,
 // predictors for layer kinds other than GCN and for hardware other than the
 // Omega-style PE arrays the models were trained on.

@@ -35,29 +35,52 @@ type Predictor struct {
 
 // LoadPredictor reads a model directory written by Fitted.Save (or by hand:
 // a manifest and 24 LightGBM v2/v3 text models with the feature columns the
-// manifest names). Everything is checked: the manifest's format, feature
-// set, configuration order and hardware, and every model's width and
-// feature names.
+// manifest names), or, when it has no manifest.json, a directory of
+// LightGBM models trained elsewhere described by a sidecar.json (see
+// Sidecar). Everything is checked: the manifest's format, feature set,
+// configuration order and hardware, and every model's width and feature
+// names.
 func LoadPredictor(dir string) (*Predictor, error) {
 	path := filepath.Join(dir, ManifestFile)
+	var man Manifest
+	err := readJSONFile(path, &man)
+	if errors.Is(err, os.ErrNotExist) {
+		if _, serr := os.Stat(filepath.Join(dir, SidecarFile)); serr == nil {
+			return loadSidecar(dir)
+		}
+		return nil, fmt.Errorf("predict: %s: neither %s (a directory 'gnnsim predict train' wrote) nor %s (LightGBM models trained elsewhere)", dir, ManifestFile, SidecarFile)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return newPredictor(dir, path, man)
+}
+
+// readJSONFile decodes the JSON file at path, of at most
+// maxManifestBytes, into v; unknown keys are errors.
+func readJSONFile(path string, v any) error {
 	fh, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("predict: %w", err)
+		return fmt.Errorf("predict: %w", err)
 	}
 	defer fh.Close()
 	var buf bytes.Buffer
 	if _, err := buf.ReadFrom(io.LimitReader(fh, maxManifestBytes+1)); err != nil {
-		return nil, fmt.Errorf("predict: reading %s: %w", path, err)
+		return fmt.Errorf("predict: reading %s: %w", path, err)
 	}
 	if buf.Len() > maxManifestBytes {
-		return nil, fmt.Errorf("predict: %s is larger than %d bytes", path, maxManifestBytes)
+		return fmt.Errorf("predict: %s is larger than %d bytes", path, maxManifestBytes)
 	}
 	dec := json.NewDecoder(&buf)
 	dec.DisallowUnknownFields()
-	var man Manifest
-	if err := dec.Decode(&man); err != nil {
-		return nil, fmt.Errorf("predict: %s: %w", path, err)
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("predict: %s: %w", path, err)
 	}
+	return nil
+}
+
+// newPredictor checks man (read from path) and loads its models from dir.
+func newPredictor(dir, path string, man Manifest) (*Predictor, error) {
 	p := &Predictor{man: man}
 	if err := p.checkManifest(); err != nil {
 		return nil, fmt.Errorf("predict: %s: %w", path, err)

@@ -4,12 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"syscall"
+
+	"github.com/spf13/cobra"
 
 	"gnnsim/internal/atomicfile"
 )
@@ -85,6 +88,21 @@ func checkPositive(flag string, v float64) error {
 		return fmt.Errorf("--%s %v: want a finite number above 0", flag, v)
 	}
 	return nil
+}
+
+// quietFlag adds --quiet, which progressOut reads.
+func quietFlag(c *cobra.Command) {
+	c.Flags().Bool("quiet", false, "no progress lines on stderr (warnings and errors still appear)")
+}
+
+// progressOut is where a long command writes its progress: stderr (a live
+// line on a terminal, a line every few seconds otherwise), or nowhere with
+// --quiet.
+func progressOut(cmd *cobra.Command) io.Writer {
+	if f := cmd.Flag("quiet"); f != nil && f.Value.String() == "true" {
+		return nil
+	}
+	return cmd.ErrOrStderr()
 }
 
 // signalContext is cancelled by SIGINT (Ctrl-C) or SIGTERM; long commands

@@ -38,7 +38,7 @@ fresh clone; about 10 to 20 seconds on two cores.`,
 			}
 			ctx, stop := signalContext()
 			defer stop()
-			o.Quick, o.Log = true, cmd.ErrOrStderr()
+			o.Quick, o.Log = true, progressOut(cmd)
 			reports, err := repro.Tour(ctx, repro.All(), o)
 			if err != nil {
 				if ctx.Err() != nil {
@@ -59,6 +59,7 @@ fresh clone; about 10 to 20 seconds on two cores.`,
 	cmd.Flags().Uint64Var(&o.Seed, "seed", 1, "seed of every random choice")
 	cmd.Flags().StringVar(&o.DataDir, "data", defaultDataDir(), "folder of the real data sets (env GNNSIM_DATA); used only if it exists")
 	cmd.Flags().IntVar(&o.Workers, "workers", 0, "parallel workers (default: number of CPUs); results do not depend on it")
+	quietFlag(cmd)
 	return cmd
 }
 

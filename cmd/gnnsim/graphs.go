@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -195,7 +196,8 @@ summarises their features, labels and split.`,
 }
 
 func newGraphsInfoCmd() *cobra.Command {
-	return &cobra.Command{
+	var asJSON bool
+	c := &cobra.Command{
 		Use:   "info FILE",
 		Short: "Summarise a graph-set file (sizes, features, spread) or a Planetoid data set",
 		Long: `Summarise a graph-set file without decoding its adjacency lists, or a
@@ -214,6 +216,9 @@ without edges, are counted separately.`,
   gnnsim graphs info ../shared/data/planetoid/ind/citeseer`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if graphs.IsPlanetoid(args[0]) {
+				if asJSON {
+					return fmt.Errorf("--json: only for graph-set files, not Planetoid data sets")
+				}
 				p, err := graphs.LoadPlanetoid(args[0])
 				if err != nil {
 					return err
@@ -225,10 +230,16 @@ without edges, are counted separately.`,
 			if err != nil {
 				return err
 			}
-			printSetInfo(cmd.OutOrStdout(), args[0], es, meta)
+			info := newSetInfo(args[0], es, meta)
+			if asJSON {
+				return writeJSON(cmd, info)
+			}
+			printSetInfo(cmd.OutOrStdout(), info)
 			return nil
 		},
 	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print the summary of a graph-set file as one JSON object (file, graphs, meta, features with min/mean/max, occupancy); not for Planetoid data sets")
+	return c
 }
 
 // Limits of 'graphs gen', in its help.
@@ -355,21 +366,42 @@ func writeSet(w io.Writer, out string, gs []*graphs.Graph, meta map[string]strin
 	return nil
 }
 
-// printSetInfo prints the summary of 'graphs info'.
-func printSetInfo(w io.Writer, path string, es []graphs.SetEntry, meta map[string]string) {
-	fmt.Fprintf(w, "%s: %d graphs\n", path, len(es))
-	keys := make([]string, 0, len(meta))
-	for k := range meta {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		fmt.Fprintf(w, "  %s = %s\n", k, meta[k])
+// setInfo is the summary of 'graphs info' on a graph-set file; --json
+// prints it as is.
+type setInfo struct {
+	File      string            `json:"file"`
+	Graphs    int               `json:"graphs"`
+	Meta      map[string]string `json:"meta"`
+	Features  []featureRange    `json:"features"`
+	Occupancy *occupancyJSON    `json:"occupancy"`
+}
+
+type featureRange struct {
+	Name string  `json:"name"`
+	Min  float64 `json:"min"`
+	Mean float64 `json:"mean"`
+	Max  float64 `json:"max"`
+}
+
+// occupancyJSON counts graphs over Graphlaxy's plane: Counts[i][j] is row i of
+// clustering (bin i of [0, 1]) and column j of log10 density.
+type occupancyJSON struct {
+	ClusteringBins int     `json:"clustering_bins"`
+	LogDensityMin  float64 `json:"log_density_min"`
+	LogDensityMax  float64 `json:"log_density_max"`
+	LogDensityBins int     `json:"log_density_bins"`
+	Counts         [][]int `json:"counts"`
+	Outside        int     `json:"outside"`
+}
+
+func newSetInfo(path string, es []graphs.SetEntry, meta map[string]string) *setInfo {
+	info := &setInfo{File: path, Graphs: len(es), Meta: meta, Features: []featureRange{}}
+	if info.Meta == nil {
+		info.Meta = map[string]string{}
 	}
 	if len(es) == 0 {
-		return
+		return info
 	}
-
 	names := graphs.FeatureNames()
 	lo := make([]float64, len(names))
 	hi := make([]float64, len(names))
@@ -387,22 +419,43 @@ func printSetInfo(w io.Writer, path string, es []graphs.SetEntry, meta map[strin
 		}
 		spread.Add(&es[i].Features)
 	}
-	fmt.Fprintf(w, "\n%-12s %14s %14s %14s\n", "feature", "min", "mean", "max")
 	for j, n := range names {
-		fmt.Fprintf(w, "%-12s %14.6g %14.6g %14.6g\n", n, lo[j], sum[j]/float64(len(es)), hi[j])
+		info.Features = append(info.Features, featureRange{n, lo[j], sum[j] / float64(len(es)), hi[j]})
 	}
+	oc := &occupancyJSON{ClusteringBins: spread.ClusteringBins, LogDensityMin: spread.LogDensityMin,
+		LogDensityMax: spread.LogDensityMax, LogDensityBins: spread.LogDensityBins, Outside: spread.Outside}
+	for i := range spread.ClusteringBins {
+		oc.Counts = append(oc.Counts, slices.Clone(spread.Counts[i][:]))
+	}
+	info.Occupancy = oc
+	return info
+}
 
+// printSetInfo prints the summary of 'graphs info'.
+func printSetInfo(w io.Writer, info *setInfo) {
+	fmt.Fprintf(w, "%s: %d graphs\n", info.File, info.Graphs)
+	for _, k := range slices.Sorted(maps.Keys(info.Meta)) {
+		fmt.Fprintf(w, "  %s = %s\n", k, info.Meta[k])
+	}
+	if info.Occupancy == nil {
+		return
+	}
+	fmt.Fprintf(w, "\n%-12s %14s %14s %14s\n", "feature", "min", "mean", "max")
+	for _, f := range info.Features {
+		fmt.Fprintf(w, "%-12s %14.6g %14.6g %14.6g\n", f.Name, f.Min, f.Mean, f.Max)
+	}
+	oc := info.Occupancy
 	fmt.Fprintf(w, "\noccupancy: clustering (rows) x log10 nx_density (columns, left bin edges)\n")
 	fmt.Fprintf(w, "%-9s", "")
-	step := (spread.LogDensityMax - spread.LogDensityMin) / float64(spread.LogDensityBins)
-	for j := range spread.LogDensityBins {
-		fmt.Fprintf(w, " %5.1f", spread.LogDensityMin+float64(j)*step)
+	step := (oc.LogDensityMax - oc.LogDensityMin) / float64(oc.LogDensityBins)
+	for j := range oc.LogDensityBins {
+		fmt.Fprintf(w, " %5.1f", oc.LogDensityMin+float64(j)*step)
 	}
 	fmt.Fprintln(w)
-	for i := spread.ClusteringBins - 1; i >= 0; i-- {
-		c0 := float64(i) / float64(spread.ClusteringBins)
-		fmt.Fprintf(w, "%.1f-%.1f  ", c0, c0+1/float64(spread.ClusteringBins))
-		for _, c := range spread.Counts[i] {
+	for i := oc.ClusteringBins - 1; i >= 0; i-- {
+		c0 := float64(i) / float64(oc.ClusteringBins)
+		fmt.Fprintf(w, "%.1f-%.1f  ", c0, c0+1/float64(oc.ClusteringBins))
+		for _, c := range oc.Counts[i] {
 			if c == 0 {
 				fmt.Fprintf(w, " %5s", ".")
 			} else {
@@ -411,7 +464,7 @@ func printSetInfo(w io.Writer, path string, es []graphs.SetEntry, meta map[strin
 		}
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "off the density axis (density 0 or below 1e-5): %d\n", spread.Outside)
+	fmt.Fprintf(w, "off the density axis (density 0 or below 1e-5): %d\n", oc.Outside)
 }
 
 // printPlanetoidInfo prints the summary of 'graphs info' for a

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -231,6 +232,27 @@ func TestGraphsLoadInfo(t *testing.T) {
 			}
 		}
 	}
+	// --json holds the same summary: the paw in clustering bin 5, the last
+	// density bin, 4 nodes and 4 edges.
+	var info setInfo
+	if err := json.Unmarshal([]byte(mustRun(t, "graphs", "info", set, "--json")), &info); err != nil {
+		t.Fatal(err)
+	}
+	if info.File != set || info.Graphs != 1 || info.Meta["format"] != "auto" || info.Occupancy == nil {
+		t.Fatalf("info --json: %+v", info)
+	}
+	for i, r := range info.Occupancy.Counts {
+		for j, c := range r {
+			if want := b2i(i == 5 && j == len(r)-1); c != want {
+				t.Errorf("--json counts[%d][%d] = %d, want %d", i, j, c, want)
+			}
+		}
+	}
+	for _, f := range info.Features {
+		if (f.Name == "num_nodes" || f.Name == "num_edges") && (f.Min != 4 || f.Mean != 4 || f.Max != 4) {
+			t.Errorf("--json feature %+v, want 4", f)
+		}
+	}
 	if _, _, err := run(t, "graphs", "load", el, "--format", "xml", "--out", set); err == nil || !strings.Contains(err.Error(), "--format") {
 		t.Errorf("--format xml: error %v, want one naming --format", err)
 	}
@@ -243,4 +265,11 @@ func readFile(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

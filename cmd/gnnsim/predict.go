@@ -84,13 +84,18 @@ func predictTrainCmd() *cobra.Command {
 	var data []string
 	var out, features string
 	var o predict.FitOptions
+	var asJSON bool
 	c := &cobra.Command{
-		Use:   "train --data DIR --out MODELS [--features base|full] [--log]",
+		Use:   "train --data DIR --out MODELS [--features base|full] [--log=false]",
 		Short: "Train the 24 latency models on sweep data and write a model directory",
 		Long: `Train one model per configuration on the training split of the --data sweep
 directories (several may be given; their data set labels must differ), with
 early stopping on the validation split, and write MODELS/<config>.txt
 (LightGBM v3 text) and MODELS/manifest.json.
+
+The defaults train the recommended predictor (all features, log target,
+log-linear baseline: seed 002's +features+log); --features base and
+--log=false reach the other variants of the ablation.
 
 Prints the training time, the trees per model and the Table 3 metrics of
 each data set on its validation split: the figures to tune parameters on.`,
@@ -126,6 +131,14 @@ each data set on its validation split: the figures to tune parameters on.`,
 			if err := f.Save(out); err != nil {
 				return err
 			}
+			if asJSON {
+				fmt.Fprintf(cmd.ErrOrStderr(), "trained in %.1f s\n", wall.Seconds())
+				return writeJSON(cmd, trainSummary{
+					Variant: f.Manifest.Variant(), Baseline: f.Manifest.Baseline, Samples: len(samples),
+					BestFixed: f.Manifest.BestFixed, Models: f.Manifest.Models,
+					Validation: predict.Rows(f.Validation, &f.Manifest, out),
+				})
+			}
 			w := cmd.OutOrStdout()
 			trees := make([]string, 0, predict.NumConfigs)
 			for _, m := range f.Manifest.Models {
@@ -141,8 +154,20 @@ each data set on its validation split: the figures to tune parameters on.`,
 	c.Flags().StringVar(&out, "out", "", "model directory to write")
 	fitFlags(c, &o)
 	c.Flags().StringVar(&features, "features", "full", "feature set: base (Table 1's base) or full (base+features, adds S1..S6)")
-	c.Flags().BoolVar(&o.Log, "log", false, "train on log(latency) (seed 002's +log; recommended)")
+	c.Flags().BoolVar(&asJSON, "json", false, "print one JSON object (variant, baseline, samples, best_fixed, models with their trees, validation rows as 'predict eval --json'); the training time goes to stderr")
+	c.Flags().BoolVar(&o.Log, "log", true, "train on log(latency) (seed 002's +log; --log=false trains on cycles)")
 	return c
+}
+
+// trainSummary is what 'predict train --json' prints: no wall-clock time,
+// so the same training prints the same object.
+type trainSummary struct {
+	Variant    string               `json:"variant"`
+	Baseline   string               `json:"baseline"`
+	Samples    int                  `json:"samples"`
+	BestFixed  string               `json:"best_fixed"`
+	Models     []predict.ModelEntry `json:"models"`
+	Validation []predict.EvalRow    `json:"validation"`
 }
 
 func predictEvalCmd() *cobra.Command {
@@ -221,7 +246,7 @@ degradation_vs_optimal.`,
 			return seed002.WriteTable3(w, rows)
 		},
 	}
-	c.Flags().StringVar(&models, "models", "", "model directory written by 'predict train'")
+	c.Flags().StringVar(&models, "models", "", "model directory written by 'predict train', or LightGBM models trained elsewhere with a sidecar.json (see 'go doc gnnsim/predict')")
 	c.Flags().StringSliceVar(&data, "data", nil, "sweep directory to evaluate on (repeat or comma-separate for several)")
 	c.Flags().BoolVar(&asJSON, "json", false, "print a JSON array (one object per data set, figures in percent) instead of the table")
 	c.Flags().StringVar(&parquetOut, "parquet", "", "also write the rows to this Parquet file")
@@ -304,7 +329,7 @@ features; a prediction below one cycle is refused.`,
 			return nil
 		},
 	}
-	c.Flags().StringVar(&models, "models", "", "model directory written by 'predict train'")
+	c.Flags().StringVar(&models, "models", "", "model directory written by 'predict train', or LightGBM models trained elsewhere with a sidecar.json (see 'go doc gnnsim/predict')")
 	c.Flags().StringVar(&graphsFile, "graphs", "", "graph-set Parquet file (e.g. a sweep's graphs.parquet)")
 	c.Flags().StringVar(&graph, "graph", "", "the graph: its name, or its 0-based index in the file (a name wins), as for simulate")
 	c.Flags().IntVar(&F, "F", 16, "input features of the GCN layer")

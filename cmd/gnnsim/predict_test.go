@@ -15,12 +15,12 @@ import (
 // scheduler tests run on: enough for a 70/15/15 split with a few test graphs.
 const tinySweepSize = 20
 
-// trainModels trains models with the +log target on the sweep data and
-// returns the model directory.
+// trainModels trains models with the default options (+features+log) on
+// the sweep data and returns the model directory.
 func trainModels(t *testing.T, data string, extra ...string) string {
 	t.Helper()
 	models := filepath.Join(t.TempDir(), "models")
-	out := mustRun(t, append([]string{"predict", "train", "--data", data, "--out", models, "--log"}, extra...)...)
+	out := mustRun(t, append([]string{"predict", "train", "--data", data, "--out", models}, extra...)...)
 	if !strings.HasPrefix(out, "trained ") {
 		t.Errorf("train printed %q", strings.SplitN(out, "\n", 2)[0])
 	}
@@ -134,5 +134,72 @@ func TestPredictGraph(t *testing.T) {
 	}
 	if _, _, err := run(t, "predict", "graph", "--models", models, "--graphs", filepath.Join(data, "graphs.parquet"), "--graph", "99"); err == nil || !strings.Contains(err.Error(), "99") {
 		t.Errorf("--graph 99 of %d: error %v", tinySweepSize, err)
+	}
+}
+
+// TestPredictTrainDefaults checks that the defaults train the recommended
+// variant and that every ablation variant stays reachable by flags.
+func TestPredictTrainDefaults(t *testing.T) {
+	data := tinySweep(t, tinySweepSize)
+	for _, tc := range []struct {
+		flags             []string
+		variant, baseline string
+	}{
+		{nil, "base+features+log", "loglinear"},
+		{[]string{"--log=false"}, "base+features", "none"},
+		{[]string{"--features", "base"}, "base+log", "loglinear"},
+		{[]string{"--features", "base", "--log=false"}, "base", "none"},
+		{[]string{"--baseline", "none"}, "base+features+log", "none"},
+	} {
+		models := trainModels(t, data, append([]string{"--workers", "2"}, tc.flags...)...)
+		raw, err := os.ReadFile(filepath.Join(models, "manifest.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var man struct {
+			Features string `json:"features"`
+			Log      bool   `json:"log"`
+			Baseline string `json:"baseline"`
+		}
+		if err := json.Unmarshal(raw, &man); err != nil {
+			t.Fatal(err)
+		}
+		v := "base"
+		if man.Features == "full" {
+			v += "+features"
+		}
+		if man.Log {
+			v += "+log"
+		}
+		if v != tc.variant || man.Baseline != tc.baseline {
+			t.Errorf("train %v: variant %s baseline %s, want %s baseline %s", tc.flags, v, man.Baseline, tc.variant, tc.baseline)
+		}
+	}
+}
+
+func TestPredictTrainJSON(t *testing.T) {
+	data := tinySweep(t, tinySweepSize)
+	models := filepath.Join(t.TempDir(), "models")
+	out := mustRun(t, "predict", "train", "--data", data, "--out", models, "--workers", "2", "--json")
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(out), &obj); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	checkKeys(t, []map[string]json.RawMessage{obj}, []string{"variant", "baseline", "samples", "best_fixed", "models", "validation"})
+	var sum trainSummary
+	if err := json.Unmarshal([]byte(out), &sum); err != nil {
+		t.Fatal(err)
+	}
+	if sum.Variant != "base+features+log" || sum.Samples != tinySweepSize || len(sum.Models) != 24 || len(sum.Validation) != 1 {
+		t.Errorf("summary %+v", sum)
+	}
+	for _, m := range sum.Models {
+		if m.Trees < 1 {
+			t.Errorf("model %s has %d trees", m.Config, m.Trees)
+		}
+	}
+	checkKeys(t, decodeObjects(t, string(obj["validation"])), evalKeys)
+	if v := sum.Validation[0]; !(v.MAPE >= 0) || v.Top1 < 0 || v.Top1 > 100 {
+		t.Errorf("validation row %+v", v)
 	}
 }

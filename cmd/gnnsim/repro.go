@@ -22,6 +22,7 @@ subcommand names the seed it reproduces; 'gnnsim demo' runs the quick
 reproduction of every seed that has one.`,
 	}
 	cmd.AddCommand(reproSeed000Cmd(), reproSeed001Cmd(), reproSeed002Cmd(), reproSeed003Cmd(), reproSeed004Cmd())
+	cmd.PersistentFlags().Bool("quiet", false, "no progress lines on stderr (warnings and errors still appear)")
 	return cmd
 }
 
@@ -99,7 +100,7 @@ func runRepro(cmd *cobra.Command, f reproFlags) error {
 	defer stop()
 	sum, err := seed002.Run(ctx, seed002.Options{
 		Out: f.out, Seed: f.seed, DataDir: f.data, Quick: f.quick, Mode: f.mode,
-		Workers: f.workers, Log: cmd.ErrOrStderr(),
+		Workers: f.workers, Log: progressOut(cmd),
 	})
 	if err != nil {
 		if ctx.Err() != nil {

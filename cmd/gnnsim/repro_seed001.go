@@ -52,7 +52,7 @@ about 40 s on two busy cores. The full run trains hundreds of GNNs up to
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			rep, err := seed001.Run(ctx, seed001.Options{Out: out, Quick: quick, Seed: seed, DataDir: data, Workers: workers, Log: cmd.ErrOrStderr()})
+			rep, err := seed001.Run(ctx, seed001.Options{Out: out, Quick: quick, Seed: seed, DataDir: data, Workers: workers, Log: progressOut(cmd)})
 			if err != nil {
 				return err
 			}

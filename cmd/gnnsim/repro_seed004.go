@@ -54,7 +54,7 @@ searches and short trainings (under a minute on two cores).`,
 			start := time.Now()
 			rep, err := seed004.Run(ctx, seed004.Options{
 				Out: out, Quick: quick, Runs: runs, Seed: seed, Oracle: oracle,
-				Timing: fpga.Options{Published: published, Pipelined: pipelined}, Workers: workers, Log: cmd.ErrOrStderr(),
+				Timing: fpga.Options{Published: published, Pipelined: pipelined}, Workers: workers, Log: progressOut(cmd),
 			})
 			if err != nil {
 				return err

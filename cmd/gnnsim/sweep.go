@@ -49,6 +49,7 @@ worker count or sharding.`,
 	sweepCmd.Flags().StringVar(&out, "out", "", "output directory (default results/<spec name>)")
 	sweepCmd.Flags().IntVar(&workers, "workers", 0, "parallel workers (default: number of CPUs); results do not depend on it")
 	sweepCmd.Flags().StringVar(&shard, "shard", "", "run shard i of n (0-based), e.g. 0/4; default: from Slurm/Kubernetes environment, else the whole sweep")
+	summaryFlags(sweepCmd)
 	return sweepCmd
 }
 
@@ -102,6 +103,7 @@ they resume, shard and merge like 'gnnsim sweep'; their output feeds
 		c.Flags().Uint64Var(&seed, "seed", 1, "seed of every random choice")
 		c.Flags().IntVar(&workers, "workers", 0, "parallel workers (default: number of CPUs)")
 		c.Flags().StringVar(&shard, "shard", "", "run shard i of n, as for sweep")
+		summaryFlags(c)
 	}
 	glx := &cobra.Command{
 		Use:   "graphlaxy",
@@ -189,7 +191,7 @@ func runSweep(cmd *cobra.Command, spec *bench.Spec, out, defaultOut string, work
 		<-ctx.Done()
 		stop()
 	}()
-	sum, err := plan.Run(ctx, out, bench.Options{Workers: workers, Shard: sh, Progress: cmd.ErrOrStderr()})
+	sum, err := plan.Run(ctx, out, bench.Options{Workers: workers, Shard: sh, Progress: progressOut(cmd)})
 	w := cmd.OutOrStdout()
 	if sum != nil {
 		for _, f := range sum.Removed {
@@ -206,13 +208,55 @@ func runSweep(cmd *cobra.Command, spec *bench.Spec, out, defaultOut string, work
 		}
 		return err
 	}
+	wall := time.Since(start)
+	if asJSON, _ := cmd.Flags().GetBool("json"); asJSON {
+		fmt.Fprintf(cmd.ErrOrStderr(), "wall_s=%.2f\n", wall.Seconds())
+		return writeJSON(cmd, newSummaryJSON(sum, out))
+	}
 	if !sum.Complete {
 		fmt.Fprintf(w, "shard %s done: %d of %d chunks present in %s (%d computed, %d reused); run 'gnnsim merge' once all shards finish\n",
 			sh, sum.ChunksDone, sum.Chunks, out, sum.ChunksComputed, sum.ChunksReused)
 		return nil
 	}
-	printSummary(w, sum, out, time.Since(start))
+	printSummary(w, sum, out, wall)
 	return nil
+}
+
+// summaryFlags adds --json and --quiet to a command that runs a sweep.
+func summaryFlags(c *cobra.Command) {
+	c.Flags().Bool("json", false, "print the summary as one JSON object (keys graphs, runs, chunks, chunks_done, chunks_computed, chunks_reused, complete, best, skipped, removed, out); the wall time goes to stderr")
+	quietFlag(c)
+}
+
+// summaryJSON is the summary of a finished sweep as --json prints it. It
+// holds no wall-clock time: the same sweep prints the same object.
+type summaryJSON struct {
+	Graphs         int         `json:"graphs"`
+	Runs           int         `json:"runs"`
+	Chunks         int         `json:"chunks"`
+	ChunksDone     int         `json:"chunks_done"`
+	ChunksComputed int         `json:"chunks_computed"`
+	ChunksReused   int         `json:"chunks_reused"`
+	Complete       bool        `json:"complete"`
+	Best           []countJSON `json:"best"`
+	Skipped        []string    `json:"skipped"`
+	Removed        []string    `json:"removed"`
+	Out            string      `json:"out"`
+}
+
+type countJSON struct {
+	Config string `json:"config"`
+	N      int    `json:"n"`
+}
+
+func newSummaryJSON(sum *bench.Summary, out string) summaryJSON {
+	s := summaryJSON{Graphs: sum.Graphs, Runs: sum.Runs, Chunks: sum.Chunks, ChunksDone: sum.ChunksDone, ChunksComputed: sum.ChunksComputed,
+		ChunksReused: sum.ChunksReused, Complete: sum.Complete, Best: []countJSON{},
+		Skipped: append([]string{}, sum.Skipped...), Removed: append([]string{}, sum.Removed...), Out: out}
+	for _, c := range sum.Best {
+		s.Best = append(s.Best, countJSON{c.Config, c.N})
+	}
+	return s
 }
 
 func printSummary(w io.Writer, sum *bench.Summary, out string, wall time.Duration) {

@@ -1,0 +1,128 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"gnnsim"
+	"gnnsim/accel"
+	"gnnsim/dataflow"
+)
+
+// This file holds the commands that describe gnnsim itself rather than
+// simulate: its version, the 24 configurations, the default hardware.
+
+func init() { register(newVersionCmd, newConfigsCmd, newHWCmd) }
+
+// writeJSON prints v as indented JSON.
+func writeJSON(cmd *cobra.Command, v any) error {
+	enc := json.NewEncoder(cmd.OutOrStdout())
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func newVersionCmd() *cobra.Command {
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "version [--json]",
+		Short: "Print the gnnsim version and the Go version it was built with",
+		Long: `Print the gnnsim version (recorded in every result file, bumped whenever a
+model change alters simulated numbers) and the Go version of the binary.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if asJSON {
+				return writeJSON(cmd, struct {
+					Version string `json:"version"`
+					Go      string `json:"go"`
+				}{gnnsim.Version, runtime.Version()})
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "gnnsim %s (%s)\n", gnnsim.Version, runtime.Version())
+			return nil
+		},
+	}
+	c.Flags().BoolVar(&asJSON, "json", false, `print {"version", "go"} as JSON`)
+	return c
+}
+
+// configJSON is one configuration of 'gnnsim configs --json'.
+type configJSON struct {
+	Name    string `json:"name"`
+	Inter   string `json:"inter"`
+	Tiling  string `json:"tiling"`
+	AggPEs  int    `json:"agg_pes"`
+	CombPEs int    `json:"comb_pes"`
+	Va      int    `json:"t_va"`
+	N       int    `json:"t_n"`
+	Fa      int    `json:"t_fa"`
+	Vc      int    `json:"t_vc"`
+	Gc      int    `json:"t_gc"`
+	Fc      int    `json:"t_fc"`
+}
+
+func newConfigsCmd() *cobra.Command {
+	var d dataflow.Dims
+	var pes, ppAgg int
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "configs [--V N --F F --G G --pes P] [--json]",
+		Short: "List seed 002's 24 configurations with their tile sizes for a layer",
+		Long: `List the 24 configurations (3 inter-phase dataflows x Table 2's 8 tilings)
+in model order with the tile sizes they take for a layer of V nodes, F input
+and G output features on a PE array of --pes PEs (under pp, aggregation gets
+--pp-agg-pes of them, 0: half). agg_pes and comb_pes are the PEs each phase
+may use.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfgs, err := dataflow.All(d, pes, ppAgg)
+			if err != nil {
+				return err
+			}
+			rows := make([]configJSON, len(cfgs))
+			for i, c := range cfgs {
+				t := c.Tiles
+				rows[i] = configJSON{c.Name(), c.Inter.String(), c.Tiling, c.AggPEs, c.CombPEs, t.Va, t.N, t.Fa, t.Vc, t.Gc, t.Fc}
+			}
+			if asJSON {
+				return writeJSON(cmd, rows)
+			}
+			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', tabwriter.AlignRight)
+			fmt.Fprintf(tw, "config\tagg_pes\tcomb_pes\tT_Va\tT_N\tT_Fa\tT_Vc\tT_Gc\tT_Fc\t\n")
+			for _, r := range rows {
+				fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t\n", r.Name, r.AggPEs, r.CombPEs, r.Va, r.N, r.Fa, r.Vc, r.Gc, r.Fc)
+			}
+			return tw.Flush()
+		},
+	}
+	def := accel.DefaultHW()
+	c.Flags().IntVar(&d.V, "V", 1000, "nodes of the layer's graph")
+	c.Flags().IntVar(&d.F, "F", 16, "input features")
+	c.Flags().IntVar(&d.G, "G", 16, "output features")
+	c.Flags().IntVar(&pes, "pes", def.PEs, "PE array size")
+	c.Flags().IntVar(&ppAgg, "pp-agg-pes", def.PPAggPEs, "PEs aggregation gets under pp (0: half)")
+	c.Flags().BoolVar(&asJSON, "json", false, "print a JSON array, one object per configuration")
+	return c
+}
+
+func newHWCmd() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "hw",
+		Short: "Describe accelerator hardware specs",
+		Long: `Describe the accelerator hardware specs that --hw flags read (YAML; keys left
+out keep the built-in values, unknown keys are errors).`,
+	}
+	c.AddCommand(&cobra.Command{
+		Use:   "default",
+		Short: "Print the built-in accelerator spec as YAML, each key commented with its meaning and unit",
+		Long: `Print the built-in accelerator hardware as a spec file that --hw reads:
+edit a copy to describe other hardware (keys left out keep these values).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return accel.WriteHWYAML(cmd.OutOrStdout(), accel.DefaultHW())
+		},
+	})
+	return c
+}
