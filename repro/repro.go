@@ -99,11 +99,11 @@ func runSeed001(ctx context.Context, o Options) (*Report, error) {
 		Highlights: append(append([]string(nil), rep.AccuracyFrom...),
 			fmt.Sprintf("Figure 8: geometric-mean speed-up %.2fx over HyGCN-like (paper 5.52x), %.2fx over AWB-GCN-like (paper 1.92x)", rep.SpeedupHyGCN, rep.SpeedupAWB),
 			fmt.Sprintf("Cora two-layer GCN on its searched accelerator: %.1f us (paper scale 1-50 us)", rep.CoraGCNMicros))}
-	for _, f := range []string{"fig1_pairs.png", "fig7_frontier.png", "fig8_speedup.png"} {
-		if _, err := os.Stat(filepath.Join(rep.Out, f)); err == nil {
-			r.Figures = append(r.Figures, f)
-		}
+	figs, err := filepath.Glob(filepath.Join(rep.Out, "fig*.png")) // sorted
+	if err != nil {
+		return nil, err
 	}
+	r.Figures = pngs(rep.Out, figs)
 	return r, nil
 }
 
