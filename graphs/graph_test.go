@@ -175,6 +175,11 @@ func TestValidate(t *testing.T) {
 			g := base()
 			tt.mutate(g)
 			err := g.Validate()
+			for k := 2; k <= 5; k++ {
+				if errk := g.validate(k); (errk == nil) != (err == nil) {
+					t.Fatalf("%d ranges: err = %v, one range: %v", k, errk, err)
+				}
+			}
 			switch {
 			case tt.want == "" && err != nil:
 				t.Fatalf("unexpected error %v", err)
@@ -189,8 +194,8 @@ func TestValidate(t *testing.T) {
 // check on random sorted CSR patterns, about half of them symmetric.
 func TestValidateSymmetryRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
-	for trial := range 300 {
-		n := 1 + rng.IntN(8)
+	for trial := range 1000 {
+		n := 1 + rng.IntN(12)
 		dense := make([][]bool, n)
 		for i := range dense {
 			dense[i] = make([]bool, n)
@@ -202,10 +207,12 @@ func TestValidateSymmetryRandom(t *testing.T) {
 				}
 			}
 		}
-		if trial%2 == 1 { // flip one off-diagonal entry
-			i, j := rng.IntN(n), rng.IntN(n)
-			if i != j {
-				dense[i][j] = !dense[i][j]
+		if trial%2 == 1 { // flip one to three off-diagonal entries
+			for range 1 + rng.IntN(3) {
+				i, j := rng.IntN(n), rng.IntN(n)
+				if i != j {
+					dense[i][j] = !dense[i][j]
+				}
 			}
 		}
 		g := &Graph{RowPtr: make([]int32, n+1), Col: []int32{}}
@@ -221,6 +228,12 @@ func TestValidateSymmetryRandom(t *testing.T) {
 		}
 		if err := g.Validate(); (err == nil) != symmetric {
 			t.Fatalf("trial %d: symmetric=%v but Validate = %v (%v)", trial, symmetric, err, dense)
+		}
+		// The row ranges large graphs are split into must agree.
+		for k := 2; k <= n+1; k++ {
+			if err := g.validate(k); (err == nil) != symmetric {
+				t.Fatalf("trial %d, %d ranges: symmetric=%v but validate = %v (%v)", trial, k, symmetric, err, dense)
+			}
 		}
 	}
 }
