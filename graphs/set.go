@@ -2,6 +2,7 @@ package graphs
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 
 	"github.com/parquet-go/parquet-go"
@@ -176,6 +177,7 @@ func readSet(path string) ([]*Graph, map[string]string, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("graphs: %s: %w", path, err)
 	}
+	collectPages(pf.File)
 	gs := make([]*Graph, len(rows))
 	for i := range rows {
 		r := &setRow{featureRow: rows[i], RowPtr: rowPtr[i], Col: col[i], NodeAttr: attr[i]}
@@ -270,6 +272,27 @@ func readSetFeatures(path string) ([]SetEntry, map[string]string, error) {
 		}
 	}
 	return es, meta, nil
+}
+
+// collectPages runs the garbage collector after a large set has been read.
+// The decoded pages (compressed and plain column data and levels, about
+// twice the CSR) are garbage by then, but the collector's next goal was
+// set while they were live, so without a collection now the caller's
+// allocations (a simulation's scratch, say) pile up on top of them: for
+// 'gnnsim simulate' on 9.5M edges the peak RSS is 330-440 MB without these
+// collections and 270-280 MB with them. Collecting a heap that is mostly
+// pointer-free arrays takes milliseconds.
+func collectPages(pf *parquet.File) {
+	var size int64
+	for _, rg := range pf.Metadata().RowGroups {
+		size += rg.TotalByteSize
+	}
+	if size >= 64<<20 {
+		// Twice: buffers parquet-go returned to its sync.Pools survive
+		// one collection in the pools' victim cache.
+		runtime.GC()
+		runtime.GC()
+	}
 }
 
 // recoverCorrupt turns a panic of the Parquet decoder into an error.
