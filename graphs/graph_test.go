@@ -266,3 +266,46 @@ func randomGraph(rng *rand.Rand, n int, p float64) *Graph {
 	}
 	return g
 }
+
+// TestFromEdgesLarge runs FromEdges above parallelEntries, where rows are
+// sorted on every core, and checks the result against the edge set
+// deduplicated by sorting the (u, v) pairs.
+func TestFromEdgesLarge(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 8))
+	const n, m = 3000, parallelEntries/2 + 100_000
+	u, v := make([]int32, m), make([]int32, m)
+	for i := range u {
+		// Skewed ids, so that some rows are long, plus loops and repeats.
+		u[i], v[i] = int32(rng.IntN(n)*rng.IntN(n)/n), int32(rng.IntN(n))
+	}
+	g, err := FromEdges(n, u, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Col) < parallelEntries {
+		t.Fatalf("only %d entries, want the parallel path", len(g.Col))
+	}
+	if err := g.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	var pairs []int64
+	for i := range u {
+		if u[i] != v[i] {
+			pairs = append(pairs, int64(u[i])<<32|int64(v[i]), int64(v[i])<<32|int64(u[i]))
+		}
+	}
+	slices.Sort(pairs)
+	pairs = slices.Compact(pairs)
+	if len(pairs) != len(g.Col) {
+		t.Fatalf("%d entries, want %d", len(g.Col), len(pairs))
+	}
+	k := 0
+	for r := range n {
+		for _, c := range g.Neighbors(r) {
+			if pairs[k] != int64(r)<<32|int64(c) {
+				t.Fatalf("entry %d is (%d,%d), want (%d,%d)", k, r, c, pairs[k]>>32, pairs[k]&(1<<32-1))
+			}
+			k++
+		}
+	}
+}
