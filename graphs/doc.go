@@ -38,7 +38,11 @@
 // tiling-dependent composite features S1..S6 live in package dataflow.
 //
 // Triangles are counted in O(E*sqrt(E)) time on a degree-ordered
-// orientation, never by dense V^3 enumeration.
+// orientation, on every core, never by dense V^3 enumeration. It is the one
+// superlinear step between a generator and a simulation: on skewed graphs
+// of 10^8 edges it dominates writing a graph set (docs/scale.md has the
+// figures). Simulation never needs it: readers take the stored features,
+// and the simulate path reads none.
 //
 // # Planetoid data sets
 //
@@ -95,7 +99,9 @@
 //
 // Features are 0 for the empty graph. The file's key-value metadata holds
 // what the writer passed (the CLI records its command and parameters) plus
-// gnnsim.version. ReadSet validates every graph it reads;
+// gnnsim.version. ReadSet validates every graph it reads and decodes the
+// list columns page by page straight into the CSR slices, so a graph of
+// 10^8 edges reads in a few times the memory of its CSR;
 // ReadSetFeatures reads everything but the three list columns, which
 // parquet skips without decoding. In DuckDB, for example:
 //

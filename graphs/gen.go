@@ -61,8 +61,8 @@ type genInfo struct {
 	minNodes, maxNodes int  // default node range; 0 when there is none
 	minEdges, maxEdges int  // default edge range; 0 when optional or unused
 	usesEdges          bool
-	params             map[string]float64 // valid keys with their defaults (NaN: no default)
-	build              func(s *genRun, rng *rand.Rand) (*Graph, error)
+	params             map[string]float64                                             // valid keys with their defaults (NaN: no default)
+	build              func(s *genRun, rng *rand.Rand, src *rand.PCG) (*Graph, error) // src: rng's source
 }
 
 var generators = map[string]*genInfo{
@@ -122,15 +122,17 @@ func Generate(spec GenSpec, i int) (*Graph, error) {
 	return s.generate(i)
 }
 
-// graphRand returns the random stream of graph i: PCG seeded by the set seed
-// and a mix of the index, so neighbouring indices get unrelated streams.
-func graphRand(seed uint64, i int) *rand.Rand {
-	return rand.New(rand.NewPCG(seed, splitmix.Mix64(uint64(i)^0x6a09e667f3bcc909)))
+// graphRand returns the random stream of graph i and its source: PCG seeded
+// by the set seed and a mix of the index, so neighbouring indices get
+// unrelated streams.
+func graphRand(seed uint64, i int) (*rand.Rand, *rand.PCG) {
+	src := rand.NewPCG(seed, splitmix.Mix64(uint64(i)^0x6a09e667f3bcc909))
+	return rand.New(src), src
 }
 
 func (s *genRun) generate(i int) (*Graph, error) {
-	rng := graphRand(s.Seed, i)
-	g, err := generators[s.Generator].build(s, rng)
+	rng, src := graphRand(s.Seed, i)
+	g, err := generators[s.Generator].build(s, rng, src)
 	if err != nil {
 		return nil, fmt.Errorf("graphs: %s graph %d: %w", s.Generator, i, err)
 	}
@@ -238,7 +240,7 @@ func (s *genRun) intParam(key string, lo int) (int, error) {
 // drawNodes draws the node count of one graph.
 func (s *genRun) drawNodes(rng *rand.Rand) int { return uniformInt(rng, s.MinNodes, s.MaxNodes) }
 
-func genER(s *genRun, rng *rand.Rand) (*Graph, error) {
+func genER(s *genRun, rng *rand.Rand, _ *rand.PCG) (*Graph, error) {
 	n := s.drawNodes(rng)
 	hasP := s.userParam("p")
 	userDeg := s.userParam("avg_degree")
@@ -281,7 +283,7 @@ func (s *genRun) userParam(key string) bool {
 	return ok
 }
 
-func genBA(s *genRun, rng *rand.Rand) (*Graph, error) {
+func genBA(s *genRun, rng *rand.Rand, _ *rand.PCG) (*Graph, error) {
 	m, err := s.intParam("m", 1)
 	if err != nil {
 		return nil, err
@@ -295,7 +297,7 @@ func genBA(s *genRun, rng *rand.Rand) (*Graph, error) {
 	return g, nil
 }
 
-func genWS(s *genRun, rng *rand.Rand) (*Graph, error) {
+func genWS(s *genRun, rng *rand.Rand, _ *rand.PCG) (*Graph, error) {
 	k, err := s.intParam("k", 2)
 	if err != nil {
 		return nil, err
@@ -310,7 +312,7 @@ func genWS(s *genRun, rng *rand.Rand) (*Graph, error) {
 	return g, nil
 }
 
-func genSBM(s *genRun, rng *rand.Rand) (*Graph, error) {
+func genSBM(s *genRun, rng *rand.Rand, _ *rand.PCG) (*Graph, error) {
 	blocks, err := s.intParam("blocks", 1)
 	if err != nil {
 		return nil, err
@@ -343,7 +345,7 @@ func genSBM(s *genRun, rng *rand.Rand) (*Graph, error) {
 	return g, nil
 }
 
-func genGrid(s *genRun, rng *rand.Rand) (*Graph, error) {
+func genGrid(s *genRun, rng *rand.Rand, _ *rand.PCG) (*Graph, error) {
 	diag, err := s.intParam("diagonal", 0)
 	if err != nil || diag > 1 {
 		return nil, fmt.Errorf("parameter diagonal = %v must be 0 or 1", s.Params["diagonal"])
@@ -373,7 +375,7 @@ func genGrid(s *genRun, rng *rand.Rand) (*Graph, error) {
 	return g, nil
 }
 
-func genKNN(s *genRun, rng *rand.Rand) (*Graph, error) {
+func genKNN(s *genRun, rng *rand.Rand, _ *rand.PCG) (*Graph, error) {
 	k, err := s.intParam("k", 1)
 	if err != nil {
 		return nil, err
@@ -405,7 +407,7 @@ func genKNN(s *genRun, rng *rand.Rand) (*Graph, error) {
 	return g, nil
 }
 
-func genRMAT(s *genRun, rng *rand.Rand) (*Graph, error) {
+func genRMAT(s *genRun, rng *rand.Rand, src *rand.PCG) (*Graph, error) {
 	a, b, c := s.Params["a"], s.Params["b"], s.Params["c"]
 	n := s.drawNodes(rng)
 	var m int
@@ -421,7 +423,7 @@ func genRMAT(s *genRun, rng *rand.Rand) (*Graph, error) {
 		}
 		m = int(math.Round(ef * float64(n)))
 	}
-	g, err := RMAT(n, m, a, b, c, rng)
+	g, err := rmat(n, m, a, b, c, rng, src)
 	if err != nil {
 		return nil, err
 	}

@@ -53,7 +53,8 @@ func GraphlaxyBaseline(minE, maxE int, logE bool, count int, seed uint64) ([]Gra
 	}
 	out := make([]GraphlaxySample, count)
 	err := par.For(count, 0, func(i int) error {
-		g, d, err := graphlaxyGraph(graphlaxyConfig{minE, maxE, logE, UniformGraphlaxyBetas}, graphRand(seed, i))
+		rng, _ := graphRand(seed, i)
+		g, d, err := graphlaxyGraph(graphlaxyConfig{minE, maxE, logE, UniformGraphlaxyBetas}, rng)
 		if err != nil {
 			return fmt.Errorf("graphlaxy baseline graph %d: %w", i, err)
 		}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/bits"
 	"math/rand/v2"
 	"slices"
 )
@@ -284,75 +283,4 @@ func SBM(sizes []int, p [][]float64, rng *rand.Rand) (*Graph, error) {
 		}
 	}
 	return FromEdges(int(start[k]), us, vs)
-}
-
-// RMAT returns a recursive-matrix (R-MAT, Chakrabarti et al. 2004) graph on
-// n nodes from m edge draws. Each draw descends scale = ceil(log2 n) levels
-// of the 2^scale x 2^scale adjacency matrix, picking the top-left,
-// top-right, bottom-left or bottom-right quadrant with probability a, b, c
-// and d = 1-a-b-c. Draws that land on a node >= n are dropped (not redrawn),
-// the rest are symmetrized, and self-loops and duplicates are removed, so
-// the graph has at most m edges. Isolated nodes are kept.
-func RMAT(n, m int, a, b, c float64, rng *rand.Rand) (*Graph, error) {
-	if err := checkNodes(n); err != nil {
-		return nil, fmt.Errorf("rmat: %w", err)
-	}
-	if m < 0 {
-		return nil, fmt.Errorf("rmat: negative edge count %d", m)
-	}
-	if err := checkExpectedEdges(float64(m)); err != nil {
-		return nil, fmt.Errorf("rmat: %w", err)
-	}
-	for _, q := range [...]struct {
-		name string
-		v    float64
-	}{{"a", a}, {"b", b}, {"c", c}} {
-		if err := checkProb(q.name, q.v); err != nil {
-			return nil, fmt.Errorf("rmat: %w", err)
-		}
-	}
-	const slack = 1e-9 // rounding in 1-a-b-c computed by the caller
-	if a+b+c > 1+slack {
-		return nil, fmt.Errorf("rmat: a+b+c = %v exceeds 1", a+b+c)
-	}
-	scale := bits.Len(uint(n - 1))
-	// Each level compares 32 random bits against fixed-point thresholds
-	// (quadrant probabilities resolved to 2^-32), two levels per 64-bit
-	// draw, and sets the row and column bits without branches: the
-	// quadrant choice is random, so branches on it would mispredict.
-	const one = 1 << 32
-	ta := uint64(min(a, 1) * one)
-	tab := uint64(min(a+b, 1) * one)
-	tabc := uint64(min(a+b+c, 1) * one)
-	us, vs := make([]int32, 0, m), make([]int32, 0, m)
-	for range m {
-		var u, v uint32
-		var r uint64
-		for l := range scale {
-			if l%2 == 0 {
-				r = rng.Uint64()
-			} else {
-				r >>= 32
-			}
-			x := r & (one - 1)
-			// Quadrants a, b, c, d = (row, col) bits 00, 01, 10, 11.
-			ub := b2u(x >= tab)
-			vb := b2u(x >= ta) ^ ub ^ b2u(x >= tabc)
-			u = u<<1 | ub
-			v = v<<1 | vb
-		}
-		if u < uint32(n) && v < uint32(n) {
-			us = append(us, int32(u))
-			vs = append(vs, int32(v))
-		}
-	}
-	return FromEdges(n, us, vs)
-}
-
-// b2u converts a bool to 0 or 1; the compiler turns it into a SETcc.
-func b2u(b bool) uint32 {
-	if b {
-		return 1
-	}
-	return 0
 }

@@ -652,3 +652,49 @@ func BenchmarkKNN196(b *testing.B) {
 		}
 	}
 }
+
+// TestPCGAdvance pins pcgAdvance to math/rand/v2's PCG: jumping k steps
+// must give the state that k calls of Uint64 leave behind.
+func TestPCGAdvance(t *testing.T) {
+	for _, seed := range [][2]uint64{{0, 0}, {1, 2}, {^uint64(0), 12345}} {
+		p := rand.NewPCG(seed[0], seed[1])
+		for k := range uint64(300) {
+			h, l := pcgState(p)
+			if gh, gl := pcgAdvance(seed[0], seed[1], k); gh != h || gl != l {
+				t.Fatalf("seed %v: advance %d = (%x,%x), want (%x,%x)", seed, k, gh, gl, h, l)
+			}
+			p.Uint64()
+		}
+		// A long jump equals two shorter ones.
+		h1, l1 := pcgAdvance(seed[0], seed[1], 1<<40+12345)
+		h2, l2 := pcgAdvance(seed[0], seed[1], 1<<40)
+		h2, l2 = pcgAdvance(h2, l2, 12345)
+		if h1 != h2 || l1 != l2 {
+			t.Fatalf("seed %v: jumps do not compose", seed)
+		}
+	}
+}
+
+// TestRMATParallelDraws checks that drawing on every core gives the graph
+// of the serial draws and leaves the stream where the serial loop does.
+func TestRMATParallelDraws(t *testing.T) {
+	for _, n := range []int{1, 2, 3000, 1 << 12} {
+		m := rmatParallelDraws + 777
+		serial := rand.NewPCG(4, 9)
+		want, err := rmat(n, m, 0.57, 0.19, 0.19, rand.New(serial), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		par := rand.NewPCG(4, 9)
+		got, err := rmat(n, m, 0.57, 0.19, 0.19, rand.New(par), par)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got.RowPtr, want.RowPtr) || !slices.Equal(got.Col, want.Col) {
+			t.Fatalf("n=%d: parallel draws give another graph", n)
+		}
+		if serial.Uint64() != par.Uint64() {
+			t.Fatalf("n=%d: the stream continues differently", n)
+		}
+	}
+}

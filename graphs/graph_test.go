@@ -175,6 +175,11 @@ func TestValidate(t *testing.T) {
 			g := base()
 			tt.mutate(g)
 			err := g.Validate()
+			for k := 2; k <= 5; k++ {
+				if errk := g.validate(k); (errk == nil) != (err == nil) {
+					t.Fatalf("%d ranges: err = %v, one range: %v", k, errk, err)
+				}
+			}
 			switch {
 			case tt.want == "" && err != nil:
 				t.Fatalf("unexpected error %v", err)
@@ -189,8 +194,8 @@ func TestValidate(t *testing.T) {
 // check on random sorted CSR patterns, about half of them symmetric.
 func TestValidateSymmetryRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
-	for trial := range 300 {
-		n := 1 + rng.IntN(8)
+	for trial := range 1000 {
+		n := 1 + rng.IntN(12)
 		dense := make([][]bool, n)
 		for i := range dense {
 			dense[i] = make([]bool, n)
@@ -202,10 +207,12 @@ func TestValidateSymmetryRandom(t *testing.T) {
 				}
 			}
 		}
-		if trial%2 == 1 { // flip one off-diagonal entry
-			i, j := rng.IntN(n), rng.IntN(n)
-			if i != j {
-				dense[i][j] = !dense[i][j]
+		if trial%2 == 1 { // flip one to three off-diagonal entries
+			for range 1 + rng.IntN(3) {
+				i, j := rng.IntN(n), rng.IntN(n)
+				if i != j {
+					dense[i][j] = !dense[i][j]
+				}
 			}
 		}
 		g := &Graph{RowPtr: make([]int32, n+1), Col: []int32{}}
@@ -221,6 +228,12 @@ func TestValidateSymmetryRandom(t *testing.T) {
 		}
 		if err := g.Validate(); (err == nil) != symmetric {
 			t.Fatalf("trial %d: symmetric=%v but Validate = %v (%v)", trial, symmetric, err, dense)
+		}
+		// The row ranges large graphs are split into must agree.
+		for k := 2; k <= n+1; k++ {
+			if err := g.validate(k); (err == nil) != symmetric {
+				t.Fatalf("trial %d, %d ranges: symmetric=%v but validate = %v (%v)", trial, k, symmetric, err, dense)
+			}
 		}
 	}
 }
@@ -252,4 +265,47 @@ func randomGraph(rng *rand.Rand, n int, p float64) *Graph {
 		panic(err)
 	}
 	return g
+}
+
+// TestFromEdgesLarge runs FromEdges above parallelEntries, where rows are
+// sorted on every core, and checks the result against the edge set
+// deduplicated by sorting the (u, v) pairs.
+func TestFromEdgesLarge(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 8))
+	const n, m = 3000, parallelEntries/2 + 100_000
+	u, v := make([]int32, m), make([]int32, m)
+	for i := range u {
+		// Skewed ids, so that some rows are long, plus loops and repeats.
+		u[i], v[i] = int32(rng.IntN(n)*rng.IntN(n)/n), int32(rng.IntN(n))
+	}
+	g, err := FromEdges(n, u, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Col) < parallelEntries {
+		t.Fatalf("only %d entries, want the parallel path", len(g.Col))
+	}
+	if err := g.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	var pairs []int64
+	for i := range u {
+		if u[i] != v[i] {
+			pairs = append(pairs, int64(u[i])<<32|int64(v[i]), int64(v[i])<<32|int64(u[i]))
+		}
+	}
+	slices.Sort(pairs)
+	pairs = slices.Compact(pairs)
+	if len(pairs) != len(g.Col) {
+		t.Fatalf("%d entries, want %d", len(g.Col), len(pairs))
+	}
+	k := 0
+	for r := range n {
+		for _, c := range g.Neighbors(r) {
+			if pairs[k] != int64(r)<<32|int64(c) {
+				t.Fatalf("entry %d is (%d,%d), want (%d,%d)", k, r, c, pairs[k]>>32, pairs[k]&(1<<32-1))
+			}
+			k++
+		}
+	}
 }

@@ -166,7 +166,7 @@ func graphlaxyGraph(cfg graphlaxyConfig, rng *rand.Rand) (*Graph, graphlaxyDraw,
 	return nil, graphlaxyDraw{}, fmt.Errorf("no draw in %d left an edge (edge range [%d, %d] too small?)", graphlaxyAttempts, cfg.minE, cfg.maxE)
 }
 
-func genGraphlaxy(s *genRun, rng *rand.Rand) (*Graph, error) {
+func genGraphlaxy(s *genRun, rng *rand.Rand, _ *rand.PCG) (*Graph, error) {
 	var x [8]float64
 	for i, k := range graphlaxyKeys {
 		x[i] = s.Params[k]

@@ -1,72 +1,298 @@
 package graphs
 
+import (
+	"math"
+	"math/bits"
+	"runtime"
+
+	"gnnsim/internal/par"
+)
+
 // Triangles returns, for every node v, the number of triangles of the simple
 // graph A (self-loops ignored) that contain v. Each triangle is counted once
 // at each of its three corners, so the sum over all nodes is three times the
 // triangle count.
 //
-// It orients every edge from the endpoint of lower (degree, id) rank to the
-// higher one and, for each node u, intersects the out-lists of u's
-// out-neighbours with a marker array. Every oriented out-list then has at
-// most O(sqrt(E)) entries, so the run time is O(V + E*sqrt(E)) and the extra
-// memory is one int32 array of E entries plus three of V, independent of
-// the degree distribution (hub-heavy R-MAT graphs included).
+// It relabels the nodes by rank, ascending (degree, id), keeps every edge
+// only at its lower-ranked end (the degree-ordered orientation), and for
+// each node u intersects u's out-list with those of its out-neighbours
+// (see countRanks). Every out-list then has at most O(sqrt(E)) entries, so
+// the run time is O(V + E*sqrt(E)) whatever the degree distribution
+// (hub-heavy R-MAT graphs included). Working in rank space puts the hubs,
+// which sit in most out-lists, side by side at the top of the id range, so
+// the marker and count entries they hit share cache lines. Ranks are split
+// between the cores in chunks of about equal work, each core counting into
+// its own array; the counts are integers summed at the end, so the result
+// does not depend on the scheduling.
+//
+// Cost, in CPU time: on a 9.5M-edge R-MAT graph (2^20 nodes, 1.4e8
+// triangles) 2.7 s, against 6.3 s before the relabelling, the core bit
+// matrix and the short-side rule; on a 97M-edge one (2^23 nodes, 2.4e9
+// triangles) 79 s. It is the one superlinear step of ComputeFeatures (see
+// docs/scale.md). Extra memory: one
+// int32 array of E entries and a bit matrix of at most as many bytes,
+// three int32 arrays of V, and per core one int64 array and a bitset of V.
 func Triangles(g *Graph) []int64 {
 	n := g.NumNodes()
 	tri := make([]int64, n)
 	if n == 0 {
 		return tri
 	}
-	outPtr, outCol := orient(g)
-	// mark[w] == u+1 while w is an out-neighbour of the current u; stamping
-	// with u+1 avoids clearing the array between nodes.
-	mark := make([]int32, n)
-	for u := range n {
-		ou := outCol[outPtr[u]:outPtr[u+1]]
-		if len(ou) < 2 {
-			continue // a triangle needs two out-edges at its lowest corner
-		}
-		stamp := int32(u + 1)
-		for _, v := range ou {
-			mark[v] = stamp
-		}
-		for _, v := range ou {
-			for _, w := range outCol[outPtr[v]:outPtr[v+1]] {
-				if mark[w] == stamp {
-					tri[u]++
-					tri[v]++
-					tri[w]++
-				}
-			}
-		}
+	o := orient(g)
+	counts := o.count(runtime.GOMAXPROCS(0))
+	for v := range n {
+		tri[v] = counts[o.rank[v]]
 	}
 	return tri
 }
 
-// orient returns the CSR of the degree-ordered orientation of A: node u
-// keeps neighbour v when (deg v, v) > (deg u, u). Self-loops are dropped.
-// Rows stay sorted by id because they are filtered in order.
-func orient(g *Graph) (ptr, col []int32) {
+// oriented is the degree-ordered orientation of A in rank space: rank[v]
+// is node v's position in ascending (degree, id) order, and out-list r,
+// col[ptr[r]:ptr[r+1]], holds the ranks s > r of r's neighbours in
+// ascending order.
+type oriented struct {
+	rank     []int32
+	ptr, col []int32
+
+	// The core is the ranks [core, V): the highest-degree nodes. Row
+	// r-core of the bit matrix adj, words uint64s long, holds out(r) as
+	// bits over the core (out-lists of core ranks stay in the core).
+	core  int32
+	words int
+	adj   []uint64
+}
+
+// orient builds the oriented CSR. Self-loops are dropped. An invalid
+// (asymmetric) graph must not make it panic: it may keep more or fewer
+// than NumEdges entries, so the sizes come from counting.
+func orient(g *Graph) *oriented {
 	n := g.NumNodes()
 	loop := int32(0)
 	if g.SelfLoops {
 		loop = 1 // the diagonal entry does not count towards the degree of A
 	}
-	ptr = make([]int32, n+1)
-	// append, not indexed writes: an asymmetric (invalid) graph may keep
-	// more than NumEdges entries, and that must not panic.
-	col = make([]int32, 0, g.NumEdges())
-	for u := range n {
-		du := g.RowPtr[u+1] - g.RowPtr[u] - loop
-		for _, v := range g.Col[g.RowPtr[u]:g.RowPtr[u+1]] {
-			dv := g.RowPtr[v+1] - g.RowPtr[v] - loop
-			if dv > du || (dv == du && int(v) > u) {
-				col = append(col, v)
+	deg := func(v int32) int32 { return g.RowPtr[v+1] - g.RowPtr[v] - loop }
+	// Counting sort by degree, stable in id: order[r] is the node of rank r.
+	maxDeg := int32(0)
+	for v := range int32(n) {
+		maxDeg = max(maxDeg, deg(v))
+	}
+	start := make([]int32, maxDeg+2)
+	for v := range int32(n) {
+		start[max(deg(v), 0)+1]++
+	}
+	for d := 1; d < len(start); d++ {
+		start[d] += start[d-1]
+	}
+	order := make([]int32, n)
+	rank := make([]int32, n)
+	for v := range int32(n) {
+		d := max(deg(v), 0)
+		order[start[d]] = v
+		rank[v] = start[d]
+		start[d]++
+	}
+	start = nil
+	// ptr[r+1] = out-degree of rank r: neighbours of higher rank.
+	ptr := make([]int32, n+1)
+	for v := range int32(n) {
+		rv := rank[v]
+		for _, w := range g.Neighbors(int(v)) {
+			if rank[w] > rv {
+				ptr[rv+1]++
 			}
 		}
-		ptr[u+1] = int32(len(col))
 	}
-	return ptr, col
+	for r := 1; r <= n; r++ {
+		ptr[r] += ptr[r-1]
+	}
+	// Fill each out-list in ascending order by visiting the higher end s
+	// in ascending rank: s is appended to the lists of its lower-ranked
+	// neighbours.
+	col := make([]int32, ptr[n])
+	next := order // reuse: order[s] is read before next[s] is written
+	for s := range int32(n) {
+		v := order[s]
+		for _, w := range g.Neighbors(int(v)) {
+			// The bound only matters for an asymmetric (invalid) graph,
+			// whose lists may not fill as counted; it must not panic.
+			if r := rank[w]; r < s && next[r] < ptr[r+1] {
+				col[next[r]] = s
+				next[r]++
+			}
+		}
+		next[s] = ptr[s]
+	}
+	o := &oriented{rank: rank, ptr: ptr, col: col}
+	o.buildCore()
+	return o
+}
+
+// buildCore fills the core bit matrix over the top H ranks, H^2/8 bytes
+// for the 4E bytes of the out-lists (H at most V; no core below 64).
+func (o *oriented) buildCore() {
+	n := len(o.rank)
+	h := min(n, int(math.Sqrt(32*float64(len(o.col)))))
+	if h < 64 {
+		o.core = int32(n)
+		return
+	}
+	o.core = int32(n - h)
+	o.words = (h + 63) / 64
+	o.adj = make([]uint64, h*o.words)
+	for r := o.core; r < int32(n); r++ {
+		row := o.adj[int(r-o.core)*o.words:][:o.words]
+		for _, w := range o.col[o.ptr[r]:o.ptr[r+1]] {
+			i := w - o.core
+			row[i>>6] |= 1 << (i & 63)
+		}
+	}
+}
+
+// trianglesChunks is the number of work chunks per core: enough for the
+// cores to even out when chunks of equal estimated work take unequal time.
+const trianglesChunks = 64
+
+// count returns the triangles at every rank, counted on up to workers
+// goroutines.
+func (o *oriented) count(workers int) []int64 {
+	n := len(o.rank)
+	type scratch struct {
+		tri  []int64
+		mark []uint64
+	}
+	alloc := func() *scratch { return &scratch{make([]int64, n), make([]uint64, (n+63)/64)} }
+	if workers <= 1 {
+		s := alloc()
+		o.countRanks(0, n, s.tri, s.mark)
+		return s.tri
+	}
+	// Split the ranks into chunks of about equal work: rank u costs at
+	// most its own list plus the lists of its out-neighbours.
+	bounds := o.chunks(workers * trianglesChunks)
+	nc := len(bounds) - 1
+	workers = min(workers, nc)
+	free := make(chan *scratch, workers)
+	all := make([]*scratch, workers)
+	for i := range all {
+		all[i] = alloc()
+		free <- all[i]
+	}
+	par.For(nc, workers, func(c int) error {
+		s := <-free
+		o.countRanks(int(bounds[c]), int(bounds[c+1]), s.tri, s.mark)
+		free <- s
+		return nil
+	})
+	tri := all[0].tri
+	for _, s := range all[1:] {
+		for r, t := range s.tri {
+			tri[r] += t
+		}
+	}
+	return tri
+}
+
+// chunks splits the ranks [0, n) into at most k ranges of about equal
+// estimated work and returns their bounds.
+func (o *oriented) chunks(k int) []int32 {
+	n := len(o.rank)
+	work := func(u int) int64 {
+		w := int64(o.ptr[u+1] - o.ptr[u])
+		for _, v := range o.col[o.ptr[u]:o.ptr[u+1]] {
+			w += int64(o.ptr[v+1] - o.ptr[v])
+		}
+		return w
+	}
+	var total int64
+	for u := range n {
+		total += work(u)
+	}
+	bounds := make([]int32, 1, k+1)
+	var acc int64
+	for u := range n {
+		acc += work(u)
+		if acc*int64(k) >= total*int64(len(bounds)) && u+1 < n && len(bounds) < k {
+			bounds = append(bounds, int32(u+1))
+		}
+	}
+	return append(bounds, int32(n))
+}
+
+// countRanks adds the triangles whose lowest-ranked corner lies in
+// [lo, hi) to tri, using the all-zero bitset mark as scratch.
+//
+// For u, the k-th out-neighbour v and the ranks after it in out(u), A =
+// out(u)[k+1:], the triangles (u, v, w) are the w in A ∩ out(v), since
+// every w of out(v) lies above v. The smaller side decides how to find
+// them. When v is in the core (then so is A) and A is the shorter, each w
+// of A is one bit of v's row of the core matrix. Otherwise, when A is
+// short against out(v), each w of A is looked up in out(v) by binary
+// search; else out(v) is scanned, up to A's largest entry, against a
+// bitset of out(u). A search probe costs a cache miss where a scan
+// streams, hence the factor searchCost. On skewed graphs most probes fall
+// in the dense core of the hubs, where the matrix halves the time.
+func (o *oriented) countRanks(lo, hi int, tri []int64, mark []uint64) {
+	ptr, col := o.ptr, o.col
+	for u := lo; u < hi; u++ {
+		ou := col[ptr[u]:ptr[u+1]]
+		if len(ou) < 2 {
+			continue // a triangle needs two out-edges at its lowest corner
+		}
+		top := ou[len(ou)-1]
+		// The bitset mark holds out(u), set the first time a scan needs
+		// it and cleared after u, so chunks can share it.
+		marked := false
+		tu := int64(0)
+		for k, v := range ou[:len(ou)-1] {
+			a := ou[k+1:]
+			b := col[ptr[v]:ptr[v+1]]
+			tv := int64(0)
+			if v >= o.core && len(a) <= len(b) {
+				row := o.adj[int(v-o.core)*o.words:][:o.words]
+				for _, w := range a {
+					i := w - o.core
+					if row[i>>6]>>(i&63)&1 != 0 {
+						tv++
+						tri[w]++
+					}
+				}
+			} else if searchCost*len(a)*bits.Len(uint(len(b))) < len(b) {
+				for _, w := range a {
+					i := lowerBound(b, w)
+					if i < len(b) && b[i] == w {
+						tv++
+						tri[w]++
+					}
+					b = b[i:]
+				}
+			} else {
+				if !marked {
+					for _, x := range ou {
+						mark[x>>6] |= 1 << (x & 63)
+					}
+					marked = true
+				}
+				for _, w := range b {
+					if w > top {
+						break
+					}
+					if mark[w>>6]>>(w&63)&1 != 0 {
+						tv++
+						tri[w]++
+					}
+				}
+			}
+			tri[v] += tv
+			tu += tv
+		}
+		tri[u] += tu
+		if marked {
+			for _, x := range ou {
+				mark[x>>6] = 0
+			}
+		}
+	}
 }
 
 // Clustering returns the average local clustering coefficient of the simple
@@ -98,4 +324,22 @@ func clusteringFrom(g *Graph, tri []int64) float64 {
 		sum += 2 * float64(tri[v]) / (float64(d) * float64(d-1))
 	}
 	return sum / float64(n)
+}
+
+// searchCost is how many scanned entries one binary-search step is worth;
+// 4 was fastest of 1, 2, 4, 8, 16 and infinity on R-MAT graphs.
+const searchCost = 4
+
+// lowerBound returns the first index of the sorted s whose entry is >= x.
+func lowerBound(s []int32, x int32) int {
+	lo, hi := 0, len(s)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if s[m] < x {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
 }

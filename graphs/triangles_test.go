@@ -3,6 +3,7 @@ package graphs
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -119,6 +120,9 @@ func TestTrianglesAgainstBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
 	for trial := range 60 {
 		n := rng.IntN(45)
+		if trial%2 == 1 {
+			n = 64 + rng.IntN(150) // large enough for the core bit matrix
+		}
 		p := []float64{0.02, 0.1, 0.3, 0.7, 1}[trial%5]
 		g := randomGraph(rng, n, p)
 		if trial%3 == 0 {
@@ -165,11 +169,44 @@ func TestTrianglesHubs(t *testing.T) {
 	}
 }
 
+// TestTrianglesAllocations checks that Triangles allocates a fixed set of
+// arrays, not per node or per edge: the count must not grow with the graph.
+// (AllocsPerRun runs on one core, so this is the serial path.)
 func TestTrianglesAllocations(t *testing.T) {
-	g := randomGraph(rand.New(rand.NewPCG(1, 1)), 200, 0.1)
-	// The result, the marker and the two arrays of the orientation.
-	if a := testing.AllocsPerRun(5, func() { Triangles(g) }); a > 4 {
-		t.Errorf("Triangles allocates %v times per call, want <= 4", a)
+	rng := rand.New(rand.NewPCG(1, 1))
+	small, large := randomGraph(rng, 200, 0.1), randomGraph(rng, 2000, 0.05)
+	as := testing.AllocsPerRun(5, func() { Triangles(small) })
+	al := testing.AllocsPerRun(5, func() { Triangles(large) })
+	// The result; the orientation's ranks, order, degree counts, pointers,
+	// lists, core matrix and header; the counts and bitset with their header.
+	if as != al || al > 10 {
+		t.Errorf("Triangles allocates %v times on 200 nodes, %v on 2000; want the same, at most 10", as, al)
+	}
+}
+
+// TestTrianglesPaths checks the three ways countRanks intersects two lists
+// (core bit matrix, binary search, marker scan) against each other on a
+// skewed R-MAT graph, where all three occur, and the parallel count
+// against the serial one. (TestTrianglesAgainstBruteForce checks the
+// counts themselves on graphs small enough for the O(V^3) oracle.)
+func TestTrianglesPaths(t *testing.T) {
+	g, err := RMAT(1<<12, 40000, 0.57, 0.19, 0.19, rand.New(rand.NewPCG(7, 7)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := orient(g)
+	if o.core == int32(len(o.rank)) {
+		t.Fatal("no core on a skewed graph")
+	}
+	want := o.count(1)
+	for _, workers := range []int{2, 3, 8} {
+		if got := o.count(workers); !slices.Equal(got, want) {
+			t.Fatalf("%d workers differ from one", workers)
+		}
+	}
+	o.core = int32(len(o.rank)) // no core: search and scan only
+	if got := o.count(1); !slices.Equal(got, want) {
+		t.Fatal("counts without the core matrix differ")
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -15,6 +16,7 @@ import (
 	"gnnsim/accel/omegaref"
 	"gnnsim/dataflow"
 	"gnnsim/graphs"
+	"gnnsim/internal/par"
 	"gnnsim/workload"
 )
 
@@ -205,23 +207,11 @@ func runSimulate(w io.Writer, f *simulateFlags) error {
 
 	var recs []simRecord
 	for _, g := range gs {
-		p, err := accel.Prepare(g, layer)
+		rs, err := simulateGraph(g, layer, inters, tilings, hw, opts)
 		if err != nil {
 			return fmt.Errorf("graph %s: %w", g.Name, err)
 		}
-		for _, inter := range inters {
-			for _, tl := range tilings {
-				c, err := tl.Config(inter, p.Dims(), hw.PEs, hw.PPAggPEs)
-				if err != nil {
-					return fmt.Errorf("graph %s: %w", g.Name, err)
-				}
-				r, err := p.Run(c, hw, opts)
-				if err != nil {
-					return fmt.Errorf("graph %s: %w", g.Name, err)
-				}
-				recs = append(recs, record(g, p, layer, r, hw))
-			}
-		}
+		recs = append(recs, rs...)
 	}
 	if f.jsonOut {
 		enc := json.NewEncoder(w)
@@ -229,6 +219,47 @@ func runSimulate(w io.Writer, f *simulateFlags) error {
 		return enc.Encode(recs)
 	}
 	return writeSimTable(w, recs)
+}
+
+// simulateGraph runs layer on g under every (inter, tiling) configuration
+// and returns the records in that order. The configurations run on every
+// core, each goroutine with its own accel.Prepared (a Prepared is not safe
+// for concurrent use; they share the graph): on a graph of 10^8 edges a run
+// takes about a second. Every record goes to its own slot and par.For
+// reports the error of the first failing configuration, so the output is
+// the serial loop's.
+func simulateGraph(g *graphs.Graph, layer workload.Layer, inters []dataflow.Inter, tilings []dataflow.Tiling,
+	hw accel.HW, opts accel.Options) ([]simRecord, error) {
+	p, err := accel.Prepare(g, layer)
+	if err != nil {
+		return nil, err
+	}
+	recs := make([]simRecord, len(inters)*len(tilings))
+	free := make(chan *accel.Prepared, runtime.GOMAXPROCS(0))
+	free <- p
+	err = par.For(len(recs), 0, func(i int) error {
+		var q *accel.Prepared
+		select {
+		case q = <-free:
+		default:
+			var err error
+			if q, err = accel.Prepare(g, layer); err != nil {
+				return err
+			}
+		}
+		defer func() { free <- q }()
+		c, err := tilings[i%len(tilings)].Config(inters[i/len(tilings)], q.Dims(), hw.PEs, hw.PPAggPEs)
+		if err != nil {
+			return err
+		}
+		r, err := q.Run(c, hw, opts)
+		if err != nil {
+			return err
+		}
+		recs[i] = record(g, q, layer, r, hw)
+		return nil
+	})
+	return recs, err
 }
 
 func record(g *graphs.Graph, p *accel.Prepared, layer workload.Layer, r accel.Result, hw accel.HW) simRecord {

@@ -1,0 +1,197 @@
+package graphs
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math/bits"
+	"math/rand/v2"
+	"runtime"
+
+	"gnnsim/internal/par"
+)
+
+// RMAT returns a recursive-matrix (R-MAT, Chakrabarti et al. 2004) graph on
+// n nodes from m edge draws. Each draw descends scale = ceil(log2 n) levels
+// of the 2^scale x 2^scale adjacency matrix, picking the top-left,
+// top-right, bottom-left or bottom-right quadrant with probability a, b, c
+// and d = 1-a-b-c. Draws that land on a node >= n are dropped (not redrawn),
+// the rest are symmetrized, and self-loops and duplicates are removed, so
+// the graph has at most m edges. Isolated nodes are kept.
+func RMAT(n, m int, a, b, c float64, rng *rand.Rand) (*Graph, error) {
+	return rmat(n, m, a, b, c, rng, nil)
+}
+
+// rmatParallelDraws is the draw count from which rmat splits the draws
+// between the cores (when it knows the PCG behind rng).
+const rmatParallelDraws = 1 << 20
+
+// rmat is RMAT; when src is the PCG behind rng, large graphs draw their
+// edges on every core. Every draw takes exactly ceil(scale/2) values of the
+// stream, so draw i starts i*ceil(scale/2) steps into it, and a core can
+// jump there (pcgAdvance) and make the very draws the serial loop makes.
+// src is left where the serial loop would leave it.
+func rmat(n, m int, a, b, c float64, rng *rand.Rand, src *rand.PCG) (*Graph, error) {
+	if err := checkNodes(n); err != nil {
+		return nil, fmt.Errorf("rmat: %w", err)
+	}
+	if m < 0 {
+		return nil, fmt.Errorf("rmat: negative edge count %d", m)
+	}
+	if err := checkExpectedEdges(float64(m)); err != nil {
+		return nil, fmt.Errorf("rmat: %w", err)
+	}
+	for _, q := range [...]struct {
+		name string
+		v    float64
+	}{{"a", a}, {"b", b}, {"c", c}} {
+		if err := checkProb(q.name, q.v); err != nil {
+			return nil, fmt.Errorf("rmat: %w", err)
+		}
+	}
+	const slack = 1e-9 // rounding in 1-a-b-c computed by the caller
+	if a+b+c > 1+slack {
+		return nil, fmt.Errorf("rmat: a+b+c = %v exceeds 1", a+b+c)
+	}
+	d := rmatDrawer{n: uint32(n), scale: bits.Len(uint(n - 1))}
+	// Each level compares 32 random bits against fixed-point thresholds
+	// (quadrant probabilities resolved to 2^-32), two levels per 64-bit
+	// draw, and sets the row and column bits without branches: the
+	// quadrant choice is random, so branches on it would mispredict.
+	d.ta = uint64(min(a, 1) * rmatOne)
+	d.tab = uint64(min(a+b, 1) * rmatOne)
+	d.tabc = uint64(min(a+b+c, 1) * rmatOne)
+	us, vs := make([]int32, m), make([]int32, m)
+	var k int
+	if src == nil || m < rmatParallelDraws || d.scale == 0 {
+		k = d.draw(rng, us, vs)
+	} else {
+		k = d.drawParallel(src, us, vs)
+	}
+	return FromEdges(n, us[:k], vs[:k])
+}
+
+const rmatOne = 1 << 32
+
+// rmatDrawer makes R-MAT edge draws.
+type rmatDrawer struct {
+	n             uint32
+	scale         int
+	ta, tab, tabc uint64
+}
+
+// draw makes len(us) draws from r, keeps those inside [0, n)^2 at the front
+// of us and vs, and returns how many it kept.
+func (d *rmatDrawer) draw(r interface{ Uint64() uint64 }, us, vs []int32) int {
+	k := 0
+	for range us {
+		var u, v uint32
+		var x uint64
+		for l := range d.scale {
+			if l%2 == 0 {
+				x = r.Uint64()
+			} else {
+				x >>= 32
+			}
+			y := x & (rmatOne - 1)
+			// Quadrants a, b, c, d = (row, col) bits 00, 01, 10, 11.
+			ub := b2u(y >= d.tab)
+			vb := b2u(y >= d.ta) ^ ub ^ b2u(y >= d.tabc)
+			u = u<<1 | ub
+			v = v<<1 | vb
+		}
+		if u < d.n && v < d.n {
+			us[k], vs[k] = int32(u), int32(v)
+			k++
+		}
+	}
+	return k
+}
+
+// drawParallel makes the draws of draw(src, ...) in chunks on every core,
+// each from its own PCG advanced to the chunk's first draw, then closes
+// the gaps the dropped draws leave, keeping the serial order.
+func (d *rmatDrawer) drawParallel(src *rand.PCG, us, vs []int32) int {
+	m := len(us)
+	hi, lo := pcgState(src)
+	steps := uint64(d.scale+1) / 2 // stream values per draw
+	chunks := 4 * runtime.GOMAXPROCS(0)
+	size := (m + chunks - 1) / chunks
+	kept := make([]int, chunks)
+	par.For(chunks, 0, func(c int) error {
+		start, end := min(c*size, m), min((c+1)*size, m)
+		h, l := pcgAdvance(hi, lo, uint64(start)*steps)
+		kept[c] = d.draw(rand.NewPCG(h, l), us[start:end], vs[start:end])
+		return nil
+	})
+	k := 0
+	for c := range chunks {
+		start := min(c*size, m)
+		copy(us[k:], us[start:start+kept[c]])
+		copy(vs[k:], vs[start:start+kept[c]])
+		k += kept[c]
+	}
+	src.Seed(pcgAdvance(hi, lo, uint64(m)*steps))
+	return k
+}
+
+// b2u converts a bool to 0 or 1; the compiler turns it into a SETcc.
+func b2u(b bool) uint32 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// pcgState returns the 128-bit state of p (math/rand/v2 exposes it only
+// through MarshalBinary: "pcg:" and the high and low halves, big-endian).
+func pcgState(p *rand.PCG) (hi, lo uint64) {
+	b, _ := p.MarshalBinary()
+	return binary.BigEndian.Uint64(b[4:]), binary.BigEndian.Uint64(b[12:])
+}
+
+// The multiplier and increment of math/rand/v2's PCG: every Uint64 call
+// first sets state = state*pcgMul + pcgInc (mod 2^128), then outputs a
+// function of the new state (see math/rand/v2/pcg.go). TestPCGAdvance pins
+// pcgAdvance to the library's own steps.
+const (
+	pcgMulHi = 2549297995355413924
+	pcgMulLo = 4865540595714422341
+	pcgIncHi = 6364136223846793005
+	pcgIncLo = 1442695040888963407
+)
+
+// pcgAdvance returns the state k steps after (hi, lo), in O(log k)
+// (Brown, "Random number generation with arbitrary strides", 1994): the
+// composition of k affine maps x -> mul*x + inc is x -> M*x + C with M =
+// mul^k and C = inc*(mul^(k-1) + ... + 1), built by squaring.
+func pcgAdvance(hi, lo, k uint64) (uint64, uint64) {
+	accMulHi, accMulLo := uint64(0), uint64(1)
+	accIncHi, accIncLo := uint64(0), uint64(0)
+	curMulHi, curMulLo := uint64(pcgMulHi), uint64(pcgMulLo)
+	curIncHi, curIncLo := uint64(pcgIncHi), uint64(pcgIncLo)
+	for ; k > 0; k >>= 1 {
+		if k&1 != 0 {
+			accMulHi, accMulLo = mul128(accMulHi, accMulLo, curMulHi, curMulLo)
+			accIncHi, accIncLo = mul128(accIncHi, accIncLo, curMulHi, curMulLo)
+			accIncHi, accIncLo = add128(accIncHi, accIncLo, curIncHi, curIncLo)
+		}
+		// cur = cur o cur: inc' = (mul+1)*inc, mul' = mul^2.
+		h, l := add128(curMulHi, curMulLo, 0, 1)
+		curIncHi, curIncLo = mul128(h, l, curIncHi, curIncLo)
+		curMulHi, curMulLo = mul128(curMulHi, curMulLo, curMulHi, curMulLo)
+	}
+	hi, lo = mul128(accMulHi, accMulLo, hi, lo)
+	return add128(hi, lo, accIncHi, accIncLo)
+}
+
+// mul128 and add128 are 128-bit arithmetic mod 2^128.
+func mul128(ah, al, bh, bl uint64) (uint64, uint64) {
+	h, l := bits.Mul64(al, bl)
+	return h + ah*bl + al*bh, l
+}
+
+func add128(ah, al, bh, bl uint64) (uint64, uint64) {
+	l, c := bits.Add64(al, bl, 0)
+	h, _ := bits.Add64(ah, bh, c)
+	return h, l
+}
