@@ -239,13 +239,15 @@ func TestDVFSNeverWorseThanMaxN(t *testing.T) {
 	}
 }
 
-// meanGap runs the IOE on a with gamma over seeds and returns the mean
-// exit gap over the front points with at least two exits, checking that
-// every exit is at an allowed position.
-func meanGap(t *testing.T, e *Engine, seeds int) float64 {
+// exitGaps runs the IOE on e over seeds and returns the mean exit gap over
+// the front points with at least two exits, and the mean gap of the
+// two-exit points alone (0 if none), checking that every exit is at an
+// allowed position.
+func exitGaps(t *testing.T, e *Engine, seeds int) (all, two float64) {
+	t.Helper()
 	allowed := e.B.Positions()
-	var sum float64
-	var n int
+	var sum, sum2 float64
+	var n, n2 int
 	for seed := range seeds {
 		res, err := e.Run(context.Background(), uint64(seed+1))
 		if err != nil {
@@ -257,41 +259,60 @@ func meanGap(t *testing.T, e *Engine, seeds int) float64 {
 					t.Fatalf("exit at position %d, allowed %v", x, allowed)
 				}
 			}
-			if len(p.Exits) >= 2 {
+			switch {
+			case len(p.Exits) == 2:
+				sum2 += p.MeanGap()
+				n2++
+				fallthrough
+			case len(p.Exits) > 2:
 				sum += p.MeanGap()
 				n++
 			}
 		}
 	}
-	if n == 0 {
-		return 0
+	if n > 0 {
+		all = sum / float64(n)
 	}
-	return sum / float64(n)
+	if n2 > 0 {
+		two = sum2 / float64(n2)
+	}
+	return all, two
 }
 
 // TestDissimilaritySpreadsExits measures HADAS's finding that the
 // dissimilarity term (gamma > 0) spreads the exits apart. It is a finding
 // about searches over measured curves and platform costs, not a property
 // of the score (TestScoreHandComputed checks that), so the gaps are logged,
-// not asserted: on the interim Xavier model gamma 1 widened them for a0 and
-// a5 (3.64 -> 4.12, 4.07 -> 4.68); on soc's calibrated Xavier it widens
-// a0's (3.41 -> 3.90) but not a5's (4.06 -> 4.02). The search's own
-// invariants (exits at allowed positions) stay asserted in meanGap.
+// not asserted. Measured on soc's calibrated Xavier (CIFAR-100 curves, 40 x
+// 25, 5 seeds), mean gap over front points with >= 2 exits, gamma 0 / 0.5 /
+// 1 / 2 / 5: a0 3.41 / 4.53 / 3.90 / 3.19 / 2.95, a5 4.06 / 4.26 / 4.02 /
+// 3.50 / 3.31. Why it is not a spreading: Eq. 7 scores an exit by
+// 1 - max(N_1..N_{k-1}), the accuracy its predecessors already take, not
+// by its distance from them, and at a fixed number of exits it does not
+// widen the gaps (the fronts' points with >= 4 exits are the same at every
+// gamma; the two-exit gap narrows from gamma 1 on, a5 7.17 -> 5.62 -> 4.20 at gamma 0, 1,
+// 2). What a small gamma changes is the front's make-up: more two-exit
+// points (a5: 30 -> 66 of the 5 seeds' fronts at gamma 1), whose gaps are
+// the widest, which raises the pooled mean for gamma 0.5 on both backbones
+// and for gamma 1 on a0 only. The search's own invariants (exits at
+// allowed positions) stay asserted in exitGaps.
 func TestDissimilaritySpreadsExits(t *testing.T) {
 	if testing.Short() {
-		t.Skip("5 seeds x 2 gammas x 2 backbones")
+		t.Skip("5 seeds x 3 gammas x 2 backbones")
 	}
 	curves, _ := curvesFor(t, "cifar-100")
 	acc := &Measured{Name: "cifar-100", Curves: curves}
 	for _, i := range []int{0, 5} {
 		a := Baselines()[i]
 		cfg := InnerConfig{PopSize: 40, Generations: 25, DVFS: false}
-		g0 := meanGap(t, engineFor(t, a, acc, cfg), 5)
-		cfg.Gamma = 1
-		g1 := meanGap(t, engineFor(t, a, acc, cfg), 5)
-		t.Logf("a%d: mean exit gap gamma 0: %.2f, gamma 1: %.2f", i, g0, g1)
-		if !(g1 > g0) {
-			t.Logf("a%d: finding not reproduced: mean exit gap with gamma 1 (%.2f) not larger than with gamma 0 (%.2f)", i, g1, g0)
+		g0, two0 := exitGaps(t, engineFor(t, a, acc, cfg), 5)
+		for _, gamma := range []float64{0.5, 1} {
+			cfg.Gamma = gamma
+			g, two := exitGaps(t, engineFor(t, a, acc, cfg), 5)
+			t.Logf("a%d: mean exit gap gamma 0: %.2f, gamma %g: %.2f (two-exit points: %.2f, %.2f)", i, g0, gamma, g, two0, two)
+			if !(g > g0) {
+				t.Logf("a%d: finding not reproduced at gamma %g: mean exit gap %.2f not larger than at gamma 0 (%.2f)", i, gamma, g, g0)
+			}
 		}
 	}
 }
