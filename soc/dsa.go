@@ -12,8 +12,9 @@ import (
 // DSA is a domain-specific accelerator of the SoC priced by the
 // MAESTRO-like cost model of package soc/maestro: MaGNAS's third kind of
 // compute unit (seed 000, Section 5.1.4, "DSA-k / DSA-y / DSA-d"). It is an
-// hw.Unit and hw.Clocked; with operating points (NewScalableDSA) it is also
-// hw.Scalable.
+// hw.Unit, hw.Clocked and a KernelCoster (it prices kernel groups, so a
+// layer's aggregation and combination may run on different DSAs); with
+// operating points (NewScalableDSA) it is also hw.Scalable.
 //
 // Each kernel of a work runs on it as follows:
 //
@@ -145,12 +146,36 @@ func (d *DSA) Run(w hw.Work) (hw.Cost, error) {
 	if err != nil {
 		return hw.Cost{}, fmt.Errorf("soc: %s: %w", d.name, err)
 	}
+	c, err := d.RunKernels(ks)
+	if err != nil {
+		return hw.Cost{}, fmt.Errorf("soc: %s: block %s: %w", d.name, w.Block.Name, err)
+	}
+	return c, nil
+}
+
+// KernelCost prices one kernel (see DSA): the DSA is a KernelCoster, so a
+// mapping may place a layer's aggregation and combination kernels on
+// different DSAs (kernel groups), as MaGNAS does on MAESTRO.
+func (d *DSA) KernelCost(k workload.Kernel) (hw.Cost, error) {
+	c, err := d.RunKernels([]workload.Kernel{k})
+	if err != nil {
+		return hw.Cost{}, fmt.Errorf("soc: %s: %w", d.name, err)
+	}
+	return c, nil
+}
+
+// RunKernels prices ks in order: the sum of their cycles and energies.
+// The DSA runs every class, so there is no fallback.
+func (d *DSA) RunKernels(ks []workload.Kernel) (hw.Cost, error) {
 	var cycles, macs int64
 	var energyMACs, elems float64
 	for _, k := range ks {
+		if k.MACs < 0 || k.Ops < 0 || k.InElems < 0 || k.OutElems < 0 {
+			return hw.Cost{}, fmt.Errorf("kernel %s has negative counts", k.Name)
+		}
 		c, e, err := d.kernel(k)
 		if err != nil {
-			return hw.Cost{}, fmt.Errorf("soc: %s: block %s, kernel %s: %w", d.name, w.Block.Name, k.Name, err)
+			return hw.Cost{}, fmt.Errorf("kernel %s: %w", k.Name, err)
 		}
 		cycles = hw.SatAdd(cycles, c)
 		energyMACs += e

@@ -1,6 +1,8 @@
 package soc
 
 import (
+	"math"
+	"math/rand/v2"
 	"testing"
 
 	"gnnsim/hw"
@@ -91,5 +93,136 @@ func TestDSABadConfig(t *testing.T) {
 	}
 	if _, err := NewScalableDSA(DefaultDSAConfigs()[0]); err == nil {
 		t.Errorf("NewScalableDSA without points accepted")
+	}
+}
+
+// TestDSAKernelCoster: the DSA prices kernel groups (KernelCost,
+// RunKernels) exactly as Run prices the whole work: its cost is a sum over
+// kernels, so the aggregation and combination of a layer may be split.
+func TestDSAKernelCoster(t *testing.T) {
+	dsas, err := DefaultDSAs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range dsas {
+		var _ KernelCoster = d
+		for _, w := range dsaWorks() {
+			whole, err := d.Run(w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ks, err := w.Kernels()
+			if err != nil {
+				t.Fatal(err)
+			}
+			run, err := d.RunKernels(ks)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var sum hw.Cost
+			for _, k := range ks {
+				c, err := d.KernelCost(k)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sum = sum.Add(c)
+			}
+			for _, c := range []struct {
+				name string
+				got  hw.Cost
+			}{{"RunKernels", run}, {"sum of KernelCost", sum}} {
+				if c.got.Cycles != whole.Cycles || c.got.TimePS != whole.TimePS || c.got.MACs != whole.MACs ||
+					math.Abs(c.got.EnergyPJ-whole.EnergyPJ) > 1e-9*whole.EnergyPJ {
+					t.Errorf("%s, %s: %s %d cycles %g pJ, Run %d cycles %g pJ", d.Name(), w.Block.Name, c.name,
+						c.got.Cycles, c.got.EnergyPJ, whole.Cycles, whole.EnergyPJ)
+				}
+			}
+		}
+		if _, err := d.KernelCost(workload.Kernel{Class: workload.GEMM, Name: "bad", M: 4, K: 4, N: 4, MACs: -1}); err == nil {
+			t.Errorf("%s: negative MACs accepted", d.Name())
+		}
+	}
+}
+
+// dsaSoC returns the three default DSAs (one operating point each) around
+// a 64 B/cycle memory.
+func dsaSoC(t testing.TB) *SoC {
+	t.Helper()
+	s, err := NewShared("dsas", MemorySpec{BytesPerCycle: 64, PointsMHz: []float64{1000}, BurstBytes: 64, PJPerByte: 20, ElementBytes: 1, HandoffUS: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range DefaultDSAConfigs() {
+		c.Points = []hw.OperatingPoint{{FreqHz: c.ClockHz, Volts: DefaultDSANomVolts}}
+		d, err := NewScalableDSA(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Add(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return s
+}
+
+// TestSegmentEvaluator: an evaluator of caller-made segments equals the
+// model's evaluator on the same segments, at every granularity and for
+// mixed mappings; on the DSAs every granularity agrees when the whole model
+// runs on one DSA (kernel groups included, now that DSAs price kernels);
+// segments that do no work are refused.
+func TestSegmentEvaluator(t *testing.T) {
+	s := dsaSoC(t)
+	m := vigS(t, workload.GIN)
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, g := range []Granularity{Blocks, Layers, KernelGroups} {
+		ref := mustEvaluator(t, s, m, g)
+		segs := ref.Segments()
+		own, err := NewSegmentEvaluator(s, segs, g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for trial := range 10 {
+			mp := Mapping{Granularity: g, Units: make([]int, len(segs))}
+			for i := range mp.Units {
+				mp.Units[i] = r.IntN(len(s.Units()))
+			}
+			if trial < len(s.Units()) {
+				mp = MapAll(g, trial, len(segs))
+			}
+			a, err := ref.Evaluate(mp, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := own.Evaluate(mp, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.LatencyPS != b.LatencyPS || a.EnergyPJ != b.EnergyPJ || a.Transitions != b.Transitions {
+				t.Errorf("%s-wise trial %d: segment evaluator %d ps %g pJ, model evaluator %d ps %g pJ", g, trial, b.LatencyPS, b.EnergyPJ, a.LatencyPS, a.EnergyPJ)
+			}
+		}
+	}
+	blocks := mustEvaluator(t, s, m, Blocks)
+	kernels := mustEvaluator(t, s, m, KernelGroups)
+	for u := range s.Units() {
+		a, err := blocks.Evaluate(MapAll(Blocks, u, len(blocks.Segments())), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := kernels.Evaluate(MapAll(KernelGroups, u, len(kernels.Segments())), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.LatencyPS != b.LatencyPS || math.Abs(a.EnergyPJ-b.EnergyPJ) > 1e-9*a.EnergyPJ {
+			t.Errorf("all on %s: kernel-group-wise %d ps %g pJ, block-wise %d ps %g pJ", s.Units()[u], b.LatencyPS, b.EnergyPJ, a.LatencyPS, a.EnergyPJ)
+		}
+	}
+	for _, bad := range [][]Segment{nil, {{Name: "empty"}}, {{Name: "neg", Kernels: []workload.Kernel{{Class: workload.GEMM, M: 1, K: 1, N: 1, MACs: 1}}, InElems: -1}}} {
+		if _, err := NewSegmentEvaluator(s, bad, KernelGroups); err == nil {
+			t.Errorf("segments %+v accepted", bad)
+		}
+	}
+	if _, err := NewSegmentEvaluator(nil, blocks.Segments(), Blocks); err == nil {
+		t.Error("nil SoC accepted")
 	}
 }

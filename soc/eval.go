@@ -97,6 +97,41 @@ func NewEvaluator(s *SoC, m workload.Model, g Granularity) (*Evaluator, error) {
 	return &Evaluator{soc: s, gran: g, segs: segs, nu: len(s.units), tables: map[int]*table{}}, nil
 }
 
+// NewSegmentEvaluator returns an evaluator of segments the caller made
+// (a split Segments does not offer: element-wise layers fused into the
+// layer before them, say), labelled with granularity g. Each segment must
+// do work: layers (Work; Kernels are derived from them when not given) or,
+// for a kernel group, Kernels alone, which only KernelCoster (or Phaser)
+// units can run. The transfers at a change of unit move the
+// segments' InElems and OutElems.
+func NewSegmentEvaluator(s *SoC, segs []Segment, g Granularity) (*Evaluator, error) {
+	if s == nil {
+		return nil, errors.New("soc: nil SoC")
+	}
+	if g > KernelGroups {
+		return nil, fmt.Errorf("soc: unknown granularity %d", g)
+	}
+	if len(segs) == 0 {
+		return nil, errors.New("soc: no segments")
+	}
+	segs = slices.Clone(segs)
+	for i, sg := range segs {
+		switch {
+		case len(sg.Kernels) == 0 && sg.Work.Empty():
+			return nil, fmt.Errorf("soc: segment %d (%s) does no work", i, sg.Name)
+		case sg.InElems < 0 || sg.OutElems < 0:
+			return nil, fmt.Errorf("soc: segment %d (%s): %d input, %d output elements", i, sg.Name, sg.InElems, sg.OutElems)
+		case len(sg.Kernels) == 0:
+			ks, err := sg.Work.Kernels()
+			if err != nil {
+				return nil, fmt.Errorf("soc: segment %d (%s): %w", i, sg.Name, err)
+			}
+			segs[i].Kernels = ks
+		}
+	}
+	return &Evaluator{soc: s, gran: g, segs: segs, nu: len(s.units), tables: map[int]*table{}}, nil
+}
+
 // Segments returns the segments mappings assign.
 func (e *Evaluator) Segments() []Segment { return slices.Clone(e.segs) }
 

@@ -91,7 +91,7 @@ func (c *Costs) price(m workload.Model, s magnas.Setting) (float64, float64, err
 	if len(m.Blocks) == 0 {
 		return 0, 0, nil
 	}
-	o, err := c.T.P.Evaluate(m, c.zeros[:len(m.Blocks)], s)
+	o, err := c.T.P.EvaluateModel(m, c.zeros[:len(m.Blocks)], s)
 	if err != nil {
 		return 0, 0, fmt.Errorf("hadas: %s on %s: %w", m.Name, c.T.P.Name, err)
 	}

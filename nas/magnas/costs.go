@@ -6,28 +6,31 @@ import (
 	"math"
 	"sync"
 
+	"gnnsim/soc"
 	"gnnsim/workload"
 )
 
-// Costs prices blocks on a platform once and keeps them: MaGNAS's lookup
-// tables (Section 4.3.4), "indexed by the architectural parameters of a
-// computing block and the CU to whom it is mapped", here filled by the
-// platform's evaluator instead of board measurements.
+// Costs prices segments (blocks, layers, kernel groups: see Split) on a
+// platform once and keeps them: MaGNAS's lookup tables (Section 4.3.4),
+// "indexed by the architectural parameters of a computing block and the CU
+// to whom it is mapped", here filled by the platform's evaluator instead
+// of board measurements.
 //
-// For every distinct block (its kind, input size and layers; names do not
-// matter) it stores the cost of the block alone on each unit at each
-// setting, and for every distinct pair of consecutive blocks the boundary
-// term Eval([a b], [u v]) - Eval([a], [u]) - Eval([b], [v]). A mapping's
-// cost is then the sum of its blocks' and boundaries' entries, which equals
-// the evaluator's own answer whenever that answer is a sum of per-block
-// terms and of terms of two consecutive blocks (Eq. 6-7, with or without
-// the model's first read and last write), as TestTableMatchesEvaluator
-// checks. A Costs is safe for concurrent use.
+// For every distinct segment (its kind, input size and layers, or its
+// kernels and feature maps; names do not matter) it stores the cost of the
+// segment alone on each unit at each setting, and for every distinct pair
+// of consecutive segments the boundary term Eval([a b], [u v]) -
+// Eval([a], [u]) - Eval([b], [v]). A mapping's cost is then the sum of its
+// segments' and boundaries' entries, which equals the evaluator's own
+// answer whenever that answer is a sum of per-segment terms and of terms
+// of two consecutive segments (Eq. 6-7, with or without the model's first
+// read and last write), as TestTableMatchesEvaluator checks. A Costs is
+// safe for concurrent use.
 type Costs struct {
 	P *Platform
 
 	mu    sync.Mutex
-	block map[string][]float64 // key -> [s][u] (time ps, energy pJ) pairs; NaN = unsupported
+	block map[string][]float64 // segment key -> [s][u] (time ps, energy pJ) pairs; NaN = unsupported
 	pair  map[string][]float64 // key|key -> [s][u][v] pairs
 }
 
@@ -39,12 +42,19 @@ func NewCosts(p *Platform) (*Costs, error) {
 	return &Costs{P: p, block: map[string][]float64{}, pair: map[string][]float64{}}, nil
 }
 
-func blockKey(b workload.Block) string {
-	return fmt.Sprintf("%d|%d,%d|%v", b.Kind, b.In.Nodes, b.In.NNZ, b.Layers)
+// segKey identifies a segment's cost: a segment of layers by its kind,
+// input size and layers (its kernels and feature maps follow from them), a
+// kernel group by its kernels and feature maps.
+func segKey(sg soc.Segment) string {
+	b := sg.Work.Block
+	if len(b.Layers) > 0 {
+		return fmt.Sprintf("%d|%d,%d|%v", sg.Kind, b.In.Nodes, b.In.NNZ, b.Layers)
+	}
+	return fmt.Sprintf("%d|k%v|%d,%d", sg.Kind, sg.Kernels, sg.InElems, sg.OutElems)
 }
 
-// blockCosts returns the [s][u] (time, energy) entries of b.
-func (c *Costs) blockCosts(b workload.Block, key string) ([]float64, error) {
+// segCosts returns the [s][u] (time, energy) entries of sg.
+func (c *Costs) segCosts(sg soc.Segment, key string) ([]float64, error) {
 	c.mu.Lock()
 	v, ok := c.block[key]
 	c.mu.Unlock()
@@ -54,19 +64,19 @@ func (c *Costs) blockCosts(b workload.Block, key string) ([]float64, error) {
 	p := c.P
 	S, U := p.NumSettings(), len(p.Units)
 	v = make([]float64, 2*S*U)
-	m := workload.Model{Name: "block", Blocks: []workload.Block{b}}
+	segs := []soc.Segment{sg}
 	mapping := []int{0}
 	for s := range S {
 		set := p.Setting(s)
 		for u := range U {
 			mapping[0] = u
-			o, err := p.Evaluate(m, mapping, set)
+			o, err := p.Evaluate(segs, mapping, set)
 			k := 2 * (s*U + u)
 			switch {
 			case errors.Is(err, ErrUnsupported):
 				v[k], v[k+1] = math.NaN(), math.NaN()
 			case err != nil:
-				return nil, fmt.Errorf("magnas: pricing block %s on %s: %w", b.Name, p.Units[u], err)
+				return nil, fmt.Errorf("magnas: pricing %s on %s: %w", sg.Name, p.Units[u], err)
 			default:
 				v[k], v[k+1] = float64(o.TimePS), o.EnergyPJ
 			}
@@ -79,7 +89,7 @@ func (c *Costs) blockCosts(b workload.Block, key string) ([]float64, error) {
 }
 
 // pairCosts returns the [s][u][v] boundary entries of a followed by b.
-func (c *Costs) pairCosts(a, b workload.Block, ka, kb string, ca, cb []float64) ([]float64, error) {
+func (c *Costs) pairCosts(a, b soc.Segment, ka, kb string, ca, cb []float64) ([]float64, error) {
 	key := ka + "||" + kb
 	c.mu.Lock()
 	v, ok := c.pair[key]
@@ -90,7 +100,7 @@ func (c *Costs) pairCosts(a, b workload.Block, ka, kb string, ca, cb []float64) 
 	p := c.P
 	S, U := p.NumSettings(), len(p.Units)
 	v = make([]float64, 2*S*U*U)
-	m := workload.Model{Name: "pair", Blocks: []workload.Block{a, b}}
+	segs := []soc.Segment{a, b}
 	mapping := []int{0, 0}
 	for s := range S {
 		set := p.Setting(s)
@@ -103,9 +113,9 @@ func (c *Costs) pairCosts(a, b workload.Block, ka, kb string, ca, cb []float64) 
 					continue
 				}
 				mapping[0], mapping[1] = u, w
-				o, err := p.Evaluate(m, mapping, set)
+				o, err := p.Evaluate(segs, mapping, set)
 				if err != nil {
-					return nil, fmt.Errorf("magnas: pricing blocks %s, %s on %s, %s: %w", a.Name, b.Name, p.Units[u], p.Units[w], err)
+					return nil, fmt.Errorf("magnas: pricing %s, %s on %s, %s: %w", a.Name, b.Name, p.Units[u], p.Units[w], err)
 				}
 				v[k] = float64(o.TimePS) - ca[ia] - cb[ib]
 				v[k+1] = o.EnergyPJ - ca[ia+1] - cb[ib+1]
@@ -118,36 +128,41 @@ func (c *Costs) pairCosts(a, b workload.Block, ka, kb string, ca, cb []float64) 
 	return v, nil
 }
 
-// Table is the cost table of one model: every block on every unit at every
-// setting and every boundary on every unit pair. Eval prices a mapping
-// from it without calling the platform.
+// Table is the cost table of one model at one granularity: every segment
+// on every unit at every setting and every boundary on every unit pair.
+// Eval prices a mapping from it without calling the platform.
 type Table struct {
-	Model    workload.Model
+	Model       workload.Model
+	Granularity Granularity
+	// Segments are the mapping units (Split(Model, Granularity)): one gene
+	// each.
+	Segments []soc.Segment
 	Units    []string
 	Settings int
-	// Allowed lists, per block, the units that can run it, ascending.
+	// Allowed lists, per segment, the units that can run it, ascending.
 	Allowed [][]int
 
 	u     int
 	comp  []float64 // [(b*S+s)*U+u]*2 + {0: time ps, 1: energy pJ}
-	bound []float64 // [((i*S+s)*U+u)*U+v]*2 + {0, 1}, boundary i between blocks i and i+1
+	bound []float64 // [((i*S+s)*U+u)*U+v]*2 + {0, 1}, boundary i between segments i and i+1
 }
 
-// Table builds the cost table of m.
-func (c *Costs) Table(m workload.Model) (*Table, error) {
-	n := len(m.Blocks)
-	if n == 0 {
-		return nil, fmt.Errorf("magnas: model %s has no blocks", m.Name)
+// Table builds the cost table of m split at granularity g (Split).
+func (c *Costs) Table(m workload.Model, g Granularity) (*Table, error) {
+	segs, err := Split(m, g)
+	if err != nil {
+		return nil, err
 	}
+	n := len(segs)
 	p := c.P
 	S, U := p.NumSettings(), len(p.Units)
-	t := &Table{Model: m, Units: p.Units, Settings: S, u: U,
+	t := &Table{Model: m, Granularity: g, Segments: segs, Units: p.Units, Settings: S, u: U,
 		comp: make([]float64, 2*n*S*U), bound: make([]float64, 2*max(n-1, 0)*S*U*U), Allowed: make([][]int, n)}
 	keys := make([]string, n)
 	costs := make([][]float64, n)
-	for i, b := range m.Blocks {
-		keys[i] = blockKey(b)
-		v, err := c.blockCosts(b, keys[i])
+	for i, sg := range segs {
+		keys[i] = segKey(sg)
+		v, err := c.segCosts(sg, keys[i])
 		if err != nil {
 			return nil, err
 		}
@@ -165,11 +180,11 @@ func (c *Costs) Table(m workload.Model) (*Table, error) {
 			}
 		}
 		if len(t.Allowed[i]) == 0 {
-			return nil, fmt.Errorf("magnas: no unit of %s can run block %s", p.Name, b.Name)
+			return nil, fmt.Errorf("magnas: no unit of %s can run %s", p.Name, sg.Name)
 		}
 	}
 	for i := 0; i+1 < n; i++ {
-		v, err := c.pairCosts(m.Blocks[i], m.Blocks[i+1], keys[i], keys[i+1], costs[i], costs[i+1])
+		v, err := c.pairCosts(segs[i], segs[i+1], keys[i], keys[i+1], costs[i], costs[i+1])
 		if err != nil {
 			return nil, err
 		}
@@ -178,11 +193,11 @@ func (c *Costs) Table(m workload.Model) (*Table, error) {
 	return t, nil
 }
 
-// Blocks is the number of blocks (mapping genes) of the table's model.
+// Blocks is the number of segments (mapping genes) of the table's model.
 func (t *Table) Blocks() int { return len(t.Allowed) }
 
 // Eval returns the latency (ps), energy (pJ) and number of unit
-// transitions of mapping (a unit index per block) at setting s. It does
+// transitions of mapping (a unit index per segment) at setting s. It does
 // not allocate; the mapping must use allowed units only.
 func (t *Table) Eval(mapping []int, s int) (timePS, energyPJ float64, transitions int) {
 	S, U := t.Settings, t.u
@@ -203,8 +218,15 @@ func (t *Table) Eval(mapping []int, s int) (timePS, energyPJ float64, transition
 	return timePS, energyPJ, transitions
 }
 
-// Standalone returns the mapping of every block to unit u, or nil when u
-// cannot run some block.
+// SegmentCost returns segment i's own cost on unit u at setting s (time
+// ps, energy pJ), without transfers; NaN when u cannot run it.
+func (t *Table) SegmentCost(i, s, u int) (timePS, energyPJ float64) {
+	k := 2 * ((i*t.Settings+s)*t.u + u)
+	return t.comp[k], t.comp[k+1]
+}
+
+// Standalone returns the mapping of every segment to unit u, or nil when
+// u cannot run some segment.
 func (t *Table) Standalone(u int) []int {
 	m := make([]int, t.Blocks())
 	for i, al := range t.Allowed {

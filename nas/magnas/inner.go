@@ -312,8 +312,11 @@ func (e *Engine) search(ctx context.Context, seed uint64) (*search.Result[[]int]
 			BatchSize: c.PopSize, Seed: seed, Workers: c.Workers}
 		return rs.Run(ctx)
 	}
-	enc := &search.Discrete{Space: e.MS.Space, MutationProb: c.MutationProb, CrossoverProb: c.CrossoverProb,
+	var enc search.Encoding[[]int] = &search.Discrete{Space: e.MS.Space, MutationProb: c.MutationProb, CrossoverProb: c.CrossoverProb,
 		Kind: search.UniformCrossover, SwapProb: 0.5}
+	if be := newBlockEncoding(e.MS, c.MutationProb, c.CrossoverProb); be != nil {
+		enc = be
+	}
 	var initial [][]int
 	for _, p := range e.Standalone {
 		if p.Mapping != nil && len(initial) < c.PopSize && !c.NoSeed {

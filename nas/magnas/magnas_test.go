@@ -47,12 +47,11 @@ func toyPlatform() *Platform {
 	base := UnitsEvaluator(units, Memory{BytesPerSec: 50e9, EnergyPJPerByte: 20, HandoffPS: 20e6, WordBytes: 2})
 	p := &Platform{Name: "toy", Units: []string{"gpu", "dla"},
 		Domains: []Domain{{Name: "gpu", ClocksHz: []float64{520e6, 900e6, 1377e6}}, {Name: "dla", ClocksHz: []float64{1050e6, 1395e6}}}}
-	p.Evaluate = func(m workload.Model, mapping []int, s Setting) (Outcome, error) {
+	p.Evaluate = func(segs []soc.Segment, mapping []int, s Setting) (Outcome, error) {
 		var out Outcome
-		// Price block by block so that each block's unit's clock applies.
-		for i := range m.Blocks {
-			one := workload.Model{Blocks: m.Blocks[i : i+1]}
-			o, err := base(one, mapping[i:i+1], s)
+		// Price segment by segment so that each segment's unit's clock applies.
+		for i := range segs {
+			o, err := base(segs[i:i+1], mapping[i:i+1], s)
 			if err != nil {
 				return Outcome{}, err
 			}
@@ -62,11 +61,11 @@ func toyPlatform() *Platform {
 			out.TimePS += int64(float64(o.TimePS) * r)
 			out.EnergyPJ += o.EnergyPJ / r // slower clock, lower voltage: less energy
 		}
-		// Transfers: the pair's extra over its blocks.
-		if len(m.Blocks) == 2 && mapping[0] != mapping[1] {
-			o2, _ := base(m, mapping, s)
-			a, _ := base(workload.Model{Blocks: m.Blocks[:1]}, mapping[:1], s)
-			b, _ := base(workload.Model{Blocks: m.Blocks[1:]}, mapping[1:], s)
+		// Transfers: the pair's extra over its segments.
+		if len(segs) == 2 && mapping[0] != mapping[1] {
+			o2, _ := base(segs, mapping, s)
+			a, _ := base(segs[:1], mapping[:1], s)
+			b, _ := base(segs[1:], mapping[1:], s)
 			out.TimePS += o2.TimePS - a.TimePS - b.TimePS
 			out.EnergyPJ += o2.EnergyPJ - a.EnergyPJ - b.EnergyPJ
 		}
@@ -157,7 +156,7 @@ func TestTableMatchesEvaluator(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab, err := s.Costs.Table(m)
+	tab, err := s.Costs.Table(m, BlockWise)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +168,7 @@ func TestTableMatchesEvaluator(t *testing.T) {
 			mapping[i] = (i*7 + trial*3 + i/3) % 2
 		}
 		tp, ep, _ := tab.Eval(mapping, p.MaxN())
-		o, err := direct(m, mapping, p.Setting(p.MaxN()))
+		o, err := direct(tab.Segments, mapping, p.Setting(p.MaxN()))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -336,7 +335,7 @@ func TestDSAPlatform(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab, err := c.Table(m)
+	tab, err := c.Table(m, BlockWise)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -459,8 +458,7 @@ func hv2(pts [][]float64, ref []float64) float64 {
 
 // TestEvolutionBeatsRandom: at 5,000 evaluations on the three DSAs the
 // EA's front has the larger hypervolume on each of 5 seeds (paper ~92 %
-// vs ~75 %), block-wise and layer-wise; and layer-wise reaches at least
-// the block-wise hypervolume at the same budget.
+// vs ~75 %), block-wise and layer-wise.
 func TestEvolutionBeatsRandom(t *testing.T) {
 	if testing.Short() {
 		t.Skip("5 x 4 searches of 5,000 evaluations")
@@ -495,10 +493,76 @@ func TestEvolutionBeatsRandom(t *testing.T) {
 				t.Errorf("seed %d %s: EA hypervolume %g <= random %g", seed, g, hv[gi][0], hv[gi][1])
 			}
 		}
-		// Acceptance point NOT met on these DSAs: unseeded layer-wise
-		// search stays about 9 % below block-wise at 5,000 evaluations
-		// (DSA-d is the cheapest unit for nearly every layer, so the
-		// larger space only costs search effort). Reported, not asserted.
-		t.Logf("seed %d: hypervolume layer-wise %.3f, block-wise %.3f", seed, hv[1][0], hv[0][0])
+		t.Logf("seed %d: hypervolume EA / random: block-wise %.3f / %.3f, layer-wise %.3f / %.3f", seed, hv[0][0], hv[0][1], hv[1][0], hv[1][1])
+	}
+}
+
+// frontHV is the hypervolume of an inner search's archive front in its
+// objectives (T/T_best, E/E_best) against ref.
+func frontHV(r *InnerResult, ref []float64) float64 {
+	var pts [][]float64
+	for _, ind := range r.Search.Front {
+		pts = append(pts, ind.Objectives)
+	}
+	return hv2(pts, ref)
+}
+
+// TestLayerWiseReachesBlockWise: on the three DSAs (Pyramid ViG-M, GIN, as
+// Figure 9), layer-wise search reaches at least the block-wise
+// hypervolume at the same budget (5,000 evaluations). Both share Eq. 13's
+// normalisation (TestLayerWiseStandaloneMatchesBlockWise), so the
+// hypervolumes compare. Seeded as the engine runs (standalone mappings in
+// the first population) it holds on every seed, the layer-wise space
+// containing the block-wise one and its search keeping the block level
+// (blockEncoding). Unseeded (the equal footing of Figure 10) the searches
+// are stochastic and far from converged (the optimum is 9): layer-wise
+// must reach the block-wise hypervolume on average over the seeds; the
+// per-seed figures are logged.
+func TestLayerWiseReachesBlockWise(t *testing.T) {
+	if testing.Short() {
+		t.Skip("5 x 4 searches of 5,000 evaluations")
+	}
+	s := dsaSearcher(t)
+	m, err := PyramidModel(Uniform(4, workload.Superblock{Depth: 4, Op: workload.GIN, PreFC: true, FFN: true, FFNHidden: 320}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := []float64{4, 4}
+	for _, noSeed := range []bool{false, true} {
+		var sum [2]float64
+		wins := 0
+		for seed := range uint64(5) {
+			var hv [2]float64
+			var minT [2]float64
+			for gi, g := range []Granularity{BlockWise, LayerWise} {
+				cfg := DefaultInner()
+				cfg.PopSize, cfg.Generations, cfg.NoSeed = 100, 50, noSeed
+				e, err := s.ModelEngine(m, g, cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				r, err := e.Run(context.Background(), seed)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if n := len(r.Search.Evaluated); n != 5000 {
+					t.Fatalf("%s: %d evaluations, want 5,000", g, n)
+				}
+				hv[gi] = frontHV(r, ref)
+				sum[gi] += hv[gi]
+				minT[gi] = r.Front[0].TimePS / e.NormT
+			}
+			if hv[1] >= hv[0] {
+				wins++
+			} else if !noSeed {
+				t.Errorf("seeded, seed %d: layer-wise hypervolume %.4f < block-wise %.4f", seed, hv[1], hv[0])
+			}
+			t.Logf("seeded %v, seed %d: hypervolume layer-wise %.3f, block-wise %.3f (fastest front point at T/T_best %.4f, %.4f)",
+				!noSeed, seed, hv[1], hv[0], minT[1], minT[0])
+		}
+		t.Logf("seeded %v: mean hypervolume layer-wise %.3f, block-wise %.3f; layer-wise at least block-wise on %d of 5 seeds", !noSeed, sum[1]/5, sum[0]/5, wins)
+		if sum[1] < sum[0] {
+			t.Errorf("seeded %v: mean layer-wise hypervolume %.4f < block-wise %.4f", !noSeed, sum[1]/5, sum[0]/5)
+		}
 	}
 }

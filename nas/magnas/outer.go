@@ -101,7 +101,7 @@ func (s *Searcher) Engine(arch Arch, g Granularity, cfg InnerConfig) (*Engine, e
 
 // ModelEngine returns the inner engine of any model (a zoo model, say).
 func (s *Searcher) ModelEngine(m workload.Model, g Granularity, cfg InnerConfig) (*Engine, error) {
-	t, err := s.Costs.Table(Split(m, g))
+	t, err := s.Costs.Table(m, g)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"gnnsim/hw"
+	"gnnsim/soc"
 	"gnnsim/workload"
 )
 
@@ -30,28 +31,41 @@ type Outcome struct {
 	EnergyPJ float64
 }
 
-// Evaluator prices model m with block i on unit mapping[i] (an index into
-// Platform.Units) at DVFS setting s: MaGNAS Eq. 6-7, the shape of
-// soc.Evaluate. A block a unit cannot run is an error wrapping
+// Evaluator prices a model given as its mapping segments, segment i on
+// unit mapping[i] (an index into Platform.Units), at DVFS setting s: MaGNAS
+// Eq. 6-7, the shape of soc.Evaluate. A segment (soc.Segment) is a block,
+// a layer with the element-wise layers fused into it, or a kernel group of
+// a layer (its aggregation or its combination kernels: Work empty, Kernels
+// only); Split makes them. A segment a unit cannot run is an error wrapping
 // ErrUnsupported; the search then never maps it there.
-type Evaluator func(m workload.Model, mapping []int, s Setting) (Outcome, error)
+type Evaluator func(segs []soc.Segment, mapping []int, s Setting) (Outcome, error)
 
-// ErrUnsupported marks a block that a unit cannot run.
-var ErrUnsupported = errors.New("block not supported on this unit")
+// ErrUnsupported marks a segment that a unit cannot run.
+var ErrUnsupported = errors.New("not supported on this unit")
 
 // Platform is what the search maps onto: its compute units, its DVFS
 // domains and the evaluator that prices a mapping.
 //
 // The search never calls Evaluate on whole candidate models: it prices
-// every block alone and every pair of consecutive blocks once per unit
+// every segment alone and every pair of consecutive segments once per unit
 // pair and setting (see Costs), which is exact for any evaluator of the
-// form of Eq. 6-7 (a sum of per-block terms and of terms that depend only
-// on two consecutive blocks and their units).
+// form of Eq. 6-7 (a sum of per-segment terms and of terms that depend
+// only on two consecutive segments and their units).
 type Platform struct {
 	Name     string
 	Units    []string
 	Domains  []Domain // none: one nominal setting
 	Evaluate Evaluator
+}
+
+// EvaluateModel prices m block by block (soc.Segments at block
+// granularity), block i on unit mapping[i].
+func (p *Platform) EvaluateModel(m workload.Model, mapping []int, s Setting) (Outcome, error) {
+	segs, err := soc.Segments(m, soc.Blocks)
+	if err != nil {
+		return Outcome{}, fmt.Errorf("magnas: %w", err)
+	}
+	return p.Evaluate(segs, mapping, s)
 }
 
 // Validate checks the platform.
@@ -132,9 +146,9 @@ func (p *Platform) SettingName(i int) string {
 	return strings.Join(parts, " ")
 }
 
-// Memory is the shared memory consecutive blocks on different units talk
-// through (UnitsEvaluator): a block whose neighbour runs elsewhere writes
-// its output feature map to it, the next block reads it back, and each
+// Memory is the shared memory consecutive segments on different units talk
+// through (UnitsEvaluator): a segment whose neighbour runs elsewhere writes
+// its output feature map to it, the next one reads it back, and each
 // hand-off costs a fixed latency.
 type Memory struct {
 	BytesPerSec     float64
@@ -144,40 +158,52 @@ type Memory struct {
 }
 
 // UnitsEvaluator returns Eq. 6-7 over plain hw.Units with no DVFS: T = sum
-// of the blocks' costs on their units plus, where consecutive blocks run
-// on different units, the producer's write-back and the consumer's read of
-// the feature map through mem, each with a hand-off. It is how units
-// outside the Jetson model (the MAESTRO DSAs of Section 5.7.2) are
-// searched.
+// of the segments' costs on their units plus, where consecutive segments
+// run on different units, the producer's write-back and the consumer's
+// read of the feature map through mem, each with a hand-off. A kernel
+// group runs only on a unit that is a soc.KernelCoster (else it is
+// ErrUnsupported there).
 func UnitsEvaluator(units []hw.Unit, mem Memory) Evaluator {
-	return func(m workload.Model, mapping []int, _ Setting) (Outcome, error) {
-		if len(mapping) != len(m.Blocks) {
-			return Outcome{}, fmt.Errorf("magnas: %d mapping genes for %d blocks", len(mapping), len(m.Blocks))
+	return func(segs []soc.Segment, mapping []int, _ Setting) (Outcome, error) {
+		if len(mapping) != len(segs) {
+			return Outcome{}, fmt.Errorf("magnas: %d mapping genes for %d segments", len(mapping), len(segs))
 		}
 		var t float64
 		var e float64
-		for i, b := range m.Blocks {
+		for i, sg := range segs {
 			u := mapping[i]
 			if u < 0 || u >= len(units) {
-				return Outcome{}, fmt.Errorf("magnas: block %s mapped to unit %d of %d", b.Name, u, len(units))
+				return Outcome{}, fmt.Errorf("magnas: segment %s mapped to unit %d of %d", sg.Name, u, len(units))
 			}
-			c, err := units[u].Run(hw.BlockWork(b))
+			c, err := runSegment(units[u], sg)
 			if err != nil {
-				return Outcome{}, fmt.Errorf("magnas: block %s on %s: %w", b.Name, units[u].Name(), err)
+				return Outcome{}, fmt.Errorf("magnas: segment %s on %s: %w", sg.Name, units[u].Name(), err)
 			}
 			t += float64(c.TimePS)
 			e += c.EnergyPJ
 			if i > 0 && mapping[i-1] != u { // tau_in
-				bytes := float64(b.InElems() * max(mem.WordBytes, 1))
+				bytes := float64(sg.InElems * max(mem.WordBytes, 1))
 				t += bytes/mem.BytesPerSec*1e12 + float64(mem.HandoffPS)
 				e += bytes * mem.EnergyPJPerByte
 			}
-			if i+1 < len(m.Blocks) && mapping[i+1] != u { // tau_out
-				bytes := float64(b.OutElems() * max(mem.WordBytes, 1))
+			if i+1 < len(segs) && mapping[i+1] != u { // tau_out
+				bytes := float64(sg.OutElems * max(mem.WordBytes, 1))
 				t += bytes/mem.BytesPerSec*1e12 + float64(mem.HandoffPS)
 				e += bytes * mem.EnergyPJPerByte
 			}
 		}
 		return Outcome{TimePS: int64(math.Round(t)), EnergyPJ: e}, nil
 	}
+}
+
+// runSegment prices sg on u: its layers through Run, a kernel group
+// through a KernelCoster.
+func runSegment(u hw.Unit, sg soc.Segment) (hw.Cost, error) {
+	if len(sg.Work.Block.Layers) > 0 {
+		return u.Run(sg.Work)
+	}
+	if k, ok := u.(soc.KernelCoster); ok {
+		return k.RunKernels(sg.Kernels)
+	}
+	return hw.Cost{}, fmt.Errorf("a kernel group needs a unit that prices kernels: %w", ErrUnsupported)
 }

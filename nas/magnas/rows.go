@@ -96,25 +96,18 @@ func InnerRows(e *Engine, r *InnerResult, experiment, arch string, parent int64)
 		row := PointRow(e.P, e.PointOf(ind.Genome))
 		row.Experiment, row.Level, row.Search, row.Arch, row.Parent = experiment, "inner", kind, arch, parent
 		row.Candidate, row.Generation = int64(ind.ID), int64(ind.Generation)
-		row.Granularity = granularityOf(e)
+		row.Granularity = e.T.Granularity.String()
 		row.Front = ind.Rank == 0 && ind.Feasible()
 		rows = append(rows, row)
 	}
 	for i, pt := range r.DVFS {
 		row := PointRow(e.P, pt)
 		row.Experiment, row.Level, row.Search, row.Arch, row.Parent = experiment, "dvfs", "brute-force", arch, parent
-		row.Candidate, row.Granularity = int64(i), granularityOf(e)
+		row.Candidate, row.Granularity = int64(i), e.T.Granularity.String()
 		row.Front = pt.Setting == r.Best.Setting
 		rows = append(rows, row)
 	}
 	return rows
-}
-
-func granularityOf(e *Engine) string {
-	if strings.HasSuffix(e.T.Model.Name, "/layers") {
-		return LayerWise.String()
-	}
-	return BlockWise.String()
 }
 
 // OuterRows returns a row per outer candidate and, when inner is set, the

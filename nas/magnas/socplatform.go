@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"gnnsim/soc"
-	"gnnsim/workload"
 )
 
 // XavierTable1Domains are the Xavier clocks of MaGNAS Table 1 (the nearest
@@ -43,20 +42,20 @@ const XavierCPU = "cpu"
 
 // SoCPlatform returns the platform of s: its units in s's order (mappings
 // index s.Units), the given DVFS domains, and an evaluator that is soc's
-// Evaluator at block granularity (MaGNAS Eq. 6-7) at the soc.DVFS setting
+// Evaluator over the segments given (MaGNAS Eq. 6-7) at the soc.DVFS setting
 // the domains' clocks name. Every domain must name a unit of s or its
 // memory ("gpu", "dla", "emc" on soc.Default) and list only clocks of its
 // operating-point table, except the domains named in unmodelled: they are
 // searched, but no cost depends on them (the CPU of the Xavier, which soc
 // leaves out, so every CPU clock prices alike). A domain not given stays at
-// its highest point. A block a unit cannot run is an error wrapping
+// its highest point. A segment a unit cannot run is an error wrapping
 // ErrUnsupported.
 func SoCPlatform(name string, s *soc.SoC, domains []Domain, unmodelled ...string) (*Platform, error) {
 	if s == nil {
 		return nil, fmt.Errorf("magnas: platform %q: nil SoC", name)
 	}
 	p := &Platform{Name: name, Units: s.Units(), Domains: domains}
-	p.Evaluate = func(workload.Model, []int, Setting) (Outcome, error) { return Outcome{}, nil } // for Validate
+	p.Evaluate = func([]soc.Segment, []int, Setting) (Outcome, error) { return Outcome{}, nil } // for Validate
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
@@ -92,26 +91,32 @@ func SoCPlatform(name string, s *soc.SoC, domains []Domain, unmodelled ...string
 		sets[i] = set
 	}
 	nu := len(p.Units)
-	p.Evaluate = func(m workload.Model, mapping []int, st Setting) (Outcome, error) {
-		if len(mapping) != len(m.Blocks) {
-			return Outcome{}, fmt.Errorf("magnas: %s: %d mapping genes for %d blocks", name, len(mapping), len(m.Blocks))
+	p.Evaluate = func(segs []soc.Segment, mapping []int, st Setting) (Outcome, error) {
+		if len(mapping) != len(segs) {
+			return Outcome{}, fmt.Errorf("magnas: %s: %d mapping genes for %d segments", name, len(mapping), len(segs))
 		}
 		if st.Index < 0 || st.Index >= len(sets) {
 			return Outcome{}, fmt.Errorf("magnas: %s: setting %d of %d", name, st.Index, len(sets))
 		}
 		for i, u := range mapping {
 			if u < 0 || u >= nu {
-				return Outcome{}, fmt.Errorf("magnas: %s: block %d mapped to unit %d of %d", name, i, u, nu)
+				return Outcome{}, fmt.Errorf("magnas: %s: segment %d mapped to unit %d of %d", name, i, u, nu)
 			}
 		}
-		ev, err := soc.NewEvaluator(s, m, soc.Blocks)
+		g := soc.Blocks
+		for _, sg := range segs {
+			if len(sg.Work.Block.Layers) == 0 {
+				g = soc.KernelGroups
+			}
+		}
+		ev, err := soc.NewSegmentEvaluator(s, segs, g)
 		if err != nil {
 			return Outcome{}, fmt.Errorf("magnas: %s: %w", name, err)
 		}
 		var r soc.Result
 		// With the mapping and setting checked, what is left to fail is a
 		// segment that its unit (or its fallback) cannot run.
-		if err := ev.EvaluateAt(&r, soc.Mapping{Granularity: soc.Blocks, Units: mapping}, sets[st.Index]); err != nil {
+		if err := ev.EvaluateAt(&r, soc.Mapping{Granularity: g, Units: mapping}, sets[st.Index]); err != nil {
 			return Outcome{}, fmt.Errorf("magnas: %s: %w: %w", name, ErrUnsupported, err)
 		}
 		return Outcome{TimePS: r.LatencyPS, EnergyPJ: r.EnergyPJ}, nil

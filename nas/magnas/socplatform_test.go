@@ -39,7 +39,7 @@ func TestSoCPlatformMatchesSoC(t *testing.T) {
 			for i := range mp {
 				mp[i] = u
 			}
-			got, err := p.Evaluate(m, mp, p.Setting(p.MaxN()))
+			got, err := p.EvaluateModel(m, mp, p.Setting(p.MaxN()))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -50,7 +50,7 @@ func TestSoCPlatformMatchesSoC(t *testing.T) {
 			if got.TimePS != want.LatencyPS || got.EnergyPJ != want.EnergyPJ {
 				t.Errorf("ViG-S %s on %s: adapter %d ps %g pJ, soc %d ps %g pJ", op, name, got.TimePS, got.EnergyPJ, want.LatencyPS, want.EnergyPJ)
 			}
-			lo, err := p.Evaluate(m, mp, p.Setting(p.MinN()))
+			lo, err := p.EvaluateModel(m, mp, p.Setting(p.MinN()))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -69,11 +69,11 @@ func TestSoCPlatformMatchesSoC(t *testing.T) {
 	// The CPU clock moves no cost: soc does not model the CPU.
 	m, _ := workload.ViG("ti", workload.MRConv)
 	mp := make([]int, len(m.Blocks))
-	a, err := p.Evaluate(m, mp, p.Setting(p.SettingIndex([]int{0, 2, 1, 1})))
+	a, err := p.EvaluateModel(m, mp, p.Setting(p.SettingIndex([]int{0, 2, 1, 1})))
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := p.Evaluate(m, mp, p.Setting(p.SettingIndex([]int{1, 2, 1, 1})))
+	b, err := p.EvaluateModel(m, mp, p.Setting(p.SettingIndex([]int{1, 2, 1, 1})))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,12 +104,12 @@ func TestSoCPlatformErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	m, _ := workload.ViG("ti", workload.MRConv)
-	if _, err := p.Evaluate(m, []int{0}, p.Setting(0)); err == nil {
+	if _, err := p.EvaluateModel(m, []int{0}, p.Setting(0)); err == nil {
 		t.Error("short mapping accepted")
 	}
 	mp := make([]int, len(m.Blocks))
 	mp[1] = 7
-	if _, err := p.Evaluate(m, mp, p.Setting(0)); err == nil || errors.Is(err, ErrUnsupported) {
+	if _, err := p.EvaluateModel(m, mp, p.Setting(0)); err == nil || errors.Is(err, ErrUnsupported) {
 		t.Errorf("unit 7: %v", err)
 	}
 }
@@ -132,7 +132,7 @@ func TestDSASoC(t *testing.T) {
 	}
 	one := workload.Model{Name: "one", Blocks: m.Blocks[1:2]}
 	for u, d := range dsas {
-		got, err := p.Evaluate(one, []int{u}, p.Setting(0))
+		got, err := p.EvaluateModel(one, []int{u}, p.Setting(0))
 		if err != nil {
 			t.Fatal(err)
 		}

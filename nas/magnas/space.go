@@ -5,7 +5,9 @@ import (
 	"strconv"
 	"strings"
 
+	"gnnsim/hw"
 	"gnnsim/search"
+	"gnnsim/soc"
 	"gnnsim/workload"
 )
 
@@ -243,41 +245,110 @@ func (g Granularity) String() string {
 	return "block-wise"
 }
 
-// Split returns m as its mapping units at granularity g: m itself
-// block-wise; layer-wise, one block per layer that does work other than
-// element-wise (FC, convolution, k-NN, graph op), each carrying the
-// element-wise layers (BN, activation, residual) that follow it, as
-// TensorRT fuses them. A layer-wise mapping thus places the k-NN graph
-// construction, the graph op and the fcs of one Grapher independently. Its
-// aggregation and combination stay together (they are one workload.Layer).
-func Split(m workload.Model, g Granularity) workload.Model {
+// Split returns m as its mapping units (segments) at granularity g.
+// Block-wise: its blocks (soc.Segments at block granularity). Layer-wise:
+// one segment per layer that does work other than element-wise (FC,
+// convolution, k-NN, graph op), each carrying the element-wise layers
+// (BN, activation, residual) that follow it, as TensorRT fuses them; and a
+// layer whose kernels mix aggregation (SpMM, gather, max, edge-wise) and
+// combination (GEMM) is split further into its runs of each (soc's kernel
+// groups), the fused element-wise layers going with the last run. That is
+// MaGNAS's layer-wise mapping on MAESTRO, which "define[s] the GIN
+// operation by its low-level implementations of the aggregation and
+// combination phases" (Section 5.1.5) and distributes "the aggregation and
+// combination across different DSAs" (Section 5.7.2). A layer-wise mapping
+// thus places the k-NN graph construction, a graph op's aggregation and
+// its combination, and the fcs of one Grapher independently. Every segment
+// records its block (Segment.Block).
+func Split(m workload.Model, g Granularity) ([]soc.Segment, error) {
 	if g != LayerWise {
-		return m
+		segs, err := soc.Segments(m, soc.Blocks)
+		if err != nil {
+			return nil, fmt.Errorf("magnas: %w", err)
+		}
+		return segs, nil
 	}
-	out := workload.Model{Name: m.Name + "/layers"}
-	for _, b := range m.Blocks {
+	if len(m.Blocks) == 0 {
+		return nil, fmt.Errorf("magnas: model %q has no blocks", m.Name)
+	}
+	var segs []soc.Segment
+	for bi, b := range m.Blocks {
+		if len(b.Layers) == 0 || b.In.Nodes == 0 {
+			return nil, fmt.Errorf("magnas: model %s: block %d (%s) does no work", m.Name, bi, b.Name)
+		}
 		sizes := b.Sizes()
 		start := 0
 		for i := 1; i <= len(b.Layers); i++ {
 			if i < len(b.Layers) && b.Layers[i].Kind.Elementwise() {
 				continue
 			}
-			out.Blocks = append(out.Blocks, workload.Block{
+			sub := workload.Block{
 				Name:   fmt.Sprintf("%s/%s", b.Name, b.Layers[start].Kind),
 				Kind:   b.Kind,
 				In:     sizes[start],
 				Layers: b.Layers[start:i],
-			})
+			}
+			main, err := b.Layers[start].Kernels(sizes[start])
+			if err != nil {
+				return nil, fmt.Errorf("magnas: model %s, %s: %w", m.Name, sub.Name, err)
+			}
+			all, err := sub.Kernels()
+			if err != nil {
+				return nil, fmt.Errorf("magnas: model %s, %s: %w", m.Name, sub.Name, err)
+			}
+			segs = appendLayerSegments(segs, bi, sub, main, all)
 			start = i
 		}
 	}
-	return out
+	return segs, nil
 }
 
+// appendLayerSegments appends the segments of sub, a layer and its fused
+// element-wise layers (kernels all, the layer's own the first len(main)):
+// one segment, or one per run of aggregation or combination kernels of
+// the layer, the fused kernels with the last.
+func appendLayerSegments(segs []soc.Segment, bi int, sub workload.Block, main, all []workload.Kernel) []soc.Segment {
+	in, out := sub.InElems(), sub.OutElems()
+	var runs [][2]int
+	for s := 0; s < len(main); {
+		e := s + 1
+		for e < len(main) && combination(main[e].Class) == combination(main[s].Class) {
+			e++
+		}
+		runs = append(runs, [2]int{s, e})
+		s = e
+	}
+	if len(runs) < 2 {
+		return append(segs, soc.Segment{Name: sub.Name, Block: bi, Kind: sub.Kind, Work: hw.BlockWork(sub), Kernels: all,
+			InElems: in, OutElems: out})
+	}
+	for j, r := range runs {
+		part := "aggregate"
+		if combination(main[r[0]].Class) {
+			part = "combine"
+		}
+		sg := soc.Segment{Name: fmt.Sprintf("%s/%s%d", sub.Name, part, r[0]), Block: bi, Kind: sub.Kind,
+			Kernels: all[r[0]:r[1]:r[1]], InElems: main[r[0]].InElems, OutElems: main[r[1]-1].OutElems}
+		if j == 0 {
+			sg.InElems = in
+		}
+		if j == len(runs)-1 {
+			sg.Kernels, sg.OutElems = all[r[0]:], out
+		}
+		segs = append(segs, sg)
+	}
+	return segs
+}
+
+// combination reports whether kernels of class c are combination (dense)
+// work rather than aggregation, as soc splits kernel groups.
+func combination(c workload.KernelClass) bool { return c == workload.GEMM }
+
 // MappingSpace is the inner search's genome for one model: a gene per
-// mapping unit choosing among the units that can run it (so skipped blocks
-// have no gene: the genome's length follows the architecture), optionally
-// followed by a gene per DVFS domain (joint DVFS search).
+// mapping unit (segment) choosing among the units that can run it (so
+// skipped blocks have no gene: the genome's length follows the
+// architecture), optionally followed by a gene per DVFS domain (joint DVFS
+// search). The genes of one block form one search.Variable block.
 type MappingSpace struct {
 	Table *Table
 	Space *search.Space
@@ -293,7 +364,7 @@ func NewMappingSpace(t *Table, p *Platform, dvfs bool) (*MappingSpace, error) {
 		for j, u := range al {
 			labels[j] = p.Units[u]
 		}
-		vars = append(vars, search.Variable{Name: fmt.Sprintf("m%d", i), Choices: len(al), Labels: labels, Block: i})
+		vars = append(vars, search.Variable{Name: fmt.Sprintf("m%d", i), Choices: len(al), Labels: labels, Block: t.Segments[i].Block})
 	}
 	if dvfs {
 		for j, d := range p.Domains {
