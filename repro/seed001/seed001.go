@@ -1,6 +1,7 @@
 package seed001
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -119,6 +120,38 @@ type Report struct {
 	// CoraGCNMicros is the handcrafted GCN on Cora on its searched
 	// accelerator (the order-of-magnitude check).
 	CoraGCNMicros float64
+	// CoraGCNMACs are the MACs of that GCN with Cora's sparse input
+	// features, CoraGCNDenseMACs with dense ones.
+	CoraGCNMACs, CoraGCNDenseMACs int64
+	// Features says, per data set, how dense its input features are and
+	// where the figure comes from.
+	Features []string
+}
+
+// gcnMACs returns the MACs of the handcrafted GCN on ds, as given and with
+// dense input features.
+func gcnMACs(ds nas.Dataset) (sparse, dense int64, err error) {
+	u, err := accel.New(accel.Default())
+	if err != nil {
+		return 0, 0, err
+	}
+	for i, d := range []float64{ds.FeatureDensity, 0} {
+		ds.FeatureDensity = d
+		p, err := nas.NewProblem(ds, nil)
+		if err != nil {
+			return 0, 0, err
+		}
+		c, err := p.Latency(nas.Handcrafted(ds.Classes)["GCN"], u)
+		if err != nil {
+			return 0, 0, err
+		}
+		if i == 0 {
+			sparse = c.MACs
+		} else {
+			dense = c.MACs
+		}
+	}
+	return sparse, dense, nil
 }
 
 func (o *Options) logf(format string, args ...any) {
@@ -159,6 +192,19 @@ func Run(ctx context.Context, o Options) (Report, error) {
 	rep := Report{Out: o.Out, Sizes: sz}
 	data, err := Datasets(o.DataDir)
 	if err != nil {
+		return rep, err
+	}
+	for _, ds := range data {
+		from := "published count (data not on disk)"
+		switch {
+		case ds.FeatureDensity == 0:
+			from = "dense (assumed)"
+		case ds.Graph != nil:
+			from = "measured from the Planetoid files"
+		}
+		rep.Features = append(rep.Features, fmt.Sprintf("%s: %d features, %.2f %% non-zero, %s", ds.Name, ds.Features, 100*cmp.Or(ds.FeatureDensity, 1), from))
+	}
+	if rep.CoraGCNMACs, rep.CoraGCNDenseMACs, err = gcnMACs(data[0]); err != nil {
 		return rep, err
 	}
 	// Accuracy oracles for the data sets with labels (Cora, CiteSeer).
@@ -213,32 +259,55 @@ func Run(ctx context.Context, o Options) (Report, error) {
 }
 
 // Published sizes of the data sets (Planetoid as in PyG; Reddit as in
-// GraphSAGE / PyG), used when a graph is not on disk.
+// GraphSAGE / PyG), used when a graph is not on disk, with the density of
+// their input features (what the first layer's product skips):
+//
+//   - Cora: 49,216 non-zeros of 2,708 x 1,433 (MISSION section 12; the
+//     count of ind.cora in ../shared/data),
+//   - CiteSeer: 105,165 of 3,327 x 3,703 (the full Planetoid count, as
+//     nas/fgnas records it; the count of ind.citeseer),
+//   - PubMed: 988,031 of 19,717 x 500 (the full Planetoid count, as
+//     nas/fgnas records it; ../shared/data lacks ind.pubmed.allx, and the
+//     1,060 rows it has are 9.99 % non-zero),
+//   - Reddit: dense (our assumption: GraphSAGE's Reddit features are
+//     averaged GloVe word vectors and post statistics, not bags of words).
 var published = []nas.Dataset{
-	{Name: "cora", Size: workload.Size{Nodes: 2708, NNZ: 10556}, Features: 1433, Classes: 7},
-	{Name: "citeseer", Size: workload.Size{Nodes: 3327, NNZ: 9104}, Features: 3703, Classes: 6},
-	{Name: "pubmed", Size: workload.Size{Nodes: 19717, NNZ: 88648}, Features: 500, Classes: 3},
+	{Name: "cora", Size: workload.Size{Nodes: 2708, NNZ: 10556}, Features: 1433, FeatureDensity: 49216.0 / (2708 * 1433), Classes: 7},
+	{Name: "citeseer", Size: workload.Size{Nodes: 3327, NNZ: 9104}, Features: 3703, FeatureDensity: 105165.0 / (3327 * 3703), Classes: 6},
+	{Name: "pubmed", Size: workload.Size{Nodes: 19717, NNZ: 88648}, Features: 500, FeatureDensity: 988031.0 / (19717 * 500), Classes: 3},
 	{Name: "reddit", Size: workload.Size{Nodes: 232965, NNZ: 114615892}, Features: 602, Classes: 41},
 }
 
 // Datasets returns Cora, CiteSeer, PubMed and Reddit: with their graphs
-// when on disk, else their published sizes (Reddit always by size: its
-// 115 M entries are priced from the average row).
+// and measured feature densities when on disk, else their published sizes
+// and densities (Reddit always by size: its 115 M entries are priced from
+// the average row).
 func Datasets(dir string) ([]nas.Dataset, error) {
 	out := slices.Clone(published)
 	for i := range out {
-		g, err := loadGraph(dir, out[i].Name)
+		p, err := loadPlanetoid(dir, out[i].Name)
 		if err != nil {
 			return nil, err
 		}
-		out[i].Graph = g
+		if p == nil {
+			continue
+		}
+		if p.Features.Cols != out[i].Features {
+			return nil, fmt.Errorf("seed001: %s has %d features, want %d", out[i].Name, p.Features.Cols, out[i].Features)
+		}
+		out[i].Graph = p.Graph
+		// Measured: over every row, or over the rows present when the
+		// files lack some (PubMed without allx), an estimate.
+		if d, rows := p.FeatureDensity(); rows > 0 && d > 0 {
+			out[i].FeatureDensity = d
+		}
 	}
 	return out, nil
 }
 
-// loadGraph loads a Planetoid graph (planetoid/ind, the files package
-// train reads) when the data is present; nil when not.
-func loadGraph(dir, name string) (*graphs.Graph, error) {
+// loadPlanetoid loads a Planetoid data set (planetoid/ind, the files
+// package train reads) when the data is present; nil when not.
+func loadPlanetoid(dir, name string) (*graphs.Planetoid, error) {
 	if dir == "" || name == "reddit" {
 		return nil, nil
 	}
@@ -250,7 +319,7 @@ func loadGraph(dir, name string) (*graphs.Graph, error) {
 	if err != nil {
 		return nil, fmt.Errorf("seed001: %w", err)
 	}
-	return p.Graph, nil
+	return p, nil
 }
 
 func workers(w int) int {
