@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	nas "gnnsim/nas/gcos"
@@ -33,9 +34,10 @@ func standIn(ctx context.Context, ds nas.Dataset) (Oracle, error) {
 func TestRunSmall(t *testing.T) {
 	sizes := Sizes{Fig1GNNs: 4, Fig1Accels: 5, CoSearch: 20, HWSearch: 20, PoolSize: 10}
 	var outs [2]string
+	var logs [2]bytes.Buffer
 	for i, w := range []int{1, 2} {
 		outs[i] = t.TempDir()
-		rep, err := Run(context.Background(), Options{Out: outs[i], Quick: true, Seed: 7, Workers: w, Accuracy: standIn, Sizes: sizes})
+		rep, err := Run(context.Background(), Options{Out: outs[i], Quick: true, Seed: 7, Workers: w, Accuracy: standIn, Sizes: sizes, Log: &logs[i]})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -59,6 +61,10 @@ func TestRunSmall(t *testing.T) {
 		if !(rep.CoraGCNMACs > 0 && rep.CoraGCNMACs < rep.CoraGCNDenseMACs/10) {
 			t.Errorf("Cora GCN: %d MACs with sparse features, %d with dense", rep.CoraGCNMACs, rep.CoraGCNDenseMACs)
 		}
+	}
+	// The pieces run side by side, but the log reads as a serial run's.
+	if !bytes.Equal(logs[0].Bytes(), logs[1].Bytes()) || !strings.HasPrefix(logs[0].String(), "seed001: figure 1") {
+		t.Errorf("logs differ between 1 and 2 workers or start wrong:\n%s\n---\n%s", logs[0].String(), logs[1].String())
 	}
 	for _, f := range []string{"fig1_pairs.parquet", "fig7_frontier.parquet", "fig8_speedup.parquet", "report.md", "fig1_pairs.png", "fig7_cora.svg", "fig8_speedup.png"} {
 		a, err := os.ReadFile(filepath.Join(outs[0], f))
