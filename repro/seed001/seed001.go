@@ -197,20 +197,11 @@ func Run(ctx context.Context, o Options) (Report, error) {
 		return Report{}, fmt.Errorf("seed001: %w", err)
 	}
 	rep := Report{Out: o.Out, Sizes: sz}
-	data, err := Datasets(o.DataDir)
+	data, features, err := datasets(o.DataDir)
 	if err != nil {
 		return rep, err
 	}
-	for _, ds := range data {
-		from := "published count (data not on disk)"
-		switch {
-		case ds.FeatureDensity == 0:
-			from = "dense (assumed)"
-		case ds.Graph != nil:
-			from = "measured from the Planetoid files"
-		}
-		rep.Features = append(rep.Features, fmt.Sprintf("%s: %d features, %.2f %% non-zero, %s", ds.Name, ds.Features, 100*cmp.Or(ds.FeatureDensity, 1), from))
-	}
+	rep.Features = features
 	if rep.CoraGCNMACs, rep.CoraGCNDenseMACs, err = gcnMACs(data[0]); err != nil {
 		return rep, err
 	}
@@ -317,26 +308,40 @@ var published = []nas.Dataset{
 // and densities (Reddit always by size: its 115 M entries are priced from
 // the average row).
 func Datasets(dir string) ([]nas.Dataset, error) {
+	out, _, err := datasets(dir)
+	return out, err
+}
+
+// datasets is Datasets, with a line per data set saying how dense its
+// features are and where that comes from.
+func datasets(dir string) ([]nas.Dataset, []string, error) {
 	out := slices.Clone(published)
+	var from []string
 	for i := range out {
-		p, err := loadPlanetoid(dir, out[i].Name)
+		ds := &out[i]
+		p, err := loadPlanetoid(dir, ds.Name)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		if p == nil {
-			continue
+		src := "published count (data not on disk)"
+		if ds.FeatureDensity == 0 {
+			src = "dense (assumed)"
 		}
-		if p.Features.Cols != out[i].Features {
-			return nil, fmt.Errorf("seed001: %s has %d features, want %d", out[i].Name, p.Features.Cols, out[i].Features)
+		if p != nil {
+			if p.Features.Cols != ds.Features {
+				return nil, nil, fmt.Errorf("seed001: %s has %d features, want %d", ds.Name, p.Features.Cols, ds.Features)
+			}
+			ds.Graph = p.Graph
+			// Measured: over every row, or over the rows present when the
+			// files lack some (PubMed without allx), an estimate.
+			if d, rows := p.FeatureDensity(); rows > 0 && d > 0 {
+				ds.FeatureDensity = d
+				src = fmt.Sprintf("measured from the Planetoid files (%d of %d rows)", rows, p.NumNodes())
+			}
 		}
-		out[i].Graph = p.Graph
-		// Measured: over every row, or over the rows present when the
-		// files lack some (PubMed without allx), an estimate.
-		if d, rows := p.FeatureDensity(); rows > 0 && d > 0 {
-			out[i].FeatureDensity = d
-		}
+		from = append(from, fmt.Sprintf("%s: %d features, %.2f %% non-zero, %s", ds.Name, ds.Features, 100*cmp.Or(ds.FeatureDensity, 1), src))
 	}
-	return out, nil
+	return out, from, nil
 }
 
 // loadPlanetoid loads a Planetoid data set (planetoid/ind, the files
