@@ -49,6 +49,37 @@ func (p *Planetoid) NumNodes() int { return p.Graph.NumNodes() }
 // NumFeatures is the feature dimension.
 func (p *Planetoid) NumFeatures() int { return p.Features.Cols }
 
+// FeatureDensity returns the fraction of the feature matrix's entries that
+// are non-zero, counted over the rows the files hold (every row unless
+// FeatureRows marks some missing: then the density of the rows present, an
+// estimate of the whole), and the number of those rows. Stored zeros are
+// not counted. It is 0 when no row is present or there are no features.
+func (p *Planetoid) FeatureDensity() (density float64, rows int) {
+	m := p.Features
+	if m == nil || m.Cols == 0 {
+		return 0, 0
+	}
+	rows = m.Rows
+	if p.FeatureRows != nil {
+		rows = 0
+		for _, ok := range p.FeatureRows {
+			if ok {
+				rows++
+			}
+		}
+	}
+	nnz := 0
+	for _, v := range m.Val {
+		if v != 0 {
+			nnz++
+		}
+	}
+	if rows == 0 {
+		return 0, 0
+	}
+	return float64(nnz) / (float64(rows) * float64(m.Cols)), rows
+}
+
 // SparseMatrix is a real matrix in compressed sparse row form: row r holds
 // the column ids Col[RowPtr[r]:RowPtr[r+1]], strictly ascending, with the
 // values Val at the same positions.

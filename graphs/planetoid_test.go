@@ -238,6 +238,20 @@ func TestLoadPlanetoidToy(t *testing.T) {
 				t.Errorf("row %d: features %v label %d, want %v %d", r, got, p.Labels[r], want, r%2)
 			}
 		}
+		// The density counts the non-zero values over the rows present
+		// (with allx every row, the gap node's empty one included).
+		nz, present := 0, 0
+		for r := range 506 {
+			if p.FeatureRows == nil || p.FeatureRows[r] {
+				present++
+			}
+			if r < 2 || r >= 502 && r != 504 || withAllx && r < 502 {
+				nz += 1 + min(r%2, 1) + min(r%3, 1)
+			}
+		}
+		if d, rows := p.FeatureDensity(); rows != present || math.Abs(d-float64(nz)/float64(3*present)) > 1e-15 {
+			t.Errorf("allx %v: density %v over %d rows, want %v over %d", withAllx, d, rows, float64(nz)/float64(3*present), present)
+		}
 		if withAllx != (p.FeatureRows == nil) || withAllx != (len(p.Missing) == 0) {
 			t.Errorf("allx %v: FeatureRows %v, Missing %q", withAllx, p.FeatureRows != nil, p.Missing)
 		}
@@ -323,14 +337,18 @@ type planetoidCase struct {
 	train                           int
 	featureRows                     int // rows with features; 0: all
 	unlabelled                      int // nodes with label -1
+	featureNNZ                      int // non-zero features; 0: not checked
 }
 
+// Feature non-zeros: Cora's 49,216 are MISSION section 12's (FGNAS's
+// input), CiteSeer's 105,165 the full Planetoid count nas/fgnas records;
+// PubMed's matrix is incomplete here (0: not checked).
 var planetoidCases = []planetoidCase{
-	{"cora", 2708, 5278, 1433, 7, 140, 0, 0},
+	{"cora", 2708, 5278, 1433, 7, 140, 0, 0, 49216},
 	// 15 isolated test-range nodes: no features, no label.
-	{"citeseer", 3327, 4552, 3703, 6, 120, 0, 15},
+	{"citeseer", 3327, 4552, 3703, 6, 120, 0, 15, 105165},
 	// No ind.pubmed.allx: features only for the 60 x rows and 1,000 tx rows.
-	{"pubmed", 19717, 44324, 500, 3, 60, 1060, 0},
+	{"pubmed", 19717, 44324, 500, 3, 60, 1060, 0, 0},
 }
 
 func TestLoadPlanetoidReal(t *testing.T) {
@@ -380,6 +398,17 @@ func TestLoadPlanetoidReal(t *testing.T) {
 		}
 		if want := cmpOr(c.featureRows, c.nodes); rows != want || (c.featureRows != 0) != (len(p.Missing) > 0) {
 			t.Errorf("%s: %d feature rows (Missing %q), want %d", c.name, rows, p.Missing, want)
+		}
+		// Bag-of-words / TF-IDF features: sparse. Cora's and CiteSeer's
+		// complete matrices hold their published non-zero counts.
+		d, drows := p.FeatureDensity()
+		if drows != rows || !(d > 0 && d < 0.2) {
+			t.Errorf("%s: feature density %v over %d rows", c.name, d, drows)
+		}
+		if c.featureNNZ > 0 {
+			if got := d * float64(rows) * float64(c.features); math.Abs(got-float64(c.featureNNZ)) > 1e-6 {
+				t.Errorf("%s: %.1f non-zero features, want %d", c.name, got, c.featureNNZ)
+			}
 		}
 		// The training rows come from allx (when present) and must equal x.
 		raw, err := os.ReadFile(filepath.Join(dir, "ind."+c.name+".x"))

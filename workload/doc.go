@@ -17,6 +17,17 @@
 // elements moved. That is the one definition of what a layer costs; a
 // hardware model prices kernels, it never re-derives them.
 //
+// A layer may say how dense its input is (Layer.InputDensity, 0 meaning
+// dense): the raw features of a citation graph are bag-of-words vectors,
+// 1.3 % non-zero on Cora, and GNN accelerators skip their zeros. A sparse
+// input turns the first product X x W of GCN, GIN, GAT and FC layers into a
+// sparse-dense SpMM kernel of nnz(X) x G MACs, and GCN and GIN layers then
+// combine before they aggregate (A(XW), AWB-GCN's order: aggregating first
+// would give the combination a denser AX). Only a first layer's input is
+// sparse (hidden features are dense); the caller measures the density
+// (graphs.Planetoid.FeatureDensity) and sets it. Unset, every kernel is as
+// before: the dense count.
+//
 // # Blocks and models
 //
 // A Block is a named sequence of layers on an input Size (each layer runs
@@ -92,7 +103,11 @@
 // ReadTrace replays a trace from CSV or Parquet; see ParseCSV for the columns.
 // WriteCSV and WriteParquet write the same columns.
 //
-// Left out: models that are not chains of blocks (branches other than
+// Left out: the sparsity of inputs other than a layer's own (density set
+// per layer, not propagated), the row-length profile of a sparse input
+// (only its non-zeros are counted), sparse inputs of SAGE, SAGEMax, the ViG
+// layers and convolutions (counted dense: their first step on X is not a
+// product with weights), models that are not chains of blocks (branches other than
 // residual adds), training work (the kernels are inference's), dilation of
 // the k-NN graph (it changes which neighbours, not how many), jobs of more
 // than one layer, job priorities, deadlines and dependencies between jobs.

@@ -70,6 +70,14 @@ type Layer struct {
 	// Reduce is the average-pooling ratio of the KNN candidates (Pyramid
 	// ViG): each node is compared with Nodes/Reduce^2 candidates (0 means 1).
 	Reduce int
+
+	// InputDensity is the fraction of the layer's N x F input that is
+	// non-zero, in (0, 1] (0 means 1: dense). It describes raw input
+	// features (Cora's bag of words is 1.3 % non-zero); a hidden layer's
+	// input is dense. GCN, GIN (K = 0), GAT and FC layers multiply a sparse
+	// input by their weights as a sparse product (see Kernels); the other
+	// kinds count their work as dense.
+	InputDensity float64
 }
 
 // MaxFeatures bounds F and G: far above any layer in the seed papers, low
@@ -137,7 +145,29 @@ func (l Layer) Validate() error {
 	if l.Kind == KNN && l.K == 0 {
 		return errors.New("workload: knn layer needs k > 0")
 	}
+	if d := l.InputDensity; !(d >= 0 && d <= 1) {
+		return fmt.Errorf("workload: %s layer: input density %v, want (0, 1] (0 for dense)", l.Kind, d)
+	}
 	return nil
+}
+
+// sparseInput reports whether the layer's first product is X x W on its
+// raw input X, so that a sparse X makes it a sparse product: GCN, GIN and
+// GAT (the combination can run first: A(XW) = (AX)W) and FC. SAGE
+// concatenates X with an aggregation, SAGEMax and the ViG forms aggregate
+// non-linearly first, convolutions gather windows, and the rest multiply
+// nothing by weights: they count dense work.
+func (l Layer) sparseInput() bool {
+	if !(l.InputDensity > 0 && l.InputDensity < 1) {
+		return false
+	}
+	switch l.Kind {
+	case GCN, GIN:
+		return l.K == 0
+	case GAT, FC:
+		return true
+	}
+	return false
 }
 
 // Out returns the Size the layer's output lives on: a strided convolution
@@ -194,6 +224,23 @@ func (l Layer) neighbours(in Size) int64 {
 // the neighbour sum to (1+eps)x and applies a grouped 1x1 conv F -> G; SAGE
 // applies a grouped 1x1 conv F -> F to every neighbour before the max, then
 // a grouped 1x1 conv 2F -> G on [x || max].
+//
+// A sparse input (InputDensity d < 1, X of nnz(X) = round(d N F)
+// non-zeros) turns the product X x W of GCN, GIN (K = 0), GAT and FC into
+// an SpMM kernel (M = N, K = F, NNZ = nnz(X)) of nnz(X) x G / Groups MACs:
+// every non-zero multiplies one row of W, zeros are skipped, as sparse-dense
+// GNN engines do (AWB-GCN, G-CoS's sparse/dense hybrid engine). It reads
+// the nnz(X) values (InElems; a unit adds its index format) and W
+// (WeightElems). GCN and GIN then combine first, A(XW) instead of (AX)W
+// (the same result, by associativity): zeros are skipped where X meets W,
+// and aggregating first would give the combination a denser AX:
+//
+//	GCN      SpMM X x W (nnz(X) x G), then SpMM over A+I (G wide)
+//	GIN      SpMM X x W, SpMM over A+I (G wide), GEMM N x G x G
+//	GAT      per head SpMM X x W (nnz(X) x (G+2)), then as above
+//	FC       SpMM X x W
+//
+// With InputDensity unset (or 1) every kind counts as in the table above.
 func (l Layer) Kernels(in Size) ([]Kernel, error) {
 	return l.AppendKernels(nil, in)
 }
@@ -229,7 +276,24 @@ func (l Layer) AppendKernels(dst []Kernel, in Size) ([]Kernel, error) {
 	ew := func(class KernelClass, name string, ops, in, out int64) Kernel {
 		return Kernel{Class: class, Name: name, M: N, N: F, Ops: ops, InElems: in, OutElems: out}
 	}
+	// xw is X x W on a sparse input: nnz(X) non-zeros, each multiplying
+	// one row of W (the kinds of sparseInput only).
+	nnzX := int64(math.Round(l.InputDensity * float64(N) * float64(F)))
+	xw := func(name string, width int64) Kernel {
+		return Kernel{Class: SpMM, Name: name, M: N, K: F, N: width, NNZ: nnzX, MACs: nnzX * width / groups,
+			InElems: nnzX, WeightElems: F * width / groups, OutElems: N * width}
+	}
 	A := l.neighbours(in)
+	if l.sparseInput() {
+		switch l.Kind {
+		case GCN:
+			return append(dst, xw("combine", G), spmm("aggregate", A+N, G)), nil
+		case GIN:
+			return append(dst, xw("combine", G), spmm("aggregate", A+N, G), gemm("combine2", N, G, G)), nil
+		case FC:
+			return append(dst, xw("fc", G)), nil
+		}
+	}
 	switch l.Kind {
 	case GCN:
 		dst = append(dst, spmm("aggregate", A+N, F), gemm("combine", N, F, G))
@@ -250,8 +314,12 @@ func (l Layer) AppendKernels(dst []Kernel, in Size) ([]Kernel, error) {
 	case GAT:
 		h := or1(l.Heads)
 		for range h {
+			comb := gemm("combine", N, F, G+2)
+			if l.sparseInput() {
+				comb = xw("combine", G+2)
+			}
 			dst = append(dst,
-				gemm("combine", N, F, G+2),
+				comb,
 				Kernel{Class: EdgeWise, Name: "attention", M: N, K: N, N: 1, NNZ: A + N, MACs: A + N, Ops: 3 * (A + N), InElems: 2*N + A, OutElems: A + N},
 				spmm("aggregate", A+N, G))
 		}

@@ -109,10 +109,11 @@ const (
 	// Parallel is G-CoS: every sub-accelerator takes its share of every
 	// kernel; kernels run one after another.
 	Parallel Scheme = iota
-	// Hybrid is HyGCN's: Subs[0] is the aggregation engine (SpMM,
-	// attention, max), Subs[1] the combination engine (GEMM); an
-	// aggregation and the combination after it run as an inter-engine
-	// pipeline in row blocks, the aggregated rows passing on chip.
+	// Hybrid is HyGCN's: Subs[0] is the aggregation engine (SpMM over the
+	// adjacency, attention, max), Subs[1] the combination engine (GEMM, a
+	// sparse input's X x W, element-wise work); an aggregation and the
+	// combination after it run as an inter-engine pipeline in row blocks,
+	// the aggregated rows passing on chip.
 	Hybrid
 )
 

@@ -77,6 +77,24 @@
 // demanding one. Either option needs one tiling and kernel mode for all
 // sub-accelerators (seed 001, Sec. IV-C). Neither can add traffic.
 //
+// # Sparse input features
+//
+// A work whose first layer has a sparse input (workload.Layer.InputDensity:
+// Cora's bag-of-words features are 1.3 % non-zero) brings its product
+// X x W as an SpMM kernel of nnz(X) entries (workload combines such a
+// layer before aggregating). The template runs it as any sparse product
+// (the sub-accelerators' sparse/dense hybrid engines, seed 001, Sec. IV-C):
+// MACs are the kernel's nnz(X) x G, compute follows the kernel mode with
+// every row of X at the average length (a Size carries no feature rows), X
+// crosses the HBM as COO (a 16-bit value and two 32-bit indices per
+// non-zero: the paper's index buffer holds "the index for sparse features
+// (assuming a COO format)", Sec. IV-C) and W is its B operand. Both
+// baselines run the same kernels on this engine, so all three designs see
+// the same sparse input: the AWB-GCN-like array (AWB-GCN skips zeros of X
+// too) and the HyGCN-like combination engine, where X x W belongs (a
+// favour to the baseline: HyGCN's systolic combination engine does not
+// skip zeros).
+//
 // # Baselines on the same engine
 //
 // HyGCN returns a HyGCN-like design (Scheme Hybrid: a 512-lane SIMD
@@ -89,9 +107,9 @@
 // # What it leaves out
 //
 // Energy (Cost.EnergyPJ is 0), the host CPU, on-chip network contention,
-// bank conflicts in merging partial sums, sparsity of the feature matrices
-// (every product is dense in its features: Cora's 1.3 %-dense input
-// features would make the first layer far cheaper on hardware that skips
-// zeros, as AWB-GCN does), and the order of A(XW) versus (AX)W: the kernels
-// run in the order workload defines (aggregation first).
+// bank conflicts in merging partial sums, the row-length profile of a
+// sparse input (its average is used), sparsity of hidden features (dense),
+// and the choice of A(XW) versus (AX)W: the kernels run in the order
+// workload defines (aggregation first, combination first for a sparse
+// input).
 package gcos

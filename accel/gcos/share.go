@@ -20,8 +20,8 @@ func (t *Template) split(jobs *[MaxSubs]job, k *workload.Kernel, base *rows, inO
 	var p phase
 	full := span{0, k.M, 0, width(k)}
 	if t.cfg.Scheme == Hybrid {
-		e := 1
-		if sparse(k.Class) {
+		e := 1 // the combination engine: GEMMs, X x W of a sparse input, element-wise
+		if aggregation(k) {
 			e = 0
 		}
 		p.subs[e], _, _ = t.share(&jobs[e], &t.subs[e], k, base, full, inOn, outOn)
@@ -234,8 +234,8 @@ func (t *Template) share(j *job, s *Sub, k *workload.Kernel, base *rows, sp span
 		}
 	}
 	if inOn { // the input is the previous kernel's output, kept on chip
-		if isSparse {
-			bB, fullB = 0, 0
+		if isSparse && !sparseInput(k) {
+			bB, fullB = 0, 0 // an aggregation's input is its B operand
 		} else {
 			aB = 0
 		}

@@ -128,7 +128,7 @@ func (t *Template) run(w hw.Work, tr *[]KernelTrace) (hw.Cost, error) {
 		var jobs [MaxSubs]job
 		var p phase
 		last := i == len(ks)-1
-		if t.cfg.Scheme == Hybrid && sparse(k.Class) && !last && ks[i+1].Class == workload.GEMM {
+		if t.cfg.Scheme == Hybrid && aggregation(k) && !last && ks[i+1].Class == workload.GEMM {
 			// Inter-engine pipeline: the aggregated rows pass on chip.
 			next := &ks[i+1]
 			cost.MACs = hw.SatAdd(cost.MACs, next.MACs)
@@ -190,6 +190,20 @@ func sparse(c workload.KernelClass) bool {
 	return c == workload.SpMM || c == workload.EdgeWise || c == workload.Max
 }
 
+// sparseInput reports whether k is the product X x W of a sparse input
+// (workload's SpMM with K = F): its sparse A operand is the input
+// features, not the square adjacency. An adjacency SpMM is N x N, so a
+// kernel is taken for one only when K = M (an input as wide as the graph
+// has nodes would pass for one only if its non-zeros also equalled the
+// adjacency's entries).
+func sparseInput(k *workload.Kernel) bool {
+	return k.Class == workload.SpMM && k.K != k.M
+}
+
+// aggregation reports whether k walks the adjacency: an aggregation or
+// attention kernel, the aggregation engine's work on a Hybrid design.
+func aggregation(k *workload.Kernel) bool { return sparse(k.Class) && !sparseInput(k) }
+
 // width returns the columns of k's output (1 for the attention scores).
 func width(k *workload.Kernel) int64 {
 	if k.Class == workload.EdgeWise {
@@ -239,6 +253,8 @@ func kernelRows(base *rows, k *workload.Kernel) rows {
 	nnz := nnzOf(k)
 	r.n = k.M
 	switch {
+	case sparseInput(k):
+		r.g = nil // a sparse input's rows: their average (a Size has no feature rows)
 	case r.g != nil && k.M == int64(r.g.NumNodes()) && nnz == inNNZ:
 		r.self = 0
 	case r.g != nil && k.M == int64(r.g.NumNodes()) && nnz == inNNZ+k.M:

@@ -1,6 +1,7 @@
 package gcos
 
 import (
+	"math"
 	"path/filepath"
 
 	"gnnsim/internal/shared"
@@ -44,6 +45,29 @@ func gcn2(g *graphs.Graph, f, h, c int) hw.Work {
 		workload.Layer{Kind: workload.GCN, F: h, G: c})
 }
 
+// sparseIn returns w with its first layer's input density set to d.
+func sparseIn(w hw.Work, d float64) hw.Work {
+	w.Block.Layers = append([]workload.Layer(nil), w.Block.Layers...)
+	w.Block.Layers[0].InputDensity = d
+	return w
+}
+
+// coraPublishedDensity is Cora's feature density when the data is absent:
+// 49,216 non-zeros of 2,708 x 1,433 (MISSION section 12; the count of
+// ind.cora.allx and tx, graphs.TestLoadPlanetoidReal).
+const coraPublishedDensity = 49216.0 / (2708 * 1433)
+
+// coraDensity measures Cora's feature density from the Planetoid files
+// when present, else returns the published one.
+func coraDensity(t testing.TB) float64 {
+	p, err := graphs.LoadPlanetoid(filepath.Join(shared.Data(), "planetoid", "ind", "ind.cora"))
+	if err != nil {
+		return coraPublishedDensity
+	}
+	d, _ := p.FeatureDensity()
+	return d
+}
+
 // sampled returns w with its adjacency entries scaled by rate.
 func sampled(w hw.Work, rate float64) hw.Work {
 	w.Block.In.NNZ = int64(float64(w.Block.In.NNZ) * rate)
@@ -64,6 +88,11 @@ func testWorks(t testing.TB) []hw.Work {
 		hw.GraphWork(ba, workload.Layer{Kind: workload.FC, F: 32, G: 16}, workload.Layer{Kind: workload.BN, F: 16, G: 16}),
 		sizes,
 		sampled(sizes, 0.1),
+		// Sparse input features (Cora's density): X x W as a sparse product.
+		sparseIn(gcn2(g, 1433, 16, 7), coraPublishedDensity),
+		sparseIn(sampled(gcn2(g, 1433, 16, 7), 0.5), coraPublishedDensity),
+		sparseIn(hw.GraphWork(ba, workload.Layer{Kind: workload.GAT, F: 300, G: 8, Heads: 2}, workload.Layer{Kind: workload.FC, F: 16, G: 16}), 0.1),
+		sparseIn(hw.GraphWork(ba, workload.Layer{Kind: workload.GIN, F: 200, G: 16}, workload.Layer{Kind: workload.GIN, F: 16, G: 16}), 0.02),
 	}
 }
 
@@ -342,18 +371,102 @@ func TestCoraOrderOfMagnitude(t *testing.T) {
 	}
 }
 
+// TestCoraSparseInputPaperScale is the order-of-magnitude check against
+// the paper's scale: a two-layer GCN (hidden 16) on Cora with its sparse
+// input features, on any of the three 4,096-DSP designs at 330 MHz, takes
+// 1-50 us. It also checks that skipping zeros pays: the first layer's
+// product moves and computes less than the dense one, and the whole layer
+// is faster.
+func TestCoraSparseInputPaperScale(t *testing.T) {
+	g := cora(t)
+	d := coraDensity(t)
+	dense := gcn2(g, 1433, 16, 7)
+	sp := sparseIn(dense, d)
+	for _, c := range []Config{Default(), HyGCN(), AWBGCN()} {
+		u := mustNew(t, c)
+		dc, err := u.Run(dense)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc, err := u.Run(sp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		us := sc.Seconds() * 1e6
+		t.Logf("%s on %s, input density %.4f: %.2f us (dense input %.1f us), %d MACs, %.3f MB off chip",
+			c.Name, g.Name, d, us, dc.Seconds()*1e6, sc.MACs, float64(sc.DRAMBytes)/1e6)
+		if us < 1 || us > 50 {
+			t.Errorf("%s: %.2f us, outside the paper's scale of 1-50 us", c.Name, us)
+		}
+		if sc.MACs >= dc.MACs || sc.DRAMBytes >= dc.DRAMBytes || sc.Cycles >= dc.Cycles {
+			t.Errorf("%s: sparse input %d MACs, %d bytes, %d cycles; dense %d, %d, %d: want all fewer",
+				c.Name, sc.MACs, sc.DRAMBytes, sc.Cycles, dc.MACs, dc.DRAMBytes, dc.Cycles)
+		}
+		if bound := float64(sc.MACs) / float64(u.Usage().DSP) / ClockHz * 1e6; us < bound {
+			t.Errorf("%s: %.2f us below the %.2f us of all PEs busy", c.Name, us, bound)
+		}
+	}
+}
+
+// TestSparseInputPricing checks how X x W of a sparse input is priced: X
+// crosses the HBM as COO (a value and two indices per non-zero), once on
+// designs that neither re-read it nor spill partial sums (AWB-GCN-like,
+// default), and on the HyGCN-like design it runs on the combination engine
+// (whose weight-reuse tiles spill partial sums: more bytes, not fewer).
+func TestSparseInputPricing(t *testing.T) {
+	g := coraSized(t)
+	const d = 0.01
+	w := hw.GraphWork(g, workload.Layer{Kind: workload.GCN, F: 1000, G: 16, InputDensity: d})
+	nnz := int64(d * float64(g.NumNodes()) * 1000)
+	for _, c := range []Config{AWBGCN(), Default(), HyGCN()} {
+		_, tr, err := mustNew(t, c).Explain(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		xw := tr[0]
+		if xw.Kernel != "combine" || xw.Class != workload.SpMM {
+			t.Fatalf("%s: first phase %s %s, want the sparse combine", c.Name, xw.Kernel, xw.Class)
+		}
+		var bytes int64
+		for _, st := range xw.Subs {
+			bytes += st.Bytes
+		}
+		x := nnz * (WordBytes + 2*IndexBytes)
+		wts := int64(1000 * 16 * WordBytes)
+		out := int64(g.NumNodes()) * 16 * WordBytes
+		// X once as COO, W at least once, the output once; whole bursts.
+		lo, hi := x+out, x+out+int64(len(xw.Subs))*(wts+3*BurstBytes)
+		if c.Scheme == Hybrid {
+			hi = math.MaxInt64
+		}
+		if bytes < lo || bytes > hi {
+			t.Errorf("%s: X x W moves %d bytes, want %d..%d", c.Name, bytes, lo, hi)
+		}
+		if c.Scheme == Hybrid && (xw.Subs[0].Compute != 0 || xw.Subs[1].Compute == 0) {
+			t.Errorf("%s: X x W computed by the aggregation engine (%+v)", c.Name, xw.Subs)
+		}
+	}
+}
+
+// BenchmarkCoraGCN times one evaluation of the two-layer GCN on Cora, with
+// dense and with sparse (measured density) input features.
 func BenchmarkCoraGCN(b *testing.B) {
 	g := cora(b)
-	for _, c := range []Config{Default(), HyGCN(), AWBGCN()} {
-		u := mustNew(b, c)
-		w := gcn2(g, 1433, 16, 7)
-		b.Run(c.Name, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := u.Run(w); err != nil {
-					b.Fatal(err)
+	dense := gcn2(g, 1433, 16, 7)
+	for _, in := range []struct {
+		name string
+		w    hw.Work
+	}{{"dense", dense}, {"sparse", sparseIn(dense, coraDensity(b))}} {
+		for _, c := range []Config{Default(), HyGCN(), AWBGCN()} {
+			u := mustNew(b, c)
+			b.Run(in.name+"/"+c.Name, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := u.Run(in.w); err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
-		})
+			})
+		}
 	}
 }

@@ -2,7 +2,7 @@
 // and IV-E): the joint space of Tables I and II, the mapping of a GNN onto
 // workload layers, the fitness, and Algorithm 1 on search.Pool.
 //
-//	p, _ := gcos.NewProblem(gcos.Dataset{Name: "cora", Graph: g, Features: 1433, Classes: 7}, acc)
+//	p, _ := gcos.NewProblem(gcos.Dataset{Name: "cora", Graph: g, Features: 1433, FeatureDensity: 0.0127, Classes: 7}, acc)
 //	sp, _ := gcos.NewSpace(7)
 //	res, _ := p.Search(ctx, sp, gcos.Options{PoolSize: 50, Evaluations: 2000, Seed: 1})
 //	best := res.Top[0] // Design{Arch, HW}, latency, accuracy, fitness
@@ -23,7 +23,10 @@
 // target fitness or a budget, return the top N2. Fitness = 0.5 accuracy +
 // 0.5 RefPS / (RefPS + latency), the latency term a normalised 1/latency
 // (RefPS: the handcrafted GCN on accel.Default; Fitness can be re-weighted).
-// Designs over the VCU128 budget are infeasible (a constraint).
+// Designs over the VCU128 budget are infeasible (a constraint). A data
+// set's feature density (Dataset.FeatureDensity, measured by the caller)
+// makes the first layer's product with its weights a sparse one, on every
+// accelerator alike.
 //
 // Accuracy comes from an AccuracyFunc, cached per architecture: the
 // trainer of package train on Planetoid data (the repro wires it), or any

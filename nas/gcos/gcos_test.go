@@ -131,6 +131,54 @@ func TestWorkloadMapping(t *testing.T) {
 	}
 }
 
+// TestFeatureDensity: a sparse input makes the first layer's X x W cost
+// nnz(X) x G MACs (and combine first), hidden layers stay dense, every
+// GNN gets faster, and densities outside (0, 1] are errors.
+func TestFeatureDensity(t *testing.T) {
+	ds := coraLike(t)
+	dense, err := NewProblem(ds, standIn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds.FeatureDensity = 49216.0 / (2708 * 1433) // Cora's (MISSION section 12)
+	p, err := NewProblem(ds, standIn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := accel.New(accel.AWBGCN())
+	if err != nil {
+		t.Fatal(err)
+	}
+	hc := Handcrafted(7)
+	gcn, err := p.Latency(hc["GCN"], u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, e := int64(2708), int64(ds.Graph.NNZ())
+	if want := 49216*16 + (e+n)*16 + (e+n)*16 + n*16*7; gcn.MACs != want {
+		t.Errorf("GCN MACs %d, want %d", gcn.MACs, want)
+	}
+	for _, name := range HandcraftedNames {
+		s, err := p.Latency(hc[name], u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := dense.Latency(hc[name], u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.TimePS >= d.TimePS || s.MACs >= d.MACs {
+			t.Errorf("%s: sparse input %d ps, %d MACs; dense %d ps, %d MACs", name, s.TimePS, s.MACs, d.TimePS, d.MACs)
+		}
+	}
+	for _, x := range []float64{-0.1, 1.5, math.NaN(), math.Inf(1)} {
+		ds.FeatureDensity = x
+		if _, err := NewProblem(ds, standIn); err == nil {
+			t.Errorf("feature density %v accepted", x)
+		}
+	}
+}
+
 func TestInfeasible(t *testing.T) {
 	p, err := NewProblem(coraLike(t), standIn)
 	if err != nil {

@@ -20,7 +20,12 @@ type Dataset struct {
 	Graph    *graphs.Graph // nil: Size alone
 	Size     workload.Size // ignored when Graph is set
 	Features int
-	Classes  int
+	// FeatureDensity is the non-zero fraction of the input features, in
+	// (0, 1]; 0 means dense. The first layer's product with its weights
+	// skips the zeros (workload.Layer.InputDensity); hidden layers are
+	// dense.
+	FeatureDensity float64
+	Classes        int
 }
 
 func (d Dataset) size() workload.Size {
@@ -34,6 +39,9 @@ func (d Dataset) size() workload.Size {
 func (d Dataset) Validate() error {
 	if d.Features < 1 || d.Classes < 1 {
 		return fmt.Errorf("gcos: data set %s: %d features, %d classes", d.Name, d.Features, d.Classes)
+	}
+	if x := d.FeatureDensity; !(x >= 0 && x <= 1) {
+		return fmt.Errorf("gcos: data set %s: feature density %v, want (0, 1] (0 for dense)", d.Name, x)
 	}
 	if s := d.size(); s.Nodes < 1 {
 		return fmt.Errorf("gcos: data set %s has no nodes", d.Name)
@@ -133,7 +141,8 @@ func NewProblem(data Dataset, acc AccuracyFunc) (*Problem, error) {
 
 // Latency runs a on unit u: each layer on the data set's adjacency sampled
 // at the layer's rate (a concrete graph keeps its real row lengths), the
-// costs added.
+// first on the data set's input features at their density, the costs
+// added.
 func (p *Problem) Latency(a Arch, u hw.Unit) (hw.Cost, error) {
 	if err := a.Validate(); err != nil {
 		return hw.Cost{}, err
@@ -145,6 +154,9 @@ func (p *Problem) Latency(a Arch, u hw.Unit) (hw.Cost, error) {
 		ls, w, err := a.Workload(i, f)
 		if err != nil {
 			return hw.Cost{}, err
+		}
+		if i == 0 {
+			ls[0].InputDensity = p.Data.FeatureDensity // the raw features; hidden ones are dense
 		}
 		sz := in
 		sz.NNZ = int64(math.Round(float64(in.NNZ) * a.Layers[i].Sampling))

@@ -11,7 +11,11 @@
 // Accuracy is measured: every GNN is trained on the CPU (package train) on
 // Planetoid Cora / CiteSeer; the report says which trainer settings and how
 // G-CoS attention types map onto the trainer's. Latency comes from
-// accel/gcos. What the paper has and we do not: the one-shot supernet, the
+// accel/gcos; the first layer's product with its weights skips the zeros
+// of the input features on every design (densities measured from the
+// Planetoid files, published counts when they are absent, Reddit dense).
+// Figures 1, 7 and 8 run side by side (Options.Workers). What the paper
+// has and we do not: the one-shot supernet, the
 // GNAS baselines of Figure 7, Deepburning-GL, PyG-CPU timings, FPGA
 // implementation.
 package seed001

@@ -1,6 +1,8 @@
 package seed001
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	accel "gnnsim/accel/gcos"
 	"gnnsim/graphs"
@@ -28,7 +31,12 @@ type Options struct {
 	Quick   bool   // reduced sizes: <= 60 s
 	Seed    uint64
 	DataDir string // the layout of ../shared/data; empty: generated/sized data only
-	Workers int    // <= 0: all CPUs; never changes the results
+	// Workers bounds the goroutines of each parallel step: Figures 1, 7 (one
+	// piece per co-search and handcrafted GNN) and 8 run side by side, and
+	// each search evaluates its candidates in parallel. <= 0: all pieces at
+	// once and all CPUs per search. It never changes the results, nor the
+	// order of the log.
+	Workers int
 	Log     io.Writer
 	// Accuracy overrides the trainer (tests); nil: TrainedAccuracy on
 	// DataDir (200 epochs; quick: QuickEpochs).
@@ -119,6 +127,38 @@ type Report struct {
 	// CoraGCNMicros is the handcrafted GCN on Cora on its searched
 	// accelerator (the order-of-magnitude check).
 	CoraGCNMicros float64
+	// CoraGCNMACs are the MACs of that GCN with Cora's sparse input
+	// features, CoraGCNDenseMACs with dense ones.
+	CoraGCNMACs, CoraGCNDenseMACs int64
+	// Features says, per data set, how dense its input features are and
+	// where the figure comes from.
+	Features []string
+}
+
+// gcnMACs returns the MACs of the handcrafted GCN on ds, as given and with
+// dense input features.
+func gcnMACs(ds nas.Dataset) (sparse, dense int64, err error) {
+	u, err := accel.New(accel.Default())
+	if err != nil {
+		return 0, 0, err
+	}
+	for i, d := range []float64{ds.FeatureDensity, 0} {
+		ds.FeatureDensity = d
+		p, err := nas.NewProblem(ds, nil)
+		if err != nil {
+			return 0, 0, err
+		}
+		c, err := p.Latency(nas.Handcrafted(ds.Classes)["GCN"], u)
+		if err != nil {
+			return 0, 0, err
+		}
+		if i == 0 {
+			sparse = c.MACs
+		} else {
+			dense = c.MACs
+		}
+	}
+	return sparse, dense, nil
 }
 
 func (o *Options) logf(format string, args ...any) {
@@ -157,8 +197,12 @@ func Run(ctx context.Context, o Options) (Report, error) {
 		return Report{}, fmt.Errorf("seed001: %w", err)
 	}
 	rep := Report{Out: o.Out, Sizes: sz}
-	data, err := Datasets(o.DataDir)
+	data, features, err := datasets(o.DataDir)
 	if err != nil {
+		return rep, err
+	}
+	rep.Features = features
+	if rep.CoraGCNMACs, rep.CoraGCNDenseMACs, err = gcnMACs(data[0]); err != nil {
 		return rep, err
 	}
 	// Accuracy oracles for the data sets with labels (Cora, CiteSeer).
@@ -175,26 +219,53 @@ func Run(ctx context.Context, o Options) (Report, error) {
 		oracles[ds.Name] = or
 		rep.AccuracyFrom = append(rep.AccuracyFrom, ds.Name+": "+or.From)
 	}
-	o.logf("seed001: figure 1 (%d x %d pairs)", sz.Fig1GNNs, sz.Fig1Accels)
-	if rep.Fig1, rep.GoodFraction, err = fig1(ctx, &o, data[0], oracles[data[0].Name], sz); err != nil {
-		return rep, err
-	}
-	o.logf("seed001: figure 7")
+	// Figures 1, 7 (each co-search and each handcrafted GNN) and 8 depend
+	// on nothing but the data and the oracles, whose answers are pure
+	// functions of the architecture (cached, safe for concurrent use): they
+	// run side by side, each writing its own slot.
+	var tasks []func(o *Options) error
+	tasks = append(tasks, func(o *Options) error {
+		o.logf("seed001: figure 1 (%d x %d pairs)", sz.Fig1GNNs, sz.Fig1Accels)
+		var err error
+		rep.Fig1, rep.GoodFraction, err = fig1(ctx, o, data[0], oracles[data[0].Name], sz)
+		return err
+	})
 	fig7Data := data[:2]
 	if o.Quick {
 		fig7Data = data[:1]
 	}
+	var fig7Rows []Fig7Row
 	for _, ds := range fig7Data {
-		rows, err := fig7(ctx, &o, ds, oracles[ds.Name], sz)
-		if err != nil {
-			return rep, err
+		or := oracles[ds.Name]
+		for wi, w := range sz.weights() {
+			slot := len(fig7Rows)
+			fig7Rows = append(fig7Rows, Fig7Row{})
+			tasks = append(tasks, func(o *Options) (err error) {
+				if slot == 0 {
+					o.logf("seed001: figure 7")
+				}
+				fig7Rows[slot], err = fig7Search(ctx, o, ds, or, sz, wi, w)
+				return err
+			})
 		}
-		rep.Fig7 = append(rep.Fig7, rows...)
+		for hi, name := range nas.HandcraftedNames {
+			slot := len(fig7Rows)
+			fig7Rows = append(fig7Rows, Fig7Row{})
+			tasks = append(tasks, func(o *Options) (err error) {
+				fig7Rows[slot], err = fig7Handcrafted(ctx, o, ds, or, sz, hi, name)
+				return err
+			})
+		}
 	}
-	o.logf("seed001: figure 8")
-	if rep.Fig8, rep.SpeedupHyGCN, rep.SpeedupAWB, err = fig8(ctx, &o, data, sz); err != nil {
+	tasks = append(tasks, func(o *Options) (err error) {
+		o.logf("seed001: figure 8")
+		rep.Fig8, rep.SpeedupHyGCN, rep.SpeedupAWB, err = fig8(ctx, o, data, sz)
+		return err
+	})
+	if err := runTasks(&o, tasks); err != nil {
 		return rep, err
 	}
+	rep.Fig7 = fig7Rows
 	for _, r := range rep.Fig8 {
 		if r.Dataset == "cora" && r.Model == "GCN" && r.Design == "G-CoS" {
 			rep.CoraGCNMicros = float64(r.LatencyPS) / 1e6
@@ -213,32 +284,69 @@ func Run(ctx context.Context, o Options) (Report, error) {
 }
 
 // Published sizes of the data sets (Planetoid as in PyG; Reddit as in
-// GraphSAGE / PyG), used when a graph is not on disk.
+// GraphSAGE / PyG), used when a graph is not on disk, with the density of
+// their input features (what the first layer's product skips):
+//
+//   - Cora: 49,216 non-zeros of 2,708 x 1,433 (MISSION section 12; the
+//     count of ind.cora in ../shared/data),
+//   - CiteSeer: 105,165 of 3,327 x 3,703 (the full Planetoid count, as
+//     nas/fgnas records it; the count of ind.citeseer),
+//   - PubMed: 988,031 of 19,717 x 500 (the full Planetoid count, as
+//     nas/fgnas records it; ../shared/data lacks ind.pubmed.allx, and the
+//     1,060 rows it has are 9.99 % non-zero),
+//   - Reddit: dense (our assumption: GraphSAGE's Reddit features are
+//     averaged GloVe word vectors and post statistics, not bags of words).
 var published = []nas.Dataset{
-	{Name: "cora", Size: workload.Size{Nodes: 2708, NNZ: 10556}, Features: 1433, Classes: 7},
-	{Name: "citeseer", Size: workload.Size{Nodes: 3327, NNZ: 9104}, Features: 3703, Classes: 6},
-	{Name: "pubmed", Size: workload.Size{Nodes: 19717, NNZ: 88648}, Features: 500, Classes: 3},
+	{Name: "cora", Size: workload.Size{Nodes: 2708, NNZ: 10556}, Features: 1433, FeatureDensity: 49216.0 / (2708 * 1433), Classes: 7},
+	{Name: "citeseer", Size: workload.Size{Nodes: 3327, NNZ: 9104}, Features: 3703, FeatureDensity: 105165.0 / (3327 * 3703), Classes: 6},
+	{Name: "pubmed", Size: workload.Size{Nodes: 19717, NNZ: 88648}, Features: 500, FeatureDensity: 988031.0 / (19717 * 500), Classes: 3},
 	{Name: "reddit", Size: workload.Size{Nodes: 232965, NNZ: 114615892}, Features: 602, Classes: 41},
 }
 
 // Datasets returns Cora, CiteSeer, PubMed and Reddit: with their graphs
-// when on disk, else their published sizes (Reddit always by size: its
-// 115 M entries are priced from the average row).
+// and measured feature densities when on disk, else their published sizes
+// and densities (Reddit always by size: its 115 M entries are priced from
+// the average row).
 func Datasets(dir string) ([]nas.Dataset, error) {
-	out := slices.Clone(published)
-	for i := range out {
-		g, err := loadGraph(dir, out[i].Name)
-		if err != nil {
-			return nil, err
-		}
-		out[i].Graph = g
-	}
-	return out, nil
+	out, _, err := datasets(dir)
+	return out, err
 }
 
-// loadGraph loads a Planetoid graph (planetoid/ind, the files package
-// train reads) when the data is present; nil when not.
-func loadGraph(dir, name string) (*graphs.Graph, error) {
+// datasets is Datasets, with a line per data set saying how dense its
+// features are and where that comes from.
+func datasets(dir string) ([]nas.Dataset, []string, error) {
+	out := slices.Clone(published)
+	var from []string
+	for i := range out {
+		ds := &out[i]
+		p, err := loadPlanetoid(dir, ds.Name)
+		if err != nil {
+			return nil, nil, err
+		}
+		src := "published count (data not on disk)"
+		if ds.FeatureDensity == 0 {
+			src = "dense (assumed)"
+		}
+		if p != nil {
+			if p.Features.Cols != ds.Features {
+				return nil, nil, fmt.Errorf("seed001: %s has %d features, want %d", ds.Name, p.Features.Cols, ds.Features)
+			}
+			ds.Graph = p.Graph
+			// Measured: over every row, or over the rows present when the
+			// files lack some (PubMed without allx), an estimate.
+			if d, rows := p.FeatureDensity(); rows > 0 && d > 0 {
+				ds.FeatureDensity = d
+				src = fmt.Sprintf("measured from the Planetoid files (%d of %d rows)", rows, p.NumNodes())
+			}
+		}
+		from = append(from, fmt.Sprintf("%s: %d features, %.2f %% non-zero, %s", ds.Name, ds.Features, 100*cmp.Or(ds.FeatureDensity, 1), src))
+	}
+	return out, from, nil
+}
+
+// loadPlanetoid loads a Planetoid data set (planetoid/ind, the files
+// package train reads) when the data is present; nil when not.
+func loadPlanetoid(dir, name string) (*graphs.Planetoid, error) {
 	if dir == "" || name == "reddit" {
 		return nil, nil
 	}
@@ -250,7 +358,7 @@ func loadGraph(dir, name string) (*graphs.Graph, error) {
 	if err != nil {
 		return nil, fmt.Errorf("seed001: %w", err)
 	}
-	return p.Graph, nil
+	return p, nil
 }
 
 func workers(w int) int {
@@ -425,49 +533,78 @@ func describe(c accel.Config) string {
 	return b.String()
 }
 
-// fig7 runs the co-search at each latency weight and tunes the
-// handcrafted GNNs' accelerators with the same search.
-func fig7(ctx context.Context, o *Options, ds nas.Dataset, or Oracle, sz Sizes) ([]Fig7Row, error) {
-	var rows []Fig7Row
+// runTasks runs tasks on up to o.Workers goroutines (all at once when
+// Workers <= 0) and returns the error of the first task that failed. Each
+// task logs to a buffer of its own, copied to o.Log once every task before
+// it has finished: the log reads as a serial run's would.
+func runTasks(o *Options, tasks []func(o *Options) error) error {
+	logs := make([]bytes.Buffer, len(tasks))
+	done := make([]bool, len(tasks))
+	var mu sync.Mutex
+	next := 0
+	w := o.Workers
+	if w <= 0 {
+		w = len(tasks)
+	}
+	return par.For(len(tasks), w, func(i int) error {
+		to := *o
+		if o.Log != nil {
+			to.Log = &logs[i]
+		}
+		err := tasks[i](&to)
+		if o.Log != nil {
+			mu.Lock()
+			defer mu.Unlock()
+			for done[i] = true; next < len(tasks) && done[next]; next++ {
+				if _, werr := o.Log.Write(logs[next].Bytes()); werr != nil && err == nil {
+					err = fmt.Errorf("seed001: log: %w", werr)
+				}
+			}
+		}
+		return err
+	})
+}
+
+// fig7Search runs the co-search at latency weight w (the wi-th).
+func fig7Search(ctx context.Context, o *Options, ds nas.Dataset, or Oracle, sz Sizes, wi int, w float64) (Fig7Row, error) {
 	sp, err := sz.space(ds.Classes)
 	if err != nil {
-		return nil, err
+		return Fig7Row{}, err
 	}
-	for wi, w := range sz.weights() {
-		p, err := nas.NewProblem(ds, or.Search)
-		if err != nil {
-			return nil, err
-		}
-		p.Fitness.Acc, p.Fitness.Lat = 1-w, w
-		res, err := p.Search(ctx, sp, nas.Options{PoolSize: sz.PoolSize, Evaluations: sz.CoSearch, Seed: splitmix.Mix64(o.Seed ^ uint64(10+wi)), Workers: o.Workers})
-		if err != nil {
-			return nil, err
-		}
-		b := res.Top[0]
-		test, err := or.Report(b.Design.Arch)
-		if err != nil {
-			return nil, err
-		}
-		rows = append(rows, Fig7Row{Dataset: ds.Name, Method: "G-CoS", LatWeight: w, Arch: b.Design.Arch.String(), Accel: describe(b.Design.HW),
-			Accuracy: test, LatencyPS: b.LatencyPS, Evaluations: int64(len(res.Evaluated))})
-		o.logf("seed001: %s G-CoS w=%.1f: %.3f (validation %.3f) in %.1f us", ds.Name, w, test, b.Accuracy, float64(b.LatencyPS)/1e6)
+	p, err := nas.NewProblem(ds, or.Search)
+	if err != nil {
+		return Fig7Row{}, err
 	}
-	hc := nas.Handcrafted(ds.Classes)
-	for hi, name := range nas.HandcraftedNames {
-		a := hc[name]
-		b, n, err := tuneAccel(ctx, o, ds, a, sz, uint64(20+hi))
-		if err != nil {
-			return nil, err
-		}
-		accv, err := or.Report(a)
-		if err != nil {
-			return nil, err
-		}
-		rows = append(rows, Fig7Row{Dataset: ds.Name, Method: name, Arch: a.String(), Accel: describe(b.Design.HW),
-			Accuracy: accv, LatencyPS: b.LatencyPS, Evaluations: int64(n)})
-		o.logf("seed001: %s %s: %.3f in %.1f us", ds.Name, name, accv, float64(b.LatencyPS)/1e6)
+	p.Fitness.Acc, p.Fitness.Lat = 1-w, w
+	res, err := p.Search(ctx, sp, nas.Options{PoolSize: sz.PoolSize, Evaluations: sz.CoSearch, Seed: splitmix.Mix64(o.Seed ^ uint64(10+wi)), Workers: o.Workers})
+	if err != nil {
+		return Fig7Row{}, err
 	}
-	return rows, nil
+	b := res.Top[0]
+	test, err := or.Report(b.Design.Arch)
+	if err != nil {
+		return Fig7Row{}, err
+	}
+	o.logf("seed001: %s G-CoS w=%.1f: %.3f (validation %.3f) in %.1f us", ds.Name, w, test, b.Accuracy, float64(b.LatencyPS)/1e6)
+	return Fig7Row{Dataset: ds.Name, Method: "G-CoS", LatWeight: w, Arch: b.Design.Arch.String(), Accel: describe(b.Design.HW),
+		Accuracy: test, LatencyPS: b.LatencyPS, Evaluations: int64(len(res.Evaluated))}, nil
+}
+
+// fig7Handcrafted tunes the accelerator of the hi-th handcrafted GNN with
+// the co-search's search (latency only).
+func fig7Handcrafted(ctx context.Context, o *Options, ds nas.Dataset, or Oracle, sz Sizes, hi int, name string) (Fig7Row, error) {
+	a := nas.Handcrafted(ds.Classes)[name]
+	b, n, err := tuneAccel(ctx, o, ds, a, sz, uint64(20+hi))
+	if err != nil {
+		return Fig7Row{}, err
+	}
+	accv, err := or.Report(a)
+	if err != nil {
+		return Fig7Row{}, err
+	}
+	o.logf("seed001: %s %s: %.3f in %.1f us", ds.Name, name, accv, float64(b.LatencyPS)/1e6)
+	return Fig7Row{Dataset: ds.Name, Method: name, Arch: a.String(), Accel: describe(b.Design.HW),
+		Accuracy: accv, LatencyPS: b.LatencyPS, Evaluations: int64(n)}, nil
 }
 
 // tuneAccel searches the accelerator of a fixed GNN for latency alone.

@@ -1,11 +1,14 @@
 package seed001
 
 import (
+	"gnnsim/internal/shared"
+
 	"bytes"
 	"context"
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	nas "gnnsim/nas/gcos"
@@ -31,9 +34,10 @@ func standIn(ctx context.Context, ds nas.Dataset) (Oracle, error) {
 func TestRunSmall(t *testing.T) {
 	sizes := Sizes{Fig1GNNs: 4, Fig1Accels: 5, CoSearch: 20, HWSearch: 20, PoolSize: 10}
 	var outs [2]string
+	var logs [2]bytes.Buffer
 	for i, w := range []int{1, 2} {
 		outs[i] = t.TempDir()
-		rep, err := Run(context.Background(), Options{Out: outs[i], Quick: true, Seed: 7, Workers: w, Accuracy: standIn, Sizes: sizes})
+		rep, err := Run(context.Background(), Options{Out: outs[i], Quick: true, Seed: 7, Workers: w, Accuracy: standIn, Sizes: sizes, Log: &logs[i]})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -49,6 +53,18 @@ func TestRunSmall(t *testing.T) {
 		if !(rep.SpeedupHyGCN > 0 && rep.SpeedupAWB > 0) {
 			t.Errorf("speed-ups %v %v", rep.SpeedupHyGCN, rep.SpeedupAWB)
 		}
+		// The paper's scale: a two-layer GCN on Cora takes 1-50 us on a
+		// 4,096-DSP accelerator at 330 MHz.
+		if rep.CoraGCNMicros < 1 || rep.CoraGCNMicros > 50 {
+			t.Errorf("Cora GCN on its searched accelerator: %.1f us, want 1-50", rep.CoraGCNMicros)
+		}
+		if !(rep.CoraGCNMACs > 0 && rep.CoraGCNMACs < rep.CoraGCNDenseMACs/10) {
+			t.Errorf("Cora GCN: %d MACs with sparse features, %d with dense", rep.CoraGCNMACs, rep.CoraGCNDenseMACs)
+		}
+	}
+	// The pieces run side by side, but the log reads as a serial run's.
+	if !bytes.Equal(logs[0].Bytes(), logs[1].Bytes()) || !strings.HasPrefix(logs[0].String(), "seed001: figure 1") {
+		t.Errorf("logs differ between 1 and 2 workers or start wrong:\n%s\n---\n%s", logs[0].String(), logs[1].String())
 	}
 	for _, f := range []string{"fig1_pairs.parquet", "fig7_frontier.parquet", "fig8_speedup.parquet", "report.md", "fig1_pairs.png", "fig7_cora.svg", "fig8_speedup.png"} {
 		a, err := os.ReadFile(filepath.Join(outs[0], f))
@@ -73,5 +89,38 @@ func TestRunErrors(t *testing.T) {
 	}
 	if _, err := Run(context.Background(), Options{Out: t.TempDir(), Sizes: Sizes{CoSearch: -1}, Accuracy: standIn}); err == nil {
 		t.Error("negative size accepted")
+	}
+}
+
+// TestDatasetsFeatureDensity: without data the published densities, with
+// it the measured ones, which for the complete Cora and CiteSeer files are
+// the published counts and for PubMed's 1,060 rows an estimate within
+// 1 % of the full count.
+func TestDatasetsFeatureDensity(t *testing.T) {
+	pub, err := Datasets("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, ds := range pub {
+		if ds.Graph != nil || ds.FeatureDensity != published[i].FeatureDensity {
+			t.Errorf("%s without data: graph %v, density %v", ds.Name, ds.Graph != nil, ds.FeatureDensity)
+		}
+		if want := ds.Name == "reddit"; (ds.FeatureDensity == 0) != want {
+			t.Errorf("%s: density %v", ds.Name, ds.FeatureDensity)
+		}
+	}
+	shared.RequireData(t, "planetoid", "ind", "ind.cora.graph")
+	got, err := Datasets(shared.Data())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, ds := range got[:3] {
+		tol := 1e-12
+		if ds.Name == "pubmed" {
+			tol = 0.01
+		}
+		if ds.Graph == nil || math.Abs(ds.FeatureDensity/pub[i].FeatureDensity-1) > tol {
+			t.Errorf("%s: measured density %v, published %v", ds.Name, ds.FeatureDensity, pub[i].FeatureDensity)
+		}
 	}
 }
