@@ -74,6 +74,24 @@ func newLayer(spec Layer, d *Data, in, out int, concat, first bool) *layer {
 	return l
 }
 
+// dropTraining releases the buffers only training uses (dropout scales,
+// gradients): a trained layer keeps what Evaluate's forward pass needs.
+func (l *layer) dropTraining() {
+	l.gw, l.gattL, l.gattR, l.gb = nil, nil, nil, nil
+	l.inScale, l.aScale, l.dz, l.dx = nil, nil, nil, nil
+	l.dAlpha, l.dEl, l.dEr = nil, nil, nil
+}
+
+// bytes is the memory of the layer's buffers (parameters excluded).
+func (l *layer) bytes() int64 {
+	n := 0
+	for _, s := range [][]float64{l.inScale, l.xin, l.z, l.el, l.er, l.score, l.alpha, l.aScale, l.coef, l.qcoef,
+		l.o, l.y, l.dz, l.dAlpha, l.dEl, l.dEr, l.dx, l.acc, l.hmax, l.hsum} {
+		n += 8 * cap(s)
+	}
+	return int64(n + 4*cap(l.arg))
+}
+
 func ones(n int) []float64 {
 	s := make([]float64, n)
 	for i := range s {

@@ -159,6 +159,25 @@ func (m *Model) rows(p []rowSet) []rowSet {
 	return p
 }
 
+// dropTraining releases what only training needs (gradients, Adam
+// moments, dropout scales, backward buffers), about half of a model's
+// memory; Evaluate still works.
+func (m *Model) dropTraining() {
+	m.g, m.m1, m.m2, m.dLogits = nil, nil, nil, nil
+	for _, l := range m.layers {
+		l.dropTraining()
+	}
+}
+
+// Bytes is the memory the model holds in its buffers and parameters.
+func (m *Model) Bytes() int64 {
+	n := 8 * int64(cap(m.p)+cap(m.g)+cap(m.best)+cap(m.m1)+cap(m.m2)+cap(m.dLogits))
+	for _, l := range m.layers {
+		n += l.bytes()
+	}
+	return n
+}
+
 // NumParams is the number of trainable parameters.
 func (m *Model) NumParams() int { return len(m.p) }
 

@@ -21,7 +21,8 @@ type Result struct {
 // best validation accuracy (ties: lowest validation loss, then earliest)
 // are kept for Evaluate, and that epoch's test accuracy is reported, as
 // the seeds select. Everything random flows from c.Seed: equal inputs give
-// equal results, bit for bit.
+// equal results, bit for bit. The model returned keeps what Evaluate
+// needs; the buffers only training uses are released.
 //
 // Each pass computes only the rows its nodes depend on (a two-layer
 // network's step on Cora's 140 training nodes reads the linear transforms
@@ -66,6 +67,7 @@ func (m *Model) train() error {
 		m.Result.Val = m.accuracy(d.Val)
 	}
 	m.Result.Test = m.accuracy(d.Test)
+	m.dropTraining()
 	return nil
 }
 
