@@ -236,29 +236,46 @@ func (p *Problem) Random(ctx context.Context, trained int, seed uint64) (*RunRes
 // Separate runs the two-step baseline: a pure architecture search (the
 // hardware ignored, full precision) for archEpisodes, then a hardware
 // search (group sizes and bits) for the best architecture found, for
-// hwEpisodes (0 means 200 and 800).
+// hwEpisodes (0 means 200 and 800). It is SeparateArch followed by
+// SeparateHardware with seed+1.
 func (p *Problem) Separate(ctx context.Context, archEpisodes, hwEpisodes int, seed uint64) (*RunResult, error) {
+	a, err := p.SeparateArch(ctx, archEpisodes, seed)
+	if err != nil {
+		return nil, err
+	}
+	return p.SeparateHardware(ctx, a, hwEpisodes, seed+1)
+}
+
+// ArchResult is the first phase of separate search.
+type ArchResult struct {
+	// Samples are the architectures trained, in evaluation order, with the
+	// first choice of every hardware gene and no hardware verdict.
+	Samples []Sample
+	// Best is the joint genome of the best architecture by validation
+	// accuracy (ties: the first), its hardware genes the first choices.
+	Best     []int
+	Episodes int
+}
+
+// SeparateArch runs separate search's architecture phase: the controller
+// over the architecture decisions alone for archEpisodes (0 means 200),
+// every network trained at full precision, the hardware and the limits
+// ignored. Its outcome depends on the space, the data set, the oracle and
+// seed only, not on p's limits, so one phase serves every specification.
+func (p *Problem) SeparateArch(ctx context.Context, archEpisodes int, seed uint64) (*ArchResult, error) {
 	if err := p.check(); err != nil {
 		return nil, err
 	}
 	if archEpisodes == 0 {
 		archEpisodes = ArchEpisodes
 	}
-	if hwEpisodes == 0 {
-		hwEpisodes = HWEpisodes
-	}
 	archSp, err := p.Space.Part(Architecture)
-	if err != nil {
-		return nil, err
-	}
-	hwSp, err := p.Space.Part(Hardware)
 	if err != nil {
 		return nil, err
 	}
 	// The hardware genes during the architecture phase: the first choice
 	// of each (they do not affect an unquantised, unconstrained network).
 	zero := make([]int, p.Space.Joint().Len())
-	out := &RunResult{Method: "separate", Episodes: archEpisodes + hwEpisodes}
 	free := *p
 	free.Limits = Limits{}
 	archRes, err := p.reinforce(archSp, func(g []int) (search.Evaluation, error) {
@@ -267,6 +284,7 @@ func (p *Problem) Separate(ctx context.Context, archEpisodes, hwEpisodes int, se
 	if err != nil {
 		return nil, fmt.Errorf("fgnas: separate search, architecture: %w", err)
 	}
+	out := &ArchResult{Episodes: archEpisodes}
 	bestArch, bestVal := []int(nil), -1.0
 	for _, ind := range archRes.Evaluated {
 		s := ind.Info.(Sample)
@@ -278,11 +296,31 @@ func (p *Problem) Separate(ctx context.Context, archEpisodes, hwEpisodes int, se
 			bestArch, bestVal = ind.Genome, s.Val
 		}
 	}
-	archTrained := len(archRes.Evaluated)
-	fixed := p.Space.Merge(Architecture, bestArch, zero)
+	out.Best = p.Space.Merge(Architecture, bestArch, zero)
+	return out, ctx.Err()
+}
+
+// SeparateHardware runs separate search's hardware phase on the best
+// architecture of a: the controller over group sizes and bits for
+// hwEpisodes (0 means 800), each design judged against p's limits and,
+// when feasible, its quantised network evaluated. The result holds a's
+// samples then the phase's; its best design comes from this phase.
+func (p *Problem) SeparateHardware(ctx context.Context, a *ArchResult, hwEpisodes int, seed uint64) (*RunResult, error) {
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	if hwEpisodes == 0 {
+		hwEpisodes = HWEpisodes
+	}
+	hwSp, err := p.Space.Part(Hardware)
+	if err != nil {
+		return nil, err
+	}
+	out := &RunResult{Method: "separate", Episodes: a.Episodes + hwEpisodes}
+	out.Samples = append(out.Samples, a.Samples...)
 	hwRes, err := p.reinforce(hwSp, func(g []int) (search.Evaluation, error) {
-		return p.evaluate(p.Space.Merge(Hardware, g, fixed), true)
-	}, hwEpisodes, seed+1)
+		return p.evaluate(p.Space.Merge(Hardware, g, a.Best), true)
+	}, hwEpisodes, seed)
 	if err != nil {
 		return nil, fmt.Errorf("fgnas: separate search, hardware: %w", err)
 	}
@@ -294,7 +332,7 @@ func (p *Problem) Separate(ctx context.Context, archEpisodes, hwEpisodes int, se
 		out.Samples = append(out.Samples, s)
 	}
 	out.finishFrom(first)
-	out.Trained += archTrained
+	out.Trained += len(a.Samples)
 	return out, ctx.Err()
 }
 
