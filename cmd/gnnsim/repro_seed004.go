@@ -39,6 +39,9 @@ cached by architecture and bits. --quick runs 4 specifications, one run, short
 searches and short trainings (under a minute on two cores).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkWorkers(workers); err != nil {
+				return err
+			}
 			if out == "" {
 				out = "results/seed004"
 				if quick {
@@ -47,7 +50,7 @@ searches and short trainings (under a minute on two cores).`,
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			oracle, err := seed004.TrainedOracle(data, quick)
+			oracle, err := seed004.TrainedOracle(data, quick, workers)
 			if err != nil {
 				return err
 			}
@@ -74,6 +77,6 @@ searches and short trainings (under a minute on two cores).`,
 	c.Flags().IntVar(&runs, "runs", 0, "runs per method and specification (default 5, 1 with --quick)")
 	c.Flags().BoolVar(&published, "published", true, "FGNAS's published timing (the paper's specifications were set for it); false: ours")
 	c.Flags().BoolVar(&pipelined, "pipelined", false, "judge latency on the pipelined time")
-	c.Flags().IntVar(&workers, "workers", 1, "specifications searched in parallel; results do not depend on it")
+	c.Flags().IntVar(&workers, "workers", 0, "networks trained and runs searched at once (default: number of CPUs); results do not depend on it")
 	return c
 }
