@@ -28,6 +28,8 @@ import (
 	"runtime"
 	"time"
 
+	"gonum.org/v1/gonum/stat"
+
 	"gnnsim/accel/fpga"
 	"gnnsim/internal/par"
 	"gnnsim/internal/splitmix"
@@ -81,9 +83,10 @@ type Cell struct {
 	// the run whose best sample has the highest test accuracy (FGNAS's
 	// rule); MeanBestTest the mean of the runs' best samples.
 	BestTest, MeanBestTest float64
-	// MeanBestVal is the mean over runs of the best validation accuracy:
-	// the reward the searches maximise.
-	MeanBestVal float64
+	// MeanBestVal is the mean over runs of the best validation accuracy
+	// (0 for a run without a feasible design): the reward the searches
+	// maximise; SDBestVal its sample standard deviation over runs.
+	MeanBestVal, SDBestVal float64
 	// Top10Test is the selected run's mean test accuracy of its ten best.
 	Top10Test float64
 	// Trained and Episodes are summed over runs; Feasible counts the
@@ -367,6 +370,7 @@ func runOne(ctx context.Context, p *fgnas.Problem, pl plan, seed uint64, sep *fg
 
 func summarise(c *Cell) {
 	sel := -1
+	var bests []float64
 	for i, r := range c.Runs {
 		c.Trained += r.Trained
 		c.Episodes += r.Episodes
@@ -378,6 +382,7 @@ func summarise(c *Cell) {
 		}
 		c.MeanBestTest += r.BestTest() / float64(len(c.Runs))
 		c.MeanBestVal += r.BestVal() / float64(len(c.Runs))
+		bests = append(bests, r.BestVal())
 		if r.Best >= 0 && (sel < 0 || r.BestTest() > c.Runs[sel].BestTest()) {
 			sel = i
 		}
@@ -385,6 +390,9 @@ func summarise(c *Cell) {
 	if sel >= 0 {
 		c.BestTest = c.Runs[sel].BestTest()
 		c.Top10Test = c.Runs[sel].Top10Test
+	}
+	if len(bests) > 1 {
+		_, c.SDBestVal = stat.MeanStdDev(bests, nil)
 	}
 }
 
