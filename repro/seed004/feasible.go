@@ -18,11 +18,18 @@ type FeasibleRow struct {
 	Timing    string  `parquet:"timing"`
 	Draws     int64   `parquet:"draws"`
 	Feasible  int64   `parquet:"feasible"`
-	// Over counts the designs by the first limit they break.
+	// Over counts the designs by the first limit they break (LUT, FF,
+	// DSP, then latency: the FPGA model's order).
 	OverLatency int64 `parquet:"over_latency"`
 	OverLUT     int64 `parquet:"over_lut"`
 	OverFF      int64 `parquet:"over_ff"`
 	OverDSP     int64 `parquet:"over_dsp"`
+	// Breaks counts the designs over each limit, whatever else they
+	// break.
+	BreaksLatency int64 `parquet:"breaks_latency"`
+	BreaksLUT     int64 `parquet:"breaks_lut"`
+	BreaksFF      int64 `parquet:"breaks_ff"`
+	BreaksDSP     int64 `parquet:"breaks_dsp"`
 }
 
 // feasibility draws uniform designs of d's joint space and judges them
@@ -46,6 +53,15 @@ func feasibility(d fgnas.Dataset, limits []fgnas.Limits, draws int, seed uint64)
 				_, s, err := p.Hardware(sp.Joint().Sample(r))
 				if err != nil {
 					return nil, err
+				}
+				for _, b := range []struct {
+					n    *int64
+					over bool
+				}{{&row.BreaksLatency, s.LatencyMS > l.LatencyMS}, {&row.BreaksLUT, s.Use.LUT > l.LUT},
+					{&row.BreaksFF, s.Use.FF > l.LUT}, {&row.BreaksDSP, s.Use.DSP > l.DSP}} {
+					if b.over {
+						*b.n++
+					}
 				}
 				switch s.Over {
 				case "":

@@ -346,7 +346,7 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 		}
 	}
 	rep.Table4 = append(cora, rep.Table4...)
-	draws := 20000
+	draws := 100_000
 	if opts.Quick {
 		draws = 2000
 	}
