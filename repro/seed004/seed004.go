@@ -1,21 +1,3 @@
-// Package seed004 reproduces FGNAS (seed 004): Table 3 (Cora under the 12
-// hardware specifications: best accuracy of joint, random and separate
-// search), Table 4 (best accuracy per data set) and Figure 3 (the searched
-// samples on the usage-latency planes), written with our numbers beside the
-// published ones into one results directory.
-//
-// Accuracy comes from the oracle the caller supplies per data set (package
-// train: the network trained on the CPU and post-training quantised); the
-// hardware verdicts from package accel/fpga through nas/fgnas.
-//
-// Cost (2 shared cores, measured): --quick takes 16 s (11 s of CPU). A full
-// Table 3 cell costs 12-50 s per joint+random run under the tight
-// specifications and 50-180 s under the loosest (2,000 LSTM episodes at
-// 1.7 ms, 5 us per hardware verdict, ~4 s per trained network); separate
-// search's architecture phase trains unconstrained networks (~50 s each,
-// up to 9 minutes for a 64 x 16-head GAT), about 2-3 hours per run. The
-// full experiment is therefore about 1.5 hours without separate search and
-// over 10 hours with it, far above a 30-minute target.
 package seed004
 
 import (
