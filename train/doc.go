@@ -31,10 +31,14 @@
 // WeightDecay/2 times the squared weights (the first layer's only, as
 // Kipf and Welling do, or all weights and attention vectors with DecayAll,
 // as GAT does; never biases), with Adam (0.9, 0.999, 1e-8), one full-batch
-// step per epoch, 200 epochs by default. After every step the whole graph
-// is evaluated without dropout and the epoch with the best validation
-// accuracy (ties: lower validation loss, then earlier) is kept; its test
-// accuracy is the result, as FGNAS selects. Features are row-normalised
+// step per epoch, 200 epochs by default. After every step the validation
+// nodes are evaluated without dropout and the epoch with the best
+// validation accuracy (ties: lower validation loss, then earlier) is kept;
+// its test accuracy is the result, as FGNAS selects. Each pass computes
+// only the rows its nodes depend on (in a two-layer network on Cora the
+// step reads 1,664 and 644 of the 2,708 nodes' transforms, the
+// validation 2,335 and 1,484), to the same bits as passes over the whole
+// graph (TestRowPlansExact). Features are row-normalised
 // (each row divided by its sum) as both reference implementations do.
 // Weights start Glorot-uniform, biases at zero.
 //

@@ -66,9 +66,11 @@ func mulInPlace(x, y []float64) {
 	}
 }
 
-// matMul sets z = x w: x is n x k, w is k x m, z is n x m, row-major.
-func matMul(z, x, w []float64, n, k, m int) {
-	for i := range n {
+// matMul sets z = x w on the rows of rows: x is n x k, w is k x m, z is
+// n x m, row-major.
+func matMul(z, x, w []float64, rows []int32, k, m int) {
+	for _, i := range rows {
+		i := int(i)
 		zr := z[i*m : (i+1)*m]
 		clear(zr)
 		for c, a := range x[i*k : (i+1)*k] {
@@ -79,9 +81,11 @@ func matMul(z, x, w []float64, n, k, m int) {
 	}
 }
 
-// matMulTN sets g += x^T dz: x is n x k, dz is n x m, g is k x m.
-func matMulTN(g, x, dz []float64, n, k, m int) {
-	for i := range n {
+// matMulTN sets g += x^T dz over the rows of rows (dz is zero on the
+// others): x is n x k, dz is n x m, g is k x m.
+func matMulTN(g, x, dz []float64, rows []int32, k, m int) {
+	for _, i := range rows {
+		i := int(i)
 		dzr := dz[i*m : (i+1)*m]
 		for c, a := range x[i*k : (i+1)*k] {
 			if a != 0 {
@@ -91,11 +95,12 @@ func matMulTN(g, x, dz []float64, n, k, m int) {
 	}
 }
 
-// matMulNT sets dx = (dz w^T) * mask element-wise: dz is n x m, w is
-// k x m, dx and mask are n x k. Entries with a zero mask (dropped inputs)
-// are not computed.
-func matMulNT(dx, dz, w, mask []float64, n, m, k int) {
-	for i := range n {
+// matMulNT sets dx = (dz w^T) * mask element-wise on the rows of rows: dz
+// is n x m, w is k x m, dx and mask are n x k. Entries with a zero mask
+// (dropped inputs) are not computed.
+func matMulNT(dx, dz, w, mask []float64, rows []int32, m, k int) {
+	for _, i := range rows {
+		i := int(i)
 		dzr := dz[i*m : (i+1)*m]
 		for c := range k {
 			s := mask[i*k+c]

@@ -74,6 +74,24 @@ func newLayer(spec Layer, d *Data, in, out int, concat, first bool) *layer {
 	return l
 }
 
+// dropTraining releases the buffers only training uses (dropout scales,
+// gradients): a trained layer keeps what Evaluate's forward pass needs.
+func (l *layer) dropTraining() {
+	l.gw, l.gattL, l.gattR, l.gb = nil, nil, nil, nil
+	l.inScale, l.aScale, l.dz, l.dx = nil, nil, nil, nil
+	l.dAlpha, l.dEl, l.dEr = nil, nil, nil
+}
+
+// bytes is the memory of the layer's buffers (parameters excluded).
+func (l *layer) bytes() int64 {
+	n := 0
+	for _, s := range [][]float64{l.inScale, l.xin, l.z, l.el, l.er, l.score, l.alpha, l.aScale, l.coef, l.qcoef,
+		l.o, l.y, l.dz, l.dAlpha, l.dEl, l.dEr, l.dx, l.acc, l.hmax, l.hsum} {
+		n += 8 * cap(s)
+	}
+	return int64(n + 4*cap(l.arg))
+}
+
 func ones(n int) []float64 {
 	s := make([]float64, n)
 	for i := range s {
@@ -83,24 +101,28 @@ func ones(n int) []float64 {
 }
 
 // forward computes y from the input x (the previous layer's y; unused by
-// the first layer, which reads the features of d). In training the dropout
-// scales apply; q, when not nil, quantises every value the layer passes on
-// to the activation format (weights are quantised by the caller).
-func (l *layer) forward(d *Data, x []float64, train bool, q *Bits) {
-	n, W := l.n, l.width
+// the first layer, which reads the features of d) on the rows of rs: the
+// linear transform on rs.lin, everything after it on rs.agg. x need only
+// hold the rows of rs.lin. In training the dropout scales apply; q, when
+// not nil, quantises every value the layer passes on to the activation
+// format (weights are quantised by the caller).
+func (l *layer) forward(d *Data, x []float64, train bool, q *Bits, rs rowSet) {
+	W, in, oW := l.width, l.in, l.outW
 	if l.first {
 		xv := l.xin
-		copy(xv, d.xVal)
-		if train {
-			mulInPlace(xv, l.inScale)
-		}
-		if q != nil {
-			q.A.quantizeAll(xv)
-		}
-		clear(l.z)
-		for i := range n {
-			zr := l.z[i*W : (i+1)*W]
-			for k := d.xPtr[i]; k < d.xPtr[i+1]; k++ {
+		for _, i := range rs.lin {
+			a, b := d.xPtr[i], d.xPtr[i+1]
+			xr := xv[a:b]
+			copy(xr, d.xVal[a:b])
+			if train {
+				mulInPlace(xr, l.inScale[a:b])
+			}
+			if q != nil {
+				q.A.quantizeAll(xr)
+			}
+			zr := l.z[int(i)*W : int(i+1)*W]
+			clear(zr)
+			for k := a; k < b; k++ {
 				if v := xv[k]; v != 0 {
 					c := int(d.xCol[k])
 					axpy(zr, v, l.w[c*W:(c+1)*W])
@@ -110,31 +132,39 @@ func (l *layer) forward(d *Data, x []float64, train bool, q *Bits) {
 	} else {
 		src := x
 		if train || q != nil {
-			copy(l.xin, x)
-			if train {
-				mulInPlace(l.xin, l.inScale)
-			}
-			if q != nil {
-				q.A.quantizeAll(l.xin)
+			for _, i := range rs.lin {
+				xr := l.xin[int(i)*in : int(i+1)*in]
+				copy(xr, x[int(i)*in:])
+				if train {
+					mulInPlace(xr, l.inScale[int(i)*in:])
+				}
+				if q != nil {
+					q.A.quantizeAll(xr)
+				}
 			}
 			src = l.xin
 		}
-		matMul(l.z, src, l.w, n, l.in, W)
+		matMul(l.z, src, l.w, rs.lin, in, W)
 	}
 	if q != nil {
-		q.A.quantizeAll(l.z)
+		for _, i := range rs.lin {
+			q.A.quantizeAll(l.z[int(i)*W : int(i+1)*W])
+		}
 	}
 	if l.Attention == GAT {
-		l.attend(d, train)
+		l.attend(d, train, rs)
 	}
 	cf, es, hs := l.coefficients(d, q)
-	l.aggregate(d, cf, es, hs)
-	if q != nil {
-		q.A.quantizeAll(l.o)
-	}
-	activate(l.Activation, l.o, l.y)
-	if q != nil {
-		q.A.quantizeAll(l.y)
+	l.aggregate(d, cf, es, hs, rs.agg)
+	for _, i := range rs.agg {
+		o, y := l.o[int(i)*oW:int(i+1)*oW], l.y[int(i)*oW:int(i+1)*oW]
+		if q != nil {
+			q.A.quantizeAll(o)
+		}
+		activate(l.Activation, o, y)
+		if q != nil {
+			q.A.quantizeAll(y)
+		}
 	}
 }
 
@@ -168,12 +198,14 @@ func (l *layer) coefficients(d *Data, q *Bits) (cf []float64, es, hs int) {
 }
 
 // attend computes GAT's coefficients: per head, softmax over the edges of
-// row i of LeakyReLU_0.2(a_l . z_i + a_r . z_j), then dropout in training.
-// The edge loops handle all heads at once (heads are innermost in the
-// per-edge arrays).
-func (l *layer) attend(d *Data, train bool) {
+// row i of LeakyReLU_0.2(a_l . z_i + a_r . z_j), then dropout in training;
+// the projections on the rows of rs.lin, the coefficients of the rows of
+// rs.agg. The edge loops handle all heads at once (heads are innermost in
+// the per-edge arrays).
+func (l *layer) attend(d *Data, train bool, rs rowSet) {
 	H, out, W := l.Heads, l.out, l.width
-	for i := range l.n {
+	for _, i := range rs.lin {
+		i := int(i)
 		zr := l.z[i*W : (i+1)*W]
 		for h := range H {
 			l.el[i*H+h] = dot(l.attL[h*out:(h+1)*out], zr[h*out:])
@@ -181,7 +213,8 @@ func (l *layer) attend(d *Data, train bool) {
 		}
 	}
 	mx, sum := l.hmax, l.hsum
-	for i := range l.n {
+	for _, i := range rs.agg {
+		i := int(i)
 		a, b := int(d.aPtr[i]), int(d.aPtr[i+1])
 		el := l.el[i*H : (i+1)*H]
 		for h := range mx {
@@ -230,10 +263,12 @@ func leaky(s float64) float64 {
 // neighbours' z, heads concatenated or averaged, plus the bias. The
 // aggregate of all heads is formed in one row (o itself when heads are
 // concatenated) with the per-head loops written inline: a head is often
-// only 8 features wide, too short for a call per edge and head.
-func (l *layer) aggregate(d *Data, cf []float64, es, hs int) {
+// only 8 features wide, too short for a call per edge and head. Only the
+// rows of rows are computed.
+func (l *layer) aggregate(d *Data, cf []float64, es, hs int, rows []int32) {
 	H, out, W, oW := l.Heads, l.out, l.width, l.outW
-	for i := range l.n {
+	for _, i := range rows {
+		i := int(i)
 		a, b := int(d.aPtr[i]), int(d.aPtr[i+1])
 		orow := l.o[i*oW : (i+1)*oW]
 		m := l.acc
@@ -296,20 +331,27 @@ func (l *layer) aggregate(d *Data, cf []float64, es, hs int) {
 
 // backward takes dy, the loss gradient of y (overwritten), and accumulates
 // the parameter gradients; for all but the first layer it also sets dx,
-// the gradient of the layer's input. It must follow a training forward.
-func (l *layer) backward(d *Data, dy []float64) {
+// the gradient of the layer's input. It must follow a training forward on
+// the same rows: dy is read on rs.agg (the loss has no gradient
+// elsewhere), dx is written on rs.lin.
+func (l *layer) backward(d *Data, dy []float64, rs rowSet) {
 	H, out, W, oW := l.Heads, l.out, l.width, l.outW
 	gat := l.Attention == GAT
-	activateGrad(l.Activation, l.o, l.y, dy) // dy is now dL/do
-	for i := range l.n {
-		axpy(l.gb, 1, dy[i*oW:(i+1)*oW])
+	for _, i := range rs.agg {
+		i := int(i)
+		r := dy[i*oW : (i+1)*oW]
+		activateGrad(l.Activation, l.o[i*oW:(i+1)*oW], l.y[i*oW:(i+1)*oW], r) // dL/do
+		axpy(l.gb, 1, r)
+		if gat {
+			clear(l.dAlpha[int(d.aPtr[i])*H : int(d.aPtr[i+1])*H])
+		}
 	}
-	clear(l.dz)
-	if gat {
-		clear(l.dAlpha)
+	for _, j := range rs.lin {
+		clear(l.dz[int(j)*W : int(j+1)*W])
 	}
 	cf, es, hs := l.coefficients(d, nil)
-	for i := range l.n {
+	for _, i := range rs.agg {
+		i := int(i)
 		a, b := int(d.aPtr[i]), int(d.aPtr[i+1])
 		// dm is the gradient of every head's aggregate: the row of dL/do,
 		// or, for averaged heads, that row over H for each head.
@@ -366,11 +408,12 @@ func (l *layer) backward(d *Data, dy []float64) {
 		}
 	}
 	if gat {
-		l.attendBackward(d)
+		l.attendBackward(d, rs)
 	}
 	if l.first {
 		// gw = X^T dz over the (dropped) feature entries.
-		for i := range l.n {
+		for _, i := range rs.lin {
+			i := int(i)
 			dzr := l.dz[i*W : (i+1)*W]
 			for k := d.xPtr[i]; k < d.xPtr[i+1]; k++ {
 				if v := l.xin[k]; v != 0 {
@@ -381,18 +424,20 @@ func (l *layer) backward(d *Data, dy []float64) {
 		}
 		return
 	}
-	matMulTN(l.gw, l.xin, l.dz, l.n, l.in, W)
-	matMulNT(l.dx, l.dz, l.w, l.inScale, l.n, W, l.in)
+	matMulTN(l.gw, l.xin, l.dz, rs.lin, l.in, W)
+	matMulNT(l.dx, l.dz, l.w, l.inScale, rs.lin, W, l.in)
 }
 
-// attendBackward turns dAlpha (gradient of the dropped coefficients) into
-// gradients of the attention vectors and of z.
-func (l *layer) attendBackward(d *Data) {
+// attendBackward turns dAlpha (gradient of the dropped coefficients of the
+// rows of rs.agg) into gradients of the attention vectors and of z (on
+// rs.lin).
+func (l *layer) attendBackward(d *Data, rs rowSet) {
 	H, out, W := l.Heads, l.out, l.width
 	clear(l.dEl)
 	clear(l.dEr)
 	dot := l.hsum
-	for i := range l.n {
+	for _, i := range rs.agg {
+		i := int(i)
 		a, b := int(d.aPtr[i]), int(d.aPtr[i+1])
 		clear(dot)
 		for e := a; e < b; e++ {
@@ -416,7 +461,8 @@ func (l *layer) attendBackward(d *Data) {
 			}
 		}
 	}
-	for i := range l.n {
+	for _, i := range rs.lin {
+		i := int(i)
 		zr, dzr := l.z[i*W:(i+1)*W], l.dz[i*W:(i+1)*W]
 		for h := range H {
 			lo, hi := h*out, (h+1)*out

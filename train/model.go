@@ -80,6 +80,13 @@ type Model struct {
 	decay      [][2]int  // ranges of p under weight decay
 	dLogits    []float64 // n x classes
 	drop       *rand.Rand
+
+	// The rows each pass computes, layer by layer: a training step those
+	// the loss on the training nodes reads, the per-epoch evaluation
+	// those of the validation nodes, Evaluate every row. With wholeGraph
+	// (tests only) every pass computes every row, to the same results.
+	trainRows, valRows, allRows []rowSet
+	wholeGraph                  bool
 }
 
 // newModel lays out the parameters, allocates every buffer and
@@ -138,21 +145,52 @@ func newModel(d *Data, a Arch, c Config) (*Model, error) {
 		off += s.n
 	}
 	copy(m.best, m.p)
+	m.allRows = d.fullPlan(len(a.Layers))
+	m.trainRows = d.rowPlan(d.Train, len(a.Layers))
+	m.valRows = d.rowPlan(d.Val, len(a.Layers))
 	return m, nil
+}
+
+// rows returns the plan of a pass: p, or every row with wholeGraph.
+func (m *Model) rows(p []rowSet) []rowSet {
+	if m.wholeGraph {
+		return m.allRows
+	}
+	return p
+}
+
+// dropTraining releases what only training needs (gradients, Adam
+// moments, dropout scales, backward buffers), about half of a model's
+// memory; Evaluate still works.
+func (m *Model) dropTraining() {
+	m.g, m.m1, m.m2, m.dLogits = nil, nil, nil, nil
+	for _, l := range m.layers {
+		l.dropTraining()
+	}
+}
+
+// Bytes is the memory the model holds in its buffers and parameters.
+func (m *Model) Bytes() int64 {
+	n := 8 * int64(cap(m.p)+cap(m.g)+cap(m.best)+cap(m.m1)+cap(m.m2)+cap(m.dLogits))
+	for _, l := range m.layers {
+		n += l.bytes()
+	}
+	return n
 }
 
 // NumParams is the number of trainable parameters.
 func (m *Model) NumParams() int { return len(m.p) }
 
-// forward runs every layer; bits, when not nil, holds one format per layer.
-func (m *Model) forward(train bool, bits []Bits) {
+// forward runs every layer on the rows of plan; bits, when not nil, holds
+// one format per layer.
+func (m *Model) forward(train bool, bits []Bits, plan []rowSet) {
 	var x []float64
 	for i, l := range m.layers {
 		var q *Bits
 		if bits != nil {
 			q = &bits[i]
 		}
-		l.forward(m.d, x, train, q)
+		l.forward(m.d, x, train, q, plan[i])
 		x = l.y
 	}
 }
@@ -231,13 +269,14 @@ func (m *Model) crossEntropy(nodes []int32, grad bool) float64 {
 // current dropout masks and returns the loss (cross-entropy on the
 // training nodes plus weight decay); m.g holds its gradient.
 func (m *Model) lossAndGrad() float64 {
-	m.forward(true, nil)
+	plan := m.rows(m.trainRows)
+	m.forward(true, nil, plan)
 	loss := m.crossEntropy(m.d.Train, true)
 	clear(m.g)
 	dy := m.dLogits
 	for i := len(m.layers) - 1; i >= 0; i-- {
 		l := m.layers[i]
-		l.backward(m.d, dy)
+		l.backward(m.d, dy, plan[i])
 		dy = l.dx
 	}
 	wd := m.cfg.WeightDecay

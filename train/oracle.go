@@ -45,8 +45,11 @@ type Oracle struct {
 	d         *Data
 	cfg       Config
 	maxModels int
+	maxBytes  int64         // bound on the kept networks' memory; 0: none
+	trainers  chan struct{} // one token per training allowed at once; nil: no bound
 
 	mu        sync.Mutex
+	bytes     int64 // memory of the finished networks kept
 	results   map[string]*flight[Accuracy]
 	models    map[string]*modelEntry
 	tick      uint64 // use counter for the model cache's LRU order
@@ -66,6 +69,7 @@ type modelEntry struct {
 	flight[*Model]
 	mu      sync.Mutex
 	lastUse uint64
+	bytes   int64 // the model's memory once trained (o.mu)
 }
 
 // NewOracle returns an oracle training with c on d. It keeps up to
@@ -81,6 +85,22 @@ func NewOracle(d *Data, c Config, maxModels int) (*Oracle, error) {
 	}
 	return &Oracle{d: d, cfg: c, maxModels: max(maxModels, 1),
 		results: map[string]*flight[Accuracy]{}, models: map[string]*modelEntry{}}, nil
+}
+
+// Limit bounds the oracle's resources; call it before the first question.
+// At most trainers networks train at once (<= 0: no bound), so that a
+// search may ask about many genomes concurrently without running more
+// trainings than there are cores; questions answered from the cache never
+// wait for a training slot. The networks kept for re-quantisation use at
+// most maxBytes of memory (<= 0: no bound besides maxModels); the least
+// recently used go first, and one larger than the bound is not kept.
+// Neither bound changes an answer.
+func (o *Oracle) Limit(trainers int, maxBytes int64) {
+	o.trainers = nil
+	if trainers > 0 {
+		o.trainers = make(chan struct{}, trainers)
+	}
+	o.maxBytes = max(maxBytes, 0)
 }
 
 // Accuracy returns the genome's accuracies, training if no answer is
@@ -144,15 +164,29 @@ func (o *Oracle) model(arch Arch) (*modelEntry, error) {
 	o.trainings++
 	o.evict()
 	o.mu.Unlock()
+	if o.trainers != nil {
+		o.trainers <- struct{}{}
+	}
 	e.val, e.err = Train(o.d, arch, o.cfg)
+	if o.trainers != nil {
+		<-o.trainers
+	}
+	o.mu.Lock()
+	if e.err == nil {
+		e.bytes = e.val.Bytes()
+		o.bytes += e.bytes
+	}
 	close(e.done)
+	o.evict()
+	o.mu.Unlock()
 	return e, e.err
 }
 
-// evict drops least recently used finished networks beyond maxModels
-// (o.mu held). Networks still training are never dropped.
+// evict drops least recently used finished networks beyond maxModels or
+// maxBytes (o.mu held). Networks still training are never dropped; the
+// caller that asked for a network holds it until it is done with it.
 func (o *Oracle) evict() {
-	for len(o.models) > o.maxModels {
+	for len(o.models) > o.maxModels || o.maxBytes > 0 && o.bytes > o.maxBytes {
 		var oldest string
 		var min uint64
 		for k, e := range o.models {
@@ -168,6 +202,7 @@ func (o *Oracle) evict() {
 		if oldest == "" {
 			return
 		}
+		o.bytes -= o.models[oldest].bytes
 		delete(o.models, oldest)
 	}
 }

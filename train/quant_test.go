@@ -180,3 +180,50 @@ func TestOracle(t *testing.T) {
 		t.Errorf("LRU of 1: %d trainings, answers %+v %+v %+v", small.Trainings(), first, again, other)
 	}
 }
+
+// TestOracleLimit checks the resource bounds: with one training at a time
+// and no memory for kept networks, concurrent questions get the answers
+// of an unbounded oracle, and a network asked for again with other bits
+// is retrained.
+func TestOracleLimit(t *testing.T) {
+	d := toyData(t, 50, 10, 3, 8)
+	c := GCNConfig()
+	c.Epochs, c.Seed = 30, 11
+	free, _ := NewOracle(d, c, 8)
+	tight, _ := NewOracle(d, c, 8)
+	tight.Limit(1, 1)
+	var genomes []Genome
+	for _, a := range []Arch{GCNArch(4), GCNArch(8), GATArch(4, 2, 1), GATArch(2, 3, 2)} {
+		genomes = append(genomes, Genome{Arch: a}, Genome{Arch: a, Bits: []Bits{{W: Fixed{2, 3}, A: Fixed{1, 4}}}})
+	}
+	got := make([]Accuracy, len(genomes))
+	var wg sync.WaitGroup
+	for i, g := range genomes {
+		wg.Go(func() {
+			var err error
+			if got[i], err = tight.Accuracy(g); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	for i, g := range genomes {
+		want, err := free.Accuracy(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got[i] != want {
+			t.Errorf("%v %v: bounded oracle %+v, unbounded %+v", g.Arch, g.Bits, got[i], want)
+		}
+	}
+	if tight.bytes != 0 || len(tight.models) != 0 {
+		t.Errorf("%d bytes in %d networks kept under a 1-byte bound", tight.bytes, len(tight.models))
+	}
+	n := tight.Trainings()
+	if _, err := tight.Accuracy(Genome{Arch: GCNArch(4), Bits: []Bits{{W: Fixed{3, 3}, A: Fixed{3, 3}}}}); err != nil {
+		t.Fatal(err)
+	}
+	if tight.Trainings() != n+1 || free.Trainings() != 4 {
+		t.Errorf("trainings: bounded %d -> %d (want one more), unbounded %d (want 4)", n, tight.Trainings(), free.Trainings())
+	}
+}

@@ -147,7 +147,7 @@ func TestEpochAllocates(t *testing.T) {
 			m.drawMasks()
 			m.lossAndGrad()
 			m.adam()
-			m.forward(false, nil)
+			m.forward(false, nil, m.valRows)
 			m.accuracy(d.Val)
 			m.crossEntropy(d.Val, false)
 		})

@@ -23,6 +23,7 @@ func reproSeed004Cmd() *cobra.Command {
 		pipelined        bool
 		seed             uint64
 		runs, workers    int
+		datasets         []string
 	)
 	c := &cobra.Command{
 		Use:   "seed004 [--quick] [--out DIR] [--seed S] [--data DIR]",
@@ -39,6 +40,9 @@ cached by architecture and bits. --quick runs 4 specifications, one run, short
 searches and short trainings (under a minute on two cores).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkWorkers(workers); err != nil {
+				return err
+			}
 			if out == "" {
 				out = "results/seed004"
 				if quick {
@@ -47,13 +51,13 @@ searches and short trainings (under a minute on two cores).`,
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			oracle, err := seed004.TrainedOracle(data, quick)
+			oracle, err := seed004.TrainedOracle(data, quick, workers)
 			if err != nil {
 				return err
 			}
 			start := time.Now()
 			rep, err := seed004.Run(ctx, seed004.Options{
-				Out: out, Quick: quick, Runs: runs, Seed: seed, Oracle: oracle,
+				Out: out, Quick: quick, Runs: runs, Seed: seed, Oracle: oracle, Datasets: datasets,
 				Timing: fpga.Options{Published: published, Pipelined: pipelined}, Workers: workers, Log: progressOut(cmd),
 			})
 			if err != nil {
@@ -72,8 +76,9 @@ searches and short trainings (under a minute on two cores).`,
 	c.Flags().Uint64Var(&seed, "seed", 1, "seed of every random choice")
 	c.Flags().StringVar(&data, "data", defaultDataDir(), "folder of the real data sets (planetoid/ind inside)")
 	c.Flags().IntVar(&runs, "runs", 0, "runs per method and specification (default 5, 1 with --quick)")
+	c.Flags().StringSliceVar(&datasets, "datasets", nil, "data sets to run (default cora,citeseer,pubmed; cora alone: Table 3 and Table 4's Cora row)")
 	c.Flags().BoolVar(&published, "published", true, "FGNAS's published timing (the paper's specifications were set for it); false: ours")
 	c.Flags().BoolVar(&pipelined, "pipelined", false, "judge latency on the pipelined time")
-	c.Flags().IntVar(&workers, "workers", 1, "specifications searched in parallel; results do not depend on it")
+	c.Flags().IntVar(&workers, "workers", 0, "networks trained and runs searched at once (default: number of CPUs); results do not depend on it")
 	return c
 }

@@ -39,7 +39,7 @@ quantised to the design's formats; infeasible designs get 0 untrained.`,
 			if err != nil {
 				return err
 			}
-			oracles, err := seed004.TrainedOracle(dataDir, false)
+			oracles, err := seed004.TrainedOracle(dataDir, false, 0)
 			if err != nil {
 				return err
 			}

@@ -8,7 +8,7 @@
 //	p := &fgnas.Problem{Space: sp, Data: fgnas.Cora, Limits: fgnas.Limits{LatencyMS: 0.8, LUT: 10000, DSP: 10}, Oracle: oracle}
 //	joint, _ := p.Joint(ctx, 0, seed)            // 2,000 episodes
 //	random, _ := p.Random(ctx, joint.Trained, seed)
-//	separate, _ := p.Separate(ctx, 0, 0, seed)   // 200 + 800 episodes
+//	separate, _ := p.Separate(ctx, 0, 0, seed)   // 200 + 800 episodes (SeparateArch, SeparateHardware)
 //
 // # Space (FGNAS Table 1, two layers)
 //
@@ -37,7 +37,9 @@
 // runs the controller over the architecture alone (no hardware limits,
 // full precision) for 200 episodes, then over group sizes and bits for the
 // best architecture for 800 episodes; its best design comes from the
-// second phase.
+// second phase. The phases are also separate calls (SeparateArch,
+// SeparateHardware): the first ignores the limits, so one architecture
+// search serves every specification, as a hardware-unaware search would.
 //
 // What is left out: FGNAS's GPU timings (search effort is reported as
 // trained samples and episodes, not hours), and parameter sharing.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 
 	"gnnsim/accel/fpga"
@@ -129,5 +130,29 @@ func TestTrainArch(t *testing.T) {
 	}
 	if TrainBits(nil) != nil {
 		t.Error("nil bits are float")
+	}
+}
+
+// Separate search is its two phases; the architecture phase ignores the
+// limits, so one serves every specification.
+func TestSeparatePhases(t *testing.T) {
+	ctx := context.Background()
+	tight := coraProblem(t, Limits{LatencyMS: 0.8, LUT: 10000, DSP: 10})
+	loose := coraProblem(t, Limits{LatencyMS: 1, LUT: 100000, DSP: 100})
+	whole, err := loose.Separate(ctx, 30, 60, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := tight.SeparateArch(ctx, 30, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts, err := loose.SeparateHardware(ctx, a, 60, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(whole, parts) {
+		t.Errorf("Separate: %d samples, %d trained, best %d; phases: %d samples, %d trained, best %d",
+			len(whole.Samples), whole.Trained, whole.Best, len(parts.Samples), parts.Trained, parts.Best)
 	}
 }

@@ -155,7 +155,7 @@ const (
 	HWEpisodes    = 800 // then hardware
 )
 
-func (p *Problem) reinforce(sp *search.Space, eval search.EvalFunc[[]int], episodes int, seed uint64) (*search.Result[[]int], error) {
+func (p *Problem) reinforce(ctx context.Context, sp *search.Space, eval search.EvalFunc[[]int], episodes int, seed uint64) (*search.Result[[]int], error) {
 	rl := search.Reinforce{
 		Space: sp, Evaluate: eval,
 		Policy: search.LSTMPolicy, Optimizer: search.SGD, LearningRate: LearningRate,
@@ -163,7 +163,7 @@ func (p *Problem) reinforce(sp *search.Space, eval search.EvalFunc[[]int], episo
 		MaxEvaluations: episodes, MaxEpisodes: episodes,
 		Seed: seed, Workers: p.Workers,
 	}
-	return rl.Run(context.Background())
+	return rl.Run(ctx)
 }
 
 // Joint runs FGNAS: the LSTM controller over the joint space for episodes
@@ -175,7 +175,7 @@ func (p *Problem) Joint(ctx context.Context, episodes int, seed uint64) (*RunRes
 	if episodes == 0 {
 		episodes = JointEpisodes
 	}
-	res, err := p.reinforce(p.Space.Joint(), func(g []int) (search.Evaluation, error) { return p.evaluate(g, true) }, episodes, seed)
+	res, err := p.reinforce(ctx, p.Space.Joint(), func(g []int) (search.Evaluation, error) { return p.evaluate(g, true) }, episodes, seed)
 	if err != nil {
 		return nil, fmt.Errorf("fgnas: joint search: %w", err)
 	}
@@ -190,8 +190,12 @@ func (p *Problem) Joint(ctx context.Context, episodes int, seed uint64) (*RunRes
 }
 
 // maxRandomDraws bounds random search's hardware evaluations per trained
-// sample it must find.
-const maxRandomDraws = 5000
+// sample it must find (a guard against an empty feasible region). Under
+// Table 3's tightest specification 0.02 % of uniform designs are feasible,
+// 5,000 draws per feasible one on average, so the bound sits far above
+// that: random search gets the joint run's trained count (one verdict
+// takes about 5 us).
+const maxRandomDraws = 200_000
 
 // Random runs random search: uniform distinct designs until trained of them
 // were feasible (and trained), FGNAS's rule for an equal training budget.
@@ -236,37 +240,55 @@ func (p *Problem) Random(ctx context.Context, trained int, seed uint64) (*RunRes
 // Separate runs the two-step baseline: a pure architecture search (the
 // hardware ignored, full precision) for archEpisodes, then a hardware
 // search (group sizes and bits) for the best architecture found, for
-// hwEpisodes (0 means 200 and 800).
+// hwEpisodes (0 means 200 and 800). It is SeparateArch followed by
+// SeparateHardware with seed+1.
 func (p *Problem) Separate(ctx context.Context, archEpisodes, hwEpisodes int, seed uint64) (*RunResult, error) {
+	a, err := p.SeparateArch(ctx, archEpisodes, seed)
+	if err != nil {
+		return nil, err
+	}
+	return p.SeparateHardware(ctx, a, hwEpisodes, seed+1)
+}
+
+// ArchResult is the first phase of separate search.
+type ArchResult struct {
+	// Samples are the architectures trained, in evaluation order, with the
+	// first choice of every hardware gene and no hardware verdict.
+	Samples []Sample
+	// Best is the joint genome of the best architecture by validation
+	// accuracy (ties: the first), its hardware genes the first choices.
+	Best     []int
+	Episodes int
+}
+
+// SeparateArch runs separate search's architecture phase: the controller
+// over the architecture decisions alone for archEpisodes (0 means 200),
+// every network trained at full precision, the hardware and the limits
+// ignored. Its outcome depends on the space, the data set, the oracle and
+// seed only, not on p's limits, so one phase serves every specification.
+func (p *Problem) SeparateArch(ctx context.Context, archEpisodes int, seed uint64) (*ArchResult, error) {
 	if err := p.check(); err != nil {
 		return nil, err
 	}
 	if archEpisodes == 0 {
 		archEpisodes = ArchEpisodes
 	}
-	if hwEpisodes == 0 {
-		hwEpisodes = HWEpisodes
-	}
 	archSp, err := p.Space.Part(Architecture)
-	if err != nil {
-		return nil, err
-	}
-	hwSp, err := p.Space.Part(Hardware)
 	if err != nil {
 		return nil, err
 	}
 	// The hardware genes during the architecture phase: the first choice
 	// of each (they do not affect an unquantised, unconstrained network).
 	zero := make([]int, p.Space.Joint().Len())
-	out := &RunResult{Method: "separate", Episodes: archEpisodes + hwEpisodes}
 	free := *p
 	free.Limits = Limits{}
-	archRes, err := p.reinforce(archSp, func(g []int) (search.Evaluation, error) {
+	archRes, err := p.reinforce(ctx, archSp, func(g []int) (search.Evaluation, error) {
 		return free.evaluate(p.Space.Merge(Architecture, g, zero), false)
 	}, archEpisodes, seed)
 	if err != nil {
 		return nil, fmt.Errorf("fgnas: separate search, architecture: %w", err)
 	}
+	out := &ArchResult{Episodes: archEpisodes}
 	bestArch, bestVal := []int(nil), -1.0
 	for _, ind := range archRes.Evaluated {
 		s := ind.Info.(Sample)
@@ -278,11 +300,31 @@ func (p *Problem) Separate(ctx context.Context, archEpisodes, hwEpisodes int, se
 			bestArch, bestVal = ind.Genome, s.Val
 		}
 	}
-	archTrained := len(archRes.Evaluated)
-	fixed := p.Space.Merge(Architecture, bestArch, zero)
-	hwRes, err := p.reinforce(hwSp, func(g []int) (search.Evaluation, error) {
-		return p.evaluate(p.Space.Merge(Hardware, g, fixed), true)
-	}, hwEpisodes, seed+1)
+	out.Best = p.Space.Merge(Architecture, bestArch, zero)
+	return out, ctx.Err()
+}
+
+// SeparateHardware runs separate search's hardware phase on the best
+// architecture of a: the controller over group sizes and bits for
+// hwEpisodes (0 means 800), each design judged against p's limits and,
+// when feasible, its quantised network evaluated. The result holds a's
+// samples then the phase's; its best design comes from this phase.
+func (p *Problem) SeparateHardware(ctx context.Context, a *ArchResult, hwEpisodes int, seed uint64) (*RunResult, error) {
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	if hwEpisodes == 0 {
+		hwEpisodes = HWEpisodes
+	}
+	hwSp, err := p.Space.Part(Hardware)
+	if err != nil {
+		return nil, err
+	}
+	out := &RunResult{Method: "separate", Episodes: a.Episodes + hwEpisodes}
+	out.Samples = append(out.Samples, a.Samples...)
+	hwRes, err := p.reinforce(ctx, hwSp, func(g []int) (search.Evaluation, error) {
+		return p.evaluate(p.Space.Merge(Hardware, g, a.Best), true)
+	}, hwEpisodes, seed)
 	if err != nil {
 		return nil, fmt.Errorf("fgnas: separate search, hardware: %w", err)
 	}
@@ -294,7 +336,7 @@ func (p *Problem) Separate(ctx context.Context, archEpisodes, hwEpisodes int, se
 		out.Samples = append(out.Samples, s)
 	}
 	out.finishFrom(first)
-	out.Trained += archTrained
+	out.Trained += len(a.Samples)
 	return out, ctx.Err()
 }
 

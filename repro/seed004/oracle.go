@@ -3,6 +3,7 @@ package seed004
 import (
 	"fmt"
 	"path/filepath"
+	"runtime"
 
 	"gnnsim/graphs"
 	"gnnsim/nas/fgnas"
@@ -13,8 +14,14 @@ import (
 // networks trained by package train on the Planetoid files under
 // dataDir/planetoid/ind with FGNAS Table 2's setting (Adam at 0.01, weight
 // decay 5e-4, 1e-3 for PubMed; 200 epochs, 20 when quick), each
-// architecture trained once and re-quantised per design.
-func TrainedOracle(dataDir string, quick bool) (OracleFor, error) {
+// architecture trained once and re-quantised per design. At most workers
+// networks train at once (<= 0: one per CPU), however many designs the
+// searches ask about concurrently, and the trained networks kept for
+// re-quantisation hold at most keptBytes of memory.
+func TrainedOracle(dataDir string, quick bool, workers int) (OracleFor, error) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
 	return func(d fgnas.Dataset) (fgnas.Oracle, error) {
 		p, err := graphs.LoadPlanetoid(filepath.Join(dataDir, "planetoid", "ind", "ind."+d.Name))
 		if err != nil {
@@ -38,6 +45,12 @@ func TrainedOracle(dataDir string, quick bool) (OracleFor, error) {
 		if err != nil {
 			return nil, err
 		}
+		o.Limit(workers, keptBytes)
 		return fgnas.FromTrain(o), nil
 	}, nil
 }
+
+// keptBytes bounds the memory of the trained networks an oracle keeps for
+// re-quantisation: the largest network of FGNAS's space (64 x 16 GAT
+// heads, then 16 output heads) keeps about 120 MB after training.
+const keptBytes = 1 << 30

@@ -1,21 +1,3 @@
-// Package seed004 reproduces FGNAS (seed 004): Table 3 (Cora under the 12
-// hardware specifications: best accuracy of joint, random and separate
-// search), Table 4 (best accuracy per data set) and Figure 3 (the searched
-// samples on the usage-latency planes), written with our numbers beside the
-// published ones into one results directory.
-//
-// Accuracy comes from the oracle the caller supplies per data set (package
-// train: the network trained on the CPU and post-training quantised); the
-// hardware verdicts from package accel/fpga through nas/fgnas.
-//
-// Cost (2 shared cores, measured): --quick takes 16 s (11 s of CPU). A full
-// Table 3 cell costs 12-50 s per joint+random run under the tight
-// specifications and 50-180 s under the loosest (2,000 LSTM episodes at
-// 1.7 ms, 5 us per hardware verdict, ~4 s per trained network); separate
-// search's architecture phase trains unconstrained networks (~50 s each,
-// up to 9 minutes for a 64 x 16-head GAT), about 2-3 hours per run. The
-// full experiment is therefore about 1.5 hours without separate search and
-// over 10 hours with it, far above a 30-minute target.
 package seed004
 
 import (
@@ -25,6 +7,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"gonum.org/v1/gonum/stat"
 
 	"gnnsim/accel/fpga"
 	"gnnsim/internal/par"
@@ -60,9 +48,16 @@ type Options struct {
 	// value is our model (nodes counted, sparse input, summed stages);
 	// Published gives FGNAS's.
 	Timing fpga.Options
-	// Workers runs cells in parallel; results do not depend on it (the
-	// oracle must be safe for concurrent use).
+	// Workers runs that many (specification, run) searches at once (<= 0:
+	// one per CPU); the architecture phases of separate search all run at
+	// once, each evaluating its batches concurrently, so the oracle should
+	// bound its own trainings (TrainedOracle does). Results do not depend
+	// on it (the oracle must be safe for concurrent use).
 	Workers int
+	// Datasets names the data sets to run (nil: all three). Cora is
+	// required (Table 3); "cora" alone runs Table 3 and Table 4's Cora
+	// row.
+	Datasets []string
 	// Log receives progress lines (nil: none).
 	Log io.Writer
 }
@@ -76,9 +71,10 @@ type Cell struct {
 	// the run whose best sample has the highest test accuracy (FGNAS's
 	// rule); MeanBestTest the mean of the runs' best samples.
 	BestTest, MeanBestTest float64
-	// MeanBestVal is the mean over runs of the best validation accuracy:
-	// the reward the searches maximise.
-	MeanBestVal float64
+	// MeanBestVal is the mean over runs of the best validation accuracy
+	// (0 for a run without a feasible design): the reward the searches
+	// maximise; SDBestVal its sample standard deviation over runs.
+	MeanBestVal, SDBestVal float64
 	// Top10Test is the selected run's mean test accuracy of its ten best.
 	Top10Test float64
 	// Trained and Episodes are summed over runs; Feasible counts the
@@ -159,7 +155,16 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 	pl := opts.plan()
 	rep.Skipped = map[string]string{}
 	oracles := map[string]fgnas.Oracle{}
+	for _, name := range opts.Datasets {
+		if _, err := fgnas.DatasetByName(name); err != nil {
+			return rep, fmt.Errorf("seed004: %w", err)
+		}
+	}
 	for _, d := range []fgnas.Dataset{fgnas.Cora, fgnas.CiteSeer, fgnas.PubMed} {
+		if opts.Datasets != nil && !slices.ContainsFunc(opts.Datasets, func(n string) bool { return strings.EqualFold(n, d.Name) }) {
+			rep.Skipped[d.Name] = "not requested"
+			continue
+		}
 		o, err := opts.Oracle(d)
 		if err != nil {
 			rep.Skipped[d.Name] = err.Error()
@@ -193,27 +198,120 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 		}
 		jobs = append(jobs, job{d, l, 4})
 	}
-	cells := make([][]Cell, len(jobs))
-	err := par.For(len(jobs), max(opts.Workers, 1), func(i int) error {
-		j := jobs[i]
+	timing := opts.Timing
+	timing.Budget = fpga.Budget{}
+	problem := func(j job) (*fgnas.Problem, error) {
 		sp, err := fgnas.NewSpace(2, j.data.Classes)
+		if err != nil {
+			return nil, err
+		}
+		// A batch's designs are evaluated concurrently: the oracle bounds
+		// the trainings that run at once.
+		return &fgnas.Problem{Space: sp, Data: j.data, Limits: j.limits, Oracle: oracles[j.data.Name], Timing: timing,
+			Workers: fgnas.BatchEpisodes}, nil
+	}
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+
+	// Separate search's architecture phases first: they ignore the limits,
+	// so run k's serves every specification of its data set. They run
+	// side by side (their trainings are what the oracle bounds).
+	arch := map[string][]*fgnas.ArchResult{}
+	if pl.separate {
+		type archJob struct {
+			j job
+			k int
+		}
+		var ajobs []archJob
+		for _, j := range jobs {
+			if _, ok := arch[j.data.Name]; !ok {
+				arch[j.data.Name] = make([]*fgnas.ArchResult, pl.runs)
+				for k := range pl.runs {
+					ajobs = append(ajobs, archJob{j, k})
+				}
+			}
+		}
+		start := time.Now()
+		err := par.For(len(ajobs), len(ajobs), func(i int) error {
+			a := ajobs[i]
+			p, err := problem(a.j)
+			if err != nil {
+				return err
+			}
+			r, err := p.SeparateArch(ctx, pl.arch, splitmix.Mix64(opts.Seed+uint64(a.k)))
+			if err != nil {
+				return fmt.Errorf("seed004: %s separate search run %d: %w", a.j.data.Name, a.k, err)
+			}
+			arch[a.j.data.Name][a.k] = r
+			logf("seed004: %s separate search run %d: architecture phase done (%d networks)", a.j.data.Name, a.k, len(r.Samples))
+			return nil
+		})
+		if err != nil {
+			return rep, err
+		}
+		logf("seed004: separate search architecture phases: %.0f s", time.Since(start).Seconds())
+	}
+
+	// Then every (specification, run): joint search, random search with
+	// its trained count, separate search's hardware phase.
+	type runJob struct{ cell, k int }
+	var rjobs []runJob
+	for i := range jobs {
+		for k := range pl.runs {
+			rjobs = append(rjobs, runJob{i, k})
+		}
+	}
+	runs := make([][][]*fgnas.RunResult, len(jobs)) // cell, method, run
+	for i := range runs {
+		runs[i] = make([][]*fgnas.RunResult, len(Methods))
+		for m := range Methods {
+			runs[i][m] = make([]*fgnas.RunResult, pl.runs)
+		}
+	}
+	start := time.Now()
+	err := par.For(len(rjobs), workers, func(r int) error {
+		i, k := rjobs[r].cell, rjobs[r].k
+		j := jobs[i]
+		p, err := problem(j)
 		if err != nil {
 			return err
 		}
-		timing := opts.Timing
-		timing.Budget = fpga.Budget{}
-		p := &fgnas.Problem{Space: sp, Data: j.data, Limits: j.limits, Oracle: oracles[j.data.Name], Timing: timing}
-		cs, err := runCell(ctx, p, pl, splitmix.Mix64(opts.Seed^uint64(i+1)), opts.Seed)
-		if err != nil {
-			return fmt.Errorf("seed004: %s %s: %w", j.data.Name, j.limits, err)
+		var sep *fgnas.ArchResult
+		if pl.separate {
+			sep = arch[j.data.Name][k]
 		}
-		cells[i] = cs
-		logf("seed004: %s %s: joint %.3f, random %.3f, separate %.3f (best test)", j.data.Name, j.limits,
-			cs[0].BestTest, cs[1].BestTest, cs[2].BestTest)
+		res, err := runOne(ctx, p, pl, splitmix.Mix64(splitmix.Mix64(opts.Seed^uint64(i+1))+uint64(k)), sep,
+			splitmix.Mix64(opts.Seed+uint64(k))+1)
+		if err != nil {
+			return fmt.Errorf("seed004: %s %s run %d: %w", j.data.Name, j.limits, k, err)
+		}
+		for m := range res {
+			runs[i][m][k] = res[m]
+		}
 		return nil
 	})
 	if err != nil {
 		return rep, err
+	}
+	logf("seed004: joint, random and separate hardware searches: %.0f s", time.Since(start).Seconds())
+	cells := make([][]Cell, len(jobs))
+	for i, j := range jobs {
+		cells[i] = make([]Cell, len(Methods))
+		for m, name := range Methods {
+			c := &cells[i][m]
+			*c = Cell{Data: j.data.Name, Method: name, Limits: j.limits}
+			for _, r := range runs[i][m] {
+				if r != nil {
+					c.Runs = append(c.Runs, r)
+				}
+			}
+			summarise(c)
+		}
+		cs := cells[i]
+		logf("seed004: %s %s: joint %.3f, random %.3f, separate %.3f (best test)", j.data.Name, j.limits,
+			cs[0].BestTest, cs[1].BestTest, cs[2].BestTest)
 	}
 	for i, j := range jobs {
 		if j.table == 3 {
@@ -230,7 +328,7 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 		}
 	}
 	rep.Table4 = append(cora, rep.Table4...)
-	draws := 20000
+	draws := 100_000
 	if opts.Quick {
 		draws = 2000
 	}
@@ -243,45 +341,33 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 	return rep, nil
 }
 
-// runCell runs every method pl.runs times on p: random search gets the
-// trained-sample count of the joint run with the same index. Separate
-// search's seed depends on the run only (sepSeed), not on the cell: its
-// architecture phase ignores the hardware, so every cell shares it (and
-// the oracle's cache trains it once), as one hardware-unaware architecture
-// search would serve every specification.
-func runCell(ctx context.Context, p *fgnas.Problem, pl plan, seed, sepSeed uint64) ([]Cell, error) {
-	cells := make([]Cell, len(Methods))
-	for m, name := range Methods {
-		cells[m] = Cell{Data: p.Data.Name, Method: name, Limits: p.Limits}
+// runOne runs run k of every method on p with the run's seed: joint
+// search, random search for as many trained samples as the joint run, and,
+// when sep is not nil, separate search's hardware phase on its
+// architecture phase sep (seeded hwSeed). Results are in Methods order,
+// nil for a method not run.
+func runOne(ctx context.Context, p *fgnas.Problem, pl plan, seed uint64, sep *fgnas.ArchResult, hwSeed uint64) ([]*fgnas.RunResult, error) {
+	out := make([]*fgnas.RunResult, len(Methods))
+	j, err := p.Joint(ctx, pl.joint, seed)
+	if err != nil {
+		return nil, err
 	}
-	for k := range pl.runs {
-		s := splitmix.Mix64(seed + uint64(k))
-		j, err := p.Joint(ctx, pl.joint, s)
-		if err != nil {
+	r, err := p.Random(ctx, j.Trained, seed)
+	if err != nil {
+		return nil, err
+	}
+	out[0], out[1] = j, r
+	if sep != nil {
+		if out[2], err = p.SeparateHardware(ctx, sep, pl.hw, hwSeed); err != nil {
 			return nil, err
 		}
-		r, err := p.Random(ctx, j.Trained, s)
-		if err != nil {
-			return nil, err
-		}
-		cells[0].Runs = append(cells[0].Runs, j)
-		cells[1].Runs = append(cells[1].Runs, r)
-		if pl.separate {
-			sep, err := p.Separate(ctx, pl.arch, pl.hw, splitmix.Mix64(sepSeed+uint64(k)))
-			if err != nil {
-				return nil, err
-			}
-			cells[2].Runs = append(cells[2].Runs, sep)
-		}
 	}
-	for m := range cells {
-		summarise(&cells[m])
-	}
-	return cells, nil
+	return out, nil
 }
 
 func summarise(c *Cell) {
 	sel := -1
+	var bests []float64
 	for i, r := range c.Runs {
 		c.Trained += r.Trained
 		c.Episodes += r.Episodes
@@ -293,6 +379,7 @@ func summarise(c *Cell) {
 		}
 		c.MeanBestTest += r.BestTest() / float64(len(c.Runs))
 		c.MeanBestVal += r.BestVal() / float64(len(c.Runs))
+		bests = append(bests, r.BestVal())
 		if r.Best >= 0 && (sel < 0 || r.BestTest() > c.Runs[sel].BestTest()) {
 			sel = i
 		}
@@ -300,6 +387,9 @@ func summarise(c *Cell) {
 	if sel >= 0 {
 		c.BestTest = c.Runs[sel].BestTest()
 		c.Top10Test = c.Runs[sel].Top10Test
+	}
+	if len(bests) > 1 {
+		_, c.SDBestVal = stat.MeanStdDev(bests, nil)
 	}
 }
 
