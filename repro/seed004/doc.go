@@ -34,13 +34,14 @@
 // # Cost (measured on the shared 2-core host)
 //
 // gnnsim repro seed004 --datasets cora --workers 2, i.e. Table 3 in full:
-// 43.0 minutes (2,580 s wall, 5,049 s of CPU, 196 % of the two cores).
-// Separate search's five architecture phases take 2,436 s of it: 1,000
-// unconstrained networks at 4.9 CPU-seconds each on average (the median
-// about 2 s, a 64-wide 16-head GAT about 45 s). Everything else, the 60
-// joint, random and hardware-phase searches (120,000 joint episodes at
-// 1.7 ms of LSTM, 5 us per hardware verdict, 350 trained designs) and the
-// feasibility table, takes 145 s. --quick takes 8 s.
+// 41.8 minutes (2,507 s wall, 4,903 s of CPU, 195 % of the two cores; a
+// second run gave 43.0 minutes and byte-identical samples). Separate
+// search's five architecture phases take 2,354 s of it: 1,000
+// unconstrained networks at about 4.6 CPU-seconds each (the median about
+// 2 s, a 64-wide 16-head GAT about 45 s). Everything else, the 60 joint,
+// random and hardware-phase searches (120,000 joint episodes at 1.7 ms of
+// LSTM, 5 us per hardware verdict, 350 trained designs) and the
+// feasibility table, takes 153 s. --quick takes 8 s.
 //
 // Before this code trained only the rows each pass reads (package train)
 // and ran the architecture phases side by side, the same 20 architecture-
@@ -50,7 +51,7 @@
 //
 // The 30-minute target is missed by the architecture phases alone: 1,000
 // networks of FGNAS's unconstrained space, whose average width the
-// budget cannot change. Meeting it would need trainings about 1.5 times
+// budget cannot change. Meeting it would need trainings about 1.45 times
 // faster again; the kernels are row loops over gonum's SSE2 axpy and dot
 // (Go emits no AVX2 or FMA) and the work left is the paper's protocol.
 //
@@ -63,10 +64,10 @@
 // feasible design in 10,000 episodes (run 1, reward 0.190); random search
 // trains as many designs as the joint run, so it trained one there
 // (0.578) and none in the other four runs. The cause is the specification,
-// not the controller: 0.020 % of uniform designs meet it (500,000 draws;
-// 99.7 % break the latency, 92 % the LUTs, 92 % the DSPs; 0.000 % under
-// our timing), so 2,000 episodes of a controller that starts uniform draw
-// 0.4 feasible designs on average. Eq. 5 gives every infeasible design the
+// not the controller: 0.015 % of uniform designs meet it (the report's
+// 100,000 draws: 99.7 % break the latency, 92 % the LUTs, 92 % the DSPs;
+// 0.000 % under our timing), so 2,000 episodes of a controller that
+// starts uniform draw 0.3 feasible designs on average. Eq. 5 gives every infeasible design the
 // reward 0, the baseline is the running mean of those zeros, and REINFORCE
 // has no gradient until the first feasible design: joint search is a
 // uniform sampler until then, and one success moves the policy little
@@ -75,9 +76,9 @@
 // (elu and sigmoid about 3.5k LUTs and 9 DSPs, tanh 4.5k and 18, the
 // magnitude of floating-point math cores, far above a fixed-point lookup
 // table; not checked against a datasheet here), and pricing every
-// activation as a ReLU raises the share only to 0.23 %: latency still
+// activation as a ReLU raises the share only to 0.24 %: latency still
 // rules out the rest. Where feasible designs are common enough for the
-// reward to teach (1 ms, 100k, 100: 0.62 %), joint search draws more of
+// reward to teach (1 ms, 100k, 100: 0.65 %), joint search draws more of
 // them than uniform sampling (0.83 % of its designs against 0.57 %) and
 // wins, 0.726 ± 0.040 against 0.692 ± 0.078; over the 12 specifications
 // it has the higher mean best reward under 7.
