@@ -319,18 +319,8 @@ func TestSearchDeterministic(t *testing.T) {
 }
 
 func TestDSAPlatform(t *testing.T) {
-	dsas, err := soc.DefaultDSAs()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := DSAPlatform(dsas)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := NewCosts(p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := dsaCosts(t)
+	p := c.P
 	m, err := workload.PyramidViG("m", workload.GIN)
 	if err != nil {
 		t.Fatal(err)
@@ -430,21 +420,27 @@ func FuzzReadAccuracyCSV(f *testing.F) {
 	})
 }
 
-func dsaSearcher(t testing.TB) *Searcher {
+// dsaCosts returns a cost cache of the three default DSAs.
+func dsaCosts(t testing.TB) *Costs {
 	t.Helper()
 	dsas, err := soc.DefaultDSAs()
 	if err != nil {
 		t.Fatal(err)
 	}
-	dp, err := DSAPlatform(dsas)
+	p, err := DSAPlatform(dsas)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := NewCosts(dp)
+	c, err := NewCosts(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := NewSearcher(c, workload.MaGNASSpace())
+	return c
+}
+
+func dsaSearcher(t testing.TB) *Searcher {
+	t.Helper()
+	s, err := NewSearcher(dsaCosts(t), workload.MaGNASSpace())
 	if err != nil {
 		t.Fatal(err)
 	}

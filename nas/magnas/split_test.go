@@ -5,7 +5,6 @@ import (
 	"slices"
 	"testing"
 
-	"gnnsim/soc"
 	"gnnsim/workload"
 )
 
@@ -91,18 +90,8 @@ func btoi(b bool) int {
 // split into blocks or into layers and kernel groups; so both searches
 // share Eq. 13's normalisation.
 func TestLayerWiseStandaloneMatchesBlockWise(t *testing.T) {
-	dsas, err := soc.DefaultDSAs()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := DSAPlatform(dsas)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := NewCosts(p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := dsaCosts(t)
+	p := c.P
 	m, err := PyramidModel(Uniform(4, workload.Superblock{Depth: 4, Op: workload.GIN, PreFC: true, FFN: true, FFNHidden: 320}))
 	if err != nil {
 		t.Fatal(err)
