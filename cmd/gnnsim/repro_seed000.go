@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -52,11 +51,7 @@ names a CSV with columns arch (e.g. d4G.fc0.ffn1.w192|d2M.fc1.ffn0|...) and top1
 			if err != nil {
 				return err
 			}
-			w := cmd.OutOrStdout()
-			for _, f := range rep.Findings {
-				fmt.Fprintln(w, f)
-			}
-			fmt.Fprintf(w, "wrote %d rows and %d files to %s\n", rep.Rows, len(rep.Files), rep.Dir)
+			printFindings(cmd.OutOrStdout(), rep.Findings, rep.Rows, len(rep.Files), rep.Dir)
 			return nil
 		},
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -40,11 +41,7 @@ cores; --quick a few seconds.`,
 			if err != nil {
 				return err
 			}
-			w := cmd.OutOrStdout()
-			for _, f := range rep.Findings {
-				fmt.Fprintln(w, f)
-			}
-			fmt.Fprintf(w, "wrote %d rows and %d files to %s\n", rep.Rows, len(rep.Files), rep.Dir)
+			printFindings(cmd.OutOrStdout(), rep.Findings, rep.Rows, len(rep.Files), rep.Dir)
 			return nil
 		},
 	}
@@ -54,4 +51,13 @@ cores; --quick a few seconds.`,
 	c.Flags().IntVar(&o.Workers, "workers", 2, "parallel outer candidates (results do not depend on it)")
 	c.Flags().StringVar(&o.DataDir, "data", defaultDataDir(), "shared data folder holding hadas/ (env GNNSIM_DATA)")
 	return c
+}
+
+// printFindings prints a reproduction's one-line findings and where its
+// rows and files went.
+func printFindings(w io.Writer, findings []string, rows, files int, dir string) {
+	for _, f := range findings {
+		fmt.Fprintln(w, f)
+	}
+	fmt.Fprintf(w, "wrote %d rows and %d files to %s\n", rows, files, dir)
 }
