@@ -317,16 +317,24 @@ func TestDissimilaritySpreadsExits(t *testing.T) {
 	}
 }
 
-func TestProxyAndViG(t *testing.T) {
-	curves, bs := curvesFor(t, "cifar-100")
+// proxyFor returns the shipped curves of dataset, their backbones and the
+// proxy fitted on them.
+func proxyFor(t *testing.T, dataset string) (map[string]*Curve, []*Backbone, *Proxy) {
+	t.Helper()
+	curves, bs := curvesFor(t, dataset)
 	var cs []*Curve
 	for _, b := range bs {
 		cs = append(cs, curves[b.Arch])
 	}
-	px, err := NewProxy("cifar-100", bs, cs)
+	px, err := NewProxy(dataset, bs, cs)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return curves, bs, px
+}
+
+func TestProxyAndViG(t *testing.T) {
+	curves, bs, px := proxyFor(t, "cifar-100")
 	// On its own calibration backbones the proxy stays near the measure.
 	for _, b := range bs {
 		c, err := px.Curve(b)
@@ -403,15 +411,7 @@ func FuzzReadCurveCSV(f *testing.F) {
 }
 
 func TestNestedSearchSmall(t *testing.T) {
-	curves, bs := curvesFor(t, "cifar-100")
-	var cs []*Curve
-	for _, b := range bs {
-		cs = append(cs, curves[b.Arch])
-	}
-	px, err := NewProxy("cifar-100", bs, cs)
-	if err != nil {
-		t.Fatal(err)
-	}
+	curves, _, px := proxyFor(t, "cifar-100")
 	s := &Searcher{Space: AttentiveNAS(), Target: xavierGPU(t), Acc: &Measured{Name: "cifar-100", Curves: curves, Fallback: px}, Classes: 100}
 	cfg := Config{OuterPop: 6, OuterGen: 2, Inner: InnerConfig{PopSize: 10, Generations: 3, Gamma: 1, DVFS: true}, Seed: 3, Workers: 2}
 	run := func() *Result {
