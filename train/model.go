@@ -294,12 +294,8 @@ func (m *Model) adam() {
 	m.t++
 	c1 := 1 - math.Pow(adamBeta1, float64(m.t))
 	c2 := 1 - math.Pow(adamBeta2, float64(m.t))
-	lr := m.cfg.LR
-	for k, g := range m.g {
-		m.m1[k] = adamBeta1*m.m1[k] + (1-adamBeta1)*g
-		m.m2[k] = adamBeta2*m.m2[k] + (1-adamBeta2)*g*g
-		m.p[k] -= lr * (m.m1[k] / c1) / (math.Sqrt(m.m2[k]/c2) + adamEps)
-	}
+	k := [8]float64{adamBeta1, 1 - adamBeta1, adamBeta2, 1 - adamBeta2, m.cfg.LR, c1, c2, adamEps}
+	adamStep(m.p, m.g, m.m1, m.m2, &k)
 }
 
 // accuracy is the fraction of nodes whose largest logit is their label

@@ -1,0 +1,18 @@
+//go:build amd64 && !purego
+
+package train
+
+import "golang.org/x/sys/cpu"
+
+// haveAVX2 says whether the CPU and OS run the AVX2 kernels of
+// kernels_amd64.s.
+var haveAVX2 = cpu.X86.HasAVX2
+
+//go:noescape
+func axpyAVX2(dst []float64, a float64, x []float64)
+
+//go:noescape
+func adamAVX2(p, g, m1, m2 []float64, k *[8]float64)
+
+//go:noescape
+func mulRowAVX2(z, x, w []float64, m int, mask *[16]int64)
