@@ -49,14 +49,14 @@
 // matrix; all other products are row loops that skip zero factors, since
 // the matrices are skinny and three quarters of a hidden input is zeroed
 // by ReLU and dropout (see kernels.go for why not gonum's Dgemm). On
-// amd64 CPUs with AVX2 the axpy, the dense row products and the Adam step
-// run in assembly of our own (kernels_amd64.s), written because no
-// reachable library vectorises them beyond gonum's SSE2 and Go emits no
-// vector instructions. They multiply and add separately, element by
-// element in the order of the Go loops, so a training gives the same bits
-// with them as without (TestTrainSameBitsWithoutAVX2; the purego build
-// tag switches them off). Buffers are allocated once per model: an epoch
-// allocates nothing.
+// amd64 CPUs with AVX2 the products, the aggregation of GCN and constant
+// layers and the Adam step run in assembly of our own (kernels_amd64.s),
+// written because no reachable library vectorises them beyond gonum's
+// SSE2 and Go emits no vector instructions. They multiply and add
+// separately, every sum in the order of the Go loops, so a training gives
+// the same bits with them as without (TestTrainSameBitsWithoutAVX2; the
+// purego build tag switches them off). Buffers are allocated once per
+// model: an epoch allocates nothing.
 //
 // Everything random flows from Config.Seed through two PCG streams
 // (math/rand/v2), one for initialisation, one for dropout, and every

@@ -7,26 +7,45 @@ import (
 )
 
 // The dense kernels of the trainer. The matrices here are skinny (2,708
-// rows of 7 to 64 columns for Cora) and their inputs mostly zero (ReLU
+// rows of 7 to 1,024 columns for Cora) and their inputs mostly zero (ReLU
 // and dropout zero about three quarters of a hidden layer's input), so
 // row loops that skip zero factors beat a general GEMM: gonum's Dgemm
 // (tried first) splits such a product into 64-row blocks on goroutines,
 // allocating on every call, and spends its time in vector calls of 7 to 16
-// elements. Vectors of 4 or more go to the AVX2 kernels of
-// kernels_amd64.s where the CPU has AVX2, else from 16 to gonum's SSE2
-// ones. The kernels are serial and run in a fixed order, so results are
-// bit-for-bit reproducible, and the same with or without AVX2.
+// elements. The kernels are serial and run in a fixed order, so results
+// are bit-for-bit reproducible.
+//
+// Where the CPU has AVX2, the loops run in the assembly of
+// kernels_amd64.s: axpy from 4 elements, the Adam step, and two row
+// kernels that keep 16 columns of a result in registers across the terms
+// of a row (matMul's rows; matMulNT's dots, from transposed weights).
+// They are ours because no reachable library has them: gonum's assembly
+// is SSE2 (two float64 per instruction) and Go emits no vector
+// instructions. Each multiplies and adds separately, every element summed
+// in the order of the Go loop it replaces (dots in the order of gonum's
+// DotUnitary where the Go code calls it), and a skipped zero term is
+// added as +0, which leaves a sum unchanged: the same bits with or
+// without AVX2 (TestKernelsSameBits, TestTrainSameBitsWithoutAVX2).
+// Without AVX2, or with the purego build tag, vectors from 16 elements go
+// to gonum's SSE2 kernels.
+//
+// A third row kernel, for the sparse first layer and the GCN and constant
+// aggregations (16 columns of a row summed over all its non-zeros), was
+// tried and dropped: with it the 25-network sample below trained in 61.0
+// CPU-seconds one at a time, but the full FGNAS Table 3, two trainings at
+// a time, ran slower in both runs with it (architecture phases 1,850 and
+// 2,081 s against 1,626 s without; the host's speed varies too, so the
+// share of the blame is not measured).
 
-// useAVX2 routes axpy and adamStep to the AVX2 kernels of
-// kernels_amd64.s where the CPU has them (tests switch it off to compare).
-// Those kernels are ours because no reachable library has them: gonum's
-// assembly is SSE2 only (two float64 per instruction), and Go emits no
-// vector instructions. They are 1.6 to 1.7 times faster than gonum's on
-// the first layer's products (16 to 1,024 columns; BenchmarkAxpy) and
-// give the same bits.
+// useAVX2 routes the kernels to their AVX2 forms (tests switch it off to
+// compare). axpy alone is 1.6 to 1.7 times faster than gonum's from 16
+// to 1,024 elements (BenchmarkAxpy); 25 networks drawn from FGNAS's
+// architecture phase train in 64.1 CPU-seconds with axpy, Adam and
+// matMul's kernels against 88.0 without (1.37 times faster, one at a
+// time).
 var useAVX2 = haveAVX2
 
-// laneMasks[n] selects the first n of 16 columns for mulRowAVX2.
+// laneMasks[n] selects the first n of 16 columns for the row kernels.
 var laneMasks = func() (t [17][16]int64) {
 	for n := range t {
 		for j := range n {
@@ -166,17 +185,37 @@ func matMulTN(g, x, dz []float64, rows []int32, k, m int) {
 
 // matMulNT sets dx = (dz w^T) * mask element-wise on the rows of rows: dz
 // is n x m, w is k x m, dx and mask are n x k. Entries with a zero mask
-// (dropped inputs) are not computed.
-func matMulNT(dx, dz, w, mask []float64, rows []int32, m, k int) {
+// (dropped inputs) are not computed. With AVX2, wT (m x k) is scratch:
+// the kernels compute a row four or sixteen columns at a time from the
+// transposed weights, each dot in dot's order.
+func matMulNT(dx, dz, w, mask []float64, rows []int32, m, k int, wT []float64) {
+	k4 := 0
+	if useAVX2 && m > 0 {
+		k4 = k &^ 3
+		wT = wT[:m*k]
+		for c := range k {
+			for t, v := range w[c*m : (c+1)*m] {
+				wT[t*k+c] = v
+			}
+		}
+	}
 	for _, i := range rows {
 		i := int(i)
 		dzr := dz[i*m : (i+1)*m]
-		for c := range k {
-			s := mask[i*k+c]
+		dxr, mr := dx[i*k:(i+1)*k], mask[i*k:(i+1)*k]
+		switch {
+		case k4 == 0:
+		case m >= asmMin:
+			dotsGonumAVX2(dxr[:k4], mr[:k4], dzr, wT, k)
+		default:
+			dotsSeqAVX2(dxr[:k4], mr[:k4], dzr, wT, k)
+		}
+		for c := k4; c < k; c++ {
+			s := mr[c]
 			if s != 0 {
 				s *= dot(dzr, w[c*m:(c+1)*m])
 			}
-			dx[i*k+c] = s
+			dxr[c] = s
 		}
 	}
 }

@@ -16,3 +16,9 @@ func adamAVX2(p, g, m1, m2 []float64, k *[8]float64)
 
 //go:noescape
 func mulRowAVX2(z, x, w []float64, m int, mask *[16]int64)
+
+//go:noescape
+func dotsSeqAVX2(dx, mask, dz, wT []float64, k int)
+
+//go:noescape
+func dotsGonumAVX2(dx, mask, dz, wT []float64, k int)

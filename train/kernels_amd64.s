@@ -140,10 +140,42 @@ TEXT ·mulRowAVX2(SB), NOSPLIT, $0-88
 	VXORPD Y3, Y3, Y3
 	VXORPD Y9, Y9, Y9
 	XORQ   AX, AX
-	CMPQ   AX, CX
-	JGE    rowstore
+	MOVQ   15*8(R10), R11 // mask[15] set: all 16 columns, plain loads
+	CMPQ   R11, $0
+	JEQ    rowloop
+
+rowfull:
+	CMPQ         AX, CX
+	JGE          rowfullstore
+	VBROADCASTSD (SI)(AX*8), Y8
+	VCMPPD       $4, Y9, Y8, Y10
+	VMULPD       0(R8), Y8, Y4
+	VMULPD       32(R8), Y8, Y5
+	VMULPD       64(R8), Y8, Y6
+	VMULPD       96(R8), Y8, Y7
+	VANDPD       Y10, Y4, Y4
+	VANDPD       Y10, Y5, Y5
+	VANDPD       Y10, Y6, Y6
+	VANDPD       Y10, Y7, Y7
+	VADDPD       Y4, Y0, Y0
+	VADDPD       Y5, Y1, Y1
+	VADDPD       Y6, Y2, Y2
+	VADDPD       Y7, Y3, Y3
+	ADDQ         R9, R8
+	INCQ         AX
+	JMP          rowfull
+
+rowfullstore:
+	VMOVUPD Y0, 0(DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	VZEROUPPER
+	RET
 
 rowloop:
+	CMPQ AX, CX
+	JGE  rowstore
 	VBROADCASTSD (SI)(AX*8), Y8
 	VCMPPD       $4, Y9, Y8, Y10 // x[c] != 0
 	VMASKMOVPD   0(R8), Y12, Y4
@@ -164,13 +196,174 @@ rowloop:
 	VADDPD       Y7, Y3, Y3
 	ADDQ         R9, R8
 	INCQ         AX
-	CMPQ         AX, CX
-	JL           rowloop
+	JMP          rowloop
 
 rowstore:
 	VMASKMOVPD Y0, Y12, 0(DI)
 	VMASKMOVPD Y1, Y13, 32(DI)
 	VMASKMOVPD Y2, Y14, 64(DI)
 	VMASKMOVPD Y3, Y15, 96(DI)
+	VZEROUPPER
+	RET
+
+// MASKED stores mask*acc at off(DI)(AX*8) where the mask (at off(R12)(AX*8))
+// is not zero, else the mask itself: matMulNT's dropout of the input
+// gradient. Y15 holds zeros; Y9 and Y10 are scratch.
+#define MASKED(acc, off) \
+	VMOVUPD   off(R12)(AX*8), Y9; \
+	VCMPPD    $4, Y15, Y9, Y10; \
+	VMULPD    Y9, acc, acc; \
+	VBLENDVPD Y10, acc, Y9, acc; \
+	VMOVUPD   acc, off(DI)(AX*8)
+
+// func dotsSeqAVX2(dx, mask, dz, wT []float64, k int)
+// For c < len(dx), a multiple of 4: dx[c] = mask[c] * (sum over t <
+// len(dz) of dz[t]*wT[t*k+c]) where mask[c] != 0, else mask[c]; each sum
+// from +0 in the order of t, as dot's Go loop; four or sixteen columns c
+// at a time.
+TEXT ·dotsSeqAVX2(SB), NOSPLIT, $0-104
+	MOVQ   dx_base+0(FP), DI
+	MOVQ   dx_len+8(FP), CX
+	MOVQ   mask_base+24(FP), R12
+	MOVQ   dz_base+48(FP), SI
+	MOVQ   dz_len+56(FP), DX
+	MOVQ   wT_base+72(FP), R8
+	MOVQ   k+96(FP), R9
+	SHLQ   $3, R9
+	VXORPD Y15, Y15, Y15
+	XORQ   AX, AX
+	MOVQ   CX, R11
+	ANDQ   $-16, R11
+
+seq16:
+	CMPQ   AX, R11
+	JGE    seq4
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	LEAQ   (R8)(AX*8), R10
+	XORQ   BX, BX
+
+seq16t:
+	CMPQ         BX, DX
+	JGE          seq16s
+	VBROADCASTSD (SI)(BX*8), Y8
+	VMULPD       0(R10), Y8, Y4
+	VMULPD       32(R10), Y8, Y5
+	VMULPD       64(R10), Y8, Y6
+	VMULPD       96(R10), Y8, Y7
+	VADDPD       Y4, Y0, Y0
+	VADDPD       Y5, Y1, Y1
+	VADDPD       Y6, Y2, Y2
+	VADDPD       Y7, Y3, Y3
+	ADDQ         R9, R10
+	INCQ         BX
+	JMP          seq16t
+
+seq16s:
+	MASKED(Y0, 0)
+	MASKED(Y1, 32)
+	MASKED(Y2, 64)
+	MASKED(Y3, 96)
+	ADDQ $16, AX
+	JMP  seq16
+
+seq4:
+	CMPQ   AX, CX
+	JGE    seqdone
+	VXORPD Y0, Y0, Y0
+	LEAQ   (R8)(AX*8), R10
+	XORQ   BX, BX
+
+seq4t:
+	CMPQ         BX, DX
+	JGE          seq4s
+	VBROADCASTSD (SI)(BX*8), Y8
+	VMULPD       0(R10), Y8, Y4
+	VADDPD       Y4, Y0, Y0
+	ADDQ         R9, R10
+	INCQ         BX
+	JMP          seq4t
+
+seq4s:
+	MASKED(Y0, 0)
+	ADDQ $4, AX
+	JMP  seq4
+
+seqdone:
+	VZEROUPPER
+	RET
+
+// func dotsGonumAVX2(dx, mask, dz, wT []float64, k int)
+// As dotsSeqAVX2, but each sum in the order of gonum's DotUnitary (the
+// SSE2 kernel floats.Dot runs): four partial sums over t mod 4 for the
+// first len(dz) &^ 3 terms, the rest added to the first, then (s0 + s2) +
+// (s1 + s3).
+TEXT ·dotsGonumAVX2(SB), NOSPLIT, $0-104
+	MOVQ   dx_base+0(FP), DI
+	MOVQ   dx_len+8(FP), CX
+	MOVQ   mask_base+24(FP), R12
+	MOVQ   dz_base+48(FP), SI
+	MOVQ   dz_len+56(FP), DX
+	MOVQ   wT_base+72(FP), R8
+	MOVQ   k+96(FP), R9
+	SHLQ   $3, R9
+	VXORPD Y15, Y15, Y15
+	MOVQ   DX, R11
+	ANDQ   $-4, R11
+	XORQ   AX, AX
+
+gcol:
+	CMPQ   AX, CX
+	JGE    gdone
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	LEAQ   (R8)(AX*8), R10
+	XORQ   BX, BX
+
+gquad:
+	CMPQ         BX, R11
+	JGE          gtail
+	VBROADCASTSD 0(SI)(BX*8), Y4
+	VBROADCASTSD 8(SI)(BX*8), Y5
+	VBROADCASTSD 16(SI)(BX*8), Y6
+	VBROADCASTSD 24(SI)(BX*8), Y7
+	VMULPD       (R10), Y4, Y4
+	ADDQ         R9, R10
+	VMULPD       (R10), Y5, Y5
+	ADDQ         R9, R10
+	VMULPD       (R10), Y6, Y6
+	ADDQ         R9, R10
+	VMULPD       (R10), Y7, Y7
+	ADDQ         R9, R10
+	VADDPD       Y4, Y0, Y0
+	VADDPD       Y5, Y1, Y1
+	VADDPD       Y6, Y2, Y2
+	VADDPD       Y7, Y3, Y3
+	ADDQ         $4, BX
+	JMP          gquad
+
+gtail:
+	CMPQ         BX, DX
+	JGE          gsum
+	VBROADCASTSD (SI)(BX*8), Y4
+	VMULPD       (R10), Y4, Y4
+	VADDPD       Y4, Y0, Y0
+	ADDQ         R9, R10
+	INCQ         BX
+	JMP          gtail
+
+gsum:
+	VADDPD Y2, Y0, Y0
+	VADDPD Y3, Y1, Y1
+	VADDPD Y1, Y0, Y0
+	MASKED(Y0, 0)
+	ADDQ   $4, AX
+	JMP    gcol
+
+gdone:
 	VZEROUPPER
 	RET

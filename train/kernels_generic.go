@@ -3,26 +3,13 @@
 package train
 
 // haveAVX2 is false off amd64 (or with the purego tag): the kernels of
-// kernels.go run their Go loops.
+// kernels.go run their Go loops and never call the functions below.
 const haveAVX2 = false
 
-func axpyAVX2(dst []float64, a float64, x []float64) { axpyGo(dst, a, x) }
+const noAVX2 = "train: no AVX2 kernels in this build"
 
-func adamAVX2(p, g, m1, m2 []float64, k *[8]float64) {
-	adamGo(p[:len(p)&^3], g, m1, m2, k)
-}
-
-func mulRowAVX2(z, x, w []float64, m int, mask *[16]int64) {
-	for j := range 16 {
-		if mask[j] == 0 {
-			continue
-		}
-		s := 0.0
-		for c, a := range x {
-			if a != 0 {
-				s += a * w[c*m+j]
-			}
-		}
-		z[j] = s
-	}
-}
+func axpyAVX2(dst []float64, a float64, x []float64)       { panic(noAVX2) }
+func adamAVX2(p, g, m1, m2 []float64, k *[8]float64)       { panic(noAVX2) }
+func mulRowAVX2(z, x, w []float64, m int, mask *[16]int64) { panic(noAVX2) }
+func dotsSeqAVX2(dx, mask, dz, wT []float64, k int)        { panic(noAVX2) }
+func dotsGonumAVX2(dx, mask, dz, wT []float64, k int)      { panic(noAVX2) }

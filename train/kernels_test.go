@@ -93,11 +93,28 @@ func TestKernelsSameBits(t *testing.T) {
 				}
 			}
 			rows := []int32{0, 2, 3, 5}
-			want, got := make([]float64, n*m), make([]float64, n*m)
-			withAVX2(false, func() { matMul(want, x, w, rows, k, m) })
-			withAVX2(true, func() { matMul(got, x, w, rows, k, m) })
+			want, got := kernelValues(r, n*m+16), make([]float64, n*m+16)
+			copy(got, want)
+			withAVX2(false, func() { matMul(want[:n*m], x, w, rows, k, m) })
+			withAVX2(true, func() { matMul(got[:n*m], x, w, rows, k, m) })
 			if i := sameBits(want, got); i >= 0 {
 				t.Fatalf("matMul k=%d m=%d: element %d is %v, want %v", k, m, i, got[i], want[i])
+			}
+		}
+	}
+	// matMulNT on both sides of dot's switch to gonum (16 columns), with
+	// column counts around 4 and 16 and dropped inputs.
+	for _, m := range []int{1, 3, 4, 7, 15, 16, 17, 19, 28, 56, 112} {
+		for _, k := range []int{1, 3, 4, 5, 16, 17, 40} {
+			const n = 6
+			dz, w, mask := kernelValues(r, n*m), kernelValues(r, k*m), kernelValues(r, n*k)
+			rows := []int32{1, 2, 4, 5}
+			wT := make([]float64, k*m)
+			want, got := make([]float64, n*k), make([]float64, n*k)
+			withAVX2(false, func() { matMulNT(want, dz, w, mask, rows, m, k, wT) })
+			withAVX2(true, func() { matMulNT(got, dz, w, mask, rows, m, k, wT) })
+			if i := sameBits(want, got); i >= 0 {
+				t.Fatalf("matMulNT m=%d k=%d: element %d is %v, want %v", m, k, i, got[i], want[i])
 			}
 		}
 	}
@@ -118,6 +135,7 @@ func TestTrainSameBitsWithoutAVX2(t *testing.T) {
 		"gat:8x3:mean:elu/gat:0x16:max:linear",
 		"constant:12x2:max:tanh/constant:0x4:mean:sigmoid",
 		"gat:5x1:add:sigmoid/gcn:0x2:add:relu",
+		"gcn:64x4:add:elu/gat:0x3:add:linear",
 	} {
 		a, err := ParseArch(s)
 		if err != nil {

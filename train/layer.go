@@ -33,6 +33,7 @@ type layer struct {
 	dAlpha   []float64 // edges x Heads (GAT)
 	dEl, dEr []float64 // n x Heads (GAT)
 	dx       []float64 // n x in: gradient of the input (not for the first layer)
+	wT       []float64 // width x in: matMulNT's scratch (not for the first layer)
 	acc      []float64 // width: every head's aggregate (or its gradient) when heads are averaged
 	hmax     []float64 // Heads: per-head scratch of the softmax (GAT)
 	hsum     []float64 // Heads: per-head scratch of the softmax (GAT)
@@ -53,6 +54,7 @@ func newLayer(spec Layer, d *Data, in, out int, concat, first bool) *layer {
 		l.inScale = ones(n * in)
 		l.xin = make([]float64, n*in)
 		l.dx = make([]float64, n*in)
+		l.wT = make([]float64, in*spec.Heads*out)
 	}
 	l.z = make([]float64, n*l.width)
 	l.dz = make([]float64, n*l.width)
@@ -80,13 +82,14 @@ func (l *layer) dropTraining() {
 	l.gw, l.gattL, l.gattR, l.gb = nil, nil, nil, nil
 	l.inScale, l.aScale, l.dz, l.dx = nil, nil, nil, nil
 	l.dAlpha, l.dEl, l.dEr = nil, nil, nil
+	l.wT = nil
 }
 
 // bytes is the memory of the layer's buffers (parameters excluded).
 func (l *layer) bytes() int64 {
 	n := 0
 	for _, s := range [][]float64{l.inScale, l.xin, l.z, l.el, l.er, l.score, l.alpha, l.aScale, l.coef, l.qcoef,
-		l.o, l.y, l.dz, l.dAlpha, l.dEl, l.dEr, l.dx, l.acc, l.hmax, l.hsum} {
+		l.o, l.y, l.dz, l.dAlpha, l.dEl, l.dEr, l.dx, l.wT, l.acc, l.hmax, l.hsum} {
 		n += 8 * cap(s)
 	}
 	return int64(n + 4*cap(l.arg))
@@ -425,7 +428,7 @@ func (l *layer) backward(d *Data, dy []float64, rs rowSet) {
 		return
 	}
 	matMulTN(l.gw, l.xin, l.dz, rs.lin, l.in, W)
-	matMulNT(l.dx, l.dz, l.w, l.inScale, rs.lin, W, l.in)
+	matMulNT(l.dx, l.dz, l.w, l.inScale, rs.lin, W, l.in, l.wT)
 }
 
 // attendBackward turns dAlpha (gradient of the dropped coefficients of the
