@@ -33,27 +33,32 @@
 //
 // # Cost (measured on the shared 2-core host)
 //
-// gnnsim repro seed004 --datasets cora --workers 2, i.e. Table 3 in full:
-// 41.8 minutes (2,507 s wall, 4,903 s of CPU, 195 % of the two cores; a
-// second run gave 43.0 minutes and byte-identical samples). Separate
-// search's five architecture phases take 2,354 s of it: 1,000
-// unconstrained networks at about 4.6 CPU-seconds each (the median about
-// 2 s, a 64-wide 16-head GAT about 45 s). Everything else, the 60 joint,
+// gnnsim repro seed004 --datasets cora --workers 2, i.e. Table 3 in full.
+// Nearly all of it is separate search's five architecture phases: 1,000
+// unconstrained networks of FGNAS's space (the median about 2 CPU-seconds,
+// a 64-wide 16-head GAT tens of seconds). Everything else, the 60 joint,
 // random and hardware-phase searches (120,000 joint episodes at 1.7 ms of
 // LSTM, 5 us per hardware verdict, 350 trained designs) and the
-// feasibility table, takes 153 s. --quick takes 8 s.
+// feasibility table, takes 140-180 s. --quick takes 8 s. Every run below
+// wrote byte-identical samples, tables and report.
+//
+//	trainer kernels                         wall      phases   rest
+//	Go loops and gonum's SSE2               41.8 min  2,354 s  153 s  (again: 43.0 min)
+//	+ AVX2 axpy, Adam, dense rows           29.5 min  1,626 s  138 s  (3,490 CPU-s, 197 %)
+//	+ AVX2 dots and sparse rows             34.1 min  1,850 s  178 s  (again: 37.6 min, 2,081 s, 155 s)
+//	+ AVX2 dots (the code as it is)         > 28.4 min (phases not done; stopped)
+//
+// The host's speed varies from run to run by 10-20 % (the "rest" column
+// runs nearly the same code in every row), and the later runs were all
+// slower: the 30-minute target was met once, at 29.5 minutes, and is not
+// met reliably on this host. The work is the paper's protocol: 200
+// epochs, validation after each, no early stop.
 //
 // Before this code trained only the rows each pass reads (package train)
 // and ran the architecture phases side by side, the same 20 architecture-
 // phase networks took 147 s to train instead of 64-74 s, and the shared
 // phase ran one training at a time: about 1.5 hours without separate
 // search and over 10 hours with it (estimated, not run).
-//
-// The 30-minute target is missed by the architecture phases alone: 1,000
-// networks of FGNAS's unconstrained space, whose average width the
-// budget cannot change. Meeting it would need trainings about 1.45 times
-// faster again; the kernels are row loops over gonum's SSE2 axpy and dot
-// (Go emits no AVX2 or FMA) and the work left is the paper's protocol.
 //
 // # Findings (seed 1, published timing)
 //
