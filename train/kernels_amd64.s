@@ -140,38 +140,6 @@ TEXT ·mulRowAVX2(SB), NOSPLIT, $0-88
 	VXORPD Y3, Y3, Y3
 	VXORPD Y9, Y9, Y9
 	XORQ   AX, AX
-	MOVQ   15*8(R10), R11 // mask[15] set: all 16 columns, plain loads
-	CMPQ   R11, $0
-	JEQ    rowloop
-
-rowfull:
-	CMPQ         AX, CX
-	JGE          rowfullstore
-	VBROADCASTSD (SI)(AX*8), Y8
-	VCMPPD       $4, Y9, Y8, Y10
-	VMULPD       0(R8), Y8, Y4
-	VMULPD       32(R8), Y8, Y5
-	VMULPD       64(R8), Y8, Y6
-	VMULPD       96(R8), Y8, Y7
-	VANDPD       Y10, Y4, Y4
-	VANDPD       Y10, Y5, Y5
-	VANDPD       Y10, Y6, Y6
-	VANDPD       Y10, Y7, Y7
-	VADDPD       Y4, Y0, Y0
-	VADDPD       Y5, Y1, Y1
-	VADDPD       Y6, Y2, Y2
-	VADDPD       Y7, Y3, Y3
-	ADDQ         R9, R8
-	INCQ         AX
-	JMP          rowfull
-
-rowfullstore:
-	VMOVUPD Y0, 0(DI)
-	VMOVUPD Y1, 32(DI)
-	VMOVUPD Y2, 64(DI)
-	VMOVUPD Y3, 96(DI)
-	VZEROUPPER
-	RET
 
 rowloop:
 	CMPQ AX, CX
