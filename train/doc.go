@@ -51,12 +51,15 @@
 // by ReLU and dropout (see kernels.go for why not gonum's Dgemm). On
 // amd64 CPUs with AVX2 the products, the aggregation of GCN and constant
 // layers and the Adam step run in assembly of our own (kernels_amd64.s),
-// written because no reachable library vectorises them beyond gonum's
-// SSE2 and Go emits no vector instructions. They multiply and add
-// separately, every sum in the order of the Go loops, so a training gives
-// the same bits with them as without (TestTrainSameBitsWithoutAVX2; the
-// purego build tag switches them off). Buffers are allocated once per
-// model: an epoch allocates nothing.
+// and so do exp, sigmoid and ELU where the CPU also has FMA
+// (activate_amd64.s, math.Exp's own method on four lanes), written
+// because no reachable library vectorises them beyond gonum's SSE2 and Go
+// emits no vector instructions. They compute every value as the Go code
+// does, every sum in the order of the Go loops, so a training gives the
+// same bits with them as without (TestTrainSameBitsWithoutAVX2; the
+// purego build tag switches them off). The hot loops avoid branches on
+// values that dropout and ReLU make random (kernels.go). Buffers are
+// allocated once per model: an epoch allocates nothing.
 //
 // Everything random flows from Config.Seed through two PCG streams
 // (math/rand/v2), one for initialisation, one for dropout, and every

@@ -16,33 +16,44 @@ import (
 // are bit-for-bit reproducible.
 //
 // Where the CPU has AVX2, the loops run in the assembly of
-// kernels_amd64.s: axpy from 4 elements, the Adam step, and two row
-// kernels that keep 16 columns of a result in registers across the terms
-// of a row (matMul's rows; matMulNT's dots, from transposed weights).
-// They are ours because no reachable library has them: gonum's assembly
-// is SSE2 (two float64 per instruction) and Go emits no vector
-// instructions. Each multiplies and adds separately, every element summed
-// in the order of the Go loop it replaces (dots in the order of gonum's
-// DotUnitary where the Go code calls it), and a skipped zero term is
-// added as +0, which leaves a sum unchanged: the same bits with or
-// without AVX2 (TestKernelsSameBits, TestTrainSameBitsWithoutAVX2).
-// Without AVX2, or with the purego build tag, vectors from 16 elements go
-// to gonum's SSE2 kernels.
+// kernels_amd64.s: axpy from 4 elements, the Adam step, matMul's rows
+// with 16 columns of a result in registers across the terms of a row
+// (two rows at a time, sharing the loads of w, where w is finite),
+// matMulNT's dots from transposed weights, four to sixteen columns at a
+// time, and one edge of Max aggregation. activate_amd64.s holds a
+// four-lane math.Exp and the sigmoid and ELU built on it. They are ours
+// because no reachable library has them: gonum's assembly is SSE2 (two
+// float64 per instruction) and Go emits no vector instructions. Each
+// multiplies and adds separately (the exp fuses exactly where math.Exp
+// does), every element summed in the order of the Go loop it replaces
+// (dots in the order of gonum's DotUnitary where the Go code calls it),
+// and a skipped zero term is added as ±0, which leaves a sum begun at +0
+// unchanged: the same bits with or without AVX2 (TestKernelsSameBits,
+// TestExpKernelsSameBits, TestTrainSameBitsWithoutAVX2). Without AVX2, or
+// with the purego build tag, vectors from 16 elements go to gonum's SSE2
+// kernels.
 //
-// A third row kernel, for the sparse first layer and the GCN and constant
-// aggregations (16 columns of a row summed over all its non-zeros), was
-// tried and dropped: with it the 25-network sample below trained in 61.0
-// CPU-seconds one at a time, but the full FGNAS Table 3, two trainings at
-// a time, ran slower in both runs with it (architecture phases 1,850 and
-// 2,081 s against 1,626 s without; the host's speed varies too, so the
-// share of the blame is not measured).
+// Unpredictable branches cost as much as the arithmetic here: dropout and
+// ReLU zero entries at random, so a branch on a zero, or on a sign,
+// mispredicts about half the time. The first layer lists each row's
+// non-zero inputs without a branch before summing them, matMulTN sums
+// narrow gradients transposed with every term added, and the choices on
+// signs and maxima (ReLU, ELU and LeakyReLU gradients, GAT's LeakyReLU,
+// Max aggregation) are conditional moves or blends.
+//
+// Measured on 40 networks drawn at random from the 1,000 of FGNAS's
+// Table 3 architecture phases (20 epochs each, the least of two
+// interleaved runs per network, one at a time): 13.34 CPU-seconds with
+// the kernels of the version before (axpy, Adam, one row of matMul, dots
+// four columns at a time), 9.28 with these (-30 %). Micro-benchmarks on
+// 1,024 rows of 256 inputs, half zero: matMul two rows at a time 4.4x
+// faster for 7 columns, 1.35x for 112; matMulTN transposed 9.7x for 7
+// columns, 2x for 28 (BenchmarkMatMulTN); matMulNT's dots eight columns
+// at a time 2.5x for 112; sigmoid of 256 values 4.7x (BenchmarkSigmoid).
 
 // useAVX2 routes the kernels to their AVX2 forms (tests switch it off to
 // compare). axpy alone is 1.6 to 1.7 times faster than gonum's from 16
-// to 1,024 elements (BenchmarkAxpy); 25 networks drawn from FGNAS's
-// architecture phase train in 64.1 CPU-seconds with axpy, Adam and
-// matMul's kernels against 88.0 without (1.37 times faster, one at a
-// time).
+// to 1,024 elements (BenchmarkAxpy).
 var useAVX2 = haveAVX2
 
 // laneMasks[n] selects the first n of 16 columns for the row kernels.
@@ -113,6 +124,18 @@ func adamGo(p, g, m1, m2 []float64, k *[8]float64) {
 	}
 }
 
+// sel returns a where c holds, else b, without a branch: the hot loops
+// choose on signs of activations or dropout draws, where a branch
+// mispredicts about half the time.
+func sel(c bool, a, b float64) float64 {
+	var m uint64
+	if c {
+		m = ^uint64(0) // a conditional move, not a branch
+	}
+	ab, bb := math.Float64bits(a), math.Float64bits(b)
+	return math.Float64frombits(bb ^ (ab^bb)&m)
+}
+
 // dot is the inner product of a and b[:len(a)].
 func dot(a, b []float64) float64 {
 	b = b[:len(a)]
@@ -145,10 +168,28 @@ func mulInPlace(x, y []float64) {
 // n x m, row-major.
 func matMul(z, x, w []float64, rows []int32, k, m int) {
 	if useAVX2 && k > 0 {
-		// Sixteen columns at a time, summed in registers; the slicing
-		// bounds every read and write of the kernel.
+		// Sixteen columns at a time, summed in registers, two rows at a
+		// time where the weights are finite; the slicing bounds every
+		// read and write of the kernels.
 		w = w[:k*m]
-		for _, i := range rows {
+		r := 0
+		if finite(w) {
+			for ; r+2 <= len(rows); r += 2 {
+				i0, i1 := int(rows[r]), int(rows[r+1])
+				z0, z1 := z[i0*m:(i0+1)*m], z[i1*m:(i1+1)*m]
+				x0, x1 := x[i0*k:(i0+1)*k], x[i1*k:(i1+1)*k]
+				for j := 0; j < m; j += 16 {
+					// Term c loads w[j+c*m:][:16] whole while that
+					// lies inside w.
+					wj, fast := w[j:], 0
+					if len(wj) >= 16 {
+						fast = min(k, (len(wj)-16)/m+1)
+					}
+					mulRow2AVX2(z0[j:], z1[j:], x0, x1, wj, m, fast, &laneMasks[min(16, m-j)])
+				}
+			}
+		}
+		for _, i := range rows[r:] {
 			i := int(i)
 			zr, xr := z[i*m:(i+1)*m], x[i*k:(i+1)*k]
 			for j := 0; j < m; j += 16 {
@@ -169,9 +210,96 @@ func matMul(z, x, w []float64, rows []int32, k, m int) {
 	}
 }
 
-// matMulTN sets g += x^T dz over the rows of rows (dz is zero on the
-// others): x is n x k, dz is n x m, g is k x m.
-func matMulTN(g, x, dz []float64, rows []int32, k, m int) {
+// A sparse matrix's rows for sparseMul and scatterMul: row i's non-zero
+// entries are v[e] in column c[e] for e in [ptr[i], ptr[i]+n[i]).
+type sparseRows struct {
+	ptr, n []int32
+	v      []float64
+	c      []int32
+}
+
+func (s sparseRows) row(i int32) ([]float64, []int32) {
+	a := s.ptr[i]
+	b := a + s.n[i]
+	return s.v[a:b], s.c[a:b]
+}
+
+// sparseMul sets z = x w on the rows of rows: x is sparse (n x k), w is
+// k x m, z is n x m; each row summed in the order of its entries.
+//
+// Two AVX2 kernels were tried here and dropped: a row kernel keeping 32
+// columns of z in registers across the row's entries, and its mirror for
+// scatterMul keeping 16 columns of dz. 25 architecture-phase networks
+// trained in 10.08 CPU-seconds (50 epochs each, the least of three runs
+// per network) with them and in 10.26 without, faster for narrow layers
+// and slower for 256-column ones: the rows of w the entries pick are
+// spread over 1,433 x m weights, more than L2 holds, so the loads of w,
+// not the arithmetic, set the pace. Sweeping all rows 32 columns at a
+// time, to keep those columns of w in cache, was slower still.
+func sparseMul(z []float64, x sparseRows, rows []int32, w []float64, m int) {
+	for _, i := range rows {
+		zr := z[int(i)*m : int(i+1)*m]
+		clear(zr)
+		v, c := x.row(i)
+		for e, ci := range c {
+			col := int(ci)
+			axpy(zr, v[e], w[col*m:(col+1)*m])
+		}
+	}
+}
+
+// scatterMul adds x^T dz to g over the rows of rows: x is sparse (n x k),
+// dz is n x m, g is k x m; each element summed in the order of rows.
+func scatterMul(g []float64, x sparseRows, rows []int32, dz []float64, m int) {
+	for _, i := range rows {
+		v, c := x.row(i)
+		dzr := dz[int(i)*m : int(i+1)*m]
+		for e, ci := range c {
+			col := int(ci)
+			axpy(g[col*m:(col+1)*m], v[e], dzr)
+		}
+	}
+}
+
+// finite says whether no element of x is infinite or NaN.
+func finite(x []float64) bool {
+	for _, v := range x {
+		if v-v != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// matMulTN sets g = x^T dz over the rows of rows (dz is zero on the
+// others): x is n x k, dz is n x m, g is k x m. With AVX2, narrow dz
+// (m < tnMax) and finite dz rows, it sums g's transpose in gT (m x k,
+// scratch) with one axpy of k per row and column of dz, every term
+// added: a zero x[i][c] adds dz*0 = ±0, which leaves a sum begun at +0
+// unchanged (such a sum is never -0), the same bits as the loop that
+// skips it. The loop instead makes an axpy of m per non-zero x, too short
+// to pay for the call and the unpredictable branch on a dropout mask.
+func matMulTN(g, x, dz []float64, rows []int32, k, m int, gT []float64) {
+	g = g[:k*m]
+	if useAVX2 && m < tnMax && finiteRows(dz, rows, m) {
+		gT = gT[:m*k]
+		clear(gT)
+		for _, i := range rows {
+			i := int(i)
+			xr := x[i*k : (i+1)*k]
+			for t, a := range dz[i*m : (i+1)*m] {
+				axpy(gT[t*k:(t+1)*k], a, xr)
+			}
+		}
+		for c := range k {
+			gr := g[c*m : (c+1)*m]
+			for t := range gr {
+				gr[t] = gT[t*k+c]
+			}
+		}
+		return
+	}
+	clear(g)
 	for _, i := range rows {
 		i := int(i)
 		dzr := dz[i*m : (i+1)*m]
@@ -181,6 +309,20 @@ func matMulTN(g, x, dz []float64, rows []int32, k, m int) {
 			}
 		}
 	}
+}
+
+// tnMax is the width of dz from which matMulTN's loop over non-zero x
+// beats its transposed sums (BenchmarkMatMulTN).
+const tnMax = 32
+
+// finiteRows says whether the rows of rows of x (n x m) are finite.
+func finiteRows(x []float64, rows []int32, m int) bool {
+	for _, i := range rows {
+		if !finite(x[int(i)*m : int(i+1)*m]) {
+			return false
+		}
+	}
+	return true
 }
 
 // matMulNT sets dx = (dz w^T) * mask element-wise on the rows of rows: dz

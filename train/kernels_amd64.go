@@ -8,6 +8,11 @@ import "golang.org/x/sys/cpu"
 // kernels_amd64.s.
 var haveAVX2 = cpu.X86.HasAVX2
 
+// haveExpAVX2 says whether the four-lane exp of activate_amd64.s runs and
+// gives math.Exp's bits: it needs AVX2 and FMA, and math.Exp takes its
+// FMA path on such a CPU (math/exp_amd64.go: AVX and FMA).
+var haveExpAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+
 //go:noescape
 func axpyAVX2(dst []float64, a float64, x []float64)
 
@@ -18,7 +23,16 @@ func adamAVX2(p, g, m1, m2 []float64, k *[8]float64)
 func mulRowAVX2(z, x, w []float64, m int, mask *[16]int64)
 
 //go:noescape
+func mulRow2AVX2(z0, z1, x0, x1, w []float64, m, fast int, mask *[16]int64)
+
+//go:noescape
+func maxRowAVX2(m []float64, arg []int32, z []float64, c float64, e int32)
+
+//go:noescape
 func dotsSeqAVX2(dx, mask, dz, wT []float64, k int)
 
 //go:noescape
 func dotsGonumAVX2(dx, mask, dz, wT []float64, k int)
+
+//go:noescape
+func expMapAVX2(dst, src []float64, f int) int

@@ -2,7 +2,7 @@
 
 #include "textflag.h"
 
-// The AVX2 forms of two kernels of kernels.go. Each multiplies and adds
+// The AVX2 forms of the kernels of kernels.go. Each multiplies and adds
 // separately (no FMA), element by element in the order the Go code does,
 // so the results are the same bits as the scalar loops'.
 
@@ -267,7 +267,8 @@ seqdone:
 // As dotsSeqAVX2, but each sum in the order of gonum's DotUnitary (the
 // SSE2 kernel floats.Dot runs): four partial sums over t mod 4 for the
 // first len(dz) &^ 3 terms, the rest added to the first, then (s0 + s2) +
-// (s1 + s3).
+// (s1 + s3); eight columns c at a time (the broadcasts of dz serve both
+// sets of sums), then four.
 TEXT ·dotsGonumAVX2(SB), NOSPLIT, $0-104
 	MOVQ   dx_base+0(FP), DI
 	MOVQ   dx_len+8(FP), CX
@@ -281,6 +282,78 @@ TEXT ·dotsGonumAVX2(SB), NOSPLIT, $0-104
 	MOVQ   DX, R11
 	ANDQ   $-4, R11
 	XORQ   AX, AX
+	MOVQ   CX, R13
+	ANDQ   $-8, R13
+
+	// Eight columns at a time (two sets of four partial sums), each
+	// broadcast of dz serving both.
+g8col:
+	CMPQ   AX, R13
+	JGE    gcol
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	LEAQ   (R8)(AX*8), R10
+	XORQ   BX, BX
+
+g8quad:
+	CMPQ         BX, R11
+	JGE          g8tail
+	VBROADCASTSD 0(SI)(BX*8), Y8
+	VBROADCASTSD 8(SI)(BX*8), Y9
+	VBROADCASTSD 16(SI)(BX*8), Y10
+	VBROADCASTSD 24(SI)(BX*8), Y11
+	VMULPD       (R10), Y8, Y12
+	VMULPD       32(R10), Y8, Y13
+	VADDPD       Y12, Y0, Y0
+	VADDPD       Y13, Y4, Y4
+	ADDQ         R9, R10
+	VMULPD       (R10), Y9, Y12
+	VMULPD       32(R10), Y9, Y13
+	VADDPD       Y12, Y1, Y1
+	VADDPD       Y13, Y5, Y5
+	ADDQ         R9, R10
+	VMULPD       (R10), Y10, Y12
+	VMULPD       32(R10), Y10, Y13
+	VADDPD       Y12, Y2, Y2
+	VADDPD       Y13, Y6, Y6
+	ADDQ         R9, R10
+	VMULPD       (R10), Y11, Y12
+	VMULPD       32(R10), Y11, Y13
+	VADDPD       Y12, Y3, Y3
+	VADDPD       Y13, Y7, Y7
+	ADDQ         R9, R10
+	ADDQ         $4, BX
+	JMP          g8quad
+
+g8tail:
+	CMPQ         BX, DX
+	JGE          g8sum
+	VBROADCASTSD (SI)(BX*8), Y8
+	VMULPD       (R10), Y8, Y12
+	VMULPD       32(R10), Y8, Y13
+	VADDPD       Y12, Y0, Y0
+	VADDPD       Y13, Y4, Y4
+	ADDQ         R9, R10
+	INCQ         BX
+	JMP          g8tail
+
+g8sum:
+	VADDPD Y2, Y0, Y0
+	VADDPD Y3, Y1, Y1
+	VADDPD Y1, Y0, Y0
+	VADDPD Y6, Y4, Y4
+	VADDPD Y7, Y5, Y5
+	VADDPD Y5, Y4, Y4
+	MASKED(Y0, 0)
+	MASKED(Y4, 32)
+	ADDQ   $8, AX
+	JMP    g8col
 
 gcol:
 	CMPQ   AX, CX
@@ -333,5 +406,147 @@ gsum:
 	JMP    gcol
 
 gdone:
+	VZEROUPPER
+	RET
+
+// ROW2ADD adds x0[c]*w and x1[c]*w (Y8, Y9: broadcast) for one vector
+// of w (wv) into the sums a0 (row 0) and a1 (row 1); Y11, Y12 scratch.
+#define ROW2ADD(wv, a0, a1) \
+	VMULPD Y8, wv, Y11; \
+	VMULPD Y9, wv, Y12; \
+	VADDPD Y11, a0, a0; \
+	VADDPD Y12, a1, a1
+
+// func mulRow2AVX2(z0, z1, x0, x1, w []float64, m, fast int, mask *[16]int64)
+// mulRowAVX2 for two rows at once (z0 from x0, z1 from x1, of equal
+// length), with every term added, zero or not: the caller has checked
+// that w is finite, so a zero term is x[c]*w = ±0, which leaves a sum
+// begun at +0 unchanged (such a sum is never -0), the same bits as a
+// loop that skips it. Terms c < fast load w's vectors whole (the caller
+// has checked they lie inside w); later ones load the masked-in columns
+// only.
+TEXT ·mulRow2AVX2(SB), NOSPLIT, $0-144
+	MOVQ   z0_base+0(FP), DI
+	MOVQ   z1_base+24(FP), DX
+	MOVQ   x0_base+48(FP), SI
+	MOVQ   x0_len+56(FP), CX
+	MOVQ   x1_base+72(FP), BX
+	MOVQ   w_base+96(FP), R8
+	MOVQ   m+120(FP), R9
+	SHLQ   $3, R9
+	MOVQ   fast+128(FP), R11
+	MOVQ   mask+136(FP), R10
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	XORQ   AX, AX
+
+r2fast:
+	CMPQ         AX, R11
+	JGE          r2slow
+	VBROADCASTSD (SI)(AX*8), Y8
+	VBROADCASTSD (BX)(AX*8), Y9
+	VMOVUPD      0(R8), Y10
+	VMOVUPD      32(R8), Y13
+	ROW2ADD(Y10, Y0, Y4)
+	ROW2ADD(Y13, Y1, Y5)
+	VMOVUPD      64(R8), Y10
+	VMOVUPD      96(R8), Y13
+	ROW2ADD(Y10, Y2, Y6)
+	ROW2ADD(Y13, Y3, Y7)
+	ADDQ         R9, R8
+	INCQ         AX
+	JMP          r2fast
+
+r2slow:
+	CMPQ         AX, CX
+	JGE          r2store
+	VBROADCASTSD (SI)(AX*8), Y8
+	VBROADCASTSD (BX)(AX*8), Y9
+	VMOVDQU      0(R10), Y14
+	VMASKMOVPD   0(R8), Y14, Y10
+	VMOVDQU      32(R10), Y15
+	VMASKMOVPD   32(R8), Y15, Y13
+	ROW2ADD(Y10, Y0, Y4)
+	ROW2ADD(Y13, Y1, Y5)
+	VMOVDQU      64(R10), Y14
+	VMASKMOVPD   64(R8), Y14, Y10
+	VMOVDQU      96(R10), Y15
+	VMASKMOVPD   96(R8), Y15, Y13
+	ROW2ADD(Y10, Y2, Y6)
+	ROW2ADD(Y13, Y3, Y7)
+	ADDQ         R9, R8
+	INCQ         AX
+	JMP          r2slow
+
+r2store:
+	VMOVDQU    0(R10), Y12
+	VMOVDQU    32(R10), Y13
+	VMOVDQU    64(R10), Y14
+	VMOVDQU    96(R10), Y15
+	VMASKMOVPD Y0, Y12, 0(DI)
+	VMASKMOVPD Y1, Y13, 32(DI)
+	VMASKMOVPD Y2, Y14, 64(DI)
+	VMASKMOVPD Y3, Y15, 96(DI)
+	VMASKMOVPD Y4, Y12, 0(DX)
+	VMASKMOVPD Y5, Y13, 32(DX)
+	VMASKMOVPD Y6, Y14, 64(DX)
+	VMASKMOVPD Y7, Y15, 96(DX)
+	VZEROUPPER
+	RET
+
+// func maxRowAVX2(m []float64, arg []int32, z []float64, c float64, e int32)
+// For every t < len(m): v = c*z[t]; where v > m[t] (ordered: not for a
+// NaN), m[t] = v and arg[t] = e. One edge of Max aggregation, as the Go
+// loop, four columns at a time without a branch.
+TEXT ·maxRowAVX2(SB), NOSPLIT, $0-84
+	MOVQ         m_base+0(FP), DI
+	MOVQ         m_len+8(FP), CX
+	MOVQ         arg_base+24(FP), R8
+	MOVQ         z_base+48(FP), SI
+	VBROADCASTSD c+72(FP), Y0
+	MOVL         e+80(FP), R9
+	VMOVD        R9, X1
+	VPBROADCASTD X1, X1
+	MOVQ         CX, DX
+	ANDQ         $-4, DX
+	XORQ         AX, AX
+
+mxloop:
+	CMPQ         AX, DX
+	JGE          mxtail
+	VMULPD       (SI)(AX*8), Y0, Y2 // v
+	VMOVUPD      (DI)(AX*8), Y3     // m
+	VCMPPD       $0x1E, Y3, Y2, Y4  // v > m
+	VBLENDVPD    Y4, Y2, Y3, Y3
+	VMOVUPD      Y3, (DI)(AX*8)
+	VEXTRACTF128 $1, Y4, X5
+	VSHUFPS      $0x88, X5, X4, X5 // the four masks as 32-bit lanes
+	VMOVDQU      (R8)(AX*4), X6
+	VPBLENDVB    X5, X1, X6, X6
+	VMOVDQU      X6, (R8)(AX*4)
+	ADDQ         $4, AX
+	JMP          mxloop
+
+mxtail:
+	CMPQ     AX, CX
+	JGE      mxdone
+	VMOVSD   (SI)(AX*8), X2
+	VMULSD   X0, X2, X2
+	VUCOMISD (DI)(AX*8), X2
+	JBE      mxnext // v <= m, or unordered
+	VMOVSD   X2, (DI)(AX*8)
+	MOVL     R9, (R8)(AX*4)
+
+mxnext:
+	INCQ AX
+	JMP  mxtail
+
+mxdone:
 	VZEROUPPER
 	RET

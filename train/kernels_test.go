@@ -9,11 +9,12 @@ import (
 	"gonum.org/v1/gonum/floats"
 )
 
-// withAVX2 runs f with the AVX2 kernels switched on or off.
+// withAVX2 runs f with the AVX2 kernels (and the vector exp, where the
+// CPU has it) switched on or off.
 func withAVX2(on bool, f func()) {
-	old := useAVX2
-	useAVX2 = on
-	defer func() { useAVX2 = old }()
+	old, oldExp := useAVX2, useExp
+	useAVX2, useExp = on, on && haveExpAVX2
+	defer func() { useAVX2, useExp = old, oldExp }()
 	f()
 }
 
@@ -81,24 +82,100 @@ func TestKernelsSameBits(t *testing.T) {
 			}
 		}
 	}
-	// matMul at widths around 4 and 16, on rows with many zero factors
-	// and infinite weights behind some of them (skipped terms stay out).
-	for _, m := range []int{1, 3, 4, 7, 13, 16, 17, 28, 33, 56, 112} {
-		for _, k := range []int{0, 1, 5, 40} {
-			const n = 6
-			x, w := kernelValues(r, n*k), kernelValues(r, k*m)
-			for c := range k {
-				if x[c] == 0 && m > 0 {
-					w[c*m] = math.Inf(1)
+	// matMul at widths around 4 and 16, on rows with many zero factors:
+	// with infinite weights behind some of them (skipped terms stay out;
+	// one row at a time), and with finite weights, some so small that
+	// their products round to ±0 (two rows at a time, every term added),
+	// on even and odd numbers of rows.
+	for _, inf := range []bool{true, false} {
+		for _, m := range []int{1, 3, 4, 7, 13, 16, 17, 28, 33, 56, 112} {
+			for _, k := range []int{0, 1, 2, 5, 40} {
+				const n = 6
+				x, w := kernelValues(r, n*k), kernelValues(r, k*m)
+				for c := range k {
+					switch {
+					case inf && x[c] == 0 && m > 0:
+						w[c*m] = math.Inf(1)
+					case !inf && r.IntN(4) == 0:
+						x[c] = math.Copysign(1e-170, x[c])
+						w[c*m] = math.Copysign(1e-170, r.NormFloat64())
+					}
+				}
+				for _, rows := range [][]int32{{0, 2, 3, 5}, {4, 0, 2, 3, 5}} {
+					want, got := kernelValues(r, n*m+16), make([]float64, n*m+16)
+					copy(got, want)
+					withAVX2(false, func() { matMul(want[:n*m], x, w, rows, k, m) })
+					withAVX2(true, func() { matMul(got[:n*m], x, w, rows, k, m) })
+					if i := sameBits(want, got); i >= 0 {
+						t.Fatalf("matMul inf=%v k=%d m=%d rows %v: element %d is %v, want %v", inf, k, m, rows, i, got[i], want[i])
+					}
 				}
 			}
-			rows := []int32{0, 2, 3, 5}
-			want, got := kernelValues(r, n*m+16), make([]float64, n*m+16)
-			copy(got, want)
-			withAVX2(false, func() { matMul(want[:n*m], x, w, rows, k, m) })
-			withAVX2(true, func() { matMul(got[:n*m], x, w, rows, k, m) })
-			if i := sameBits(want, got); i >= 0 {
-				t.Fatalf("matMul k=%d m=%d: element %d is %v, want %v", k, m, i, got[i], want[i])
+		}
+	}
+	// matMulTN on both sides of tnMax, with finite dz (summed transposed,
+	// every term added; some products round to ±0) and with an infinite
+	// dz (the loop over non-zero x), x with zeros and an infinity.
+	for _, inf := range []bool{false, true} {
+		for _, m := range []int{1, 3, 4, 7, 14, 28, 31, 32, 56} {
+			for _, k := range []int{1, 3, 5, 17, 40} {
+				const n = 6
+				x, dz := kernelValues(r, n*k), kernelValues(r, n*m)
+				for i := range x {
+					if r.IntN(5) == 0 {
+						x[i] = math.Copysign(1e-170, x[i])
+					}
+				}
+				for i := range dz {
+					if r.IntN(5) == 0 {
+						dz[i] = math.Copysign(1e-170, dz[i])
+					}
+				}
+				x[k-1] = math.Inf(-1)
+				if inf {
+					dz[2*m] = math.Inf(1)
+				}
+				rows := []int32{0, 2, 3, 5}
+				gT := make([]float64, k*m)
+				want, got := kernelValues(r, k*m), kernelValues(r, k*m)
+				withAVX2(false, func() { matMulTN(want, x, dz, rows, k, m, gT) })
+				withAVX2(true, func() { matMulTN(got, x, dz, rows, k, m, gT) })
+				if i := sameBits(want, got); i >= 0 {
+					t.Fatalf("matMulTN inf=%v m=%d k=%d: element %d is %v, want %v", inf, m, k, i, got[i], want[i])
+				}
+			}
+		}
+	}
+	// maxRowAVX2 against the Go loop of Max aggregation: ties keep the
+	// first edge, NaN never wins, ±0 compare equal.
+	for n := range 14 {
+		for _, c := range []float64{1, 0.5, -2, 0} {
+			m, z := kernelValues(r, n), kernelValues(r, n)
+			for i := range m {
+				switch r.IntN(5) {
+				case 0:
+					m[i] = math.Inf(-1)
+				case 1:
+					z[i] = math.NaN()
+				case 2:
+					z[i] = m[i] / c // a tie, where c allows
+				}
+			}
+			arg := make([]int32, n+1)
+			wantM, wantA := append([]float64(nil), m...), append([]int32(nil), arg...)
+			for t := range wantM {
+				if v := c * z[t]; v > wantM[t] {
+					wantM[t], wantA[t] = v, 7
+				}
+			}
+			maxRowAVX2(m, arg[:n], z, c, 7)
+			if i := sameBits(wantM, m); i >= 0 {
+				t.Fatalf("maxRow n=%d c=%v: element %d is %v, want %v", n, c, i, m[i], wantM[i])
+			}
+			for i := range arg {
+				if arg[i] != wantA[i] {
+					t.Fatalf("maxRow n=%d c=%v: arg %d is %d, want %d", n, c, i, arg[i], wantA[i])
+				}
 			}
 		}
 	}
@@ -116,6 +193,79 @@ func TestKernelsSameBits(t *testing.T) {
 			if i := sameBits(want, got); i >= 0 {
 				t.Fatalf("matMulNT m=%d k=%d: element %d is %v, want %v", m, k, i, got[i], want[i])
 			}
+		}
+	}
+}
+
+// expInputs is n inputs for the vector exp: mostly values where the
+// kernels work (over the whole range, near the halfway points of the
+// argument reduction, at the ends of the range), with some where they
+// must hand over to math.Exp (beyond the range, infinities, NaN,
+// subnormals).
+func expInputs(r *rand.Rand, n int) []float64 {
+	special := []float64{0, math.Copysign(0, -1), -708, 709, math.Nextafter(-708, -1000), math.Nextafter(709, 1000),
+		709.78, 710, -745, -746, -1e10, 1e10, math.Inf(1), math.Inf(-1), math.NaN(), 5e-324, -5e-324, 1e-300}
+	v := make([]float64, n)
+	for i := range v {
+		switch r.IntN(8) {
+		case 0:
+			v[i] = special[r.IntN(len(special))]
+		case 1:
+			v[i] = (float64(r.IntN(2000)-1000) + 0.5) * math.Ln2 // where the reduction rounds
+		case 2:
+			v[i] = r.Float64()*1417 - 708
+		default:
+			v[i] = r.NormFloat64() * 3
+		}
+	}
+	return v
+}
+
+// TestExpKernelsSameBits: the four-lane exp, sigmoid and ELU give the
+// bits of math.Exp and of the scalar functions, in and out of place, at
+// every length around the block of four, without writing past it.
+func TestExpKernelsSameBits(t *testing.T) {
+	if !haveExpAVX2 {
+		t.Skip("no AVX2 and FMA on this CPU")
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, k := range []struct {
+		name string
+		kind int
+		f    func(float64) float64
+	}{{"exp", expMath, math.Exp}, {"sigmoid", expSigmoid, sigmoid}, {"elu", expELU, elu}} {
+		for n := range 40 {
+			for rep := range 50 {
+				x := expInputs(r, n)
+				want := make([]float64, n)
+				for i, v := range x {
+					want[i] = k.f(v)
+				}
+				got := append(make([]float64, n), -1) // a sentinel past the end
+				inPlace := append([]float64(nil), x...)
+				withAVX2(true, func() {
+					mapVec(k.kind, got[:n], x)
+					mapVec(k.kind, inPlace, inPlace)
+				})
+				if i := sameBits(want, got[:n]); i >= 0 {
+					t.Fatalf("%s n=%d rep %d: f(%v) is %v, want %v", k.name, n, rep, x[i], got[i], want[i])
+				}
+				if i := sameBits(want, inPlace); i >= 0 {
+					t.Fatalf("%s n=%d rep %d in place: f(%v) is %v, want %v", k.name, n, rep, x[i], inPlace[i], want[i])
+				}
+				if got[n] != -1 {
+					t.Fatalf("%s n=%d: wrote past the end", k.name, n)
+				}
+			}
+		}
+		// The kernel alone, on inputs all in its range (sigmoid's is
+		// [-708, 708]: exp of -|o|), does every block.
+		x := make([]float64, 4096)
+		for i := range x {
+			x[i] = r.Float64()*1416 - 708
+		}
+		if done := expMapAVX2(make([]float64, len(x)), x, k.kind); done != len(x) {
+			t.Errorf("%s: kernel did %d of %d in-range inputs", k.name, done, len(x))
 		}
 	}
 }
@@ -172,6 +322,60 @@ func BenchmarkAxpy(b *testing.B) {
 			b.Run(fmt.Sprintf("avx2/%d", n), func(b *testing.B) {
 				for b.Loop() {
 					axpyAVX2(d, 1e-9, x)
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkSigmoid: sigmoid over a row of 256, the scalar loop against
+// the four-lane kernel.
+func BenchmarkSigmoid(b *testing.B) {
+	r := rand.New(rand.NewPCG(3, 4))
+	x, y := expInputs(r, 256), make([]float64, 256)
+	for i := range x {
+		x[i] = r.NormFloat64() * 3
+	}
+	for _, on := range []bool{false, true} {
+		b.Run(fmt.Sprintf("vector=%v", on), func(b *testing.B) {
+			withAVX2(on, func() {
+				for b.Loop() {
+					activate(Sigmoid, x, y)
+				}
+			})
+		})
+	}
+}
+
+// BenchmarkMatMulTN: the gradient of a second layer's weights (1,024 rows,
+// 256 inputs half zero), the loop over non-zero inputs (forced by an
+// infinite dz row) against the transposed sums, by width of dz.
+func BenchmarkMatMulTN(b *testing.B) {
+	if !haveAVX2 {
+		b.Skip("no AVX2 on this CPU")
+	}
+	r := rand.New(rand.NewPCG(7, 8))
+	const n, k = 1024, 256
+	rows := make([]int32, n)
+	for i := range rows {
+		rows[i] = int32(i)
+	}
+	x := kernelValues(r, n*k)
+	for i := range x {
+		if r.IntN(2) == 0 {
+			x[i] = 0
+		}
+	}
+	for _, m := range []int{7, 14, 28, 56} {
+		g, gT := make([]float64, k*m), make([]float64, k*m)
+		for _, loop := range []bool{true, false} {
+			dz := kernelValues(r, n*m)
+			if loop {
+				dz[0] = math.Inf(1)
+			}
+			b.Run(fmt.Sprintf("m=%d/loop=%v", m, loop), func(b *testing.B) {
+				for b.Loop() {
+					matMulTN(g, x, dz, rows, k, m, gT)
 				}
 			})
 		}

@@ -20,6 +20,9 @@ type layer struct {
 
 	inScale  []float64 // input dropout scales: per feature entry (first layer) or n x in
 	xin      []float64 // input after dropout: feature values (first layer) or n x in
+	keptCol  []int32   // first layer: per row from xPtr[i], the columns of its non-zero xin,
+	keptVal  []float64 // ... and their values
+	nKept    []int32   // first layer: n, how many entries each row keeps
 	z        []float64 // n x width: linear transform
 	el, er   []float64 // n x Heads: a_l . z_i and a_r . z_i (GAT)
 	score    []float64 // edges x Heads: LeakyReLU(el_i + er_j), positive iff its argument is (GAT)
@@ -33,7 +36,7 @@ type layer struct {
 	dAlpha   []float64 // edges x Heads (GAT)
 	dEl, dEr []float64 // n x Heads (GAT)
 	dx       []float64 // n x in: gradient of the input (not for the first layer)
-	wT       []float64 // width x in: matMulNT's scratch (not for the first layer)
+	wT       []float64 // width x in: matMulTN's and matMulNT's scratch (not for the first layer)
 	acc      []float64 // width: every head's aggregate (or its gradient) when heads are averaged
 	hmax     []float64 // Heads: per-head scratch of the softmax (GAT)
 	hsum     []float64 // Heads: per-head scratch of the softmax (GAT)
@@ -50,6 +53,8 @@ func newLayer(spec Layer, d *Data, in, out int, concat, first bool) *layer {
 	if first {
 		l.inScale = ones(len(d.xVal))
 		l.xin = make([]float64, len(d.xVal))
+		l.keptCol, l.keptVal = make([]int32, len(d.xVal)), make([]float64, len(d.xVal))
+		l.nKept = make([]int32, n)
 	} else {
 		l.inScale = ones(n * in)
 		l.xin = make([]float64, n*in)
@@ -76,6 +81,12 @@ func newLayer(spec Layer, d *Data, in, out int, concat, first bool) *layer {
 	return l
 }
 
+// kept is the first layer's input as forward left it: the non-zero
+// entries of each row after dropout.
+func (l *layer) kept(d *Data) sparseRows {
+	return sparseRows{ptr: d.xPtr, n: l.nKept, v: l.keptVal, c: l.keptCol}
+}
+
 // dropTraining releases the buffers only training uses (dropout scales,
 // gradients): a trained layer keeps what Evaluate's forward pass needs.
 func (l *layer) dropTraining() {
@@ -92,7 +103,7 @@ func (l *layer) bytes() int64 {
 		l.o, l.y, l.dz, l.dAlpha, l.dEl, l.dEr, l.dx, l.wT, l.acc, l.hmax, l.hsum} {
 		n += 8 * cap(s)
 	}
-	return int64(n + 4*cap(l.arg))
+	return int64(n + 4*(cap(l.arg)+cap(l.keptCol)+cap(l.nKept)) + 8*cap(l.keptVal))
 }
 
 func ones(n int) []float64 {
@@ -123,15 +134,19 @@ func (l *layer) forward(d *Data, x []float64, train bool, q *Bits, rs rowSet) {
 			if q != nil {
 				q.A.quantizeAll(xr)
 			}
-			zr := l.z[int(i)*W : int(i+1)*W]
-			clear(zr)
-			for k := a; k < b; k++ {
-				if v := xv[k]; v != 0 {
-					c := int(d.xCol[k])
-					axpy(zr, v, l.w[c*W:(c+1)*W])
+			// The non-zero entries (dropout zeroes half at random) are
+			// listed first, without a branch: a branch on them
+			// mispredicts half the time. backward reuses the list.
+			kc, kv, nk := l.keptCol[a:b], l.keptVal[a:b], 0
+			for k, v := range xr {
+				kc[nk], kv[nk] = d.xCol[int(a)+k], v
+				if v != 0 {
+					nk++
 				}
 			}
+			l.nKept[i] = int32(nk)
 		}
+		sparseMul(l.z, l.kept(d), rs.lin, l.w, W)
 	} else {
 		src := x
 		if train || q != nil {
@@ -234,8 +249,12 @@ func (l *layer) attend(d *Data, train bool, rs rowSet) {
 		for e := a; e < b; e++ {
 			sc, al := l.score[e*H:][:H], l.alpha[e*H:][:H]
 			for h := range al {
-				x := math.Exp(sc[h] - mx[h])
-				al[h] = x
+				al[h] = sc[h] - mx[h]
+			}
+		}
+		expVec(l.alpha[a*H:b*H], l.alpha[a*H:b*H])
+		for e := a; e < b; e++ {
+			for h, x := range l.alpha[e*H:][:H] {
 				sum[h] += x
 			}
 		}
@@ -255,12 +274,7 @@ func (l *layer) attend(d *Data, train bool, rs rowSet) {
 	}
 }
 
-func leaky(s float64) float64 {
-	if s > 0 {
-		return s
-	}
-	return gatSlope * s
-}
+func leaky(s float64) float64 { return sel(s > 0, s, gatSlope*s) }
 
 // aggregate computes o: per head the weighted sum, mean or maximum of the
 // neighbours' z, heads concatenated or averaged, plus the bias. The
@@ -308,6 +322,21 @@ func (l *layer) aggregate(d *Data, cf []float64, es, hs int, rows []int32) {
 			}
 			for e := a; e < b; e++ {
 				zj := l.z[int(d.aCol[e])*W:][:W]
+				if useAVX2 {
+					if hs == 0 { // one weight for every head (1 without weights)
+						c := 1.0
+						if cf != nil {
+							c = cf[e*es]
+						}
+						maxRowAVX2(m, arg, zj, c, int32(e))
+						continue
+					}
+					for h := range H {
+						lo, hi := h*out, (h+1)*out
+						maxRowAVX2(m[lo:hi], arg[lo:hi], zj[lo:hi], cf[e*es+h], int32(e))
+					}
+					continue
+				}
 				for h := range H {
 					c := 1.0
 					if cf != nil {
@@ -315,8 +344,11 @@ func (l *layer) aggregate(d *Data, cf []float64, es, hs int, rows []int32) {
 					}
 					ms, zs, as := m[h*out:(h+1)*out], zj[h*out:(h+1)*out], arg[h*out:(h+1)*out]
 					for t := range ms {
-						if v := c * zs[t]; v > ms[t] {
-							ms[t], as[t] = v, int32(e)
+						v := c * zs[t]
+						gt := v > ms[t]
+						ms[t] = sel(gt, v, ms[t])
+						if gt {
+							as[t] = int32(e) // a conditional move
 						}
 					}
 				}
@@ -414,20 +446,12 @@ func (l *layer) backward(d *Data, dy []float64, rs rowSet) {
 		l.attendBackward(d, rs)
 	}
 	if l.first {
-		// gw = X^T dz over the (dropped) feature entries.
-		for _, i := range rs.lin {
-			i := int(i)
-			dzr := l.dz[i*W : (i+1)*W]
-			for k := d.xPtr[i]; k < d.xPtr[i+1]; k++ {
-				if v := l.xin[k]; v != 0 {
-					c := int(d.xCol[k])
-					axpy(l.gw[c*W:(c+1)*W], v, dzr)
-				}
-			}
-		}
+		// gw = X^T dz over the (dropped) feature entries, the non-zero
+		// ones as forward listed them.
+		scatterMul(l.gw, l.kept(d), rs.lin, l.dz, W)
 		return
 	}
-	matMulTN(l.gw, l.xin, l.dz, rs.lin, l.in, W)
+	matMulTN(l.gw, l.xin, l.dz, rs.lin, l.in, W, l.wT) // wT is scratch to both
 	matMulNT(l.dx, l.dz, l.w, l.inScale, rs.lin, W, l.in, l.wT)
 }
 
@@ -456,9 +480,8 @@ func (l *layer) attendBackward(d *Data, rs rowSet) {
 			er := l.dEr[int(d.aCol[e])*H:][:H]
 			for h := range da {
 				ds := al[h] * (da[h] - dot[h]) // through the softmax
-				if sc[h] <= 0 {
-					ds *= gatSlope // through the LeakyReLU (same sign as its argument)
-				}
+				// Through the LeakyReLU (same sign as its argument).
+				ds = sel(sc[h] <= 0, ds*gatSlope, ds)
 				el[h] += ds
 				er[h] += ds
 			}
