@@ -47,17 +47,17 @@
 //	+ AVX2 axpy, Adam, dense rows           29.5 min  1,626 s  138 s  (3,490 CPU-s, 197 %)
 //	+ AVX2 dots and sparse rows             34.1 min  1,850 s  178 s  (again: 37.6 min, 2,081 s, 155 s)
 //	+ AVX2 dots                             35.6 min  1,962 s  174 s  (4,095 CPU-s; same day as below)
-//	+ branch-free selections, vector exp,   25.8 min  1,406 s  142 s  (3,042 CPU-s, 197 %)
-//	  two-row dense products, transposed
-//	  narrow gradients, Max kernel (as is)
+//	+ branch-free selections, vector exp,   25.8 min  1,406 s  142 s  (3,042 CPU-s, 197 %;
+//	  two-row dense products, transposed                          again: 23.8 min, 1,294 s,
+//	  narrow gradients, Max kernel (as is)                        135 s, 2,809 CPU-s)
 //
 // The host's speed varies from run to run by 10-20 % (the "rest" column
 // runs nearly the same code in every row; the 29.5-minute run came on a
-// faster day than the 35.6-minute one). The last two rows ran on the same
-// day, one after the other: the code as it is takes 27 % less time than
-// the version before it, and the full Table 3 runs within the 30-minute
-// target with 4 minutes to spare. The work is the paper's protocol: 200
-// epochs, validation after each, no early stop.
+// faster day than the 35.6-minute one). The last three runs came on the
+// same day, one after the other: the code as it is takes 27-33 % less
+// time than the version before it, and the full Table 3 runs within the
+// 30-minute target with 4-6 minutes to spare. The work is the paper's
+// protocol: 200 epochs, validation after each, no early stop.
 //
 // Before this code trained only the rows each pass reads (package train)
 // and ran the architecture phases side by side, the same 20 architecture-
