@@ -49,7 +49,12 @@ func NewData(p *graphs.Planetoid) (*Data, error) {
 	if p.Features.Rows != n || len(p.Labels) != n {
 		return nil, fmt.Errorf("train: %s: %d feature rows and %d labels for %d nodes", p.Name, p.Features.Rows, len(p.Labels), n)
 	}
+	// A malformed matrix or graph is an error here, not a panic in
+	// training.
 	if err := p.Features.Validate(); err != nil {
+		return nil, fmt.Errorf("train: %s: %w", p.Name, err)
+	}
+	if err := p.Graph.Validate(); err != nil {
 		return nil, fmt.Errorf("train: %s: %w", p.Name, err)
 	}
 	if p.NumClasses < 2 {
@@ -74,10 +79,6 @@ func NewData(p *graphs.Planetoid) (*Data, error) {
 
 	f := p.Features
 	d.xPtr, d.xCol = f.RowPtr, f.Col
-	// A malformed matrix is an error here, not a panic in training.
-	if err := checkCSR(d.xPtr, d.xCol, n, d.NumFeatures); err != nil {
-		return nil, fmt.Errorf("train: %s: features: %w", p.Name, err)
-	}
 	d.xVal = make([]float64, len(f.Val))
 	for r := range n {
 		a, b := f.RowPtr[r], f.RowPtr[r+1]
@@ -96,9 +97,6 @@ func NewData(p *graphs.Planetoid) (*Data, error) {
 
 	g := p.Graph.WithSelfLoops()
 	d.aPtr, d.aCol = g.RowPtr, g.Col
-	if err := checkCSR(d.aPtr, d.aCol, n, n); err != nil {
-		return nil, fmt.Errorf("train: %s: graph: %w", p.Name, err)
-	}
 	d.invDeg = make([]float64, n)
 	isq := make([]float64, n)
 	for i := range n {
@@ -113,25 +111,6 @@ func NewData(p *graphs.Planetoid) (*Data, error) {
 		}
 	}
 	return d, nil
-}
-
-// checkCSR checks that a CSR matrix of rows x cols is well formed: row
-// pointers from 0 to len(col), never falling, columns in range.
-func checkCSR(ptr, col []int32, rows, cols int) error {
-	if len(ptr) != rows+1 || ptr[0] != 0 || int(ptr[rows]) != len(col) {
-		return fmt.Errorf("%d row pointers for %d rows and %d entries", len(ptr), rows, len(col))
-	}
-	for r := range rows {
-		if ptr[r+1] < ptr[r] {
-			return fmt.Errorf("row %d ends before it starts", r)
-		}
-	}
-	for _, c := range col {
-		if c < 0 || int(c) >= cols {
-			return fmt.Errorf("column %d out of 0..%d", c, cols-1)
-		}
-	}
-	return nil
 }
 
 // checkSplit checks that every node of one part of the split exists and

@@ -291,12 +291,7 @@ func matMulTN(g, x, dz []float64, rows []int32, k, m int, gT []float64) {
 				axpy(gT[t*k:(t+1)*k], a, xr)
 			}
 		}
-		for c := range k {
-			gr := g[c*m : (c+1)*m]
-			for t := range gr {
-				gr[t] = gT[t*k+c]
-			}
-		}
+		transpose(g, gT, m, k)
 		return
 	}
 	clear(g)
@@ -307,6 +302,16 @@ func matMulTN(g, x, dz []float64, rows []int32, k, m int, gT []float64) {
 			if a != 0 {
 				axpy(g[c*m:(c+1)*m], a, dzr)
 			}
+		}
+	}
+}
+
+// transpose sets dst (c x r) to the transpose of src (r x c).
+func transpose(dst, src []float64, r, c int) {
+	dst = dst[:r*c]
+	for i := range r {
+		for j, v := range src[i*c : (i+1)*c] {
+			dst[j*r+i] = v
 		}
 	}
 }
@@ -334,12 +339,7 @@ func matMulNT(dx, dz, w, mask []float64, rows []int32, m, k int, wT []float64) {
 	k4 := 0
 	if useAVX2 && m > 0 {
 		k4 = k &^ 3
-		wT = wT[:m*k]
-		for c := range k {
-			for t, v := range w[c*m : (c+1)*m] {
-				wT[t*k+c] = v
-			}
-		}
+		transpose(wT, w, k, m)
 	}
 	for _, i := range rows {
 		i := int(i)
