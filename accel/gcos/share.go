@@ -116,11 +116,18 @@ func (t *Template) share(j *job, s *Sub, k *workload.Kernel, base *rows, sp span
 		c := min(int64(s.TileN), n, P)
 		grp := max(1, P/c)
 		passes := float64(ceilDiv(n, c))
+		util := s.Utilization
+		if util == 0 {
+			util = 1
+		}
 		switch {
 		case s.Rebalance && s.Kernel == ColumnWise:
-			comp = float64(n) * nnz / float64(P)
+			// Each PE owns the rows dealt to it round robin; rebalancing
+			// reaches util of perfect balance unless the static mapping
+			// already does better.
+			comp = float64(n) * min(nnz/float64(P)/util, r.roundRobinMax(sp.r0, sp.r1, P))
 		case s.Rebalance:
-			comp = passes * nnz / float64(grp)
+			comp = passes * nnz / float64(grp) / util
 		case s.Kernel == InnerProduct:
 			comp = passes * r.groupMax(sp.r0, sp.r1, grp)
 		case s.Kernel == ColumnWise:
