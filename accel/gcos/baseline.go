@@ -18,10 +18,11 @@ func Default() Config {
 // Sec. V-A binds G-CoS's designs only. So each baseline keeps its own PE
 // split, clock and memory.
 const (
-	// HyGCN (Yan et al., HPCA 2020), evaluation setup: an aggregation engine
-	// of 32 SIMD cores of 16 lanes (512 lanes) and a combination engine of 8
-	// systolic modules of 4 x 128 PEs (4,096 MACs): aggregation has
-	// 512 / 4,608 = 11 % of the ALUs. 1 GHz (12 nm ASIC), HBM at 256 GB/s.
+	// HyGCN (Yan et al., HPCA 2020), Table 6 "System configurations":
+	// "1 GHz @ 32 SIMD16 cores and 8 systolic modules (each with 4x128
+	// arrays)", i.e. an aggregation engine of 512 lanes and a combination
+	// engine of 4,096 MACs (aggregation has 512 / 4,608 = 11 % of the
+	// ALUs); off-chip "256GB/s HBM1.0"; 12 nm, 1 GHz (Sec. 5.1).
 	HyGCNSIMDCores    = 32
 	HyGCNSIMDLanes    = 16
 	HyGCNModules      = 8
@@ -29,9 +30,9 @@ const (
 	HyGCNModuleCols   = 128
 	HyGCNClockHz      = 1e9
 	HyGCNHBMBytesPerS = 256e9
-	// HyGCN's on-chip memory (its evaluation setup): 16 MB aggregation
-	// buffer, 4 MB output, 2 MB weight, 2 MB edge and 128 KB input buffers.
-	// Only its budget uses it: the tiles below need far less.
+	// HyGCN's on-chip memory (Table 6): "128 KB (Input), 2 MB (Edge), 2 MB
+	// (Weight), 4 MB (Output) and 16 MB (Aggregation)". Only its budget
+	// uses it: the tiles below need far less.
 	HyGCNOnChipBytes = (16+4+2+2)<<20 + 128<<10
 
 	// AWB-GCN (Geng et al., MICRO 2020; arXiv 1908.10834): 4K PEs on an
@@ -69,9 +70,12 @@ const (
 //     buffer re-purposing or sharing between layers;
 //   - 1 GHz, 256 GB/s of HBM, its own budget (4,608 ALUs, ~24 MB).
 //
-// HyGCN aggregates before it combines and does not skip zero input
-// features: a caller that prices its work should give it dense input
-// features (repro/seed001 does).
+// HyGCN aggregates before it combines (GCN: "Add & |a|-128", Table 5)
+// and does not skip zero input features (its sparsity elimination works on
+// the adjacency; Table 4 stores Cora's features dense, 15 MB): a caller
+// that prices its work should give it dense input features (repro/seed001
+// does). It computes in 32-bit fixed point (Sec. 5.2.1); every design here
+// moves 16-bit words.
 func HyGCN() Config {
 	agg := HyGCNSIMDCores * HyGCNSIMDLanes
 	comb := HyGCNModules * HyGCNModuleRows * HyGCNModuleCols

@@ -121,9 +121,9 @@
 //
 // # What it leaves out
 //
-// Energy (Cost.EnergyPJ is 0), the baselines' word widths (HyGCN and
-// AWB-GCN compute in 32-bit; every design here moves 16-bit words, a
-// favour to the baselines' traffic), the host CPU, on-chip network contention,
+// Energy (Cost.EnergyPJ is 0), the baselines' word widths (HyGCN computes
+// in 32-bit fixed point; every design here moves 16-bit words, a favour to
+// the baseline's traffic), the host CPU, on-chip network contention,
 // bank conflicts in merging partial sums, the row-length profile of a
 // sparse input (its average is used), sparsity of hidden features (dense),
 // and the choice of A(XW) versus (AX)W: the kernels run in the order

@@ -48,7 +48,7 @@ func writeReport(rep *Report) error {
 	p("\nPaper (Sec. V-D): G-CoS designs reach up to 2.7 %% / 3.22 %% / 1.01 %% higher accuracy with 1.91x / 1.08x / 1.19x lower latency than the handcrafted GNNs with tuned accelerators (Cora / CiteSeer / PubMed). Handcrafted accelerators here are tuned by the same pool search (latency only).\n")
 	p("## Figure 8: speed-up over the baselines\n")
 	p("Baselines as their own papers size them (accel/gcos/baseline.go), each on its own platform, since G-CoS compares with their published speed-ups over PyG-CPU (Sec. V-B); the 4,096-DSP cap binds G-CoS's designs only:\n")
-	p("- **HyGCN-like** (HPCA 2020): aggregation engine of 32 SIMD cores x 16 lanes = %d lanes, combination engine of 8 systolic modules of 4 x 128 = %d PEs (aggregation has %.0f %% of the ALUs), inter-engine pipeline, %.0f GHz, %.0f GB/s HBM, ~24 MB of buffers. It aggregates the raw features before combining and does not skip their zeros, so it is priced on dense input features.",
+	p("- **HyGCN-like** (HPCA 2020, Table 6): aggregation engine of 32 SIMD cores x 16 lanes = %d lanes, combination engine of 8 systolic modules of 4 x 128 = %d PEs (aggregation has %.0f %% of the ALUs), inter-engine pipeline, %.0f GHz, %.0f GB/s HBM, ~24 MB of buffers. It aggregates the raw features before combining and does not skip their zeros, so it is priced on dense input features.",
 		accel.HyGCNSIMDCores*accel.HyGCNSIMDLanes, accel.HyGCNModules*accel.HyGCNModuleRows*accel.HyGCNModuleCols,
 		100*float64(accel.HyGCNSIMDCores*accel.HyGCNSIMDLanes)/float64(accel.HyGCNSIMDCores*accel.HyGCNSIMDLanes+accel.HyGCNModules*accel.HyGCNModuleRows*accel.HyGCNModuleCols),
 		accel.HyGCNClockHz/1e9, accel.HyGCNHBMBytesPerS/1e9)
@@ -119,7 +119,7 @@ func writeReport(rep *Report) error {
 	if nb > 0 {
 		p("\nOff-chip bytes of the G-CoS designs relative to HyGCN-like's: geometric mean %.0f %% (paper: about 50 %% of HyGCN's bandwidth).", 100*math.Exp(logB/float64(nb)))
 	}
-	p("\nOur latencies come from one analytical engine for all three designs; the paper's baselines are published speed-ups over PyG-CPU of the real accelerators. Left as they are: every design moves 16-bit words (HyGCN and AWB-GCN compute in 32-bit, a favour to their traffic), and on Reddit's dense features every design aggregates first ((AX)W, as package workload orders a dense GCN layer), where AWB-GCN and PyG's GCNConv compute A(XW).\n")
+	p("\nOur latencies come from one analytical engine for all three designs; the paper's baselines are published speed-ups over PyG-CPU of the real accelerators. Left as they are: every design moves 16-bit words (HyGCN computes in 32-bit fixed point, a favour to its traffic), and on Reddit's dense features every design aggregates first ((AX)W, as package workload orders a dense GCN layer), where AWB-GCN and PyG's GCNConv compute A(XW).\n")
 	p("## Order of magnitude\n")
 	p("Cora two-layer GCN (hidden 16) on its searched accelerator: **%.1f us** (paper scale 1-50 us). The first layer multiplies only the non-zero input features by its weights and aggregates after (A(XW)): %.2f M MACs in all (%.1f us at 4,096 MACs/cycle and 330 MHz), where dense features would need %.1f M (%.1f us).\n",
 		rep.CoraGCNMicros, float64(rep.CoraGCNMACs)/1e6, bound(rep.CoraGCNMACs), float64(rep.CoraGCNDenseMACs)/1e6, bound(rep.CoraGCNDenseMACs))

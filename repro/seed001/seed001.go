@@ -701,9 +701,10 @@ type baseline struct {
 	name string
 	cfg  accel.Config
 	// dense: the design does not skip zero input features. HyGCN
-	// aggregates the raw features before combining them and its engines
-	// do not skip zeros (HPCA 2020, Sec. III-IV); AWB-GCN multiplies the
-	// sparse X by W first (MICRO 2020), as G-CoS's designs may.
+	// aggregates the raw features before combining them (HPCA 2020,
+	// Table 5) and its sparsity elimination works on the adjacency only
+	// (Table 4 stores Cora's features dense); AWB-GCN multiplies the sparse
+	// X by W first (MICRO 2020), as G-CoS's designs may.
 	dense bool
 }
 
