@@ -58,10 +58,13 @@ const (
 // HyGCN returns the HyGCN-like baseline (Yan et al., HPCA 2020) on this
 // engine, sized as its paper:
 //
-//   - aggregation engine: 32 SIMD cores of 16 lanes, 512 PEs; each core
-//     takes one vertex of a group of 32 and walks its edges 16 features at
-//     a time (inner-product kernel, TileN = 16, static vertex groups: a
-//     group waits for its longest row);
+//   - aggregation engine: 32 SIMD cores of 16 lanes, 512 PEs, in HyGCN's
+//     vertex-disperse mode (Sec. 4.3.1: a vertex's feature elements over
+//     all cores, free cores take other vertices, "all cores are always
+//     busy without workload imbalance") with its interval-shard partition
+//     (Sec. 4.3.2: destination intervals as large as the 16 MB ping-pong
+//     Aggregation Buffer's half, source features read once per interval);
+//     Sub.Disperse;
 //   - combination engine: 8 systolic modules of 4 x 128, 4,096 PEs, output
 //     columns 128 wide, weights reused across vertices (weight-reuse
 //     tiling, 128-wide tiles);
@@ -83,7 +86,10 @@ func HyGCN() Config {
 		Name:   "hygcn-like",
 		Scheme: Hybrid,
 		Subs: []Sub{
-			{PEs: agg, Tiling: FeatureReuse, Kernel: InnerProduct, TileM: HyGCNSIMDCores, TileK: 256, TileN: HyGCNSIMDLanes},
+			// Output tiles of 4,096 x 1,024 words: a 16 MB double buffer,
+			// HyGCN's ping-pong Aggregation Buffer; 4,096 x 32 COO pairs of
+			// index buffer, its 2 MB Edge Buffer.
+			{PEs: agg, Tiling: FeatureReuse, Kernel: InnerProduct, TileM: 4096, TileK: 32, TileN: 1024, Disperse: true},
 			{PEs: comb, Tiling: WeightReuse, Kernel: InnerProduct, TileM: 128, TileK: 128, TileN: HyGCNModuleCols},
 		},
 		ClockHz:        HyGCNClockHz,

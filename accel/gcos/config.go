@@ -138,6 +138,13 @@ type Sub struct {
 	// Utilization is the PE utilisation rebalancing reaches, in (0, 1]; 0
 	// means 1 (perfect balance).
 	Utilization float64
+	// Disperse models HyGCN's aggregation engine on sparse kernels: the
+	// vertex-disperse mode (a vertex's feature elements spread over all
+	// lanes, free lanes take further vertices: no vertex waits for
+	// another) and the interval-shard partition (destination intervals
+	// that fill one half of the ping-pong output buffer, each reading the
+	// source features once, partial sums on chip). HyGCN, Sec. 4.3.
+	Disperse bool
 }
 
 // Buffer sizes in bytes: double-buffered tiles.

@@ -103,9 +103,11 @@
 // designs only):
 //
 //   - HyGCN-like (Scheme Hybrid): a 512-lane SIMD aggregation engine (32
-//     cores x 16 lanes) and a 4,096-PE systolic combination engine (8
-//     modules of 4 x 128), an aggregation pipelined with the combination
-//     after it in row blocks; 1 GHz, 256 GB/s HBM, its ~24 MB of buffers;
+//     cores x 16 lanes) in HyGCN's vertex-disperse mode with its
+//     interval-shard partition (Sub.Disperse) and a 4,096-PE systolic
+//     combination engine (8 modules of 4 x 128), an aggregation pipelined
+//     with the combination after it in row blocks; 1 GHz, 256 GB/s HBM,
+//     its ~24 MB of buffers;
 //   - AWB-GCN-like: one 4,096-PE array at 330 MHz, column-wise products,
 //     rows dealt round robin and rebalanced at run time to the 88.6 % PE
 //     utilisation AWB-GCN reports for 4K PEs (or the static mapping's, if
