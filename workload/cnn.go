@@ -198,3 +198,181 @@ func GoogleNet() (Model, error) {
 	b.op("prob", Softmax)
 	return b.build()
 }
+
+// AlexNet returns BVLC Caffe's AlexNet (Krizhevsky et al., NIPS 2012) on its
+// reference 227 x 227 input: five convolutions (conv2, conv4 and conv5 in
+// two groups, as the two-GPU original), LRN after conv1 and conv2 (before
+// their pooling, as bvlc_alexnet has it; CaffeNet swaps the two), three
+// fully connected layers and the softmax.
+func AlexNet() (Model, error) {
+	b := newNet("alexnet", AlexNetImage, 3)
+	b.block("conv1", Stem)
+	b.conv("conv1", 96, 11, 4, 0, 0)
+	b.op("relu1", Act)
+	b.op("norm1", LRN)
+	b.pool("pool1", MaxPool, 3, 2, 0, true)
+	b.block("conv2", Module)
+	b.conv("conv2", 256, 5, 1, 2, 2)
+	b.op("relu2", Act)
+	b.op("norm2", LRN)
+	b.pool("pool2", MaxPool, 3, 2, 0, true)
+	b.block("conv3", Module)
+	b.conv("conv3", 384, 3, 1, 1, 0)
+	b.op("relu3", Act)
+	b.block("conv4", Module)
+	b.conv("conv4", 384, 3, 1, 1, 2)
+	b.op("relu4", Act)
+	b.block("conv5", Module)
+	b.conv("conv5", 256, 3, 1, 1, 2)
+	b.op("relu5", Act)
+	b.pool("pool5", MaxPool, 3, 2, 0, true)
+	b.block("fc", Head)
+	b.fc("fc6", 256*6*6, 4096)
+	b.op("relu6", Act)
+	b.fc("fc7", 4096, 4096)
+	b.op("relu7", Act)
+	b.fc("fc8", 4096, Classes)
+	b.op("prob", Softmax)
+	return b.build()
+}
+
+// VGG16 returns torchvision's VGG-16 (configuration "D" of Simonyan and
+// Zisserman, ICLR 2015; no batch norm): thirteen 3x3 convolutions with
+// ReLUs in five stages, each closed by a 2x2 max pooling (features.0 to
+// features.30), the 7 x 7 adaptive average pooling (an identity on the
+// 7 x 7 map: a 1x1 window here) and the three-layer classifier.
+func VGG16() (Model, error) {
+	b := newNet("vgg16", CNNImage, 3)
+	stages := [][]int{{64, 64}, {128, 128}, {256, 256, 256}, {512, 512, 512}, {512, 512, 512}}
+	i := 0
+	for s, widths := range stages {
+		kind := Module
+		if s == 0 {
+			kind = Stem
+		}
+		b.block(fmt.Sprintf("stage%d", s+1), kind)
+		for _, w := range widths {
+			b.conv(fmt.Sprintf("features.%d", i), w, 3, 1, 1, 0)
+			b.op(fmt.Sprintf("features.%d", i+1), Act)
+			i += 2
+		}
+		b.pool(fmt.Sprintf("features.%d", i), MaxPool, 2, 2, 0, false)
+		i++
+	}
+	b.block("classifier", Head)
+	b.pool("avgpool", AvgPool, 1, 1, 0, false)
+	b.fc("classifier.0", 512*7*7, 4096)
+	b.op("classifier.1", Act)
+	b.fc("classifier.3", 4096, 4096)
+	b.op("classifier.4", Act)
+	b.fc("classifier.6", 4096, Classes)
+	return b.build()
+}
+
+// resnetDepths are the bottleneck blocks per stage of torchvision's
+// resnet50 and resnet101 ([3, 4, 6, 3] and [3, 4, 23, 3]).
+var resnetDepths = map[int][4]int{50: {3, 4, 6, 3}, 101: {3, 4, 23, 3}}
+
+// ResNet returns torchvision's ResNet-50 or ResNet-101 (He et al., CVPR
+// 2016, as torchvision builds it: "v1.5", the stride on each stage's first
+// 3x3 convolution): the stem (conv1, bn1, relu, maxpool), bottleneck blocks
+// layerS.B (1x1, 3x3, 1x1 convolutions with BN, a downsample projection on
+// each stage's first block, the residual add and the last ReLU), global
+// average pooling and fc.
+func ResNet(depth int) (Model, error) {
+	blocks, ok := resnetDepths[depth]
+	if !ok {
+		return Model{}, fmt.Errorf("workload: no ResNet-%d in the zoo (want 50 or 101)", depth)
+	}
+	b := newNet(fmt.Sprintf("resnet%d", depth), CNNImage, 3)
+	b.block("stem", Stem)
+	b.add(Layer{Name: "conv1", Kind: Conv, G: 64, Window: 7, Stride: 2, Pad: 3, NoBias: true})
+	b.op("bn1", BN)
+	b.op("relu", Act)
+	b.pool("maxpool", MaxPool, 3, 2, 1, false)
+	for s, n := range blocks {
+		width := 64 << s
+		for i := range n {
+			p := fmt.Sprintf("layer%d.%d.", s+1, i)
+			stride := 1
+			if i == 0 && s > 0 {
+				stride = 2
+			}
+			in := b.last
+			b.block(p[:len(p)-1], Module)
+			b.add(Layer{Name: p + "conv1", Kind: Conv, G: width, NoBias: true})
+			b.op(p+"bn1", BN)
+			b.op(p+"relu", Act)
+			b.add(Layer{Name: p + "conv2", Kind: Conv, G: width, Window: 3, Stride: stride, Pad: 1, NoBias: true})
+			b.op(p+"bn2", BN)
+			b.op(p+"relu_1", Act)
+			b.add(Layer{Name: p + "conv3", Kind: Conv, G: 4 * width, NoBias: true})
+			main := b.op(p+"bn3", BN)
+			shortcut := in
+			if i == 0 {
+				b.add(Layer{Name: p + "downsample.0", Kind: Conv, G: 4 * width, Stride: stride, NoBias: true, Inputs: []string{in}})
+				shortcut = b.op(p+"downsample.1", BN)
+			}
+			b.op(p+"add", Add, main, shortcut)
+			b.op(p+"relu_2", Act)
+		}
+	}
+	b.block("head", Head)
+	b.op("avgpool", Pool)
+	b.fc("fc", 2048, Classes)
+	return b.build()
+}
+
+// MobileNetV2 returns torchvision's MobileNetV2 (Sandler et al., CVPR 2018,
+// width 1.0): features.0 (3x3 stride-2 convolution, BN, ReLU6), seventeen
+// inverted residual blocks features.1-17 (1x1 expansion unless the ratio is
+// 1, 3x3 depthwise convolution, 1x1 linear projection, each with BN; a
+// residual add when the block keeps its size and width), features.18 (1x1
+// convolution to 1280), the functional average pooling and
+// classifier.1 (classifier.0 is the dropout).
+func MobileNetV2() (Model, error) {
+	b := newNet("mobilenetv2", CNNImage, 3)
+	// convBNAct adds torchvision's Conv2dNormActivation: conv, BN, ReLU6.
+	convBNAct := func(p string, g, k, s, groups int) {
+		b.add(Layer{Name: p + ".0", Kind: Conv, G: g, Window: k, Stride: s, Pad: (k - 1) / 2, Groups: groups, NoBias: true})
+		b.op(p+".1", BN)
+		b.op(p+".2", Act)
+	}
+	b.block("features.0", Stem)
+	convBNAct("features.0", 32, 3, 2, 0)
+	// t (expansion), c (channels), n (blocks), s (first stride):
+	// mobilenetv2.py's inverted_residual_setting.
+	settings := [][4]int{{1, 16, 1, 1}, {6, 24, 2, 2}, {6, 32, 3, 2}, {6, 64, 4, 2}, {6, 96, 3, 1}, {6, 160, 3, 2}, {6, 320, 1, 1}}
+	in, idx := 32, 1
+	for _, st := range settings {
+		t, c, n, s := st[0], st[1], st[2], st[3]
+		for i := range n {
+			stride := 1
+			if i == 0 {
+				stride = s
+			}
+			p := fmt.Sprintf("features.%d", idx)
+			x := b.last
+			b.block(p, Module)
+			hidden, j := in*t, 0
+			if t != 1 {
+				convBNAct(fmt.Sprintf("%s.conv.%d", p, j), hidden, 1, 1, 0)
+				j++
+			}
+			convBNAct(fmt.Sprintf("%s.conv.%d", p, j), hidden, 3, stride, hidden)
+			b.add(Layer{Name: fmt.Sprintf("%s.conv.%d", p, j+1), Kind: Conv, G: c, NoBias: true})
+			out := b.op(fmt.Sprintf("%s.conv.%d", p, j+2), BN)
+			if stride == 1 && in == c {
+				b.op(p+".add", Add, out, x)
+			}
+			in = c
+			idx++
+		}
+	}
+	b.block("features.18", Module)
+	convBNAct("features.18", 1280, 1, 1, 0)
+	b.block("classifier", Head)
+	b.op("adaptive_avg_pool2d", Pool)
+	b.fc("classifier.1", 1280, Classes)
+	return b.build()
+}

@@ -81,11 +81,18 @@
 //     width; 144^4 architectures).
 //   - GNN: multi-layer node-classification GNNs (one block per layer, GAT
 //     heads per layer), as FGNAS and G-CoS search them.
-//   - The CNN zoo (cnn.go): GoogleNet (Inception v1) as BVLC Caffe's
-//     deploy.prototxt defines it, every layer named as there
-//     ("inception_3a/3x3_reduce"), on a 224 x 224 grid. LookupModel finds
-//     it as "googlenet". Its MACs are checked against the published
-//     figures (cnn_test.go says which, and by how much).
+//   - The CNN zoo (cnn.go): GoogleNet (Inception v1) and AlexNet as BVLC
+//     Caffe's deploy.prototxt defines them, VGG-16, ResNet-50, ResNet-101
+//     (v1.5) and MobileNetV2 as torchvision builds them, every layer named
+//     as there ("inception_3a/3x3_reduce", "norm1",
+//     "layer1.0.downsample.0", "features.2.conv.1.0"), on a 224 x 224
+//     grid (AlexNet: 227, its reference input). LookupModel finds them as
+//     "googlenet", "alexnet", "vgg16", "resnet50", "resnet101",
+//     "mobilenetv2". Their MACs and parameters (Model.Params) are checked
+//     against published figures (cnn_test.go cites each): all within
+//     0.3 %, but GoogleNet's MACs, 1.583 G against the paper's round
+//     "budget of 1.5 billion multiply-adds" (+5.5 %; its parameters match
+//     the BVLC model's 6.999 M).
 //
 // # Jobs
 //

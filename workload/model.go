@@ -115,9 +115,16 @@ func (b Block) Kernels() ([]Kernel, error) {
 func (b Block) AppendKernels(dst []Kernel) ([]Kernel, error) {
 	var err error
 	if b.dag() {
-		for i, in := range b.Sizes() {
+		var buf [32]Size // the Inception modules' 14 layers fit: no allocation
+		sizes := buf[:0]
+		if len(b.Layers) > len(buf) {
+			sizes = make([]Size, 0, len(b.Layers))
+		}
+		sizes = sizes[:len(b.Layers)]
+		b.sizes(sizes)
+		for i, in := range sizes {
 			if dst, err = b.Layers[i].AppendKernels(dst, in); err != nil {
-				return dst, fmt.Errorf("block %s, layer %d: %w", b.Name, i, err)
+				return dst, fmt.Errorf("block %s, layer %d (%s): %w", b.Name, i, b.Layers[i].Name, err)
 			}
 		}
 		return dst, nil

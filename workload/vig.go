@@ -172,6 +172,11 @@ var cnnZoo = []struct {
 	build func() (Model, error)
 }{
 	{"googlenet", GoogleNet},
+	{"alexnet", AlexNet},
+	{"vgg16", VGG16},
+	{"resnet50", func() (Model, error) { return ResNet(50) }},
+	{"resnet101", func() (Model, error) { return ResNet(101) }},
+	{"mobilenetv2", MobileNetV2},
 }
 
 // LookupModel returns the zoo model called name (one of ModelNames, case
