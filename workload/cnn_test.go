@@ -2,8 +2,8 @@ package workload
 
 import (
 	"math"
-	"strings"
 	"slices"
+	"strings"
 	"testing"
 )
 
