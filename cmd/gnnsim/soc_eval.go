@@ -111,21 +111,6 @@ type socEvalRecord struct {
 	Utilization   []float64 `json:"utilization" parquet:"utilization,list"`
 }
 
-// parseGraphOp reads the short (mr, edge) or full names of the ViG graph ops.
-func parseGraphOp(s string) (workload.LayerKind, error) {
-	switch strings.ToLower(s) {
-	case "mr", "max-relative":
-		return workload.MRConv, nil
-	case "edge":
-		return workload.EdgeConv, nil
-	}
-	k, err := workload.ParseLayerKind(s)
-	if err == nil && slices.Contains(workload.ViGOps(), k) {
-		return k, nil
-	}
-	return 0, fmt.Errorf("unknown graph op %q (want mr, edge, gin or sage)", s)
-}
-
 func loadSoC(spec, table string) (*soc.SoC, error) {
 	s := soc.Default()
 	if spec != "" {
@@ -147,7 +132,7 @@ func loadSoC(spec, table string) (*soc.SoC, error) {
 }
 
 func runSocEval(w io.Writer, f *socEvalFlags) error {
-	op, err := parseGraphOp(f.graphOp)
+	op, err := workload.ParseViGOp(f.graphOp)
 	if err != nil {
 		return fmt.Errorf("--graph-op: %w", err)
 	}
