@@ -40,6 +40,9 @@ type LayerReport struct {
 	Use hw.Resources
 	// DRAMBytes are the bytes the layer reads and writes in memory.
 	DRAMBytes int64
+	// OutBits is the format of the layer's output as the FGNAS authors'
+	// model derives it (FGNASCode only).
+	OutBits Fixed
 }
 
 // layerShape is what the stage model needs of the workload of layer i.
