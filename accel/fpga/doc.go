@@ -30,16 +30,35 @@
 //     degree per node (a divider) and a scaling pass N ceil(G/t_aggr).
 //   - activation: t_act units; N ceil(G/t_act) cycles.
 //
-// Every stage adds its pipeline depth once. Heads run one after another on
-// the layer's hardware (cycles scale with heads, resources do not); the
-// last layer averages its heads (folded into its accumulators). Operator
-// LUT / FF / DSP costs and latencies come from the table in table.go, each
+// Every stage adds its pipeline depth once. A layer's heads are parallel
+// copies of its per-head stages (linear, GAT attention, aggregation,
+// activation; each stage's control drives all its copies, and GCN
+// coefficients are shared): resources x heads, cycles once, as the FGNAS
+// authors build them; the last layer averages its copies' outputs in t_act
+// adder trees of heads inputs (a shift for a power of two).
+// Options.SerialHeads instead runs the heads one after another on one copy
+// (cycles x heads, resources once; the last layer's average folds into its
+// accumulators). Operator LUT / FF / DSP costs and latencies come from the
+// table in table.go, each
 // constant with its source (FGNAS's published magnitudes as recorded in
 // MISSION section 12, Xilinx datasheets, or marked as assumed). Multipliers
 // up to 10 x 10 bits take ~0.6 wa wb LUTs; FGNAS's whole space (at most
 // 1 + 3 + 6 bits) stays below that, so DSPs come from the elu / sigmoid /
-// tanh units and the GAT exp only. BRAM holds two blocks of each layer's
-// output; weights stream through two t_in x t_out register tiles.
+// tanh units and the GAT exp only.
+//
+// # On-chip buffers (BRAM18, per stage; see bufferBRAM)
+//
+// Linear: the weights of the next output group (F x t_out words per copy)
+// double-buffered, so each weight is read once per pass while the current
+// group is applied to every node, and a ping-pong pair of input blocks.
+// GAT attention: both projections of every node per copy (read at random
+// by the edge walk). Aggregation: a ping-pong pair of output blocks per
+// copy (neighbours' features come from memory: any node may be one).
+// Activation: a ping-pong pair of blocks of the layer's output, between
+// the segment and memory. A block is Options.BlockNodes nodes; each buffer
+// rounds up to whole 18-Kbit blocks. Buffers depend on the graph (nodes,
+// input width), so Unit.Usage prices them for one node and a one-wide
+// input and a report's Resources are the work's.
 //
 // # Two timings
 //

@@ -58,6 +58,11 @@ type Options struct {
 	// cycles without the node count, on the dense input. The default
 	// counts the nodes and streams the first layer's non-zeros.
 	Published bool
+	// SerialHeads runs a layer's heads one after another on one copy of
+	// its stages (cycles x heads, resources once). The default builds the
+	// heads as parallel copies (resources x heads, cycles once), as the
+	// FGNAS authors do.
+	SerialHeads bool
 	// Pipelined makes Run report the event-driven pipelined time instead
 	// of the sum of the stages (FGNAS's model).
 	Pipelined bool
@@ -111,9 +116,14 @@ func New(d Design, opt Options) (*Unit, error) {
 	// input widths (t_in is clamped to them): the first layer's is set by
 	// the work, so its usage is priced per evaluation.
 	if opt.Model == Gnnsim {
+		// The buffers depend on the graph too (its nodes and the first
+		// layer's input width): Usage prices them for one node and a
+		// one-wide input; a report's Resources are the work's.
+		in := int64(1)
 		for i, l := range u.d.Layers {
-			r := stageModel(l, u.outW[i], layerShape{n: 1, edges: 1, f: 1}, false, int64(opt.BlockNodes))
+			r := stageModel(l, u.outW[i], layerShape{n: 1, edges: 1, f: in}, false, opt.SerialHeads, i == len(u.d.Layers)-1, int64(opt.BlockNodes))
 			u.usage = addRes(u.usage, r.Use)
+			in = u.outW[i]
 		}
 	} else {
 		// Usage without a work: the first layer's input taken wider than
@@ -196,9 +206,11 @@ func (u *Unit) evaluate(w hw.Work, pipe, keep bool) (Report, error) {
 	}
 	var lbuf [4]LayerReport
 	layers := lbuf[:0]
+	var res hw.Resources
 	for i, s := range shapes {
-		lr := stageModel(u.d.Layers[i], u.outW[i], s, u.opt.Published, int64(u.opt.BlockNodes))
+		lr := stageModel(u.d.Layers[i], u.outW[i], s, u.opt.Published, u.opt.SerialHeads, i == len(shapes)-1, int64(u.opt.BlockNodes))
 		layers = append(layers, lr)
+		res = addRes(res, lr.Use)
 		r.SummedCycles = hw.SatAdd(r.SummedCycles, lr.Cycles)
 		r.Cost.DRAMBytes = hw.SatAdd(r.Cost.DRAMBytes, lr.DRAMBytes)
 	}
@@ -215,6 +227,7 @@ func (u *Unit) evaluate(w hw.Work, pipe, keep bool) (Report, error) {
 		return r, fmt.Errorf("fpga: %w", err)
 	}
 	r.Cost.MACs, _, _ = workload.Totals(ks)
+	r.Resources = res
 	r.Cost.Cycles = cycles
 	r.Cost.TimePS = hw.PS(cycles, ClockHz)
 	if keep {

@@ -107,3 +107,4 @@ func FuzzReadRows(f *testing.F) {
 		}
 	})
 }
+
