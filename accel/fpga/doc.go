@@ -148,12 +148,18 @@
 //   - Timing: theirs sums the stages; ours can also overlap them on node
 //     blocks (PipelinedCycles).
 //
-// Their model breaks two of our model tests: wider words can be cheaper
-// (their table is a measured profile, not monotone: e.g. the 2 x 1-bit
-// multiplier takes 14 LUTs and 1 DSP, the 2 x 2-bit one 7 LUTs and 1 DSP),
-// and a larger t_act can cost more cycles through the (c+1) factor on
-// small widths only when k_act does not fall; TestCodeModelProperties
-// says which hold.
+// Model tests (TestModelProperties, on random 1-3 layer designs): in both
+// models a larger group size is never slower and a wider word never
+// faster. Theirs breaks two others: a wider word can be cheaper (no
+// resource more, one fewer; ~8 % of one-bit widenings: their table is a
+// measured HLS profile, not monotone, e.g. the 2 x 1-bit multiplier takes
+// 14 LUTs and a DSP, the 2 x 2-bit one 7 LUTs and a DSP), and a larger t_in
+// or t_attn can save resources (when it reaches the layer's width their
+// linear unit drops its accumulator adder, truncator and register). Their
+// quadratic activation keeps monotonicity (t_act's gain is superlinear,
+// not negative). Ours clamps every group size to the width it spans
+// (lanes past it would idle), so no doubling adds an adder-tree level for
+// nothing.
 //
 // # What is left out
 //

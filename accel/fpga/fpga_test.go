@@ -279,7 +279,7 @@ func BenchmarkEvaluate(b *testing.B) {
 	for _, c := range []struct {
 		name string
 		opt  Options
-	}{{"summed", Options{}}, {"pipelined", Options{Pipelined: true}}} {
+	}{{"summed", Options{}}, {"pipelined", Options{Pipelined: true}}, {"fgnas-code", Options{Model: FGNASCode}}} {
 		b.Run(c.name, func(b *testing.B) {
 			u, _ := New(d, c.opt)
 			b.ReportAllocs()

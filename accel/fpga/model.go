@@ -67,8 +67,10 @@ func stageModel(l LayerDesign, outW int64, s layerShape, published, serial, last
 	}
 	g := int64(l.Embed)
 	ab, wb := l.Bits.A.Bits(), l.Bits.W.Bits()
-	tin, tout := int64(l.T.In), int64(l.T.Out)
-	tattn, taggr, tact := int64(l.T.Attn), int64(l.T.Aggr), int64(l.T.Act)
+	// Lanes beyond a width would have nothing to do: a group size is
+	// built at most as wide as the features it spans.
+	tin, tout := min(int64(l.T.In), max(s.f, 1)), min(int64(l.T.Out), g)
+	tattn, taggr, tact := min(int64(l.T.Attn), g), min(int64(l.T.Aggr), g), min(int64(l.T.Act), g)
 	control := Op{LUT: stageControlLUT, FF: stageControlFF}
 	// A stage's control (FSM, address counters) drives all its copies.
 	scale := func(u *hw.Resources, n int64) {
@@ -178,7 +180,7 @@ func stageModel(l LayerDesign, outW int64, s layerShape, published, serial, last
 		}
 		add(&st.Use, control)
 	}
-	bufferBRAM(&r, l, outW, s, hr, blockNodes)
+	bufferBRAM(&r, l, tout, outW, s, hr, blockNodes)
 	for i := range r.Stages {
 		st := &r.Stages[i]
 		if st.Work > 0 {
@@ -225,14 +227,14 @@ func ceilLog2int(h int64) int { return int(ceilLog2(h)) }
 //
 // B is Options.BlockNodes, words are the activation format's bits
 // (weights: the weight format's).
-func bufferBRAM(r *LayerReport, l LayerDesign, outW int64, s layerShape, copies, blockNodes int64) {
+func bufferBRAM(r *LayerReport, l LayerDesign, tout, outW int64, s layerShape, copies, blockNodes int64) {
 	ab, wb := int64(l.Bits.A.Bits()), int64(l.Bits.W.Bits())
 	g := int64(l.Embed)
 	put := func(st Stage, n, bits int64) {
 		r.Stages[st].Use.BRAM += n * ceilDiv(bits, bramBits)
 		r.Stages[st].Use.OnChipBytes += ceilDiv(n*bits, 8)
 	}
-	put(Linear, 2*copies, s.f*int64(l.T.Out)*wb)
+	put(Linear, 2*copies, s.f*tout*wb)
 	if s.inNNZ > 0 {
 		put(Linear, 2, ceilDiv(blockNodes*s.inNNZ, max(s.n, 1))*(ab+32))
 	} else {

@@ -117,9 +117,10 @@ func New(d Design, opt Options) (*Unit, error) {
 	// the work, so its usage is priced per evaluation.
 	if opt.Model == Gnnsim {
 		// The buffers depend on the graph too (its nodes and the first
-		// layer's input width): Usage prices them for one node and a
-		// one-wide input; a report's Resources are the work's.
-		in := int64(1)
+		// layer's input width): Usage prices them for one node and the
+		// first layer's input t_in wide; a report's Resources are the
+		// work's.
+		in := int64(u.d.Layers[0].T.In)
 		for i, l := range u.d.Layers {
 			r := stageModel(l, u.outW[i], layerShape{n: 1, edges: 1, f: in}, false, opt.SerialHeads, i == len(u.d.Layers)-1, int64(opt.BlockNodes))
 			u.usage = addRes(u.usage, r.Use)

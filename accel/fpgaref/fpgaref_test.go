@@ -107,4 +107,3 @@ func FuzzReadRows(f *testing.F) {
 		}
 	})
 }
-
