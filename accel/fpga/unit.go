@@ -234,10 +234,7 @@ func (u *Unit) evaluate(w hw.Work, pipe, keep bool) (Report, error) {
 	if keep {
 		r.Layers = append([]LayerReport(nil), layers...)
 	}
-	r.Feasible, r.Over = r.Resources.Within(u.opt.Budget.Resources)
-	if r.Feasible && u.opt.Budget.LatencyPS > 0 && r.Cost.TimePS > u.opt.Budget.LatencyPS {
-		r.Feasible, r.Over = false, "latency"
-	}
+	r.Feasible, r.Over = u.opt.Judge(r.Resources, cycles)
 	return r, nil
 }
 
@@ -293,8 +290,28 @@ func (u *Unit) evaluateCode(w hw.Work, keep bool) (Report, error) {
 	if keep {
 		r.Layers = append([]LayerReport(nil), layers...)
 	}
-	r.Feasible, r.Over = codeFeasible(r.Resources, r.SummedCycles, u.opt.Budget, u.opt.AnyResource)
+	r.Feasible, r.Over = u.opt.Judge(r.Resources, r.SummedCycles)
 	return r, nil
+}
+
+// Judge is the verdict of o's model on a design using use and taking
+// cycles (the timing Run reports) against o.Budget: whether it is
+// feasible, and else the first limit it breaks ("LUT", "FF", "DSP",
+// "BRAM", "on-chip bytes", "latency"). Gnnsim: every resource <= its limit
+// and the time <= the latency bound. FGNASCode: see codeFeasible. A zero
+// limit is no limit. It lets a caller judge one priced design against many
+// budgets.
+func (o Options) Judge(use hw.Resources, cycles int64) (bool, string) {
+	if o.Model == FGNASCode {
+		return codeFeasible(use, cycles, o.Budget, o.AnyResource)
+	}
+	if ok, over := use.Within(o.Budget.Resources); !ok {
+		return false, over
+	}
+	if o.Budget.LatencyPS > 0 && hw.PS(cycles, ClockHz) > o.Budget.LatencyPS {
+		return false, "latency"
+	}
+	return true, ""
 }
 
 // codeFeasible is the authors' verdict: usage < limit and cycles < limit,

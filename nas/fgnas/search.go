@@ -42,6 +42,19 @@ type Problem struct {
 	// Workers evaluates a controller batch in parallel (the oracle must be
 	// safe for it); results do not depend on it.
 	Workers int
+	// TrainUntil, when > 0, is the FGNAS authors' "train until N designs
+	// were trained" mode (their --gpu-eps): joint search and separate
+	// search's hardware phase run past their episodes until TrainUntil
+	// distinct designs were trained, checked after each controller batch,
+	// for at most MaxEpisodes episodes (0: 10x the phase's episodes).
+	TrainUntil, MaxEpisodes int
+	// ScreenDraws, when > 0, lets separate search's hardware phase skip
+	// an architecture whose hardware is infeasible everywhere: it takes the
+	// best architecture of the first phase for which at least one of
+	// ScreenDraws uniform hardware genomes meets the limits (the best one
+	// when none does). 0 is FGNAS's protocol: the best architecture,
+	// whatever its hardware.
+	ScreenDraws int
 }
 
 // Sample is one evaluated design of a search.
@@ -50,6 +63,7 @@ type Sample struct {
 	Episode   int // the batch (controller update) that first drew it
 	Phase     int // 0, or 1 for the hardware phase of separate search
 	LatencyMS float64
+	Cycles    int64 // the timing judged against the latency bound
 	Use       hw.Resources
 	Feasible  bool
 	Over      string
@@ -70,6 +84,13 @@ type RunResult struct {
 	Best int
 	// Top10Test is the mean test accuracy of the ten best by validation.
 	Top10Test float64
+	// Capped says a TrainUntil run stopped at its episode cap before it
+	// had trained TrainUntil designs.
+	Capped bool
+	// ArchRank is, for separate search, the rank (0: best) of the
+	// architecture its hardware phase searched (ScreenDraws may skip the
+	// best).
+	ArchRank int
 }
 
 // BestTest returns the test accuracy of the best sample, 0 if none.
@@ -120,7 +141,7 @@ func (p *Problem) Hardware(g []int) (Candidate, Sample, error) {
 	if err != nil {
 		return c, Sample{}, err
 	}
-	return c, Sample{Genome: g, LatencyMS: float64(r.Cost.TimePS) * 1e-9, Use: r.Resources, Feasible: r.Feasible, Over: r.Over}, nil
+	return c, Sample{Genome: g, LatencyMS: float64(r.Cost.TimePS) * 1e-9, Cycles: r.Cost.Cycles, Use: r.Resources, Feasible: r.Feasible, Over: r.Over}, nil
 }
 
 // evaluate is Eq. 5: reward 0 (objective 0) when the design is infeasible,
@@ -155,7 +176,9 @@ const (
 	HWEpisodes    = 800 // then hardware
 )
 
-func (p *Problem) reinforce(ctx context.Context, sp *search.Space, eval search.EvalFunc[[]int], episodes int, seed uint64) (*search.Result[[]int], error) {
+// reinforce runs the controller over sp for episodes, or, when until > 0,
+// until that many distinct designs were trained (at most cap episodes).
+func (p *Problem) reinforce(ctx context.Context, sp *search.Space, eval search.EvalFunc[[]int], episodes int, seed uint64, until int) (*search.Result[[]int], bool, error) {
 	rl := search.Reinforce{
 		Space: sp, Evaluate: eval,
 		Policy: search.LSTMPolicy, Optimizer: search.SGD, LearningRate: LearningRate,
@@ -163,7 +186,24 @@ func (p *Problem) reinforce(ctx context.Context, sp *search.Space, eval search.E
 		MaxEvaluations: episodes, MaxEpisodes: episodes,
 		Seed: seed, Workers: p.Workers,
 	}
-	return rl.Run(ctx)
+	trained, counted := 0, 0
+	if until > 0 {
+		budget := p.MaxEpisodes
+		if budget <= 0 {
+			budget = 10 * episodes
+		}
+		rl.MaxEvaluations, rl.MaxEpisodes = budget, budget
+		rl.Until = func(ev []search.Individual[[]int]) bool {
+			for ; counted < len(ev); counted++ {
+				if ev[counted].Info.(Sample).Trained {
+					trained++
+				}
+			}
+			return trained >= until
+		}
+	}
+	res, err := rl.Run(ctx)
+	return res, until > 0 && trained < until, err
 }
 
 // Joint runs FGNAS: the LSTM controller over the joint space for episodes
@@ -175,11 +215,14 @@ func (p *Problem) Joint(ctx context.Context, episodes int, seed uint64) (*RunRes
 	if episodes == 0 {
 		episodes = JointEpisodes
 	}
-	res, err := p.reinforce(ctx, p.Space.Joint(), func(g []int) (search.Evaluation, error) { return p.evaluate(g, true) }, episodes, seed)
+	res, capped, err := p.reinforce(ctx, p.Space.Joint(), func(g []int) (search.Evaluation, error) { return p.evaluate(g, true) }, episodes, seed, p.TrainUntil)
 	if err != nil {
 		return nil, fmt.Errorf("fgnas: joint search: %w", err)
 	}
-	out := &RunResult{Method: "joint", Episodes: episodes}
+	out := &RunResult{Method: "joint", Episodes: episodes, Capped: capped}
+	if p.TrainUntil > 0 {
+		out.Episodes = len(res.Evaluated) // distinct designs: a lower bound
+	}
 	for _, ind := range res.Evaluated {
 		s := ind.Info.(Sample)
 		s.Episode = ind.Generation
@@ -256,8 +299,10 @@ type ArchResult struct {
 	// first choice of every hardware gene and no hardware verdict.
 	Samples []Sample
 	// Best is the joint genome of the best architecture by validation
-	// accuracy (ties: the first), its hardware genes the first choices.
+	// accuracy (ties: the first), its hardware genes the first choices;
+	// Ranked every distinct architecture so, best first.
 	Best     []int
+	Ranked   [][]int
 	Episodes int
 }
 
@@ -282,25 +327,42 @@ func (p *Problem) SeparateArch(ctx context.Context, archEpisodes int, seed uint6
 	zero := make([]int, p.Space.Joint().Len())
 	free := *p
 	free.Limits = Limits{}
-	archRes, err := p.reinforce(ctx, archSp, func(g []int) (search.Evaluation, error) {
+	archRes, _, err := p.reinforce(ctx, archSp, func(g []int) (search.Evaluation, error) {
 		return free.evaluate(p.Space.Merge(Architecture, g, zero), false)
-	}, archEpisodes, seed)
+	}, archEpisodes, seed, 0)
 	if err != nil {
 		return nil, fmt.Errorf("fgnas: separate search, architecture: %w", err)
 	}
 	out := &ArchResult{Episodes: archEpisodes}
-	bestArch, bestVal := []int(nil), -1.0
 	for _, ind := range archRes.Evaluated {
 		s := ind.Info.(Sample)
 		s.Episode = ind.Generation
 		// The architecture phase's samples carry no hardware verdict.
 		s.Feasible, s.Over = false, "not evaluated"
 		out.Samples = append(out.Samples, s)
-		if s.Val > bestVal {
-			bestArch, bestVal = ind.Genome, s.Val
-		}
 	}
-	out.Best = p.Space.Merge(Architecture, bestArch, zero)
+	// Rank the distinct architectures by validation accuracy (ties: the
+	// first drawn).
+	idx := make([]int, len(out.Samples))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		va, vb := out.Samples[a].Val, out.Samples[b].Val
+		switch {
+		case va > vb:
+			return -1
+		case va < vb:
+			return 1
+		}
+		return 0
+	})
+	for _, i := range idx {
+		out.Ranked = append(out.Ranked, out.Samples[i].Genome)
+	}
+	if len(out.Ranked) > 0 {
+		out.Best = out.Ranked[0]
+	}
 	return out, ctx.Err()
 }
 
@@ -322,11 +384,24 @@ func (p *Problem) SeparateHardware(ctx context.Context, a *ArchResult, hwEpisode
 	}
 	out := &RunResult{Method: "separate", Episodes: a.Episodes + hwEpisodes}
 	out.Samples = append(out.Samples, a.Samples...)
-	hwRes, err := p.reinforce(ctx, hwSp, func(g []int) (search.Evaluation, error) {
-		return p.evaluate(p.Space.Merge(Hardware, g, a.Best), true)
-	}, hwEpisodes, seed)
+	arch, err := p.screen(a, hwSp, seed)
+	if err != nil {
+		return nil, err
+	}
+	out.ArchRank = arch
+	best := a.Best
+	if arch > 0 {
+		best = a.Ranked[arch]
+	}
+	hwRes, capped, err := p.reinforce(ctx, hwSp, func(g []int) (search.Evaluation, error) {
+		return p.evaluate(p.Space.Merge(Hardware, g, best), true)
+	}, hwEpisodes, seed, p.TrainUntil)
 	if err != nil {
 		return nil, fmt.Errorf("fgnas: separate search, hardware: %w", err)
+	}
+	out.Capped = capped
+	if p.TrainUntil > 0 {
+		out.Episodes = a.Episodes + len(hwRes.Evaluated)
 	}
 	first := len(out.Samples)
 	for _, ind := range hwRes.Evaluated {
@@ -338,6 +413,29 @@ func (p *Problem) SeparateHardware(ctx context.Context, a *ArchResult, hwEpisode
 	out.finishFrom(first)
 	out.Trained += len(a.Samples)
 	return out, ctx.Err()
+}
+
+// screen returns the rank of the architecture separate search's hardware
+// phase searches: with ScreenDraws, the best-ranked one for which one of
+// ScreenDraws uniform hardware genomes (seeded by seed) is feasible, else
+// (or when none is) 0.
+func (p *Problem) screen(a *ArchResult, hwSp *search.Space, seed uint64) (int, error) {
+	if p.ScreenDraws <= 0 || len(a.Ranked) == 0 {
+		return 0, nil
+	}
+	for k, arch := range a.Ranked {
+		r := rand.New(rand.NewPCG(seed, uint64(k)))
+		for range p.ScreenDraws {
+			_, s, err := p.Hardware(p.Space.Merge(Hardware, hwSp.Sample(r), arch))
+			if err != nil {
+				return 0, err
+			}
+			if s.Feasible {
+				return k, nil
+			}
+		}
+	}
+	return 0, nil
 }
 
 func (r *RunResult) finish() { r.finishFrom(0) }
