@@ -49,11 +49,12 @@ type Problem struct {
 	// for at most MaxEpisodes episodes (0: 10x the phase's episodes).
 	TrainUntil, MaxEpisodes int
 	// ScreenDraws, when > 0, lets separate search's hardware phase skip
-	// an architecture whose hardware is infeasible everywhere: it takes the
-	// best architecture of the first phase for which at least one of
-	// ScreenDraws uniform hardware genomes meets the limits (the best one
-	// when none does). 0 is FGNAS's protocol: the best architecture,
-	// whatever its hardware.
+	// architectures whose hardware is (nearly) infeasible everywhere: it
+	// takes the best architecture of the first phase for which 1 % of
+	// ScreenDraws uniform hardware genomes meet the limits, or failing
+	// that a uniformly drawn one that does (see screen), and runs until it
+	// has trained a design (within the TrainUntil cap).
+	// 0 is FGNAS's protocol: the best architecture, whatever its hardware.
 	ScreenDraws int
 }
 
@@ -89,7 +90,8 @@ type RunResult struct {
 	Capped bool
 	// ArchRank is, for separate search, the rank (0: best) of the
 	// architecture its hardware phase searched (ScreenDraws may skip the
-	// best).
+	// best; a rank past the first phase's architectures is one the screen
+	// drew uniformly, see Problem.screen).
 	ArchRank int
 }
 
@@ -384,23 +386,25 @@ func (p *Problem) SeparateHardware(ctx context.Context, a *ArchResult, hwEpisode
 	}
 	out := &RunResult{Method: "separate", Episodes: a.Episodes + hwEpisodes}
 	out.Samples = append(out.Samples, a.Samples...)
-	arch, err := p.screen(a, hwSp, seed)
+	best, rank, err := p.screen(a, hwSp, seed)
 	if err != nil {
 		return nil, err
 	}
-	out.ArchRank = arch
-	best := a.Best
-	if arch > 0 {
-		best = a.Ranked[arch]
+	out.ArchRank = rank
+	// With the screen on, the phase also runs until it has trained one
+	// design (within the TrainUntil cap): the screen says one exists.
+	until := p.TrainUntil
+	if p.ScreenDraws > 0 {
+		until = max(until, 1)
 	}
 	hwRes, capped, err := p.reinforce(ctx, hwSp, func(g []int) (search.Evaluation, error) {
 		return p.evaluate(p.Space.Merge(Hardware, g, best), true)
-	}, hwEpisodes, seed, p.TrainUntil)
+	}, hwEpisodes, seed, until)
 	if err != nil {
 		return nil, fmt.Errorf("fgnas: separate search, hardware: %w", err)
 	}
 	out.Capped = capped
-	if p.TrainUntil > 0 {
+	if until > 0 {
 		out.Episodes = a.Episodes + len(hwRes.Evaluated)
 	}
 	first := len(out.Samples)
@@ -415,27 +419,72 @@ func (p *Problem) SeparateHardware(ctx context.Context, a *ArchResult, hwEpisode
 	return out, ctx.Err()
 }
 
-// screen returns the rank of the architecture separate search's hardware
-// phase searches: with ScreenDraws, the best-ranked one for which one of
-// ScreenDraws uniform hardware genomes (seeded by seed) is feasible, else
-// (or when none is) 0.
-func (p *Problem) screen(a *ArchResult, hwSp *search.Space, seed uint64) (int, error) {
+// screenFallback bounds the uniform architectures the screen tries when
+// none of the first phase's has feasible hardware.
+const screenFallback = 200
+
+// screen returns the architecture separate search's hardware phase
+// searches (a joint genome, its hardware genes unset) and its rank in the
+// first phase's ranking. With ScreenDraws it is the best-ranked one for
+// which at least 1 % (and at least one) of ScreenDraws uniform hardware
+// genomes (seeded by seed) are feasible, so that the phase's controller,
+// starting uniform, can expect to meet some. When none of the ranked
+// ones is, the screen goes on with up to screenFallback uniform
+// architectures (rank len(Ranked) + i: never trained by the first phase);
+// when none of those is either, the ranked one with the most feasible
+// draws (ties: the better ranked). Without ScreenDraws: the best.
+func (p *Problem) screen(a *ArchResult, hwSp *search.Space, seed uint64) ([]int, int, error) {
 	if p.ScreenDraws <= 0 || len(a.Ranked) == 0 {
-		return 0, nil
+		return a.Best, 0, nil
 	}
-	for k, arch := range a.Ranked {
+	need := max(1, p.ScreenDraws/100)
+	count := func(arch []int, k int) (int, error) {
 		r := rand.New(rand.NewPCG(seed, uint64(k)))
+		n := 0
 		for range p.ScreenDraws {
 			_, s, err := p.Hardware(p.Space.Merge(Hardware, hwSp.Sample(r), arch))
 			if err != nil {
 				return 0, err
 			}
 			if s.Feasible {
-				return k, nil
+				if n++; n >= need {
+					break
+				}
 			}
 		}
+		return n, nil
 	}
-	return 0, nil
+	best, bestN := 0, 0
+	for k, arch := range a.Ranked {
+		n, err := count(arch, k)
+		if err != nil {
+			return nil, 0, err
+		}
+		if n >= need {
+			return arch, k, nil
+		}
+		if n > bestN {
+			best, bestN = k, n
+		}
+	}
+	archSp, err := p.Space.Part(Architecture)
+	if err != nil {
+		return nil, 0, err
+	}
+	zero := make([]int, p.Space.Joint().Len())
+	r := rand.New(rand.NewPCG(seed, 0x73637265656e)) // "screen"
+	for i := range screenFallback {
+		arch := p.Space.Merge(Architecture, archSp.Sample(r), zero)
+		k := len(a.Ranked) + i
+		n, err := count(arch, k)
+		if err != nil {
+			return nil, 0, err
+		}
+		if n >= need {
+			return arch, k, nil
+		}
+	}
+	return a.Ranked[best], best, nil
 }
 
 func (r *RunResult) finish() { r.finishFrom(0) }

@@ -36,8 +36,8 @@ func TestRunQuick(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 2 specifications x 2 models x 3 methods; Table 4: Cora and CiteSeer.
-	if len(rep.Table3) != 2*2*3 || len(rep.Table4) != 2*2*3 {
+	// 2 specifications x 2 models x 3 methods; Table 4: Cora's loosest.
+	if len(rep.Table3) != 2*2*3 || len(rep.Table4) != 2*3 {
 		t.Fatalf("tables %d, %d", len(rep.Table3), len(rep.Table4))
 	}
 	for _, f := range []string{"table3.parquet", "table4.parquet", "samples.parquet", "figure3.png", "report.md"} {
