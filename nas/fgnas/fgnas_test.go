@@ -192,9 +192,9 @@ func TestTrainUntil(t *testing.T) {
 // FGNAS's protocol (the best architecture) may find none.
 func TestSeparateScreen(t *testing.T) {
 	for _, model := range []fpga.Model{fpga.Gnnsim, fpga.FGNASCode} {
-		// Specifications with some feasible designs (ours ~3 %, theirs
-		// ~1 % of uniform designs): the screen can only choose among the
-		// architectures the first phase drew.
+		// Specifications with feasible designs (ours: ~3 % of uniform
+		// designs; theirs: a latency bound 7x looser): the screen starts from the
+		// first phase's architectures and falls back to uniform ones.
 		lim := Limits{LatencyMS: 1, LUT: 100000, DSP: 100}
 		if model == fpga.FGNASCode {
 			lim = Limits{LatencyMS: 7, LUT: 100000, DSP: 1000}
