@@ -75,16 +75,7 @@ func TestConformance(t *testing.T) {
 
 // Doubling any group size never adds cycles and never saves resources.
 func TestGroupSizeMonotone(t *testing.T) {
-	fields := []struct {
-		name string
-		f    func(*Groups) *int
-	}{
-		{"t_in", func(g *Groups) *int { return &g.In }},
-		{"t_out", func(g *Groups) *int { return &g.Out }},
-		{"t_attn", func(g *Groups) *int { return &g.Attn }},
-		{"t_aggr", func(g *Groups) *int { return &g.Aggr }},
-		{"t_act", func(g *Groups) *int { return &g.Act }},
-	}
+	fields := groupFields
 	for di, d := range designs() {
 		for _, pub := range []bool{false, true} {
 			for li := range d.Layers {

@@ -192,9 +192,6 @@ func (u *Unit) Feasible(w hw.Work) (bool, string, error) {
 func (u *Unit) Assess(w hw.Work) (Report, error) { return u.evaluate(w, u.opt.Pipelined, false) }
 
 func (u *Unit) evaluate(w hw.Work, pipe, keep bool) (Report, error) {
-	if u.opt.Model == FGNASCode {
-		return u.evaluateCode(w, keep)
-	}
 	r := Report{Budget: u.opt.Budget, Resources: u.usage}
 	if w.Empty() {
 		r.Feasible = true
@@ -204,6 +201,9 @@ func (u *Unit) evaluate(w hw.Work, pipe, keep bool) (Report, error) {
 	shapes, err := u.d.shapes(w.Block, buf[:0])
 	if err != nil {
 		return r, err
+	}
+	if u.opt.Model == FGNASCode {
+		return u.evaluateCode(r, w, shapes, keep)
 	}
 	var lbuf [4]LayerReport
 	layers := lbuf[:0]
@@ -257,17 +257,7 @@ func (u *Unit) codeLayer(i int, in int64, g codeGraph) LayerReport {
 // evaluateCode is evaluate under the authors' model: the stages of every
 // layer summed, resources from their table, feasibility by their rule
 // (strict comparisons; every limit, or any resource with AnyResource).
-func (u *Unit) evaluateCode(w hw.Work, keep bool) (Report, error) {
-	r := Report{Budget: u.opt.Budget, Resources: u.usage}
-	if w.Empty() {
-		r.Feasible = true
-		return r, nil
-	}
-	var buf [4]layerShape
-	shapes, err := u.d.shapes(w.Block, buf[:0])
-	if err != nil {
-		return r, err
-	}
+func (u *Unit) evaluateCode(r Report, w hw.Work, shapes []layerShape, keep bool) (Report, error) {
 	r.Resources = hw.Resources{}
 	var lbuf [4]LayerReport
 	layers := lbuf[:0]

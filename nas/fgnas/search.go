@@ -349,16 +349,7 @@ func (p *Problem) SeparateArch(ctx context.Context, archEpisodes int, seed uint6
 	for i := range idx {
 		idx[i] = i
 	}
-	slices.SortStableFunc(idx, func(a, b int) int {
-		va, vb := out.Samples[a].Val, out.Samples[b].Val
-		switch {
-		case va > vb:
-			return -1
-		case va < vb:
-			return 1
-		}
-		return 0
-	})
+	byValDesc(out.Samples, idx)
 	for _, i := range idx {
 		out.Ranked = append(out.Ranked, out.Samples[i].Genome)
 	}
@@ -506,8 +497,20 @@ func (r *RunResult) finishFrom(first int) {
 			r.Best = i
 		}
 	}
+	byValDesc(r.Samples, idx)
+	if len(idx) > 10 {
+		idx = idx[:10]
+	}
+	for _, i := range idx {
+		r.Top10Test += r.Samples[i].Test / float64(len(idx))
+	}
+}
+
+// byValDesc sorts idx, indices into samples, by validation accuracy,
+// highest first (ties keep their order).
+func byValDesc(samples []Sample, idx []int) {
 	slices.SortStableFunc(idx, func(a, b int) int {
-		va, vb := r.Samples[a].Val, r.Samples[b].Val
+		va, vb := samples[a].Val, samples[b].Val
 		switch {
 		case va > vb:
 			return -1
@@ -516,10 +519,4 @@ func (r *RunResult) finishFrom(first int) {
 		}
 		return 0
 	})
-	if len(idx) > 10 {
-		idx = idx[:10]
-	}
-	for _, i := range idx {
-		r.Top10Test += r.Samples[i].Test / float64(len(idx))
-	}
 }
