@@ -59,9 +59,9 @@ func mustEval(t testing.TB, d Design, opt Options) Report {
 }
 
 func TestConformance(t *testing.T) {
-	for _, pipe := range []bool{false, true} {
+	for _, opt := range []Options{{}, {Pipelined: true}, {Model: FGNASCode}, {SerialHeads: true}} {
 		d := designs()[20]
-		u, err := New(d, Options{Pipelined: pipe})
+		u, err := New(d, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
