@@ -21,7 +21,9 @@ func fpgaCmd() *cobra.Command {
 		Long: `The FPGA pipeline of seed 004 (FGNAS): every GNN layer as four registered stages
 (linear, attention, aggregation, activation) at 100 MHz, priced in cycles per stage
 (summed as FGNAS does, or overlapped on node blocks by the event-driven model) and in
-LUT / FF / DSP / BRAM by bit width, with feasibility against resource and latency budgets.`,
+LUT / FF / DSP / BRAM by bit width, with feasibility against resource and latency budgets.
+Two cost models: gnnsim (ours, the default) and fgnas-code (the FGNAS authors' own model,
+equal to their code; 'fpga validate fgnas' checks it against their outputs).`,
 	}
 	cmd.AddCommand(fpgaEvalCmd(), fpgaValidateCmd())
 	return cmd
