@@ -59,9 +59,9 @@ func mustEval(t testing.TB, d Design, opt Options) Report {
 }
 
 func TestConformance(t *testing.T) {
-	for _, pipe := range []bool{false, true} {
+	for _, opt := range []Options{{}, {Pipelined: true}, {Model: FGNASCode}, {SerialHeads: true}} {
 		d := designs()[20]
-		u, err := New(d, Options{Pipelined: pipe})
+		u, err := New(d, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -75,16 +75,7 @@ func TestConformance(t *testing.T) {
 
 // Doubling any group size never adds cycles and never saves resources.
 func TestGroupSizeMonotone(t *testing.T) {
-	fields := []struct {
-		name string
-		f    func(*Groups) *int
-	}{
-		{"t_in", func(g *Groups) *int { return &g.In }},
-		{"t_out", func(g *Groups) *int { return &g.Out }},
-		{"t_attn", func(g *Groups) *int { return &g.Attn }},
-		{"t_aggr", func(g *Groups) *int { return &g.Aggr }},
-		{"t_act", func(g *Groups) *int { return &g.Act }},
-	}
+	fields := groupFields
 	for di, d := range designs() {
 		for _, pub := range []bool{false, true} {
 			for li := range d.Layers {
@@ -279,7 +270,7 @@ func BenchmarkEvaluate(b *testing.B) {
 	for _, c := range []struct {
 		name string
 		opt  Options
-	}{{"summed", Options{}}, {"pipelined", Options{Pipelined: true}}} {
+	}{{"summed", Options{}}, {"pipelined", Options{Pipelined: true}}, {"fgnas-code", Options{Model: FGNASCode}}} {
 		b.Run(c.name, func(b *testing.B) {
 			u, _ := New(d, c.opt)
 			b.ReportAllocs()
