@@ -73,7 +73,7 @@ var latencyParams = []fitParam{
 var powerParams = []fitParam{
 	{"gpu.idle_w", 0, 30, func(s *Spec, v float64) { unitByName(s, "gpu").IdleW = v }},
 	{"gpu.dynamic_w", 0, 60, func(s *Spec, v float64) { unitByName(s, "gpu").DynamicW = v }},
-	{"dla.idle_w + dla.dynamic_w", 0, 30, func(s *Spec, v float64) {
+	{"dla.idle_w + dla.dynamic_w", 0.5, 30, func(s *Spec, v float64) {
 		g, d := unitByName(s, "gpu"), unitByName(s, "dla")
 		f := g.IdleW / (g.IdleW + g.DynamicW)
 		d.IdleW, d.DynamicW = f*v, (1-f)*v
