@@ -43,6 +43,8 @@ type PrecisionSpec struct {
 	ElementBytes int     `yaml:"element_bytes"`
 	// TileEff replaces the efficiency of every tile (0: keep them).
 	TileEff float64 `yaml:"tile_eff"`
+	// MemoryShare replaces the unit's memory share (0: keep it).
+	MemoryShare float64 `yaml:"memory_share"`
 }
 
 // WithPrecision returns s with its units' precision p applied: the units
@@ -68,6 +70,10 @@ func (s Spec) WithPrecision(p string) (Spec, error) {
 		if ps.ElementBytes > 0 {
 			u.ElementBytes = ps.ElementBytes
 		}
+		if ps.MemoryShare > 0 {
+			u.MemoryShare = ps.MemoryShare
+		}
+
 		if ps.TileEff > 0 && u.Tiling != nil {
 			t := *u.Tiling
 			t.Tiles = slices.Clone(t.Tiles)
