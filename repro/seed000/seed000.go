@@ -81,6 +81,11 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if opts.Dataset == "" {
 		opts.Dataset = "cifar100"
 	}
+	// Check the data set before anything is written: a bad name must not
+	// leave an empty output directory behind.
+	if _, err := magnas.NewProxy(opts.Dataset, workload.MaGNASSpace()); err != nil {
+		return nil, fmt.Errorf("seed000: data set (--dataset): %w", err)
+	}
 	if err := os.MkdirAll(opts.Out, 0o755); err != nil {
 		return nil, fmt.Errorf("seed000: %w", err)
 	}
@@ -153,7 +158,8 @@ func (r *run) accuracy(dataset string) magnas.Accuracy {
 	}
 	p, err := magnas.NewProxy(dataset, workload.MaGNASSpace())
 	if err != nil {
-		panic(err) // the data sets are the package's own constants
+		// Run checked Options.Dataset and the others are magnas.Datasets.
+		panic(fmt.Sprintf("seed000: unchecked data set: %v", err))
 	}
 	return p
 }

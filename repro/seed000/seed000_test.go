@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -26,5 +27,18 @@ func TestQuickRun(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "report.md")); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestBadDataset: an unknown data set is a clear error before any output
+// is written (issue 28: it panicked and left an empty directory).
+func TestBadDataset(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "x")
+	_, err := Run(context.Background(), Options{Out: out, Quick: true, Dataset: "foo"})
+	if err == nil || !strings.Contains(err.Error(), `"foo"`) || !strings.Contains(err.Error(), "cifar100") {
+		t.Fatalf("want an error naming the data set and the allowed ones, got %v", err)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("output directory created on bad input: %v", err)
 	}
 }
