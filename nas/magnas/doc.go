@@ -32,7 +32,10 @@
 //     T_best are the best standalone energy and latency (Eq. 13's text:
 //     "normalized by the best standalone deployment"); latency (absolute
 //     or as an increase over the fastest standalone), energy, power and
-//     transition constraints with MaGNAS's standalone fallback; DVFS
+//     transition constraints with MaGNAS's standalone fallback (a
+//     transition bound k is searched inside its space: the mappings with
+//     at most k unit changes are enumerated when they fit the budget,
+//     else NSGA-II's children are repaired into it); DVFS
 //     fixed, brute-forced for m* (Eq. 14) or searched jointly; random
 //     search at the same budget (Section 5.7.3).
 //   - The outer engine (Searcher.Search): search.Nested over A with the
