@@ -73,9 +73,11 @@ type InnerConfig struct {
 	MaxEvaluations int
 	Workers        int
 	// Seeds are mappings (a unit index per segment) planted in NSGA-II's
-	// first population after the standalone ones, as many as it holds:
-	// Table 3 plants the constrained-transition fronts in the
-	// unconstrained search, whose front then cannot be worse than theirs.
+	// first population after the standalone ones, as many as it holds;
+	// every compliant seed also joins the returned front (InnerResult.
+	// Front, m*), so the result is never worse than a seed. Table 3
+	// plants the constrained-transition fronts in the unconstrained
+	// search, whose front then cannot be worse than theirs.
 	Seeds [][]int
 }
 
@@ -261,6 +263,9 @@ func (e *Engine) Run(ctx context.Context, seed uint64) (*InnerResult, error) {
 	for _, ind := range res.Front {
 		out.Front = append(out.Front, e.PointOf(ind.Genome))
 	}
+	if len(e.Cfg.Seeds) > 0 && !e.Cfg.NoSeed {
+		out.Front = e.withSeeds(out.Front)
+	}
 	slices.SortStableFunc(out.Front, func(a, b Point) int {
 		return cmpFloat(a.TimePS, b.TimePS)
 	})
@@ -372,6 +377,34 @@ func (e *Engine) search(ctx context.Context, seed uint64) (*search.Result[[]int]
 	ga := search.NSGA2[[]int]{Encoding: enc, Evaluate: e.Evaluate, PopSize: c.PopSize, Generations: c.Generations,
 		MaxEvaluations: budget, Seed: seed, Workers: c.Workers, Initial: initial}
 	return ga.Run(ctx)
+}
+
+// withSeeds returns the non-dominated points of front and of the
+// compliant seed mappings: the seeds that did not fit the first
+// population count as evaluated too, so the result is never worse than a
+// seed.
+func (e *Engine) withSeeds(front []Point) []Point {
+	all := slices.Clone(front)
+	for _, m := range e.Cfg.Seeds {
+		p := e.point(slices.Clone(m), e.Ref)
+		if p.Feasible && !slices.ContainsFunc(all, func(q Point) bool { return slices.Equal(q.Mapping, p.Mapping) && q.Setting == p.Setting }) {
+			all = append(all, p)
+		}
+	}
+	var out []Point
+	for i, p := range all {
+		dominated := false
+		for j, q := range all {
+			if j != i && q.TimePS <= p.TimePS && q.EnergyPJ <= p.EnergyPJ && (q.TimePS < p.TimePS || q.EnergyPJ < p.EnergyPJ) {
+				dominated = true
+				break
+			}
+		}
+		if !dominated {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // checkMapping reports a mapping of the wrong length or with a unit a

@@ -71,6 +71,7 @@ type run struct {
 	rep    *Report
 	// a0-a3: the nested search's top models by Eq. 12 on the main data set.
 	ours []magnas.Arch
+	t3   *table3Result
 }
 
 // Run executes the reproduction into opts.Out.
@@ -86,36 +87,12 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if _, err := magnas.NewProxy(opts.Dataset, workload.MaGNASSpace()); err != nil {
 		return nil, fmt.Errorf("seed000: data set (--dataset): %w", err)
 	}
+	r, err := newRun(opts)
+	if err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(opts.Out, 0o755); err != nil {
 		return nil, fmt.Errorf("seed000: %w", err)
-	}
-	xp, err := magnas.SoCPlatform("xavier-soc", soc.Default(), magnas.XavierTable1Domains(), magnas.XavierCPU)
-	if err != nil {
-		return nil, err
-	}
-	xc, err := magnas.NewCosts(xp)
-	if err != nil {
-		return nil, err
-	}
-	dsas, err := soc.DefaultDSAs()
-	if err != nil {
-		return nil, err
-	}
-	dp, err := magnas.DSAPlatform(dsas)
-	if err != nil {
-		return nil, err
-	}
-	dc, err := magnas.NewCosts(dp)
-	if err != nil {
-		return nil, err
-	}
-	r := &run{opts: opts, b: budgetsFor(opts.Quick), rep: &Report{Dir: opts.Out}}
-	net := workload.MaGNASSpace()
-	if r.xavier, err = magnas.NewSearcher(xc, net); err != nil {
-		return nil, err
-	}
-	if r.dsa, err = magnas.NewSearcher(dc, net); err != nil {
-		return nil, err
 	}
 	mode := "full (the paper's budgets)"
 	if opts.Quick {
@@ -149,6 +126,39 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	}
 	r.rep.Files = append(r.rep.Files, md)
 	return r.rep, nil
+}
+
+// newRun builds the platforms and searchers of a run; it writes nothing.
+func newRun(opts Options) (*run, error) {
+	xp, err := magnas.SoCPlatform("xavier-soc", soc.Default(), magnas.XavierTable1Domains(), magnas.XavierCPU)
+	if err != nil {
+		return nil, err
+	}
+	xc, err := magnas.NewCosts(xp)
+	if err != nil {
+		return nil, err
+	}
+	dsas, err := soc.DefaultDSAs()
+	if err != nil {
+		return nil, err
+	}
+	dp, err := magnas.DSAPlatform(dsas)
+	if err != nil {
+		return nil, err
+	}
+	dc, err := magnas.NewCosts(dp)
+	if err != nil {
+		return nil, err
+	}
+	r := &run{opts: opts, b: budgetsFor(opts.Quick), rep: &Report{Dir: opts.Out}}
+	net := workload.MaGNASSpace()
+	if r.xavier, err = magnas.NewSearcher(xc, net); err != nil {
+		return nil, err
+	}
+	if r.dsa, err = magnas.NewSearcher(dc, net); err != nil {
+		return nil, err
+	}
+	return r, nil
 }
 
 // accuracy returns the user's table or the proxy of dataset.

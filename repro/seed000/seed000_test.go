@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"gnnsim/nas/magnas"
 )
 
 func TestQuickRun(t *testing.T) {
@@ -41,4 +43,41 @@ func TestBadDataset(t *testing.T) {
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Errorf("output directory created on bad input: %v", err)
 	}
+}
+
+// TestTable3Properties: the constrained-transition rows are non-empty and
+// within their bound, no better than the unconstrained front (each is
+// weakly dominated by one of its points), and m* is on that front.
+func TestTable3Properties(t *testing.T) {
+	r, err := newRun(Options{Out: t.TempDir(), Quick: true, Seed: 1, Dataset: "cifar100"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.table3(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t3 := r.t3
+	for k := 1; k <= 2; k++ {
+		if len(t3.fronts[k]) == 0 {
+			t.Fatalf("<= %d transitions: empty front", k)
+		}
+		for _, c := range t3.fronts[k] {
+			if c.Transitions > k {
+				t.Errorf("<= %d transitions: front mapping with %d", k, c.Transitions)
+			}
+			ok := false
+			for _, u := range t3.fronts[0] {
+				ok = ok || (u.TimePS <= c.TimePS*(1+1e-12) && u.EnergyPJ <= c.EnergyPJ*(1+1e-12))
+			}
+			if !ok {
+				t.Errorf("<= %d transitions: %.2f ms / %.2f mJ beats the unconstrained front", k, ms(c.TimePS), mj(c.EnergyPJ))
+			}
+		}
+	}
+	for _, sp := range []magnas.Point{t3.gpu, t3.dla} {
+		if t3.ours.Score > sp.Score*(1+1e-12) {
+			t.Errorf("m* score %.4f worse than a standalone's %.4f", t3.ours.Score, sp.Score)
+		}
+	}
+	t.Logf("m*: %.2f ms / %.2f mJ, %d transitions, P %.3f (GPU %.3f, DLA %.3f)", ms(t3.ours.TimePS), mj(t3.ours.EnergyPJ), t3.ours.Transitions, t3.ours.Score, t3.gpu.Score, t3.dla.Score)
 }
