@@ -78,7 +78,9 @@
 // block-wise uniform crossover exchanges genes. Random search still
 // samples uniformly per gene. On the DSAs (TestLayerWiseReachesBlockWise)
 // layer-wise then reaches the block-wise hypervolume on every seed when
-// seeded with the standalone mappings, and on average unseeded (7.53 vs
-// 7.36 over 5 seeds; at least block-wise on 4 of them, 15 of 20 seeds
-// 0-19), where before it stayed about 9 % below on every seed.
+// seeded with the standalone mappings (9.455 vs 9.434 over 5 seeds), and
+// on average unseeded (8.983 vs 8.980; at least block-wise on 3 of 5
+// seeds), where before it stayed about 9 % below on every seed. (Figures
+// with the heterogeneous DSAs of soc.DefaultDSAConfigs; with three
+// 256-PE DSAs of unbounded buffers they were 7.53 vs 7.36 unseeded.)
 package magnas

@@ -250,8 +250,9 @@ type InnerResult struct {
 }
 
 // Run searches the mapping space with NSGA-II (or random search) seeded by
-// seed. NSGA-II's first population holds the standalone mappings (and
-// InnerConfig.Seeds), so m* is never worse on Eq. 13 than the best
+// seed. NSGA-II's first population holds the standalone mappings (with
+// fallback for a unit that refuses some segment: Table.StandaloneFallback)
+// and InnerConfig.Seeds, so m* is never worse on Eq. 13 than the best
 // compliant one of them. A transition-limited space that fits the budget
 // is enumerated instead (Limits.MaxTransitions).
 func (e *Engine) Run(ctx context.Context, seed uint64) (*InnerResult, error) {
@@ -362,6 +363,12 @@ func (e *Engine) search(ctx context.Context, seed uint64) (*search.Result[[]int]
 		for _, p := range e.Standalone {
 			if p.Mapping != nil && len(initial) < c.PopSize {
 				initial = append(initial, e.MS.Encode(p.Mapping, e.Ref))
+			}
+		}
+		// A unit that refuses some segment: its standalone with fallback.
+		for u, p := range e.Standalone {
+			if p.Mapping == nil && len(initial) < c.PopSize {
+				initial = append(initial, e.MS.Encode(e.T.StandaloneFallback(u, e.Ref), e.Ref))
 			}
 		}
 		for _, m := range c.Seeds {

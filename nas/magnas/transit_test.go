@@ -178,3 +178,36 @@ func e0Count(t *testing.T, s *Searcher, arch Arch, k int) float64 {
 	}
 	return e.T.CountLimited(k)
 }
+
+// TestStandaloneFallback: a DSA that refuses some segment keeps every
+// other one; the refused ones go to a unit that runs them.
+func TestStandaloneFallback(t *testing.T) {
+	c := dsaCosts(t)
+	m, err := PyramidModel(Uniform(4, workload.Superblock{Depth: 4, Op: workload.GIN, PreFC: true, FFN: true, FFNHidden: 320}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb, err := c.Table(m, LayerWise)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refusing := 0
+	for u := range tb.Units {
+		fb := tb.StandaloneFallback(u, 0)
+		if sm := tb.Standalone(u); sm != nil && !slices.Equal(sm, fb) {
+			t.Errorf("%s runs everything, but its fallback mapping differs from its standalone one", tb.Units[u])
+		}
+		for i, v := range fb {
+			can := slices.Contains(tb.Allowed[i], u)
+			if !slices.Contains(tb.Allowed[i], v) || (can && v != u) {
+				t.Errorf("%s: segment %s on %s", tb.Units[u], tb.Segments[i].Name, tb.Units[v])
+			}
+			if !can {
+				refusing++
+			}
+		}
+	}
+	if refusing == 0 {
+		t.Errorf("no default DSA refuses a segment of the Pyramid ViG-M: the capacity checks do not bind")
+	}
+}
