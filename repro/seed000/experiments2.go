@@ -379,7 +379,6 @@ func fig9Why(w *strings.Builder, engines [2]*magnas.Engine) {
 // ("sb0.grapher3/..."), to name each kind of segment once.
 var repeatIndex = regexp.MustCompile(`((?:grapher|ffn))\d+`)
 
-
 // frontsHV returns the hypervolumes of two latency-energy fronts against
 // the reference 1.1 x the largest latency and energy of both.
 func frontsHV(a, b []magnas.Point) (float64, float64) {
