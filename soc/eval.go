@@ -20,6 +20,9 @@ type Result struct {
 	TransferPS int64
 	TransferPJ float64
 	DRAMBytes  int64
+	// PlatformPJ is the part of the energy the CPU and the memory draw
+	// over the whole frame (SoC.PlatformW times the latency).
+	PlatformPJ float64
 	// BusyPS is, per unit (SoC order), the time it holds work: its compute
 	// phases and its sides of the transfers. It sums to LatencyPS.
 	BusyPS []int64
@@ -67,7 +70,8 @@ type step struct {
 
 // table holds the costs of every (segment, unit) pair at one setting.
 type table struct {
-	set Setting
+	set       Setting
+	platformW float64 // CPU and memory power over the frame
 	// comp, in and out are indexed by i*nu+u: segment i's compute phases
 	// on unit u (as steps), and its tau_in and tau_out there.
 	comp    [][]step
@@ -171,7 +175,7 @@ func (e *Evaluator) build(set Setting) (*table, error) {
 		return nil, err
 	}
 	n, nu := len(e.segs), e.nu
-	t := &table{set: set, comp: make([][]step, n*nu), compPS: make([]int64, n*nu), compPJ: make([]float64, n*nu),
+	t := &table{set: set, platformW: e.soc.PlatformW(set), comp: make([][]step, n*nu), compPS: make([]int64, n*nu), compPJ: make([]float64, n*nu),
 		compB: make([]int64, n*nu), in: make([]step, n*nu), out: make([]step, n*nu),
 		busy: make([]int64, n*nu*nu), err: make([]error, n*nu), first: make([]int, n*nu), last: make([]int, n*nu)}
 	bwPerPS := env.BytesPerSec * 1e-12
@@ -342,6 +346,8 @@ func (e *Evaluator) EvaluateAt(r *Result, m Mapping, set Setting) error {
 			}
 		}
 	}
+	r.PlatformPJ = t.platformW * float64(r.LatencyPS)
+	r.EnergyPJ += r.PlatformPJ
 	return nil
 }
 

@@ -40,7 +40,7 @@ type Roofline struct {
 
 // newRoofline returns the unit of spec u at its highest operating point,
 // on memory m at its highest point, without a fallback.
-func newRoofline(u *UnitSpec, m MemorySpec) (*Roofline, error) {
+func newRoofline(u *UnitSpec, m MemorySpec, cpu *CPUSpec) (*Roofline, error) {
 	if err := u.validate(); err != nil {
 		return nil, err
 	}
@@ -54,6 +54,9 @@ func newRoofline(u *UnitSpec, m MemorySpec) (*Roofline, error) {
 		HandoffPS:    int64(math.Round(m.HandoffUS * 1e6)),
 		ElementBytes: int64(m.ElementBytes),
 	}
+	if cpu.present() {
+		r.env.LaunchFloorPS = cpu.launchPS(len(cpu.PointsMHz) - 1)
+	}
 	r.derive()
 	return r, nil
 }
@@ -62,7 +65,13 @@ func newRoofline(u *UnitSpec, m MemorySpec) (*Roofline, error) {
 func (r *Roofline) derive() {
 	u := r.spec
 	mhz := u.PointsMHz[r.pt]
-	peakPerPS := u.PeakFLOPS / 2 * (mhz / u.PeakMHz) * 1e-12
+	// A power mode that gates cores (the GPU's TPCs) scales the peak and
+	// the power of the unit with the cores left.
+	frac := 1.0
+	if all := max(u.Cores, 1); r.env.Cores > 0 && r.env.Cores < all {
+		frac = float64(r.env.Cores) / float64(all)
+	}
+	peakPerPS := frac * u.PeakFLOPS / 2 * (mhz / u.PeakMHz) * 1e-12
 	for c := range classes() {
 		r.rate[c] = 0
 		if e, ok := u.Efficiency[c.String()]; ok {
@@ -70,9 +79,11 @@ func (r *Roofline) derive() {
 		}
 	}
 	r.memRate = u.MemoryShare * r.env.BytesPerSec * 1e-12
-	r.launchPS = int64(math.Round(u.LaunchUS * 1e6))
-	r.idleW = u.IdleW
-	r.dynW = dynamicW(u.PointsMHz, r.pt, u.VoltsMin, u.VoltsMax, u.DynamicW)
+	r.launchPS = max(int64(math.Round(u.LaunchUS*1e6)), r.env.LaunchFloorPS)
+	// Leakage scales with the supply; power-gated cores draw nothing.
+	v := volts(u.PointsMHz, r.pt, u.VoltsMin, u.VoltsMax)
+	r.idleW = frac * u.IdleW * math.Pow(v/u.VoltsMax, u.LeakExp)
+	r.dynW = frac * dynamicW(u.PointsMHz, r.pt, u.VoltsMin, u.VoltsMax, u.DynamicW)
 	r.elem = int64(u.ElementBytes)
 }
 

@@ -46,14 +46,14 @@ func TestDefaultSpec(t *testing.T) {
 	if _, err := New(spec); err != nil {
 		t.Fatal(err)
 	}
-	memKeys := []string{"bytes_per_cycle", "points_mhz", "latency_ns", "burst_bytes", "pj_per_byte", "element_bytes", "handoff_us"}
+	memKeys := []string{"bytes_per_cycle", "points_mhz", "latency_ns", "burst_bytes", "pj_per_byte", "element_bytes", "handoff_us", "background_w", "clock_w"}
 	for _, k := range memKeys {
 		if strings.TrimSpace(spec.Memory.Sources[k]) == "" {
 			t.Errorf("memory.%s has no source", k)
 		}
 	}
 	for _, u := range spec.Units {
-		keys := []string{"peak_flops", "peak_mhz", "launch_us", "memory_share", "element_bytes", "points_mhz", "volts_min", "volts_max", "idle_w", "dynamic_w"}
+		keys := []string{"peak_flops", "peak_mhz", "launch_us", "memory_share", "element_bytes", "points_mhz", "volts_min", "volts_max", "idle_w", "dynamic_w", "cores", "leak_exp"}
 		if u.Fallback != "" {
 			keys = append(keys, "fallback")
 		}
@@ -231,6 +231,8 @@ func TestEq67SumOfParts(t *testing.T) {
 					wantPJ += out.EnergyPJ + in.EnergyPJ
 				}
 			}
+			// The CPU and the memory draw their power over the whole frame.
+			wantPJ += s.PlatformW(set) * float64(wantPS)
 			if r.LatencyPS != wantPS || math.Abs(r.EnergyPJ-wantPJ) > 1e-9*wantPJ || r.Transitions != changes {
 				t.Errorf("%s mapping %d: %d ps, %.6g pJ, %d transitions; parts give %d ps, %.6g pJ, %d", op, mi, r.LatencyPS, r.EnergyPJ, r.Transitions, wantPS, wantPJ, changes)
 			}
@@ -331,7 +333,7 @@ func TestBadInput(t *testing.T) {
 		{"granularity mismatch", func() error { _, err := e.Evaluate(MapAll(Layers, 0, n), nil); return err }, "layer-wise mapping for a block-wise evaluator"},
 		{"point not in table", func() error { _, err := e.Evaluate(MapAll(Blocks, 0, n), DVFS{"gpu": 1000}); return err }, "1000 MHz is not an operating point"},
 		{"memory point not in table", func() error { _, err := e.Evaluate(MapAll(Blocks, 0, n), DVFS{"emc": 3200}); return err }, "emc: 3200 MHz"},
-		{"unknown clock domain", func() error { _, err := s.Setting(DVFS{"cpu": 2265.6}); return err }, `unknown clock domain "cpu"`},
+		{"unknown clock domain", func() error { _, err := s.Setting(DVFS{"pva": 1088}); return err }, `unknown clock domain "pva"`},
 		{"bad dvfs syntax", func() error { _, err := ParseDVFS("gpu:1377"); return err }, "not name=MHz"},
 		{"dvfs not a number", func() error { _, err := ParseDVFS("gpu=fast"); return err }, "not a clock"},
 		{"negative clock", func() error { _, err := s.Setting(DVFS{"gpu": -1}); return err }, "want a positive clock"},
@@ -378,7 +380,7 @@ func TestBadSpecs(t *testing.T) {
 		{"negative peak", "peak_flops: 11.3e12", "peak_flops = -1"},
 		{"zero share", "memory_share: 1", "memory_share = 0"},
 		{"unknown class", "gemm: 0.0744\n      knn", "unknown kernel class"},
-		{"unsorted points", "points_mhz: [1050, 1395.2]", "must increase"},
+		{"unsorted points", "points_mhz: [115.2, 550, 750, 1050, 1395.2]", "must increase"},
 		{"missing fallback", "fallback: gpu", `fallback "tpu" is not a unit`},
 		{"efficiency over 1", "elementwise: 0.25", "efficiency elementwise = 2"},
 		{"no units", "", "no units"},
@@ -387,7 +389,7 @@ func TestBadSpecs(t *testing.T) {
 		"negative peak":     {"peak_flops: 11.3e12", "peak_flops: -1"},
 		"zero share":        {"memory_share: 1", "memory_share: 0"},
 		"unknown class":     {"gemm: 0.0744\n      knn", "gemm: 0.0744\n      gemv: 0.1\n      knn"},
-		"unsorted points":   {"points_mhz: [1050, 1395.2]", "points_mhz: [1395.2, 1050]"},
+		"unsorted points":   {"points_mhz: [115.2, 550, 750, 1050, 1395.2]", "points_mhz: [115.2, 550, 750, 1395.2, 1050]"},
 		"missing fallback":  {"fallback: gpu", "fallback: tpu"},
 		"efficiency over 1": {"elementwise: 0.25", "elementwise: 2"},
 	}

@@ -23,7 +23,13 @@ import (
 type Spec struct {
 	Name   string     `yaml:"name"`
 	Memory MemorySpec `yaml:"memory"`
-	Units  []UnitSpec `yaml:"units"`
+	// CPU is the host cluster that launches the units' work; optional (no
+	// cores: no CPU domain).
+	CPU   CPUSpec    `yaml:"cpu"`
+	Units []UnitSpec `yaml:"units"`
+	// PowerModes are the vendor's power modes (nvpmodel on Jetson): clock
+	// and core caps per domain; optional.
+	PowerModes []PowerMode `yaml:"power_modes"`
 }
 
 // MemorySpec is the shared memory: its clock domain (the EMC on Jetson),
@@ -46,8 +52,13 @@ type MemorySpec struct {
 	// HandoffUS is the fixed cost of handing work from one unit to another
 	// (synchronisation, cache maintenance, launch on the receiver), paid
 	// half by each side on every change of unit.
-	HandoffUS float64           `yaml:"handoff_us"`
-	Sources   map[string]string `yaml:"sources"`
+	HandoffUS float64 `yaml:"handoff_us"`
+	// BackgroundW and ClockW are the memory's power while the SoC runs a
+	// frame, whatever moves: BackgroundW fixed, ClockW at the highest
+	// memory clock and proportional to it (PHY, I/O and refresh clocking).
+	BackgroundW float64           `yaml:"background_w"`
+	ClockW      float64           `yaml:"clock_w"`
+	Sources     map[string]string `yaml:"sources"`
 }
 
 // UnitSpec is an analytical compute unit: a roofline per kernel class with
@@ -85,8 +96,14 @@ type UnitSpec struct {
 	DynamicW float64 `yaml:"dynamic_w"`
 	// Fallback names the unit that runs the kernels this one cannot; empty
 	// means such kernels are an error.
-	Fallback string            `yaml:"fallback"`
-	Sources  map[string]string `yaml:"sources"`
+	Fallback string `yaml:"fallback"`
+	// Cores is the number of identical slices the unit's peak and power
+	// divide into (the GPU's TPCs), which a power mode may gate; 0 means 1.
+	Cores int `yaml:"cores"`
+	// LeakExp scales IdleW with the supply: IdleW (V/VoltsMax)^LeakExp
+	// (0 means idle power independent of the operating point).
+	LeakExp float64           `yaml:"leak_exp"`
+	Sources map[string]string `yaml:"sources"`
 }
 
 //go:embed xavier.yaml
@@ -171,7 +188,13 @@ func (s Spec) Validate() error {
 	if len(s.Units) == 0 {
 		return errors.New("soc: spec has no units")
 	}
-	return s.validateUnits(m)
+	if err := s.validateUnits(m); err != nil {
+		return err
+	}
+	if err := s.CPU.validate(); err != nil {
+		return err
+	}
+	return s.validateModes()
 }
 
 // validate checks the memory's constants and DVFS table.
@@ -189,6 +212,8 @@ func (m MemorySpec) validate() error {
 		return fmt.Errorf("soc: memory: element_bytes = %d, want 1..16", m.ElementBytes)
 	case !finiteNonNeg(m.HandoffUS) || m.HandoffUS > 1e6:
 		return fmt.Errorf("soc: memory: handoff_us = %v, want 0..1e6", m.HandoffUS)
+	case !finiteNonNeg(m.BackgroundW) || !finiteNonNeg(m.ClockW):
+		return fmt.Errorf("soc: memory: background_w = %v, clock_w = %v, want >= 0", m.BackgroundW, m.ClockW)
 	}
 	return checkPoints("memory "+m.Name, m.PointsMHz)
 }
@@ -254,6 +279,10 @@ func (u UnitSpec) validate() error {
 		return bad("dynamic_w", u.DynamicW, ">= 0")
 	case u.Fallback == u.Name:
 		return fmt.Errorf("soc: unit %s falls back to itself", u.Name)
+	case u.Cores < 0 || u.Cores > 1024:
+		return bad("cores", u.Cores, "0..1024")
+	case !finiteNonNeg(u.LeakExp) || u.LeakExp > 10:
+		return bad("leak_exp", u.LeakExp, "0..10")
 	}
 	if err := checkPoints("unit "+u.Name, u.PointsMHz); err != nil {
 		return err
