@@ -73,6 +73,8 @@ type run struct {
 	// a0-a3: the nested search's top models by Eq. 12 on the main data set.
 	ours []magnas.Arch
 	t3   *table3Result
+	// fig9Fronts are Figure 9's block-wise and layer-wise fronts.
+	fig9Fronts [2][]magnas.Point
 	// modes holds the searchers of the Xavier's power modes (Figure 6).
 	modes map[string]*magnas.Searcher
 }

@@ -81,3 +81,51 @@ func TestTable3Properties(t *testing.T) {
 	}
 	t.Logf("m*: %.2f ms / %.2f mJ, %d transitions, P %.3f (GPU %.3f, DLA %.3f)", ms(t3.ours.TimePS), mj(t3.ours.EnergyPJ), t3.ours.Transitions, t3.ours.Score, t3.gpu.Score, t3.dla.Score)
 }
+
+// TestFig9FrontsDiffer: on the heterogeneous DSAs, whose buffers refuse
+// some layers, the layer-wise front differs from the block-wise one.
+func TestFig9FrontsDiffer(t *testing.T) {
+	r, err := newRun(Options{Out: t.TempDir(), Quick: true, Seed: 1, Dataset: "cifar100"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.opts.Out = t.TempDir()
+	if err := r.fig9(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	f := r.fig9Fronts
+	nl, nb := undominated(f[1], f[0]), undominated(f[0], f[1])
+	if nl == 0 && nb == 0 {
+		t.Errorf("the layer-wise and block-wise fronts are the same (%d and %d points)", len(f[1]), len(f[0]))
+	}
+	t.Logf("layer-wise front %d points, %d beyond block-wise; block-wise %d, %d beyond layer-wise", len(f[1]), nl, len(f[0]), nb)
+}
+
+// TestFig9CapacityMechanism: DSA-d refuses some layer; layer-wise only
+// that layer leaves it, block-wise its whole block, so DSA-d's
+// deployment with fallback costs less energy layer-wise.
+func TestFig9CapacityMechanism(t *testing.T) {
+	r, err := newRun(Options{Out: t.TempDir(), Quick: true, Seed: 1, Dataset: "cifar100"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := magnas.PyramidModel(dsaArch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e [2]float64
+	for k, g := range []magnas.Granularity{magnas.BlockWise, magnas.LayerWise} {
+		tb, err := r.dsa.Costs.Table(m, g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := len(tb.Units) - 1
+		if tb.Standalone(d) != nil {
+			t.Fatalf("%s: %s runs every segment: the capacity checks do not bind", g, tb.Units[d])
+		}
+		_, e[k], _ = tb.Eval(tb.StandaloneFallback(d, 0), 0)
+	}
+	if !(e[1] < e[0]) {
+		t.Errorf("DSA-d with fallback: layer-wise %.4g pJ, block-wise %.4g pJ: want layer-wise lower", e[1], e[0])
+	}
+}
