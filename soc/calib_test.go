@@ -63,7 +63,7 @@ func calibrate(s *SoC) ([]calibPoint, error) {
 // every figure within 15 % and the four graph ops in the published order,
 // per unit and metric. Run with -v for the table.
 func TestCalibrationTable2(t *testing.T) {
-	ours, err := calibrate(Default())
+	ours, err := calibrate(MaGNAS())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package soc
 
 import (
 	"flag"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -22,17 +23,47 @@ func unitByName(s *Spec, name string) *UnitSpec {
 	return &s.Units[i]
 }
 
-// latencyParams are fitted to Table 2's eight latencies.
+// irregular are the kernel classes of ViG's graph ops on the GPU, whose
+// efficiency no CNN measurement resolves: fitted as one value.
+var irregular = []string{"gather", "max", "spmm", "edgewise"}
+
+// latencyParams are fitted to Table 2's eight latencies. The GPU's dense
+// products, launches, fusion and bandwidth come from documented sources
+// (xavier.yaml) and are not fitted.
 var latencyParams = []fitParam{
-	{"gpu.efficiency.gemm (= knn)", 0.005, 1, func(s *Spec, v float64) {
+	{"gpu.precisions.fp32.tile_eff", 0.2, 1, func(s *Spec, v float64) {
+		u := unitByName(s, "gpu")
+		ps := maps.Clone(u.Precisions)
+		p := ps["fp32"]
+		p.TileEff = v
+		ps["fp32"] = p
+		u.Precisions = ps
+	}},
+	{"gpu.efficiency.{gather,max,spmm,edgewise}", 1e-5, 0.25, func(s *Spec, v float64) {
 		u := unitByName(s, "gpu")
 		u.Efficiency = cloneEff(u.Efficiency)
-		u.Efficiency["gemm"], u.Efficiency["knn"] = v, v
+		for _, c := range irregular {
+			u.Efficiency[c] = v
+		}
 	}},
-	{"gpu.launch_us", 0, 200, func(s *Spec, v float64) { unitByName(s, "gpu").LaunchUS = v }},
-	{"dla.memory_share", 0.005, 1, func(s *Spec, v float64) { unitByName(s, "dla").MemoryShare = v }},
-	{"dla.launch_us", 0, 200, func(s *Spec, v float64) { unitByName(s, "dla").LaunchUS = v }},
-	{"memory.handoff_us", 10, 70, func(s *Spec, v float64) { s.Memory.HandoffUS = v }},
+	{"gpu.efficiency.topk", 1e-5, 0.25, func(s *Spec, v float64) {
+		u := unitByName(s, "gpu")
+		u.Efficiency = cloneEff(u.Efficiency)
+		u.Efficiency["topk"] = v
+	}},
+	{"dla.tiling eff", 0.1, 1, func(s *Spec, v float64) {
+		u := unitByName(s, "dla")
+		t := *u.Tiling
+		t.Tiles = slices.Clone(t.Tiles)
+		t.Tiles[0].Eff = v
+		u.Tiling = &t
+	}},
+	{"hand-off and fallback sides (us, all)", 5, 45, func(s *Spec, v float64) {
+		g, d := unitByName(s, "gpu"), unitByName(s, "dla")
+		g.HandoffInUS, g.HandoffOutUS = v, v
+		d.HandoffInUS, d.HandoffOutUS, d.FallbackInUS, d.FallbackOutUS = v, v, v, v
+	}},
+	{"dla.submit_us", 0, 50, func(s *Spec, v float64) { unitByName(s, "dla").SubmitUS = v }},
 }
 
 // powerParams are fitted to Table 2's eight energies with the latency
@@ -102,8 +133,8 @@ func fitStage(base Spec, ps []fitParam, energy bool, starts int, rng *rand.Rand)
 		for i := range x {
 			x[i] = 2 * rng.NormFloat64()
 		}
-		for range 3 {
-			x = nelderMead(f, x, 0.5, 400)
+		for range 2 {
+			x = nelderMead(f, x, 0.5, 250)
 		}
 		if l := f(x); l < bestL {
 			best, bestL = x, l
@@ -121,14 +152,16 @@ func TestFitXavier(t *testing.T) {
 		t.Skip("run with -soc.fit")
 	}
 	rng := rand.New(rand.NewPCG(0x50c, 2))
-	s, v, l := fitStage(DefaultSpec(), latencyParams, false, 12, rng)
+	base := DefaultSpec()
+	base.Precision = MaGNASPrecision // applied by New, after each parameter is set
+	s, v, l := fitStage(base, latencyParams, false, 4, rng)
 	for i, p := range latencyParams {
-		t.Logf("%-28s %.5g", p.name, v[i])
+		t.Logf("%-45s %.5g  (range %g..%g)", p.name, v[i], p.lo, p.hi)
 	}
 	t.Logf("latency loss %.5f", l)
-	s, v, l = fitStage(s, powerParams, true, 6, rng)
+	s, v, l = fitStage(s, powerParams, true, 3, rng)
 	for i, p := range powerParams {
-		t.Logf("%-28s %.5g", p.name, v[i])
+		t.Logf("%-45s %.5g  (range %g..%g)", p.name, v[i], p.lo, p.hi)
 	}
 	g, d := unitByName(&s, "gpu"), unitByName(&s, "dla")
 	t.Logf("=> dla.idle_w %.4g, dla.dynamic_w %.4g (gpu idle share %.3f)", d.IdleW, d.DynamicW, g.IdleW/(g.IdleW+g.DynamicW))

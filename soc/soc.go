@@ -60,6 +60,16 @@ type Transferer interface {
 	Transfer(bytes int64) hw.Cost
 }
 
+// DirectedTransferer is a unit whose sides of a hand-off differ by
+// direction: receiving work (TransferIn) and handing it over
+// (TransferOut). Entry is the cost of starting a frame's work on it (a
+// DLA's first loadable submission). It takes precedence over Transferer.
+type DirectedTransferer interface {
+	TransferIn(bytes int64) hw.Cost
+	TransferOut(bytes int64) hw.Cost
+	Entry() hw.Cost
+}
+
 // Phase is a stretch of a segment's execution on one unit.
 type Phase struct {
 	Unit string
@@ -91,6 +101,12 @@ type SoC struct {
 func New(spec Spec) (*SoC, error) {
 	if err := spec.Validate(); err != nil {
 		return nil, err
+	}
+	if slices.ContainsFunc(spec.Units, func(u UnitSpec) bool { _, ok := u.Precisions[spec.Precision]; return ok }) {
+		var err error
+		if spec, err = spec.WithPrecision(spec.Precision); err != nil {
+			return nil, err
+		}
 	}
 	s := &SoC{name: spec.Name, mem: spec.Memory, cpu: spec.CPU, modes: slices.Clone(spec.PowerModes)}
 	if s.mem.Name == "" {

@@ -54,6 +54,16 @@ func TestDefaultSpec(t *testing.T) {
 	}
 	for _, u := range spec.Units {
 		keys := []string{"peak_flops", "peak_mhz", "launch_us", "memory_share", "element_bytes", "points_mhz", "volts_min", "volts_max", "idle_w", "dynamic_w", "cores", "leak_exp"}
+		for _, opt := range []struct {
+			key string
+			set bool
+		}{{"tiling", u.Tiling != nil}, {"fuse", u.Fuse}, {"submit_us", u.SubmitUS != 0}, {"handoff_in_us", u.HandoffInUS != 0},
+			{"handoff_out_us", u.HandoffOutUS != 0}, {"fallback_in_us", u.FallbackInUS != 0}, {"fallback_out_us", u.FallbackOutUS != 0},
+			{"buffer_bytes", u.BufferBytes != 0}, {"refuse", len(u.Refuse) > 0}, {"glue", len(u.Glue) > 0}, {"precisions", len(u.Precisions) > 0}} {
+			if opt.set {
+				keys = append(keys, opt.key)
+			}
+		}
 		if u.Fallback != "" {
 			keys = append(keys, "fallback")
 		}
@@ -223,10 +233,15 @@ func TestEq67SumOfParts(t *testing.T) {
 				}
 				wantPS += c.TimePS
 				wantPJ += c.EnergyPJ
+				if i == 0 {
+					in := units[m.Units[i]].(DirectedTransferer).Entry()
+					wantPS += in.TimePS
+					wantPJ += in.EnergyPJ
+				}
 				if i > 0 && m.Units[i] != m.Units[i-1] {
 					changes++
-					out := units[m.Units[i-1]].(Transferer).Transfer(model.Blocks[i-1].OutElems() * env.ElementBytes)
-					in := units[m.Units[i]].(Transferer).Transfer(b.InElems() * env.ElementBytes)
+					out := units[m.Units[i-1]].(DirectedTransferer).TransferOut(model.Blocks[i-1].OutElems() * env.ElementBytes)
+					in := units[m.Units[i]].(DirectedTransferer).TransferIn(b.InElems() * env.ElementBytes)
 					wantPS += out.TimePS + in.TimePS
 					wantPJ += out.EnergyPJ + in.EnergyPJ
 				}
@@ -251,34 +266,53 @@ func TestEq67SumOfParts(t *testing.T) {
 }
 
 // TestGranularitiesAgree: one unit for everything costs the same whether
-// the model is mapped by block, by layer or (GPU) by kernel group.
+// the model is mapped by block, by layer or (GPU) by kernel group when the
+// units neither fuse kernels nor keep intermediates on chip; with fusion
+// and the DLA's buffer (the default profile) mapping by block, which lets
+// a layer fuse into the one before it, is never slower nor costlier than
+// mapping by layer (a fused kernel is never slower than its parts apart).
 func TestGranularitiesAgree(t *testing.T) {
-	s := Default()
-	for _, op := range workload.ViGOps() {
-		model := vigS(t, op)
-		for _, unit := range []string{"gpu", "dla"} {
-			var ref Result
-			for _, g := range []Granularity{Blocks, Layers, KernelGroups} {
-				if unit == "dla" && (g == KernelGroups || op == workload.SAGE) {
-					// Splitting a layer moves its internal hand-offs to group
-					// boundaries, which carry the groups' feature maps rather
-					// than the fallback's crossing tensor; ViG's SAGE hands
-					// over at its k-NN, whose indices (N x k) cross inside a
-					// block but whose feature map (N x C) crosses between
-					// layers.
-					continue
-				}
-				e := mustEvaluator(t, s, model, g)
-				r, err := e.Evaluate(MapAll(g, unitIndex(t, s, unit), len(e.Segments())), nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if g == Blocks {
-					ref = r
-					continue
-				}
-				if r.LatencyPS != ref.LatencyPS || math.Abs(r.EnergyPJ-ref.EnergyPJ) > 1e-9*ref.EnergyPJ {
-					t.Errorf("%s, all on %s: %s-wise %d ps %.6g pJ, block-wise %d ps %.6g pJ", op, unit, g, r.LatencyPS, r.EnergyPJ, ref.LatencyPS, ref.EnergyPJ)
+	plain := DefaultSpec()
+	plain.Units = slices.Clone(plain.Units)
+	for i := range plain.Units {
+		plain.Units[i].Fuse, plain.Units[i].BufferBytes = false, 0
+	}
+	sPlain, err := New(plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		s     *SoC
+		equal bool
+	}{{sPlain, true}, {Default(), false}} {
+		s := tc.s
+		for _, op := range workload.ViGOps() {
+			model := vigS(t, op)
+			for _, unit := range []string{"gpu", "dla"} {
+				var ref Result
+				for _, g := range []Granularity{Blocks, Layers, KernelGroups} {
+					if unit == "dla" && (g == KernelGroups || op == workload.SAGE) {
+						// Splitting a layer moves its internal hand-offs to group
+						// boundaries, which carry the groups' feature maps rather
+						// than the fallback's crossing tensor; ViG's SAGE hands
+						// over at its k-NN, whose indices (N x k) cross inside a
+						// block but whose feature map (N x C) crosses between
+						// layers.
+						continue
+					}
+					e := mustEvaluator(t, s, model, g)
+					r, err := e.Evaluate(MapAll(g, unitIndex(t, s, unit), len(e.Segments())), nil)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if g == Blocks {
+						ref = r
+						continue
+					}
+					same := r.LatencyPS == ref.LatencyPS && math.Abs(r.EnergyPJ-ref.EnergyPJ) <= 1e-9*ref.EnergyPJ
+					if (tc.equal && !same) || (!tc.equal && (r.LatencyPS < ref.LatencyPS || r.EnergyPJ < ref.EnergyPJ*(1-1e-9))) {
+						t.Errorf("fusion %v, %s, all on %s: %s-wise %d ps %.6g pJ, block-wise %d ps %.6g pJ", !tc.equal, op, unit, g, r.LatencyPS, r.EnergyPJ, ref.LatencyPS, ref.EnergyPJ)
+					}
 				}
 			}
 		}

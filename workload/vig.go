@@ -159,14 +159,40 @@ func modelName(base string, op LayerKind) string {
 
 // ModelNames lists the names LookupModel knows, in a fixed order.
 func ModelNames() []string {
-	return []string{"vig-ti", "vig-s", "vig-b", "pvig-ti", "pvig-s", "pvig-m", "pvig-b"}
+	names := []string{"vig-ti", "vig-s", "vig-b", "pvig-ti", "pvig-s", "pvig-m", "pvig-b"}
+	for _, c := range cnnZoo {
+		names = append(names, c.name)
+	}
+	return names
+}
+
+// cnnZoo lists the CNN zoo's builders by name (ModelNames' order).
+var cnnZoo = []struct {
+	name  string
+	build func() (Model, error)
+}{
+	{"googlenet", GoogleNet},
+	{"alexnet", AlexNet},
+	{"vgg16", VGG16},
+	{"resnet50", func() (Model, error) { return ResNet(50) }},
+	{"resnet101", func() (Model, error) { return ResNet(101) }},
+	{"mobilenetv2", MobileNetV2},
 }
 
 // LookupModel returns the zoo model called name (one of ModelNames, case
 // ignored) with graph op op in its Graphers (0 means MRConv): the form
-// CLIs and sweep specs name models in.
+// CLIs and sweep specs name models in. The CNNs have no Graphers: op must
+// be 0 or MRConv (the CLIs' default) for them.
 func LookupModel(name string, op LayerKind) (Model, error) {
 	lower := strings.ToLower(name)
+	for _, c := range cnnZoo {
+		if lower == c.name {
+			if op != 0 && op != MRConv {
+				return Model{}, fmt.Errorf("workload: model %s has no graph op (got %s)", c.name, op)
+			}
+			return c.build()
+		}
+	}
 	switch {
 	case strings.HasPrefix(lower, "vig-"):
 		return ViG(strings.TrimPrefix(lower, "vig-"), op)

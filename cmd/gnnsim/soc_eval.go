@@ -24,9 +24,10 @@ func socEvalCommands() []*cobra.Command {
 type socEvalFlags struct {
 	model, graphOp, mapping, mappingFile, gran string
 	dvfs, spec, table, out                     string
+	powerMode                                  string
 	frames, inFlight                           int
 	intervalMS                                 float64
-	jsonOut                                    bool
+	jsonOut, layers                            bool
 }
 
 func newSocEvalCmd() *cobra.Command {
@@ -43,8 +44,17 @@ busy time by MaGNAS Eq. 6-7 (package soc).
 segment, comma-separated, by name or unique prefix ("G,G,D,..."); segments
 are blocks (Stem, each Grapher, each FFN, Cls), layers, or kernel groups
 (each layer's aggregation and combination kernels) by --granularity.
---dvfs picks operating points in MHz per unit and for the memory (emc);
-clocks left out run at their highest point.
+--dvfs picks operating points in MHz per unit, for the memory (emc) and
+the CPU (cpu); clocks left out run at their highest point. --power-mode
+runs under one of the SoC's power modes (nvpmodel on Jetson: MAXN, 10W,
+15W, 30W_ALL, ...): its clock caps and online cores; --dvfs clocks must
+then be within its caps.
+
+--layers adds one row per layer of the model: its name, kind, the unit
+that ran it, time and energy; a layer fused into another (an element-wise
+epilogue of a convolution) costs nothing and names the layer that
+absorbed it (fused_into). Hand-offs between segments and the CPU and
+memory power are in the totals only.
 
 --frames N > 0 also streams N frames through the mapping on the
 discrete-event kernel (units work on different frames at once, all memory
@@ -55,7 +65,9 @@ utilisation and memory stall time.
 tables (CSV or Parquet; columns: block, op, nodes, channels, hidden, k,
 layers, unit, freq_mhz, emc_mhz, latency_ms, energy_mj).`,
 		Example: `  gnnsim soc eval --model vig-s --graph-op gin --mapping dla --json
-  gnnsim soc eval --mapping G,D,G,D,... --dvfs gpu=905.25,dla=1050,emc=1600 --frames 100
+  gnnsim soc eval --model vig-s --mapping "$(yes G,D | head -17 | paste -sd,)" --dvfs gpu=905.25,dla=1050,emc=1600 --frames 100
+  gnnsim soc eval --model vig-s --power-mode 10W --mapping gpu
+  gnnsim soc eval --model vig-s --mapping gpu --layers --json
   gnnsim soc eval --granularity layer --mapping-file map.txt --out result.parquet`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -72,6 +84,8 @@ layers, unit, freq_mhz, emc_mhz, latency_ms, energy_mj).`,
 	fl.StringVar(&f.mappingFile, "mapping-file", "", "read the mapping from a file (units separated by commas, spaces or lines; # comments)")
 	fl.StringVar(&f.gran, "granularity", "block", "what the mapping assigns: block, layer or kernel (aggregation/combination groups)")
 	fl.StringVar(&f.dvfs, "dvfs", "", `operating points in MHz, e.g. "gpu=1377,dla=1395.2,emc=2133" (default: highest)`)
+	fl.StringVar(&f.powerMode, "power-mode", "", "run under a power mode of the SoC (MAXN, 10W, 15W, 30W_ALL, ... or its ID); see 'gnnsim soc units'")
+	fl.BoolVar(&f.layers, "layers", false, "also report every layer: unit, time, energy, the layer it was fused into")
 	fl.IntVar(&f.frames, "frames", 0, "also stream this many frames through the mapping (pipelined run)")
 	fl.IntVar(&f.inFlight, "in-flight", 0, "frames in the SoC at once in the pipelined run (0: one per unit used)")
 	fl.Float64Var(&f.intervalMS, "interval-ms", 0, "gap between frame arrivals in the pipelined run (0: back to back)")
@@ -109,6 +123,22 @@ type socEvalRecord struct {
 	LatencyP99MS  float64   `json:"latency_p99_ms" parquet:"latency_p99_ms"`
 	MemoryStallMS float64   `json:"memory_stall_ms" parquet:"memory_stall_ms"`
 	Utilization   []float64 `json:"utilization" parquet:"utilization,list"`
+
+	PowerMode  string  `json:"power_mode,omitempty" parquet:"power_mode"`
+	PlatformMJ float64 `json:"platform_mj" parquet:"platform_mj"`
+	// Per layer (--layers).
+	Layers []socLayerRow `json:"layers,omitempty" parquet:"-"`
+}
+
+// socLayerRow is one layer of --layers.
+type socLayerRow struct {
+	Name      string  `json:"name"`
+	Kind      string  `json:"kind"`
+	Block     string  `json:"block"`
+	Unit      string  `json:"unit"`
+	TimeMS    float64 `json:"time_ms"`
+	EnergyMJ  float64 `json:"energy_mj"`
+	FusedInto string  `json:"fused_into,omitempty"`
 }
 
 // parseGraphOp reads the short (mr, edge) or full names of the ViG graph ops.
@@ -182,9 +212,17 @@ func runSocEval(w io.Writer, f *socEvalFlags) error {
 		m, err = s.ParseMapping(f.mapping, g, n)
 	}
 	if err != nil {
-		return fmt.Errorf("mapping: %w", err)
+		return fmt.Errorf("mapping: %w (the model's %d %s segments: %s)", err, n, g, segmentList(e.Segments()))
 	}
 	set, err := s.Setting(d)
+	if f.powerMode != "" {
+		mode, merr := s.PowerMode(f.powerMode)
+		if merr != nil {
+			return fmt.Errorf("--power-mode: %w", merr)
+		}
+		set, err = s.ModeSetting(mode, d)
+		f.powerMode = mode.Name
+	}
 	if err != nil {
 		return fmt.Errorf("--dvfs: %w", err)
 	}
@@ -195,7 +233,17 @@ func runSocEval(w io.Writer, f *socEvalFlags) error {
 	rec := socEvalRecord{Model: model.Name, GraphOp: op.String(), SoC: s.Name(), Granularity: g.String(), Segments: n,
 		Mapping: s.FormatMapping(m), DVFS: s.DVFS(set).String(), LatencyMS: r.LatencyMS(), EnergyMJ: r.EnergyMJ(),
 		PowerW: r.PowerW(), Transitions: r.Transitions, TransferMS: float64(r.TransferPS) * 1e-9, DRAMBytes: r.DRAMBytes,
-		Units: s.Units()}
+		Units: s.Units(), PowerMode: f.powerMode, PlatformMJ: r.PlatformPJ * 1e-9}
+	if f.layers {
+		ls, err := e.Layers(m, set)
+		if err != nil {
+			return err
+		}
+		for _, l := range ls {
+			rec.Layers = append(rec.Layers, socLayerRow{Name: l.Name, Kind: l.Kind, Block: l.Block, Unit: l.Unit,
+				TimeMS: float64(l.TimePS) * 1e-9, EnergyMJ: l.EnergyPJ * 1e-9, FusedInto: l.FusedInto})
+		}
+	}
 	for _, b := range r.BusyPS {
 		rec.BusyMS = append(rec.BusyMS, float64(b)*1e-9)
 	}
@@ -225,6 +273,9 @@ func runSocEval(w io.Writer, f *socEvalFlags) error {
 	fmt.Fprintf(tw, "energy\t%.3f mJ\n", rec.EnergyMJ)
 	fmt.Fprintf(tw, "power\t%.3f W\n", rec.PowerW)
 	fmt.Fprintf(tw, "transitions\t%d (%.3f ms moving feature maps)\n", rec.Transitions, rec.TransferMS)
+	if rec.PowerMode != "" {
+		fmt.Fprintf(tw, "power mode\t%s\n", rec.PowerMode)
+	}
 	for i, u := range rec.Units {
 		fmt.Fprintf(tw, "busy %s\t%.3f ms\n", u, rec.BusyMS[i])
 	}
@@ -237,7 +288,26 @@ func runSocEval(w io.Writer, f *socEvalFlags) error {
 		}
 		fmt.Fprintf(tw, "memory stall\t%.3f ms\n", rec.MemoryStallMS)
 	}
+	if len(rec.Layers) > 0 {
+		fmt.Fprintf(tw, "\nlayer\tkind\tunit\tms\tmJ\tfused into\n")
+		for _, l := range rec.Layers {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%.4f\t%.4f\t%s\n", l.Name, l.Kind, l.Unit, l.TimeMS, l.EnergyMJ, l.FusedInto)
+		}
+	}
 	return tw.Flush()
+}
+
+// segmentList names segments for an error message, eliding the middle of
+// a long list.
+func segmentList(segs []soc.Segment) string {
+	names := make([]string, len(segs))
+	for i, sg := range segs {
+		names[i] = fmt.Sprintf("%d:%s", i, sg.Name)
+	}
+	if len(names) > 40 {
+		names = append(append(names[:20:20], fmt.Sprintf("... %d more ...", len(names)-30)), names[len(names)-10:]...)
+	}
+	return strings.Join(names, ", ")
 }
 
 type socUnitsFlags struct {
