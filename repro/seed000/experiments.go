@@ -391,6 +391,18 @@ func (r *run) table3(ctx context.Context) error {
 		"Best constrained energies near ours' latency: %.2f (<= 1) and %.2f (<= 2) mJ.\n\n",
 		ms(ours.Best.TimePS), mj(ours.Best.EnergyPJ), ours.Best.Transitions, pO, pG, pD, beatsBoth(pO, pG, pD),
 		atPaperU, 100*(1-atPaperU/atPaperG), best[1], best[2])
+	r.check(ours.Best.Transitions >= 1 && pO < pG && pO < pD, "Table 3: the unconstrained pick m* has >= 1 transition and beats both standalones on Eq. 13",
+		"12 transitions; P 2.093 vs GPU-only 2.244, DLA-only 1.905 (beats GPU-only only)", "%d transitions; P %.3f vs GPU-only %.3f, DLA-only %.3f", ours.Best.Transitions, pO, pG, pD)
+	r.check(atPaperU < atPaperG, "Table 3: less energy than GPU-only at a matched latency (the paper's point, GPU-only x 1.288)",
+		"197.8 vs 273.22 mJ (-27.6 %)", "%.2f vs %.2f mJ (%+.1f %%)", atPaperU, atPaperG, 100*(atPaperU/atPaperG-1))
+	okRows := len(fronts[1]) > 0 && len(fronts[2]) > 0
+	for k := 1; k <= 2; k++ {
+		for _, c := range fronts[k] {
+			okRows = okRows && c.Transitions <= k && leastEnergyWithin(fronts[0], c.TimePS) <= mj(c.EnergyPJ)*(1+1e-12)
+		}
+	}
+	r.check(okRows, "Table 3: constrained-transition rows non-empty, within their limit, no better than unconstrained",
+		"226.79 / 220.23 mJ vs 197.8 mJ", "fronts of %d (<= 1) and %d (<= 2) mappings; best near ours %.2f / %.2f mJ vs %.2f mJ", len(fronts[1]), len(fronts[2]), best[1], best[2], mj(ours.Best.EnergyPJ))
 	r.finding("table3: ours %.2f ms %.2f mJ %d transitions, P %.3f vs GPU %.3f / DLA %.3f; constr-transit1 best %.2f mJ, transit2 %.2f mJ (paper 197.8 vs 226.79 / 220.23 mJ); at the paper's latency point unconstrained %.2f mJ vs GPU-only %.2f",
 		ms(ours.Best.TimePS), mj(ours.Best.EnergyPJ), ours.Best.Transitions, pO, pG, pD, best[1], best[2], atPaperU, atPaperG)
 	return nil

@@ -87,7 +87,7 @@ func (r *run) fig6(ctx context.Context) error {
 	paperGPU5 := []float64{0.74, 0.76, 0.88, 0.88, 0.81}
 	models := r.models()
 	fmt.Fprintf(&r.md, "## Figure 6 and Tables 4-5: constrained inner search (%d models: b0-b3 and our a0-a3)\n\nShares are of mapping genes (blocks) per unit, averaged over the models; latency and power are medians of m*. Latency constraint: the inner search at MaxN with latency at most (1 + increase) x GPU-only; m* by Eq. 13.\n\n| latency increase | median ms | median W | GPU share | DLA share | DLA share of the fronts | paper GPU / DLA | fallbacks |\n|---|---|---|---|---|---|---|---|\n", len(models))
-	var lx, ly, py, dls []float64
+	var lx, ly, py, dls, fdls []float64
 	for i, inc := range incs {
 		var lat, pw, share, fshare []float64
 		fb := 0
@@ -113,7 +113,7 @@ func (r *run) fig6(ctx context.Context) error {
 		}
 		s := mean(share)
 		fmt.Fprintf(&r.md, "| %.0f %% | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f / %.2f | %d |\n", 100*inc, median(lat), median(pw), s, 1-s, mean(fshare), paperGPU4[i], 1-paperGPU4[i], fb)
-		lx, ly, py, dls = append(lx, 100*inc), append(ly, median(lat)), append(py, median(pw)), append(dls, 1-s)
+		lx, ly, py, dls, fdls = append(lx, 100*inc), append(ly, median(lat)), append(py, median(pw)), append(dls, 1-s), append(fdls, mean(fshare))
 	}
 	rising := 0
 	for i := 1; i < len(dls); i++ {
@@ -177,6 +177,9 @@ func (r *run) fig6(ctx context.Context) error {
 			{name: "paper: 1.71x at 10 W", xs: []float64{10}, ys: []float64{1.71}, paper: true}, {name: "paper: GPU share (Table 5)", xs: bx, ys: paperGPU5, paper: true}}); err != nil {
 		return err
 	}
+	r.check(dls[len(dls)-1] > dls[0], "Figure 6 left / Table 4: the DLA share rises as the latency limit loosens", "0.03 -> 0.50 (5 -> 100 %)",
+		"%.2f -> %.2f (m*); %.2f -> %.2f (mean over the fronts)", dls[0], dls[len(dls)-1], fdls[0], fdls[len(fdls)-1])
+	r.check(ratio >= 1.4, "Figure 6 right / Table 5: best latency in the 10 W mode >= 1.4x the 30 W one's", "1.71x", "%.2fx (median over %d models)", ratio, len(models))
 	r.finding("fig6: DLA share %.2f -> %.2f as the latency limit loosens 5 -> 100 %% (paper 0.03 -> 0.50); power at 5 %% / 100 %% = %.2fx (paper 1.75x); best latency 10 W / 30 W mode = %.2fx (paper 1.71x)",
 		dls[0], dls[len(dls)-1], py[0]/py[len(py)-1], ratio)
 	return nil
@@ -248,6 +251,8 @@ func (r *run) fig7(ctx context.Context) error {
 			{name: "paper: Searched = our MinN median x (0.626, 0.675)", xs: []float64{mL[1] * (1 - 0.3742)}, ys: []float64{mE[1] * (1 - 0.3247)}, paper: true}}); err != nil {
 		return err
 	}
+	r.check(pct(mE[2], mE[0]) <= -20 && pct(mL[2], mL[0]) <= 10, "Figure 7: searched DVFS saves >= 20 % energy at <= 10 % more latency than MaxN (medians)",
+		"-30.47 % energy, +4.3 % latency", "%+.1f %% energy, %+.1f %% latency", pct(mE[2], mE[0]), pct(mL[2], mL[0]))
 	r.finding("fig7: searched vs MaxN latency %+.1f %% energy %+.1f %% (paper +4.3 %%, -30.47 %%); vs MinN %+.1f %% / %+.1f %% (paper -37.42 / -32.47)", pct(mL[2], mL[0]), pct(mE[2], mE[0]), pct(mL[2], mL[1]), pct(mE[2], mE[1]))
 	return nil
 }
@@ -382,6 +387,8 @@ func (r *run) fig9(ctx context.Context) error {
 	if err := figure(r.fig("fig9_block_vs_layer"), "Figure 9: MAESTRO DSAs, block-wise vs layer-wise", "latency (cycles at 1 GHz)", "energy (mJ)", ss); err != nil {
 		return err
 	}
+	r.check(nb > 0 || nl > 0, "Figure 9: the layer-wise front differs from the block-wise one", "28.6 vs 31.9 mJ at ~2.2e8 cycles",
+		"%d layer-wise front points beyond the block-wise front, %d the other way; %.2f vs %.2f mJ at %.3g cycles", nb, nl, leastEnergyWithin(fronts[1], lt), leastEnergyWithin(fronts[0], lt), lt*1e-3)
 	r.finding("fig9: at %.3g cycles block-wise %.2f mJ, layer-wise %.2f mJ (paper 31.9 vs 28.6 at 2.2e8); HV layer/block = %.3f; %d layer-wise front points beyond the block-wise front",
 		lt*1e-3, leastEnergyWithin(fronts[0], lt), leastEnergyWithin(fronts[1], lt), hl/hb, nb)
 	return nil

@@ -75,6 +75,8 @@ type run struct {
 	t3   *table3Result
 	// fig9Fronts are Figure 9's block-wise and layer-wise fronts.
 	fig9Fronts [2][]magnas.Point
+	// checks are MaGNAS's conclusions as the experiments measure them.
+	checks []check
 	// modes holds the searchers of the Xavier's power modes (Figure 6).
 	modes map[string]*magnas.Searcher
 }
@@ -110,7 +112,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		f    func(context.Context) error
 	}{
 		{"sizes", r.sizes}, {"table2", r.table2}, {"fig5", r.fig5}, {"table3", r.table3}, {"fig6", r.fig6},
-		{"fig7", r.fig7}, {"fig8", r.fig8}, {"fig9", r.fig9}, {"fig10", r.fig10},
+		{"fig7", r.fig7}, {"fig8", r.fig8}, {"fig9", r.fig9}, {"fig10", r.fig10}, {"conclusions", r.conclusions},
 	}
 	for _, s := range steps {
 		if err := s.f(ctx); err != nil {
@@ -164,6 +166,31 @@ func newRun(opts Options) (*run, error) {
 		return nil, err
 	}
 	return r, nil
+}
+
+// check is one of MaGNAS's conclusions: the paper's figure, ours, and
+// whether ours holds it in direction.
+type check struct {
+	claim, paper, ours string
+	holds              bool
+}
+
+func (r *run) check(holds bool, claim, paper, ours string, a ...any) {
+	r.checks = append(r.checks, check{claim: claim, paper: paper, ours: fmt.Sprintf(ours, a...), holds: holds})
+}
+
+// conclusions renders the checks.
+func (r *run) conclusions(context.Context) error {
+	r.md.WriteString("## MaGNAS's conclusions, measured\n\nEach of the paper's conclusions in direction (issue 24's acceptance), on this run; the sections above give the details and the reasons when one does not hold.\n\n| conclusion | paper | ours | holds |\n|---|---|---|---|\n")
+	for _, c := range r.checks {
+		h := "no"
+		if c.holds {
+			h = "yes"
+		}
+		fmt.Fprintf(&r.md, "| %s | %s | %s | %s |\n", c.claim, c.paper, c.ours, h)
+	}
+	r.md.WriteString("\n")
+	return nil
 }
 
 // accuracy returns the user's table or the proxy of dataset.
