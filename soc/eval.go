@@ -234,6 +234,9 @@ func (e *Evaluator) build(set Setting) (*table, error) {
 
 // phases returns what running segment sg on unit costs, phase by phase.
 func (e *Evaluator) phases(unit hw.Unit, sg Segment, dst []Phase) ([]Phase, error) {
+	if r, ok := unit.(*Roofline); ok {
+		return r.PhasesDAG(sg.Kernels, sg.Producers, dst)
+	}
 	if p, ok := unit.(Phaser); ok {
 		return p.Phases(sg.Kernels, dst)
 	}

@@ -27,18 +27,23 @@ func unitByName(s *Spec, name string) *UnitSpec {
 // efficiency no CNN measurement resolves: fitted as one value.
 var irregular = []string{"gather", "max", "spmm", "edgewise"}
 
+// setFP32 returns a setter of one field of a unit's FP32 precision.
+func setFP32(unit string, f func(p *PrecisionSpec, v float64)) func(s *Spec, v float64) {
+	return func(s *Spec, v float64) {
+		u := unitByName(s, unit)
+		ps := maps.Clone(u.Precisions)
+		p := ps["fp32"]
+		f(&p, v)
+		ps["fp32"] = p
+		u.Precisions = ps
+	}
+}
+
 // latencyParams are fitted to Table 2's eight latencies. The GPU's dense
 // products, launches, fusion and bandwidth come from documented sources
 // (xavier.yaml) and are not fitted.
 var latencyParams = []fitParam{
-	{"gpu.precisions.fp32.tile_eff", 0.2, 1, func(s *Spec, v float64) {
-		u := unitByName(s, "gpu")
-		ps := maps.Clone(u.Precisions)
-		p := ps["fp32"]
-		p.TileEff = v
-		ps["fp32"] = p
-		u.Precisions = ps
-	}},
+	{"gpu.precisions.fp32.tile_eff", 0.2, 1, setFP32("gpu", func(p *PrecisionSpec, v float64) { p.TileEff = v })},
 	{"gpu.efficiency.{gather,max,spmm,edgewise}", 1e-5, 0.25, func(s *Spec, v float64) {
 		u := unitByName(s, "gpu")
 		u.Efficiency = cloneEff(u.Efficiency)
@@ -73,7 +78,7 @@ var latencyParams = []fitParam{
 var powerParams = []fitParam{
 	{"gpu.idle_w", 0, 30, func(s *Spec, v float64) { unitByName(s, "gpu").IdleW = v }},
 	{"gpu.dynamic_w", 0, 60, func(s *Spec, v float64) { unitByName(s, "gpu").DynamicW = v }},
-	{"dla.idle_w + dla.dynamic_w", 0, 30, func(s *Spec, v float64) {
+	{"dla.idle_w + dla.dynamic_w", 0.5, 30, func(s *Spec, v float64) {
 		g, d := unitByName(s, "gpu"), unitByName(s, "dla")
 		f := g.IdleW / (g.IdleW + g.DynamicW)
 		d.IdleW, d.DynamicW = f*v, (1-f)*v
@@ -102,11 +107,16 @@ func fitLoss(s Spec, energy bool) float64 {
 		return math.Inf(1)
 	}
 	var l float64
-	for i, p := range ours {
+	for i, p := range ours[:len(table2)] { // Table 3's a3 is checked, not fitted (its depth and width are guesses)
+		pub := table3A3
+		if i < len(table2) {
+			r := table2[i]
+			pub.gpuMS, pub.dlaMS, pub.gpuMJ, pub.dlaMJ = r.gpuMS, r.dlaMS, r.gpuMJ, r.dlaMJ
+		}
 		if energy {
-			l += sq(math.Log(p.gpuMJ/table2[i].gpuMJ)) + sq(math.Log(p.dlaMJ/table2[i].dlaMJ))
+			l += sq(math.Log(p.gpuMJ/pub.gpuMJ)) + sq(math.Log(p.dlaMJ/pub.dlaMJ))
 		} else {
-			l += sq(math.Log(p.gpuMS/table2[i].gpuMS)) + sq(math.Log(p.dlaMS/table2[i].dlaMS))
+			l += sq(math.Log(p.gpuMS/pub.gpuMS)) + sq(math.Log(p.dlaMS/pub.dlaMS))
 		}
 	}
 	return l

@@ -81,7 +81,7 @@ func (e *Evaluator) Layers(m Mapping, set Setting) ([]LayerCost, error) {
 		if len(owner) != len(sg.Kernels) {
 			return nil, fmt.Errorf("soc: segment %s: %d kernels, its layers give %d", sg.Name, len(sg.Kernels), len(owner))
 		}
-		plan, err = r.Plan(sg.Kernels, plan[:0])
+		plan, err = r.PlanDAG(sg.Kernels, sg.Producers, plan[:0])
 		if err != nil {
 			return nil, fmt.Errorf("soc: segment %s on %s: %w", sg.Name, r.Name(), err)
 		}
@@ -144,6 +144,9 @@ func cutLayer(name string) (string, string, bool) {
 
 // layerName names layer li of block b in segment sg: "block/i:kind".
 func layerName(sg Segment, b workload.Block, li int, l workload.Layer) string {
+	if l.Name != "" {
+		return l.Name
+	}
 	blk, _, _ := cutLayer(sg.Name)
 	if len(b.Layers) == 1 && sg.Name != blk {
 		return sg.Name // a layer segment is named after its layer

@@ -3,6 +3,7 @@ package soc
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"gnnsim/hw"
 	"gnnsim/workload"
@@ -180,6 +181,9 @@ func ceilPS(x float64) int64 {
 // runs reports whether the unit runs k on its own engine: its class has
 // an efficiency and its name is not refused.
 func (r *Roofline) runs(k workload.Kernel) bool {
+	if _, ok := r.spec.KernelEfficiency[k.Name]; ok {
+		return true
+	}
 	if !r.Supports(k.Class) {
 		return false
 	}
@@ -196,7 +200,11 @@ func (r *Roofline) runs(k workload.Kernel) bool {
 // efficiency times the peak.
 func (r *Roofline) computePS(k workload.Kernel) float64 {
 	work := float64(k.MACs) + float64(k.Ops)
-	t := work / r.rate[k.Class]
+	rate := r.rate[k.Class]
+	if e, ok := r.spec.KernelEfficiency[k.Name]; ok {
+		rate = e * r.peak
+	}
+	t := work / rate
 	tl := r.spec.Tiling
 	if tl == nil || (k.Class != workload.GEMM && k.Class != workload.KNNDist) || k.MACs <= 0 || k.M <= 0 || k.N <= 0 || k.K <= 0 {
 		return t
@@ -222,7 +230,8 @@ func (r *Roofline) computePS(k workload.Kernel) float64 {
 func (r *Roofline) kernelCost(k workload.Kernel, bytes int64) hw.Cost {
 	busy := ceilPS(max(r.computePS(k), float64(bytes)/r.memRate))
 	t := hw.SatAdd(busy, r.launchPS)
-	if n := r.glue[k.Class]; n > 0 {
+	if _, named := r.spec.KernelEfficiency[k.Name]; !named && r.glue[k.Class] > 0 {
+		n := r.glue[k.Class]
 		// Each glue kernel copies the kernel's input: read and write.
 		gb := 2 * k.InElems * r.elem
 		g := ceilPS(float64(n) * float64(gb) / r.memRate)
@@ -369,13 +378,31 @@ func epilogue(head, k workload.Kernel) bool {
 
 // Plan appends to dst what running ks in order costs kernel by kernel:
 // which engine runs each (the unit, or its fallback for what the unit
-// cannot run), fusion of element-wise epilogues into the product before
-// them (when the engine fuses), intermediates kept in the on-chip buffer,
-// and the crossings between the engines, each attributed to the kernel
-// next to it.
+// cannot run), fusion (when the engine fuses), intermediates kept in the
+// on-chip buffer, and the crossings between the engines, each attributed
+// to the kernel next to it. Without producers every kernel reads the one
+// before it: element-wise epilogues fuse into the product right before.
 func (r *Roofline) Plan(ks []workload.Kernel, dst []Planned) ([]Planned, error) {
-	base := len(dst)
-	engs := make([]*Roofline, len(ks))
+	return r.PlanDAG(ks, nil, dst)
+}
+
+// PlanDAG is Plan with the data flow given: prod[i] lists the kernels of ks
+// whose outputs kernel i reads (empty: it reads from outside ks). On a
+// fusing engine
+//
+//   - 1x1 products (InElems = M x K) reading the same producers run as one
+//     product (TensorRT's horizontal fusion of an Inception module's 1x1
+//     convolutions), on the first one's turn;
+//   - an element-wise epilogue (bn, act, add) whose producer is a product
+//     read by nothing else runs in that product's epilogue;
+//   - a concat whose producers all ran on the engine costs nothing: they
+//     wrote into its output in place.
+func (r *Roofline) PlanDAG(ks []workload.Kernel, prod [][]int, dst []Planned) ([]Planned, error) {
+	if prod != nil && len(prod) != len(ks) {
+		return dst, fmt.Errorf("soc: %s: %d producer lists for %d kernels", r.spec.Name, len(prod), len(ks))
+	}
+	n := len(ks)
+	engs := make([]*Roofline, n)
 	for i, k := range ks {
 		if k.MACs < 0 || k.Ops < 0 || k.InElems < 0 || k.WeightElems < 0 || k.OutElems < 0 {
 			return dst, fmt.Errorf("soc: %s: kernel %s has negative counts", r.spec.Name, k.Name)
@@ -391,60 +418,104 @@ func (r *Roofline) Plan(ks []workload.Kernel, dst []Planned) ([]Planned, error) 
 			engs[i] = r.fallback
 		}
 	}
-	// Fusion: heads absorb the epilogues after them on the same engine.
-	fused := make([]int, len(ks))
-	merged := make([]workload.Kernel, len(ks))
-	head := -1
+	// The producers of each kernel, and how many kernels read each.
+	src := func(i int) []int {
+		if prod != nil {
+			return prod[i]
+		}
+		if i == 0 {
+			return nil
+		}
+		return []int{i - 1}
+	}
+	readers := make([]int, n)
+	for i := range ks {
+		for _, p := range src(i) {
+			if p < 0 || p >= i {
+				return dst, fmt.Errorf("soc: %s: kernel %d (%s) reads kernel %d, not an earlier one", r.spec.Name, i, ks[i].Name, p)
+			}
+			readers[p]++
+		}
+	}
+	fused := make([]int, n)
+	merged := slices.Clone(ks)
+	root := func(i int) int {
+		for fused[i] >= 0 {
+			i = fused[i]
+		}
+		return i
+	}
 	for i, k := range ks {
 		fused[i] = -1
-		merged[i] = k
-		if head >= 0 && engs[i] == engs[head] && engs[i].spec.Fuse && epilogue(merged[head], k) {
-			fused[i] = head
-			// The epilogue's own operand (a residual's second input) is
-			// still read; its output is the head's.
-			merged[head].InElems += max(k.InElems-k.OutElems, 0)
-			merged[head].Ops += k.Ops
+		e := engs[i]
+		if !e.spec.Fuse {
 			continue
 		}
-		head = i
+		ps := src(i)
+		switch {
+		case k.Class == workload.GEMM && k.InElems == k.M*k.K && k.MACs == k.M*k.K*k.N && (len(ps) > 0 || prod != nil):
+			// With the data flow known, an empty list is the segment's
+			// input, which such products share too.
+			// A 1x1 product: join an earlier one reading the same producers.
+			for j := range i {
+				q := merged[j]
+				if fused[j] < 0 && engs[j] == e && q.Class == workload.GEMM && q.M == k.M && q.K == k.K &&
+					ks[j].InElems == ks[j].M*ks[j].K && ks[j].MACs == ks[j].M*ks[j].K*ks[j].N && slices.Equal(src(j), ps) {
+					fused[i] = j
+					merged[j].N += k.N
+					merged[j].MACs += k.MACs
+					merged[j].WeightElems += k.WeightElems
+					merged[j].OutElems += k.OutElems
+					break
+				}
+			}
+		case len(ps) == 1 && k.Class == workload.ElementWise && slices.Contains(epilogueNames[:], k.Name):
+			p := ps[0]
+			h := root(p)
+			hk := merged[h]
+			if engs[h] == e && readers[p] == 1 && (hk.Class == workload.GEMM || hk.Class == workload.KNNDist) && k.OutElems <= hk.OutElems {
+				fused[i] = h
+				// The epilogue's own operand (a residual's second input)
+				// is still read; its output is the product's.
+				merged[h].InElems += max(k.InElems-k.OutElems, 0)
+				merged[h].Ops += k.Ops
+			}
+		case k.Name == "concat" && len(ps) > 0:
+			all := true
+			for _, p := range ps {
+				all = all && engs[root(p)] == e
+			}
+			if all {
+				fused[i] = root(ps[len(ps)-1])
+			}
+		}
 	}
-	// Bytes through memory, with intermediates kept on chip when the next
-	// kernel runs on the same engine and the output fits its buffer.
-	prevKept := false
-	prev := -1
+	// Bytes through memory, with an output kept on chip when the next
+	// kernel runs on the same engine and it fits the engine's buffer.
+	base := len(dst)
+	dst = slices.Grow(dst, n)[:base+n]
+	prevKept, prev := false, -1
 	for i := range ks {
 		if fused[i] >= 0 {
+			dst[base+i] = Planned{Unit: engs[i].spec.Name, FusedInto: root(i)}
 			continue
 		}
 		e := engs[i]
 		k := merged[i]
 		in, out := k.InElems, k.OutElems
-		if prevKept && prev >= 0 && engs[prev] == e {
+		if prevKept && engs[prev] == e {
 			in = max(in-merged[prev].OutElems, 0)
 		}
 		next := i + 1
-		for next < len(ks) && fused[next] >= 0 {
+		for next < n && fused[next] >= 0 {
 			next++
 		}
 		prevKept = false
-		if buf := e.spec.BufferBytes; buf > 0 && next < len(ks) && engs[next] == e && out*e.elem <= buf {
+		if buf := e.spec.BufferBytes; buf > 0 && next < n && engs[next] == e && out*e.elem <= buf {
 			out, prevKept = 0, true
 		}
-		c := e.kernelCost(k, (in+k.WeightElems+out)*e.elem)
-		dst = append(dst, Planned{Unit: e.spec.Name, Cost: c, FusedInto: -1})
+		dst[base+i] = Planned{Unit: e.spec.Name, Cost: e.kernelCost(k, (in+k.WeightElems+out)*e.elem), FusedInto: -1}
 		prev = i
-		_ = base
-	}
-	// Re-expand to one entry per kernel, fused ones at zero cost.
-	out := make([]Planned, len(ks))
-	j := base
-	for i := range ks {
-		if fused[i] >= 0 {
-			out[i] = Planned{Unit: engs[i].spec.Name, FusedInto: fused[i]}
-			continue
-		}
-		out[i] = dst[j]
-		j++
 	}
 	// Crossings between engines: the leaving side on the kernel before,
 	// the arriving side on the kernel after.
@@ -465,19 +536,24 @@ func (r *Roofline) Plan(ks []workload.Kernel, dst []Planned) ([]Planned, error) 
 				leave = engs[last].TransferOut(b)
 				arrive = r.move(back, b)
 			}
-			out[last].Cost = out[last].Cost.Add(leave)
-			out[i].Cost = out[i].Cost.Add(arrive)
+			dst[base+last].Cost = dst[base+last].Cost.Add(leave)
+			dst[base+i].Cost = dst[base+i].Cost.Add(arrive)
 		}
 		last = i
 	}
-	return append(dst[:base], out...), nil
+	return dst, nil
 }
 
 // Phases appends what each unit does to run ks in order: runs of kernels
 // on this unit, runs on the fallback unit, with the crossings between them
 // folded into their phases.
 func (r *Roofline) Phases(ks []workload.Kernel, dst []Phase) ([]Phase, error) {
-	plan, err := r.Plan(ks, nil)
+	return r.PhasesDAG(ks, nil, dst)
+}
+
+// PhasesDAG is Phases with the data flow of PlanDAG.
+func (r *Roofline) PhasesDAG(ks []workload.Kernel, prod [][]int, dst []Phase) ([]Phase, error) {
+	plan, err := r.PlanDAG(ks, prod, nil)
 	if err != nil {
 		return dst, err
 	}

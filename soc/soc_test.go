@@ -52,6 +52,16 @@ func TestDefaultSpec(t *testing.T) {
 			t.Errorf("memory.%s has no source", k)
 		}
 	}
+	for _, k := range []string{"cores", "points_mhz", "volts_min", "volts_max", "leak_w_per_core", "leak_exp", "dynamic_w_per_core", "busy_cores", "launch_cycles"} {
+		if strings.TrimSpace(spec.CPU.Sources[k]) == "" {
+			t.Errorf("cpu.%s has no source", k)
+		}
+	}
+	for _, m := range spec.PowerModes {
+		if strings.TrimSpace(m.Source) == "" {
+			t.Errorf("power mode %s has no source", m.Name)
+		}
+	}
 	for _, u := range spec.Units {
 		keys := []string{"peak_flops", "peak_mhz", "launch_us", "memory_share", "element_bytes", "points_mhz", "volts_min", "volts_max", "idle_w", "dynamic_w", "cores", "leak_exp"}
 		for _, opt := range []struct {
@@ -59,7 +69,7 @@ func TestDefaultSpec(t *testing.T) {
 			set bool
 		}{{"tiling", u.Tiling != nil}, {"fuse", u.Fuse}, {"submit_us", u.SubmitUS != 0}, {"handoff_in_us", u.HandoffInUS != 0},
 			{"handoff_out_us", u.HandoffOutUS != 0}, {"fallback_in_us", u.FallbackInUS != 0}, {"fallback_out_us", u.FallbackOutUS != 0},
-			{"buffer_bytes", u.BufferBytes != 0}, {"refuse", len(u.Refuse) > 0}, {"glue", len(u.Glue) > 0}, {"precisions", len(u.Precisions) > 0}} {
+			{"buffer_bytes", u.BufferBytes != 0}, {"refuse", len(u.Refuse) > 0}, {"kernel_efficiency", len(u.KernelEfficiency) > 0}, {"glue", len(u.Glue) > 0}, {"precisions", len(u.Precisions) > 0}} {
 			if opt.set {
 				keys = append(keys, opt.key)
 			}
@@ -127,7 +137,8 @@ func TestDLAFallback(t *testing.T) {
 	for _, p := range ph {
 		units = append(units, p.Unit)
 	}
-	if want := []string{"dla", "gpu", "dla"}; !slices.Equal(units, want) {
+	// k-NN, top-k, gather and max fall back, then GELU (no DLA activation).
+	if want := []string{"dla", "gpu", "dla", "gpu", "dla"}; !slices.Equal(units, want) {
 		t.Errorf("grapher phases on %v, want %v", units, want)
 	}
 
@@ -141,11 +152,15 @@ func TestDLAFallback(t *testing.T) {
 	if _, err := d.Run(grapher); err == nil || !strings.Contains(err.Error(), "cannot run knn kernels") {
 		t.Errorf("DLA without fallback on a grapher: err = %v, want one naming the knn kernels", err)
 	}
-	if _, err := d.Run(ffn); err != nil {
-		t.Errorf("DLA without fallback on an FFN: %v", err)
+	if _, err := d.Run(ffn); err == nil || !strings.Contains(err.Error(), "(gelu)") {
+		t.Errorf("DLA without fallback on an FFN: err = %v, want one naming its GELU", err)
+	}
+	inc := zooModel(t, "googlenet").Blocks[1]
+	if _, err := d.Run(hw.BlockWork(inc)); err != nil {
+		t.Errorf("DLA without fallback on %s: %v", inc.Name, err)
 	}
 	e := mustEvaluator(t, alone, m, Blocks)
-	if _, err := e.Evaluate(MapAll(Blocks, unitIndex(t, alone, "dla"), len(e.Segments())), nil); err == nil || !strings.Contains(err.Error(), "grapher0 on dla") {
+	if _, err := e.Evaluate(MapAll(Blocks, unitIndex(t, alone, "dla"), len(e.Segments())), nil); err == nil || !strings.Contains(err.Error(), "stem on dla") {
 		t.Errorf("DLA-only mapping without fallback: err = %v, want one naming the segment", err)
 	}
 }
@@ -175,7 +190,7 @@ func TestHigherFrequencyNeverSlower(t *testing.T) {
 	e := mustEvaluator(t, s, vigS(t, workload.MRConv), Blocks)
 	n := len(e.Segments())
 	maps := []Mapping{MapAll(Blocks, 0, n), MapAll(Blocks, 1, n), randomMapping(Blocks, n, 2, 1), randomMapping(Blocks, n, 2, 2)}
-	domains := map[string][]float64{"emc": s.Memory().PointsMHz}
+	domains := map[string][]float64{"emc": s.Memory().PointsMHz, "cpu": s.CPU().PointsMHz}
 	for _, name := range s.Units() {
 		u, _ := s.Unit(name)
 		for _, p := range u.OperatingPoints() {
@@ -412,8 +427,8 @@ func TestBadSpecs(t *testing.T) {
 	}{
 		{"unknown key", "units:\n  - name: gpu\n    bogus: 1\n", "field bogus not found"},
 		{"negative peak", "peak_flops: 11.3e12", "peak_flops = -1"},
-		{"zero share", "memory_share: 1", "memory_share = 0"},
-		{"unknown class", "gemm: 0.0744\n      knn", "unknown kernel class"},
+		{"zero share", "memory_share: 0.6", "memory_share = 0"},
+		{"unknown class", "gemm: 0.6\n      knn", "unknown kernel class"},
 		{"unsorted points", "points_mhz: [115.2, 550, 750, 1050, 1395.2]", "must increase"},
 		{"missing fallback", "fallback: gpu", `fallback "tpu" is not a unit`},
 		{"efficiency over 1", "elementwise: 0.25", "efficiency elementwise = 2"},
@@ -421,8 +436,8 @@ func TestBadSpecs(t *testing.T) {
 	}
 	repl := map[string][2]string{
 		"negative peak":     {"peak_flops: 11.3e12", "peak_flops: -1"},
-		"zero share":        {"memory_share: 1", "memory_share: 0"},
-		"unknown class":     {"gemm: 0.0744\n      knn", "gemm: 0.0744\n      gemv: 0.1\n      knn"},
+		"zero share":        {"memory_share: 0.6", "memory_share: 0"},
+		"unknown class":     {"gemm: 0.6\n      knn", "gemm: 0.0744\n      gemv: 0.1\n      knn"},
 		"unsorted points":   {"points_mhz: [115.2, 550, 750, 1050, 1395.2]", "points_mhz: [115.2, 550, 750, 1395.2, 1050]"},
 		"missing fallback":  {"fallback: gpu", "fallback: tpu"},
 		"efficiency over 1": {"elementwise: 0.25", "elementwise: 2"},

@@ -43,6 +43,8 @@ type PrecisionSpec struct {
 	ElementBytes int     `yaml:"element_bytes"`
 	// TileEff replaces the efficiency of every tile (0: keep them).
 	TileEff float64 `yaml:"tile_eff"`
+	// MemoryShare replaces the unit's memory share (0: keep it).
+	MemoryShare float64 `yaml:"memory_share"`
 }
 
 // WithPrecision returns s with its units' precision p applied: the units
@@ -68,6 +70,10 @@ func (s Spec) WithPrecision(p string) (Spec, error) {
 		if ps.ElementBytes > 0 {
 			u.ElementBytes = ps.ElementBytes
 		}
+		if ps.MemoryShare > 0 {
+			u.MemoryShare = ps.MemoryShare
+		}
+
 		if ps.TileEff > 0 && u.Tiling != nil {
 			t := *u.Tiling
 			t.Tiles = slices.Clone(t.Tiles)
@@ -186,6 +192,12 @@ type UnitSpec struct {
 	// although it runs their class (TensorRT's DLA layer-support list);
 	// they go to the fallback unit.
 	Refuse []string `yaml:"refuse"`
+	// KernelEfficiency gives kernels, by workload kernel name, an
+	// efficiency of their own, overriding their class's (and letting the
+	// unit run them when it lacks their class): a windowed max pooling is
+	// a regular streaming op, unlike ViG's max over neighbours, although
+	// both are max reductions.
+	KernelEfficiency map[string]float64 `yaml:"kernel_efficiency"`
 	// Glue is, per kernel class, the extra kernels a deployed network runs
 	// around each kernel of that class (index arithmetic, transposes,
 	// permutes, concatenations of the framework's decomposition of the
@@ -459,6 +471,11 @@ func (u UnitSpec) validate() error {
 	}
 	if err := u.Tiling.validate(u.Name); err != nil {
 		return err
+	}
+	for name, e := range u.KernelEfficiency {
+		if !(e > 0 && e <= 1) {
+			return fmt.Errorf("soc: unit %s: kernel_efficiency %s = %v, want in (0, 1]", u.Name, name, e)
+		}
 	}
 	for c, n := range u.Glue {
 		if _, err := parseClass(c); err != nil {

@@ -112,6 +112,11 @@ type Layer struct {
 	// kinds count their work as dense.
 	InputDensity float64
 
+	// Fn is an Act layer's function ("gelu", "relu"; empty means ReLU,
+	// the CNNs' default). It names the layer's kernel: accelerators run
+	// some functions and not others (Xavier's DLA runs ReLU, not GELU).
+	Fn string
+
 	// Name is the layer's name in its reference definition (a Caffe layer
 	// name, a torchvision module path), unique within a Model; empty for
 	// the unnamed layers of the GNN and ViG builders.
@@ -537,7 +542,11 @@ func (l Layer) AppendKernels(dst []Kernel, in Size) ([]Kernel, error) {
 		if l.Kind == Add { // a residual reads both operands
 			reads *= 2
 		}
-		dst = append(dst, ew(ElementWise, l.Kind.String(), N*F, reads, N*F))
+		name := l.Kind.String()
+		if l.Kind == Act && l.Fn != "" {
+			name = l.Fn
+		}
+		dst = append(dst, ew(ElementWise, name, N*F, reads, N*F))
 	case KNN:
 		r := or1(l.Reduce)
 		cand := ceilDiv(N, r*r)

@@ -212,12 +212,16 @@ func linspaceInt(a, b, n, i int) int {
 	return a + i*(b-a)/(n-1)
 }
 
+// vigAct is the activation of every ViG layer (the reference code's
+// act='gelu').
+const vigAct = "gelu"
+
 // conv3 returns a 3x3 convolution f -> g with stride s, followed by BN and,
 // when act is set, an activation.
 func conv3(f, g, s int, act bool) []Layer {
 	ls := []Layer{{Kind: Conv, F: f, G: g, Window: 3, Stride: s}, {Kind: BN, F: g, G: g}}
 	if act {
-		ls = append(ls, Layer{Kind: Act, F: g, G: g})
+		ls = append(ls, Layer{Kind: Act, F: g, G: g, Fn: vigAct})
 	}
 	return ls
 }
@@ -269,7 +273,7 @@ func GrapherBlock(n int64, c, k int, op LayerKind, reduce int, preFC bool) Block
 		Layer{Kind: KNN, F: c, G: c, K: k, Reduce: reduce},
 		Layer{Kind: op, F: c, G: 2 * c, K: k, Groups: vigGroups},
 		Layer{Kind: BN, F: 2 * c, G: 2 * c},
-		Layer{Kind: Act, F: 2 * c, G: 2 * c},
+		Layer{Kind: Act, F: 2 * c, G: 2 * c, Fn: vigAct},
 		Layer{Kind: FC, F: 2 * c, G: c},
 		Layer{Kind: BN, F: c, G: c},
 		Layer{Kind: Add, F: c, G: c})
@@ -283,7 +287,7 @@ func FFNBlock(n int64, c, hidden int) Block {
 	return Block{Name: "ffn", Kind: FFN, In: Size{Nodes: n}, Layers: []Layer{
 		{Kind: FC, F: c, G: hidden},
 		{Kind: BN, F: hidden, G: hidden},
-		{Kind: Act, F: hidden, G: hidden},
+		{Kind: Act, F: hidden, G: hidden, Fn: vigAct},
 		{Kind: FC, F: hidden, G: c},
 		{Kind: BN, F: c, G: c},
 		{Kind: Add, F: c, G: c},
@@ -303,7 +307,7 @@ func HeadBlock(n int64, c, classes int) Block {
 		{Kind: Pool, F: c, G: c},
 		{Kind: FC, F: c, G: vigHeadHidden},
 		{Kind: BN, F: vigHeadHidden, G: vigHeadHidden},
-		{Kind: Act, F: vigHeadHidden, G: vigHeadHidden},
+		{Kind: Act, F: vigHeadHidden, G: vigHeadHidden, Fn: vigAct},
 		{Kind: FC, F: vigHeadHidden, G: classes},
 	}}
 }

@@ -24,7 +24,7 @@ func socEvalCommands() []*cobra.Command {
 type socEvalFlags struct {
 	model, graphOp, mapping, mappingFile, gran string
 	dvfs, spec, table, out                     string
-	powerMode                                  string
+	powerMode, precision                       string
 	frames, inFlight                           int
 	intervalMS                                 float64
 	jsonOut, layers                            bool
@@ -85,6 +85,7 @@ layers, unit, freq_mhz, emc_mhz, latency_ms, energy_mj).`,
 	fl.StringVar(&f.gran, "granularity", "block", "what the mapping assigns: block, layer or kernel (aggregation/combination groups)")
 	fl.StringVar(&f.dvfs, "dvfs", "", `operating points in MHz, e.g. "gpu=1377,dla=1395.2,emc=2133" (default: highest)`)
 	fl.StringVar(&f.powerMode, "power-mode", "", "run under a power mode of the SoC (MAXN, 10W, 15W, 30W_ALL, ... or its ID); see 'gnnsim soc units'")
+	fl.StringVar(&f.precision, "precision", "", "arithmetic of the GPU's engines: fp16 (default: tensor cores) or fp32 (CUDA cores, as MaGNAS's Table 2 implies)")
 	fl.BoolVar(&f.layers, "layers", false, "also report every layer: unit, time, energy, the layer it was fused into")
 	fl.IntVar(&f.frames, "frames", 0, "also stream this many frames through the mapping (pipelined run)")
 	fl.IntVar(&f.inFlight, "in-flight", 0, "frames in the SoC at once in the pipelined run (0: one per unit used)")
@@ -156,13 +157,26 @@ func parseGraphOp(s string) (workload.LayerKind, error) {
 	return 0, fmt.Errorf("unknown graph op %q (want mr, edge, gin or sage)", s)
 }
 
-func loadSoC(spec, table string) (*soc.SoC, error) {
-	s := soc.Default()
+// loadSoC returns the SoC of a spec file (default: the built-in Xavier)
+// with its units in precision p ("" or fp16: the spec's own), and the
+// measured table's units swapped in.
+func loadSoC(spec, table, p string) (*soc.SoC, error) {
+	sp := soc.DefaultSpec()
 	if spec != "" {
 		var err error
-		if s, err = soc.Load(spec); err != nil {
+		if sp, err = soc.LoadSpec(spec); err != nil {
 			return nil, err
 		}
+	}
+	if p != "" && !strings.EqualFold(p, "fp16") {
+		var err error
+		if sp, err = sp.WithPrecision(strings.ToLower(p)); err != nil {
+			return nil, fmt.Errorf("--precision: %w", err)
+		}
+	}
+	s, err := soc.New(sp)
+	if err != nil {
+		return nil, err
 	}
 	if table != "" {
 		rows, err := soc.ReadTable(table)
@@ -196,7 +210,7 @@ func runSocEval(w io.Writer, f *socEvalFlags) error {
 	if f.frames < 0 || f.inFlight < 0 || !(f.intervalMS >= 0) {
 		return fmt.Errorf("--frames, --in-flight and --interval-ms must be >= 0")
 	}
-	s, err := loadSoC(f.spec, f.table)
+	s, err := loadSoC(f.spec, f.table, f.precision)
 	if err != nil {
 		return err
 	}
@@ -363,7 +377,7 @@ type socUnitsRecord struct {
 }
 
 func runSocUnits(w io.Writer, f *socUnitsFlags) error {
-	s, err := loadSoC(f.spec, "")
+	s, err := loadSoC(f.spec, "", "")
 	if err != nil {
 		return err
 	}
