@@ -52,7 +52,7 @@ func gpuShare(pt magnas.Point) float64 {
 // modeSearcher returns the searcher of the Xavier under the power mode a
 // budget selects (soc.SoC.ModeForBudget), one per mode.
 func (r *run) modeSearcher(w float64) (*magnas.Searcher, soc.PowerMode, error) {
-	s := soc.Default()
+	s := soc.MaGNAS()
 	m, err := s.ModeForBudget(w)
 	if err != nil {
 		return nil, m, err

@@ -4,11 +4,11 @@
 // each next to the paper's numbers in report.md, every evaluated candidate
 // in seed000.parquet and the figures as PNG.
 //
-// The GPU / DLA platform is package soc's calibrated Xavier (soc.Default
-// through magnas.SoCPlatform, with MaGNAS Table 1's GPU, DLA, CPU and EMC
-// clocks; power budgets select the nvpmodel power modes of soc.Default);
-// accuracy is nas/magnas's proxy (or a user
-// table), named in every output.
+// The GPU / DLA platform is package soc's Xavier as MaGNAS measured it
+// (soc.MaGNAS: FP32 GPU engines) through magnas.SoCPlatform, with MaGNAS
+// Table 1's GPU, DLA, CPU and EMC clocks; power budgets select the
+// nvpmodel power modes of soc.MaGNAS. Accuracy is nas/magnas's proxy (or
+// a user table), named in every output.
 package seed000
 
 import (
@@ -105,7 +105,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if opts.Quick {
 		mode = "quick (reduced budgets; see each section)"
 	}
-	fmt.Fprintf(&r.md, "# Seed 000 (MaGNAS) reproduction\n\nMode: %s. Seed %d. GPU/DLA platform: %s (soc's Xavier model, soc.Default: GPU, DLA, CPU and memory clocks of MaGNAS Table 1 all priced); DSAs: soc.DefaultDSAs on soc/maestro. Accuracy: %s.\n\n",
+	fmt.Fprintf(&r.md, "# Seed 000 (MaGNAS) reproduction\n\nMode: %s. Seed %d. GPU/DLA platform: %s (soc's Xavier as MaGNAS measured it, soc.MaGNAS: FP32 GPU engines; GPU, DLA, CPU and memory clocks of MaGNAS Table 1 all priced); DSAs: soc.DefaultDSAs on soc/maestro. Accuracy: %s.\n\n",
 		mode, opts.Seed, r.xavier.Costs.P.Name, r.accuracy(opts.Dataset).Source())
 	steps := []struct {
 		name string
@@ -137,7 +137,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 
 // newRun builds the platforms and searchers of a run; it writes nothing.
 func newRun(opts Options) (*run, error) {
-	xp, err := magnas.SoCPlatform("xavier-soc", soc.Default(), magnas.XavierTable1Domains())
+	xp, err := magnas.SoCPlatform("xavier-soc", soc.MaGNAS(), magnas.XavierTable1Domains())
 	if err != nil {
 		return nil, err
 	}
