@@ -91,14 +91,14 @@ func (c *CPUSpec) launchPS(i int) int64 {
 // CPU's cores, the GPU's TPCs). A domain without a cap runs up to its
 // highest point; without a core count, with all its cores.
 type PowerMode struct {
-	Name string `yaml:"name"`
-	ID   int    `yaml:"id"`
+	Name string `yaml:"name" json:"name"`
+	ID   int    `yaml:"id" json:"id"`
 	// BudgetW is the power envelope the mode is designed for; 0 means none
 	// (MAXN).
-	BudgetW float64            `yaml:"budget_w"`
-	CapsMHz map[string]float64 `yaml:"caps_mhz"`
-	Cores   map[string]int     `yaml:"cores"`
-	Source  string             `yaml:"source"`
+	BudgetW float64            `yaml:"budget_w" json:"budget_w"`
+	CapsMHz map[string]float64 `yaml:"caps_mhz" json:"caps_mhz,omitempty"`
+	Cores   map[string]int     `yaml:"cores" json:"cores,omitempty"`
+	Source  string             `yaml:"source" json:"source"`
 }
 
 // capTol is how far above a mode's cap a table point may be and still be

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -338,7 +339,9 @@ func newSocUnitsCmd() *cobra.Command {
 their peak rate, per-kernel-class efficiency (a class left out falls back
 or is refused), launch overhead, memory share, fallback unit, and every
 DVFS operating point with its voltage and idle/dynamic power; then the
-shared memory's operating points and bandwidth. The constants' sources are
+shared memory's operating points and bandwidth, the CPU cluster, and the
+power modes (nvpmodel on Jetson: budget, clock caps, online cores) that
+'soc eval --power-mode' takes. The constants' sources are
 in the spec file (soc/xavier.yaml for the default).`,
 		Example: `  gnnsim soc units
   gnnsim soc units --spec my-soc.yaml --json`,
@@ -369,11 +372,15 @@ type socUnitRecord struct {
 }
 
 type socUnitsRecord struct {
-	SoC       string          `json:"soc"`
-	Units     []socUnitRecord `json:"units"`
-	Memory    string          `json:"memory"`
-	MemPoints []socPoint      `json:"memory_points"`
-	HandoffUS float64         `json:"handoff_us"`
+	SoC        string          `json:"soc"`
+	Units      []socUnitRecord `json:"units"`
+	Memory     string          `json:"memory"`
+	MemPoints  []socPoint      `json:"memory_points"`
+	HandoffUS  float64         `json:"handoff_us"`
+	CPU        string          `json:"cpu,omitempty"`
+	CPUCores   int             `json:"cpu_cores,omitempty"`
+	CPUPoints  []float64       `json:"cpu_points_mhz,omitempty"`
+	PowerModes []soc.PowerMode `json:"power_modes,omitempty"`
 }
 
 func runSocUnits(w io.Writer, f *socUnitsFlags) error {
@@ -382,7 +389,10 @@ func runSocUnits(w io.Writer, f *socUnitsFlags) error {
 		return err
 	}
 	mem := s.Memory()
-	rec := socUnitsRecord{SoC: s.Name(), Memory: mem.Name, HandoffUS: mem.HandoffUS}
+	rec := socUnitsRecord{SoC: s.Name(), Memory: mem.Name, HandoffUS: mem.HandoffUS, PowerModes: s.PowerModes()}
+	if c := s.CPU(); c.Cores > 0 {
+		rec.CPU, rec.CPUCores, rec.CPUPoints = c.Name, c.Cores, c.PointsMHz
+	}
 	for _, mhz := range mem.PointsMHz {
 		rec.MemPoints = append(rec.MemPoints, socPoint{MHz: mhz, GBs: mem.BytesPerCycle * mhz * 1e-3})
 	}
@@ -443,5 +453,28 @@ func runSocUnits(w io.Writer, f *socUnitsFlags) error {
 	for _, p := range rec.MemPoints {
 		fmt.Fprintf(tw, "  %g\t%.1f\n", p.MHz, p.GBs)
 	}
+	if rec.CPU != "" {
+		fmt.Fprintf(tw, "\ncpu %s: %d cores, %g-%g MHz (%d points)\n", rec.CPU, rec.CPUCores, rec.CPUPoints[0], rec.CPUPoints[len(rec.CPUPoints)-1], len(rec.CPUPoints))
+	}
+	if len(rec.PowerModes) > 0 {
+		fmt.Fprintf(tw, "\npower mode\tid\tbudget W\tcaps MHz\tcores\n")
+		for _, m := range rec.PowerModes {
+			budget := "none"
+			if m.BudgetW > 0 {
+				budget = fmt.Sprintf("%g", m.BudgetW)
+			}
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\n", m.Name, m.ID, budget, sortedKV(m.CapsMHz), sortedKV(m.Cores))
+		}
+	}
 	return tw.Flush()
+}
+
+// sortedKV formats a map as "k=v,..." in key order.
+func sortedKV[V int | float64](m map[string]V) string {
+	keys := slices.Sorted(maps.Keys(m))
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s=%v", k, m[k])
+	}
+	return strings.Join(parts, ",")
 }
