@@ -64,7 +64,12 @@ var modeOrder = []string{"MODE_10W", "MODE_15W", "MODE_30W_ALL", "MAXN"}
 // TestLowerModeLessPower: for every mapping tried, a lower power mode never
 // draws more average power, and is never faster.
 func TestLowerModeLessPower(t *testing.T) {
-	s := Default()
+	for _, s := range []*SoC{Default(), MaGNAS()} {
+		lowerModeLessPower(t, s)
+	}
+}
+
+func lowerModeLessPower(t *testing.T, s *SoC) {
 	for _, op := range []workload.LayerKind{workload.MRConv, workload.SAGE} {
 		e := mustEvaluator(t, s, vigS(t, op), Blocks)
 		n := len(e.Segments())

@@ -46,6 +46,14 @@ func TestDefaultSpec(t *testing.T) {
 	if _, err := New(spec); err != nil {
 		t.Fatal(err)
 	}
+	// MaGNAS's profile: the GPU on its FP32 CUDA cores, the DLA unchanged.
+	mg := MaGNASSpec()
+	if g := mg.Units[0]; g.PeakFLOPS != 1.41e12 || g.ElementBytes != 4 || mg.Units[1].PeakFLOPS != spec.Units[1].PeakFLOPS {
+		t.Errorf("MaGNAS spec: GPU %g FLOPS, %d-byte elements; DLA %g FLOPS", g.PeakFLOPS, g.ElementBytes, mg.Units[1].PeakFLOPS)
+	}
+	if _, err := spec.WithPrecision("fp8"); err == nil {
+		t.Error("precision fp8: no error")
+	}
 	memKeys := []string{"bytes_per_cycle", "points_mhz", "latency_ns", "burst_bytes", "pj_per_byte", "element_bytes", "handoff_us", "background_w", "clock_w"}
 	for _, k := range memKeys {
 		if strings.TrimSpace(spec.Memory.Sources[k]) == "" {

@@ -94,6 +94,21 @@
 //     "budget of 1.5 billion multiply-adds" (+5.5 %; its parameters match
 //     the BVLC model's 6.999 M).
 //
+// Model.Params counts learnt parameters (conv, FC and graph-layer weights
+// and biases, BN scale and shift), the figure model zoos publish beside
+// MACs.
+//
+// # Model files
+//
+// ModelSpec is the YAML form of a model every command can take instead of
+// a zoo name (ResolveModelSpec: a zoo name, else a file path): a GNN stack
+// layer by layer (kind gcn / gin / sage / gat / edgeconv / mrconv / fc,
+// width, heads, aggregation, activation, k), built on the graph the
+// command supplies, or a zoo model with overrides (its name, a ViG's
+// graph op). Files are decoded strictly (internal/strictyaml: unknown keys
+// and non-integer widths are errors naming the key) and capped at
+// MaxModelFileBytes.
+//
 // # Jobs
 //
 // A Job is one GNN layer applied to one graph: Nodes and Edges (undirected,

@@ -162,10 +162,11 @@ func (l Layer) OutWidth() int { return int(l.outWidth()) }
 
 // Params returns the layer's learnt parameters: a Conv's or FC's weights
 // (Window^2 F G / Groups) and biases (G, unless NoBias), a BN's scale and
-// shift (2F; its running statistics are buffers, not parameters), none for
-// the other kinds (the graph layers' weights are their kernels'
-// WeightElems). It is what the published parameter counts of the CNN zoo
-// count.
+// shift (2F; its running statistics are buffers, not parameters), a graph
+// layer's weights (its kernels' WeightElems: the combination's matrices,
+// GAT's attention vectors) and biases (G per output; ViG's graph
+// convolutions and the GNN layers of PyG carry them), none for the other
+// kinds. It is what the published parameter counts of the CNN zoo count.
 func (l Layer) Params() int64 {
 	switch l.Kind {
 	case Conv, FC:
@@ -177,6 +178,18 @@ func (l Layer) Params() int64 {
 		return p
 	case BN:
 		return 2 * int64(l.F)
+	case GCN, GIN, SAGE, SAGEMax, GAT, EdgeConv, MRConv:
+		dense := l
+		dense.InputDensity = 0
+		ks, err := dense.Kernels(Size{Nodes: 1})
+		if err != nil {
+			return 0
+		}
+		var p int64
+		for _, k := range ks {
+			p += k.WeightElems
+		}
+		return p + int64(l.OutWidth())
 	}
 	return 0
 }

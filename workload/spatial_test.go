@@ -192,3 +192,28 @@ func TestGraphLegacyZoo(t *testing.T) {
 		}
 	}
 }
+
+// FuzzSpatialLayer checks that no window, stride, padding or grid makes a
+// windowed layer panic, and that what it accepts has a non-empty output
+// grid no larger than the padded input, whose kernels write exactly it.
+func FuzzSpatialLayer(f *testing.F) {
+	f.Add(uint8(MaxPool), 3, 2, 0, true, int64(112), int64(112), 64)
+	f.Add(uint8(Conv), 11, 4, 0, false, int64(227), int64(227), 3)
+	f.Add(uint8(AvgPool), 7, 1, 0, true, int64(7), int64(7), 1024)
+	f.Fuzz(func(t *testing.T, kind uint8, window, stride, pad int, ceil bool, h, w int64, c int) {
+		l := Layer{Kind: LayerKind(kind), F: c, G: c, Window: window, Stride: stride, Pad: pad, Ceil: ceil}
+		in := Size{Nodes: h * w, H: h, W: w}
+		out, err := l.OutSize(in)
+		ks, kerr := l.Kernels(in)
+		if err != nil || kerr != nil || !l.Kind.windowed() || in.Nodes == 0 {
+			return
+		}
+		p, k := int64(pad), or1(window)
+		if out.H < 1 || out.W < 1 || out.H > h+2*p-k+1 || out.W > w+2*p-k+1 || out.Nodes != out.H*out.W {
+			t.Errorf("%+v on %dx%d: out %+v", l, h, w, out)
+		}
+		if len(ks) != 1 || ks[0].OutElems != out.Nodes*int64(c) {
+			t.Errorf("%+v on %dx%d: kernels %+v, out %+v", l, h, w, ks, out)
+		}
+	})
+}

@@ -143,21 +143,6 @@ type socLayerRow struct {
 	FusedInto string  `json:"fused_into,omitempty"`
 }
 
-// parseGraphOp reads the short (mr, edge) or full names of the ViG graph ops.
-func parseGraphOp(s string) (workload.LayerKind, error) {
-	switch strings.ToLower(s) {
-	case "mr", "max-relative":
-		return workload.MRConv, nil
-	case "edge":
-		return workload.EdgeConv, nil
-	}
-	k, err := workload.ParseLayerKind(s)
-	if err == nil && slices.Contains(workload.ViGOps(), k) {
-		return k, nil
-	}
-	return 0, fmt.Errorf("unknown graph op %q (want mr, edge, gin or sage)", s)
-}
-
 // loadSoC returns the SoC of a spec file (default: the built-in Xavier)
 // with its units in precision p ("" or fp16: the spec's own), and the
 // measured table's units swapped in.
@@ -192,7 +177,7 @@ func loadSoC(spec, table, p string) (*soc.SoC, error) {
 }
 
 func runSocEval(w io.Writer, f *socEvalFlags) error {
-	op, err := parseGraphOp(f.graphOp)
+	op, err := workload.ParseViGOp(f.graphOp)
 	if err != nil {
 		return fmt.Errorf("--graph-op: %w", err)
 	}
