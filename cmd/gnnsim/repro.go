@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"gnnsim/bench"
 	"gnnsim/repro"
 	"gnnsim/repro/seed002"
 )
@@ -29,6 +30,7 @@ reproduction of every seed that has one.`,
 // reproFlags are the flags of 'repro seed002'.
 type reproFlags struct {
 	out, data, mode string
+	fg              bench.SizeSpec
 	seed            uint64
 	quick           bool
 	workers         int
@@ -88,7 +90,8 @@ sizes, takes under a minute.`,
 	c.Flags().StringVar(&f.out, "out", "", "results directory (default results/seed002, or results/seed002-quick with --quick)")
 	c.Flags().Uint64Var(&f.seed, "seed", 1, "seed of every random choice (graphs, splits, training, traces; scheduling runs use seeds S..S+4)")
 	c.Flags().StringVar(&f.data, "data", defaultDataDir(), "folder of the real data sets (env GNNSIM_DATA); when absent, generated graphs only, as the report says")
-	c.Flags().StringVar(&f.mode, "mode", "omega", "accelerator model of the labels: omega (STONNE-Omega's numbers, as the seed) or extended")
+	c.Flags().StringVar(&f.mode, "mode", bench.DatasetMode, "accelerator model of the labels: omega (STONNE-Omega's numbers, as the seed) or extended")
+	sizeFlags(c, &f.fg)
 	c.Flags().IntVar(&f.workers, "workers", 0, "parallel workers (default: number of CPUs); results do not depend on it")
 	return c
 }
@@ -99,7 +102,7 @@ func runRepro(cmd *cobra.Command, f reproFlags) error {
 	ctx, stop := signalContext()
 	defer stop()
 	sum, err := seed002.Run(ctx, seed002.Options{
-		Out: f.out, Seed: f.seed, DataDir: f.data, Quick: f.quick, Mode: f.mode,
+		Out: f.out, Seed: f.seed, DataDir: f.data, Quick: f.quick, Mode: f.mode, FeatureSizes: f.fg,
 		Workers: f.workers, Log: progressOut(cmd),
 	})
 	if err != nil {

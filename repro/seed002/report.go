@@ -11,6 +11,7 @@ import (
 
 	"gnnsim"
 	"gnnsim/accel"
+	"gnnsim/bench"
 	"gnnsim/predict"
 	"gnnsim/sched"
 	"gnnsim/workload"
@@ -23,6 +24,7 @@ type reportInput struct {
 	o        Options
 	mode     string
 	sizes    Sizes
+	fg       bench.SizeSpec // the data sets' feature sizes, normalized
 	sum      *Summary
 	sres     *ScheduleResult
 	shares   []OptimalShare
@@ -87,7 +89,7 @@ func (r *reportInput) write(w io.Writer) error {
 		p("gnnsim's extended model: finite global buffer, DRAM, NoC limits; not the seed's STONNE-Omega numbers")
 	}
 	hw := accel.DefaultHW()
-	p("), %d PEs, GCN layers; graph i gets F = [16,32,64][i mod 3], G = [16,32][i mod 2].\n", hw.PEs)
+	p("), %d PEs, GCN layers; %s.\n", hw.PEs, describeSizes(r.fg))
 	if r.o.Quick {
 		p("- **Quick run**: reduced Graphlaxy sets (%d small, %d medium, %d large graphs instead of 243, 9,171 and 6,381); real sets whole. Run without --quick for the full sizes.\n", r.sizes.Small, r.sizes.Medium, r.sizes.Large)
 	} else if r.sizes.Small+r.sizes.Medium+r.sizes.Large > 0 {
@@ -276,6 +278,29 @@ func (r *reportInput) writeSchedule(b *strings.Builder) {
 	p("- Completion time is measured from the trace origin (the seed's \"when a job finishes\"), so it includes the arrival times, which are the same for every policy: the ratio is diluted by the trace span, unlike the turnaround ratio.\n")
 	p("- Execution time differs between policies only through tilings and machine choice: scenario-1 baselines pay random tilings on random machines, SJF-Predicted its predicted best on the machine it picks.\n")
 	p("- Labels come from gnnsim's model (%s mode), not from STONNE-Omega runs; predictor MAPE and choices differ accordingly (Table 3).\n", r.mode)
+}
+
+// describeSizes says in words which F and G a graph gets under s.
+func describeSizes(s bench.SizeSpec) string {
+	list := func(v []int) string {
+		t := make([]string, len(v))
+		for i, x := range v {
+			t[i] = strconv.Itoa(x)
+		}
+		return "[" + strings.Join(t, ",") + "]"
+	}
+	def := bench.DefaultSizes()
+	why := ""
+	if slices.Equal(s.F, def.F) && slices.Equal(s.G, def.G) && s.Mode == def.Mode {
+		why = " (the default: the STONNE-Omega reference set's rule; seed 002 does not state its F and G)"
+	}
+	switch s.Mode {
+	case "cross":
+		return fmt.Sprintf("every graph runs every (F, G) of F = %s x G = %s%s", list(s.F), list(s.G), why)
+	case "random":
+		return fmt.Sprintf("graph i draws F from %s and G from %s (seeded)%s", list(s.F), list(s.G), why)
+	}
+	return fmt.Sprintf("graph i gets F = %s[i mod %d], G = %s[i mod %d]%s", list(s.F), len(s.F), list(s.G), len(s.G), why)
 }
 
 func (r *reportInput) jobSets() string {

@@ -43,8 +43,15 @@ type Options struct {
 	DataDir string
 	Quick   bool
 	// Mode is the accelerator model of the labels: "omega" (default,
-	// STONNE-Omega's numbers, what seed 002 used) or "extended".
-	Mode    string
+	// bench.DatasetMode: STONNE-Omega's numbers, what seed 002 used) or
+	// "extended".
+	Mode string
+	// FeatureSizes are the F and G of every data set's graphs (lists
+	// allowed; bench.SizeSpec's modes). Empty: bench.DefaultSizes, graph i
+	// F = [16,32,64][i mod 3], G = [16,32][i mod 2]; seed 002 does not
+	// state its own. The (F, G) spread study sweeps its own grid
+	// (SpreadSizes) whatever this is.
+	FeatureSizes bench.SizeSpec
 	Workers int // <= 0: all CPUs; never changes the results
 	// Log receives progress lines (nil: none). They carry wall-clock
 	// times, which never reach a result table.
@@ -119,7 +126,7 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	if o.Out == "" {
 		return nil, errors.New("seed002: no output directory")
 	}
-	mode := cmp.Or(o.Mode, "omega")
+	mode := cmp.Or(o.Mode, bench.DatasetMode)
 	if mode != "omega" && mode != "extended" {
 		return nil, fmt.Errorf("seed002: mode %q (want omega or extended)", mode)
 	}
@@ -155,18 +162,21 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 
 	// 1. Data sets: graphs x 24 configurations.
 	t0 := time.Now()
+	dsOpts := bench.DatasetOptions{Seed: o.Seed, Mode: mode, Sizes: o.FeatureSizes}
+	var fg bench.SizeSpec // the normalized sizes, for the report
 	var glxDirs []string
 	for _, set := range []struct {
 		preset string
 		n      int
 	}{{"small", sz.Small}, {"medium", sz.Medium}, {"large", sz.Large}} {
-		spec, err := bench.GraphlaxySpec(set.preset, o.Seed, mode)
+		spec, err := bench.GraphlaxySpec(set.preset, dsOpts)
 		if err != nil {
 			return nil, err
 		}
 		if set.n > 0 {
 			spec.Graphs[0].Count = set.n
 		}
+		fg = spec.Sizes
 		dir := filepath.Join(o.Out, "data", "graphlaxy-"+set.preset)
 		if err := runSweep(ctx, spec, dir, o, logf); err != nil {
 			return nil, err
@@ -181,7 +191,7 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	case !isDir(o.DataDir):
 		realNote = fmt.Sprintf("the real data directory %s does not exist", o.DataDir)
 	default:
-		spec, err := bench.RealSpec(o.DataDir, o.Seed, mode)
+		spec, err := bench.RealSpec(o.DataDir, dsOpts)
 		if err != nil {
 			realNote = err.Error()
 			break
@@ -347,7 +357,7 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	}
 	step("tables, figures and report", t0)
 	sum.Wall = time.Since(start)
-	rep := reportInput{o: o, mode: mode, sizes: sz, sum: sum, sres: sres, shares: shares, glx: glx, real: real,
+	rep := reportInput{o: o, mode: mode, sizes: sz, fg: fg, sum: sum, sres: sres, shares: shares, glx: glx, real: real,
 		realNote: realNote, figs: figs, steps: steps, seeds: seeds}
 	if err := atomicfile.Write(sum.Report, rep.write); err != nil {
 		return nil, fmt.Errorf("seed002: %w", err)
