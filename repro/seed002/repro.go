@@ -27,6 +27,10 @@ type Sizes struct {
 	Small, Medium, Large int
 	// ScheduleSeeds is the number of seeded scheduling runs (default 5).
 	ScheduleSeeds int
+	// SpreadGraphs overrides the graphs per preset of the (F, G) spread
+	// study (default SpreadGraphs: 150 Medium and 50 Large quick, 600 and
+	// 200 full).
+	SpreadGraphs int
 }
 
 // QuickSizes are the reduced Graphlaxy sets of a quick reproduction. The
@@ -52,7 +56,7 @@ type Options struct {
 	// state its own. The (F, G) spread study sweeps its own grid
 	// (SpreadSizes) whatever this is.
 	FeatureSizes bench.SizeSpec
-	Workers int // <= 0: all CPUs; never changes the results
+	Workers      int // <= 0: all CPUs; never changes the results
 	// Log receives progress lines (nil: none). They carry wall-clock
 	// times, which never reach a result table.
 	Log io.Writer
@@ -82,6 +86,9 @@ type Summary struct {
 	// seed): the trace-length effect the report explains.
 	LongJobs     int
 	LongSpeedups []Speedup
+	// Spread is the (F, G) spread study (SpreadRow): per Graphlaxy preset
+	// of SpreadSets, the single settings then the ranges.
+	Spread []SpreadRow
 	// InferenceNs is the measured wall time of one prediction of all 24
 	// configurations (not reproducible; reported only).
 	InferenceNs float64
@@ -206,6 +213,15 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	}
 	sum.RealData = realDir != ""
 	step("simulation of the data sets", t0)
+
+	// 1b. The (F, G) spread study, from the labels alone.
+	t0 = time.Now()
+	spread, err := runSpread(ctx, o, mode, logf)
+	if err != nil {
+		return nil, err
+	}
+	sum.Spread = spread
+	step("(F, G) spread study", t0)
 
 	glx, err := bench.ReadDatasets(glxDirs)
 	if err != nil {
@@ -346,11 +362,15 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	if err := writeReproTables(o.Out, sum, sres, shares, meta); err != nil {
 		return nil, err
 	}
-	figs, err := writeReproFigures(o.Out, shares, sres, real != nil, len(seeds))
+	figs, err := writeReproFigures(o.Out, shares, sres, sum.Spread, real != nil, len(seeds))
 	if err != nil {
 		return nil, err
 	}
-	for _, base := range append([]string{figs.fig1, figs.fig5}, figs.sched[Scenario1], figs.sched[Scenario2]) {
+	bases := append([]string{figs.fig1, figs.fig5}, figs.sched[Scenario1], figs.sched[Scenario2])
+	for _, set := range SpreadSets {
+		bases = append(bases, figs.spread[set.Preset])
+	}
+	for _, base := range bases {
 		if base != "" {
 			sum.Figures = append(sum.Figures, base+".png", base+".svg")
 		}
@@ -414,6 +434,9 @@ func writeReproTables(out string, sum *Summary, sres *ScheduleResult, shares []O
 	if err := WriteSchedule(out, sres, meta); err != nil {
 		return err
 	}
+	if err := WriteSpread(filepath.Join(out, SpreadFile), sum.Spread, meta); err != nil {
+		return err
+	}
 	return WriteSpeedups(filepath.Join(out, SpeedupsFile), sum.Speedups, meta)
 }
 
@@ -421,10 +444,18 @@ func writeReproTables(out string, sum *Summary, sres *ScheduleResult, shares []O
 type reproFigures struct {
 	fig1, fig1Set, fig5 string
 	sched               map[Scenario]string
+	spread              map[string]string // per Graphlaxy preset
 }
 
-func writeReproFigures(out string, shares []OptimalShare, sres *ScheduleResult, haveReal bool, nseeds int) (reproFigures, error) {
-	f := reproFigures{fig5: "fig5_optimal_configs", sched: map[Scenario]string{}}
+func writeReproFigures(out string, shares []OptimalShare, sres *ScheduleResult, spread []SpreadRow, haveReal bool, nseeds int) (reproFigures, error) {
+	f := reproFigures{fig5: "fig5_optimal_configs", sched: map[Scenario]string{}, spread: map[string]string{}}
+	for _, set := range SpreadSets {
+		base := "fig_fg_spread_" + set.Preset
+		if err := PlotSpread(filepath.Join(out, base), "Graphlaxy."+set.Preset, spread, set.Random, set.Best); err != nil {
+			return f, err
+		}
+		f.spread[set.Preset] = base
+	}
 	// Figure 1 is seed 002's ENZYMES; without it, the first set of shares.
 	f.fig1Set = shares[0].Dataset
 	if slices.ContainsFunc(shares, func(s OptimalShare) bool { return s.Dataset == "ENZYMES" }) {
