@@ -387,3 +387,69 @@ func PlotSpread(base, ds string, rows []SpreadRow, seedRandom, seedBest float64)
 	title := fmt.Sprintf("%s, %d graphs: improvement of the optimal configuration per graph (simulated cycles) by feature sizes F x G", ds, sel[0].Graphs)
 	return gnplot.Save(base, 12*vg.Inch, 5*vg.Inch, [][]*plot.Plot{{a, b}}, title)
 }
+
+// PlotStudy writes the scheduling study's load x job mix grid to base.png
+// and base.svg: SJF-Predicted's scenario-1 speed-ups over the best feasible
+// baseline against the load, one line per job mix, one panel per metric
+// (log scale), with seed 002's speed-ups marked.
+func PlotStudy(base string, rows []StudyRow) error {
+	var mixes []string
+	for _, r := range rows {
+		if r.Factor == "load x mix" && !slices.Contains(mixes, r.Mix) {
+			mixes = append(mixes, r.Mix)
+		}
+	}
+	if len(mixes) == 0 {
+		return fmt.Errorf("seed002: no load x mix rows to plot")
+	}
+	metrics := []struct {
+		name  string
+		value func(*StudyRow) float64
+		seed  float64
+		label string
+	}{
+		{"mean completion time", func(r *StudyRow) float64 { return r.Completion }, SeedCompletionSpeedup, "seed 002: 3.17x"},
+		{"mean execution time", func(r *StudyRow) float64 { return r.Execution }, SeedExecutionSpeedup, "seed 002: 6.26x"},
+		{"mean turnaround time", func(r *StudyRow) float64 { return r.Turnaround }, SeedTurnaroundSpeedup, "seed 002: > 1000x"},
+	}
+	var panels []*plot.Plot
+	for _, m := range metrics {
+		p := plot.New()
+		p.Title.Text = m.name
+		p.X.Label.Text = "offered load at the best tilings (fraction of 3 machines' capacity)"
+		p.Y.Label.Text = "speed-up of SJF-Predicted (x, log scale)"
+		p.Y.Scale = plot.LogScale{}
+		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+		lo, hi := m.seed, m.seed
+		for mi, mix := range mixes {
+			var xys plotter.XYs
+			for i := range rows {
+				if r := &rows[i]; r.Factor == "load x mix" && r.Mix == mix {
+					v := m.value(r)
+					xys = append(xys, plotter.XY{X: r.Utilisation, Y: v})
+					lo, hi = min(lo, v), max(hi, v)
+				}
+			}
+			l, pts, err := plotter.NewLinePoints(xys)
+			if err != nil {
+				return err
+			}
+			l.Color, pts.Color = sizeColours[mi%len(sizeColours)], sizeColours[mi%len(sizeColours)]
+			p.Add(l, pts)
+			p.Legend.Add(mix, l, pts)
+		}
+		x0, x1 := StudyLoads[0], StudyLoads[len(StudyLoads)-1]
+		if err := seedLine(p, x0, x1, m.seed, m.label); err != nil {
+			return err
+		}
+		p.X.Min, p.X.Max = x0-0.03, x1+0.03
+		p.Y.Min, p.Y.Max = max(0.5, lo/1.5), hi*3
+		p.Legend.Top = true
+		p.Legend.Left = true
+		p.Legend.TextStyle.Font.Size = vg.Points(7)
+		p.Add(plotter.NewGrid())
+		panels = append(panels, p)
+	}
+	return gnplot.Save(base, 15*vg.Inch, 5*vg.Inch, [][]*plot.Plot{panels},
+		"Scheduling study, scenario 1: SJF-Predicted over the best feasible baseline by load and job mix (each job once, 2,312-cycle charge)")
+}

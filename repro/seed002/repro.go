@@ -89,6 +89,9 @@ type Summary struct {
 	// Spread is the (F, G) spread study (SpreadRow): per Graphlaxy preset
 	// of SpreadSets, the single settings then the ranges.
 	Spread []SpreadRow
+	// Study is the scheduling study (StudyRow): scenario-1 speed-ups by
+	// load, trace length, job mix and predictor charge.
+	Study []StudyRow
 	// InferenceNs is the measured wall time of one prediction of all 24
 	// configurations (not reproducible; reported only).
 	InferenceNs float64
@@ -351,6 +354,22 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	if sum.LongSpeedups, err = Speedups(long.Mean, ours); err != nil {
 		return nil, err
 	}
+	// The scheduling study: speed-ups by load, trace length, job mix and
+	// charge (first two seeds in a quick run).
+	var heldOut []predict.Sample
+	for i, sp := range predict.AssignSplits(glx, pred.Manifest().SplitSeed) {
+		if sp == predict.TestSplit {
+			heldOut = append(heldOut, glx[i])
+		}
+	}
+	studySeeds := seeds
+	if o.Quick {
+		studySeeds = seeds[:min(2, len(seeds))]
+	}
+	mixes := StudyMixes(real, heldOut)
+	if sum.Study, err = Study(StudyOptions{Predictor: pred, Mixes: mixes, Seeds: studySeeds, Workers: o.Workers}); err != nil {
+		return nil, err
+	}
 	if d, err := MeasureInference(pred, cases, 2000); err == nil {
 		sum.InferenceNs = float64(d.Nanoseconds())
 	}
@@ -362,7 +381,7 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	if err := writeReproTables(o.Out, sum, sres, shares, meta); err != nil {
 		return nil, err
 	}
-	figs, err := writeReproFigures(o.Out, shares, sres, sum.Spread, real != nil, len(seeds))
+	figs, err := writeReproFigures(o.Out, shares, sres, sum.Spread, sum.Study, real != nil, len(seeds))
 	if err != nil {
 		return nil, err
 	}
@@ -370,6 +389,7 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	for _, set := range SpreadSets {
 		bases = append(bases, figs.spread[set.Preset])
 	}
+	bases = append(bases, figs.study)
 	for _, base := range bases {
 		if base != "" {
 			sum.Figures = append(sum.Figures, base+".png", base+".svg")
@@ -377,7 +397,7 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	}
 	step("tables, figures and report", t0)
 	sum.Wall = time.Since(start)
-	rep := reportInput{o: o, mode: mode, sizes: sz, fg: fg, sum: sum, sres: sres, shares: shares, glx: glx, real: real,
+	rep := reportInput{o: o, mode: mode, sizes: sz, fg: fg, mixes: mixes, sum: sum, sres: sres, shares: shares, glx: glx, real: real,
 		realNote: realNote, figs: figs, steps: steps, seeds: seeds}
 	if err := atomicfile.Write(sum.Report, rep.write); err != nil {
 		return nil, fmt.Errorf("seed002: %w", err)
@@ -437,6 +457,9 @@ func writeReproTables(out string, sum *Summary, sres *ScheduleResult, shares []O
 	if err := WriteSpread(filepath.Join(out, SpreadFile), sum.Spread, meta); err != nil {
 		return err
 	}
+	if err := WriteStudy(filepath.Join(out, StudyFile), sum.Study, meta); err != nil {
+		return err
+	}
 	return WriteSpeedups(filepath.Join(out, SpeedupsFile), sum.Speedups, meta)
 }
 
@@ -445,10 +468,17 @@ type reproFigures struct {
 	fig1, fig1Set, fig5 string
 	sched               map[Scenario]string
 	spread              map[string]string // per Graphlaxy preset
+	study               string
 }
 
-func writeReproFigures(out string, shares []OptimalShare, sres *ScheduleResult, spread []SpreadRow, haveReal bool, nseeds int) (reproFigures, error) {
+func writeReproFigures(out string, shares []OptimalShare, sres *ScheduleResult, spread []SpreadRow, study []StudyRow, haveReal bool, nseeds int) (reproFigures, error) {
 	f := reproFigures{fig5: "fig5_optimal_configs", sched: map[Scenario]string{}, spread: map[string]string{}}
+	if len(study) > 0 {
+		f.study = "fig_schedule_study"
+		if err := PlotStudy(filepath.Join(out, f.study), study); err != nil {
+			return f, err
+		}
+	}
 	for _, set := range SpreadSets {
 		base := "fig_fg_spread_" + set.Preset
 		if err := PlotSpread(filepath.Join(out, base), "Graphlaxy."+set.Preset, spread, set.Random, set.Best); err != nil {
