@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"math"
 	"slices"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -388,6 +389,20 @@ func PlotSpread(base, ds string, rows []SpreadRow, seedRandom, seedBest float64)
 	return gnplot.Save(base, 12*vg.Inch, 5*vg.Inch, [][]*plot.Plot{{a, b}}, title)
 }
 
+// ticks125 are labelled ticks at 1, 2, 5 x 10^k within [lo, hi], for log
+// axes that span less than a decade or two.
+func ticks125(lo, hi float64) []plot.Tick {
+	var out []plot.Tick
+	for d := math.Pow(10, math.Floor(math.Log10(lo))); d <= hi; d *= 10 {
+		for _, m := range []float64{1, 2, 5} {
+			if v := m * d; v >= lo && v <= hi {
+				out = append(out, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', -1, 64)})
+			}
+		}
+	}
+	return out
+}
+
 // PlotStudy writes the scheduling study's load x job mix grid to base.png
 // and base.svg: SJF-Predicted's scenario-1 speed-ups over the best feasible
 // baseline against the load, one line per job mix, one panel per metric
@@ -419,7 +434,6 @@ func PlotStudy(base string, rows []StudyRow) error {
 		p.X.Label.Text = "offered load at the best tilings (fraction of 3 machines' capacity)"
 		p.Y.Label.Text = "speed-up of SJF-Predicted (x, log scale)"
 		p.Y.Scale = plot.LogScale{}
-		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
 		lo, hi := m.seed, m.seed
 		for mi, mix := range mixes {
 			var xys plotter.XYs
@@ -444,6 +458,7 @@ func PlotStudy(base string, rows []StudyRow) error {
 		}
 		p.X.Min, p.X.Max = x0-0.03, x1+0.03
 		p.Y.Min, p.Y.Max = max(0.5, lo/1.5), hi*3
+		p.Y.Tick.Marker = plot.ConstantTicks(ticks125(p.Y.Min, p.Y.Max))
 		p.Legend.Top = true
 		p.Legend.Left = true
 		p.Legend.TextStyle.Font.Size = vg.Points(7)
