@@ -78,6 +78,9 @@ sizes, takes under a minute.`,
 			if err := checkWorkers(f.workers); err != nil {
 				return err
 			}
+			if err := checkSizeFlags(f.fg); err != nil {
+				return err
+			}
 			if cmd.Flags().Changed("data") {
 				if st, err := os.Stat(f.data); err != nil || !st.IsDir() {
 					return fmt.Errorf("--data %s: not a directory", f.data)

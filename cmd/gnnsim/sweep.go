@@ -120,6 +120,9 @@ output reaches the reproduction's accuracy. The last line reads: graphs=N runs=M
 wall_s=T out=DIR.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
+			if err := checkSizeFlags(do.Sizes); err != nil {
+				return err
+			}
 			spec, err := bench.GraphlaxySpec(preset, do)
 			if err != nil {
 				return err
@@ -142,6 +145,9 @@ are left out (nothing is downloaded). Feature sizes as for graphlaxy. The last
 line reads: graphs=N runs=M wall_s=T out=DIR.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
+			if err := checkSizeFlags(do.Sizes); err != nil {
+				return err
+			}
 			spec, err := bench.RealSpec(dataDir, do)
 			if err != nil {
 				return err
@@ -162,6 +168,26 @@ func sizeFlags(c *cobra.Command, s *bench.SizeSpec) {
 	c.Flags().IntSliceVar(&s.F, "F", nil, fmt.Sprintf("input feature sizes F, a list (default %v; 1..%d)", d.F, bench.MaxFeatures))
 	c.Flags().IntSliceVar(&s.G, "G", nil, fmt.Sprintf("output feature sizes G, a list (default %v; 1..%d)", d.G, bench.MaxFeatures))
 	c.Flags().StringVar(&s.Mode, "sizes-mode", "", "how graphs get F and G from the lists: cycle (graph i: F[i mod len], G[i mod len]; default), cross (every pair) or random")
+}
+
+// checkSizeFlags refuses feature sizes outside [1, bench.MaxFeatures] and
+// unknown modes, naming the flag.
+func checkSizeFlags(s bench.SizeSpec) error {
+	for _, f := range []struct {
+		name string
+		v    []int
+	}{{"F", s.F}, {"G", s.G}} {
+		for _, x := range f.v {
+			if x < 1 || x > bench.MaxFeatures {
+				return fmt.Errorf("--%s %d: a feature size is 1 to %d", f.name, x, bench.MaxFeatures)
+			}
+		}
+	}
+	switch s.Mode {
+	case "", "cycle", "cross", "random":
+		return nil
+	}
+	return fmt.Errorf("--sizes-mode %q: want cycle, cross or random", s.Mode)
 }
 
 func defaultDataDir() string {
