@@ -72,7 +72,7 @@ TSP) are listed in the report with their source, licence and where to put them.
 Progress goes to stderr. Everything is determined by --seed, --mode and the data
 (wall-clock lines of the report excepted). Rerunning into the same directory
 reuses finished simulations. --quick shrinks the Graphlaxy sets (Medium 1,500 and
-Large 600 graphs), the spread study (150 Medium and 50 Large graphs) and the
+Large 600 graphs), the spread study (100 Medium and 30 Large graphs) and the
 scheduling study (two seeds): about 30 s on two idle cores; the full run, on the
 published sizes, takes a few minutes.`,
 		Args: cobra.NoArgs,

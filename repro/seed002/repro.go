@@ -28,7 +28,7 @@ type Sizes struct {
 	// ScheduleSeeds is the number of seeded scheduling runs (default 5).
 	ScheduleSeeds int
 	// SpreadGraphs overrides the graphs per preset of the (F, G) spread
-	// study (default SpreadGraphs: 150 Medium and 50 Large quick, 600 and
+	// study (default SpreadGraphs: 100 Medium and 30 Large quick, 600 and
 	// 200 full).
 	SpreadGraphs int
 }

@@ -33,7 +33,7 @@ var SpreadSets = []struct {
 }{{"medium", 93.63, 58.42}, {"large", 96.27, 8.99}}
 
 // SpreadGraphs are the graphs per preset of the study (quick, full run).
-var SpreadGraphs = map[string][2]int{"medium": {150, 600}, "large": {50, 200}}
+var SpreadGraphs = map[string][2]int{"medium": {100, 600}, "large": {30, 200}}
 
 // SpreadRow is one setting of the spread study: a data set's graphs all run
 // one (F, G) (Range false), or each graph draws F and G uniformly from the
@@ -192,6 +192,9 @@ func SpreadSpec(preset string, n int, seed uint64, mode string) (*bench.Spec, er
 	}
 	spec.Name = "spread-" + preset
 	spec.Graphs[0].Count = n
+	// Each graph runs 36 layers: small chunks, so that every worker gets
+	// some (a chunk is one worker's unit).
+	spec.ChunkGraphs = 8
 	return spec, nil
 }
 
