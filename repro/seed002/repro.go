@@ -421,6 +421,24 @@ func (s *Summary) Highlights() []string {
 		out = append(out, fmt.Sprintf("scenario 1, mean %-11s %s %.4g cycles, %.3gx faster than %s, %.4f x SJF-Truth",
 			sp.Metric+":", sp.Policy, sp.Value, sp.Speedup, sp.Baseline, sp.TruthRatio))
 	}
+	for _, set := range SpreadSets {
+		var sel []SpreadRow
+		for _, r := range s.Spread {
+			if r.Dataset == "Graphlaxy."+set.Preset {
+				sel = append(sel, r)
+			}
+		}
+		if len(sel) > 0 {
+			_, w := Closest(sel)
+			out = append(out, fmt.Sprintf("(F, G) spread, Graphlaxy.%s: at most %.1f %% over a random configuration (%s; seed 002: %.2f %%)",
+				set.Preset, w.ImprovementVsRandom, w.Setting(), set.Random))
+		}
+	}
+	if len(s.Study) > 0 {
+		c := ClosestStudy(s.Study)
+		out = append(out, fmt.Sprintf("scheduling study, nearest the seed: %s, load %.2f, %d jobs: %.3gx completion, %.3gx execution, %.3gx turnaround (seed 002: 3.17x, 6.26x, >1000x)",
+			c.Mix, c.Utilisation, c.TraceJobs, c.Completion, c.Execution, c.Turnaround))
+	}
 	return out
 }
 
