@@ -305,7 +305,10 @@ func (r *reportInput) writeRealSets(b *strings.Builder) {
 		rs := &bench.RealSets[i]
 		here := "missing"
 		if n, ok := graphsOf[rs.Name]; ok {
-			here = fmt.Sprintf("%d graphs", n)
+			here = fmt.Sprintf("%d graph", n)
+			if n != 1 {
+				here += "s"
+			}
 		} else if rs.InSeed() {
 			missing = append(missing, rs.Name)
 		}
