@@ -238,6 +238,9 @@ func codeValidate(d Design) error {
 		if l.Attn == SAGEAttn {
 			return fmt.Errorf("fpga: layer %d: the fgnas-code model (the FGNAS authors') has no sage layer; price it with the gnnsim model", i)
 		}
+		if l.Act == Identity {
+			return fmt.Errorf("fpga: layer %d: the fgnas-code model (the FGNAS authors') has no linear (absent) activation; price it with the gnnsim model", i)
+		}
 		a, w := l.Bits.A, l.Bits.W
 		float := a == (Fixed{}) && w == (Fixed{})
 		if !float && (a.Int < 1 || w.Int < 1) {

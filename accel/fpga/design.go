@@ -35,18 +35,22 @@ const (
 // Activation is a layer's nonlinearity.
 type Activation uint8
 
-// The activations of FGNAS Table 1.
+// The activations of FGNAS Table 1, and Identity (none).
 const (
 	ReLU Activation = iota
 	Tanh
 	Sigmoid
 	ELU
+	// Identity is no activation (not in FGNAS's space; our model only): the
+	// stage builds no units and takes no cycles, except that a multi-head
+	// last layer still averages its heads there.
+	Identity
 )
 
 var (
 	attnNames = [...]string{Constant: "constant", GCNNorm: "gcn", GATAttn: "gat", SAGEAttn: "sage"}
 	aggrNames = [...]string{AggAdd: "add", AggMean: "mean", AggMax: "max"}
-	actNames  = [...]string{ReLU: "relu", Tanh: "tanh", Sigmoid: "sigmoid", ELU: "elu"}
+	actNames  = [...]string{ReLU: "relu", Tanh: "tanh", Sigmoid: "sigmoid", ELU: "elu", Identity: "linear"}
 )
 
 func (a Attention) String() string   { return enumName(attnNames[:], uint8(a), "Attention") }
@@ -73,8 +77,11 @@ func ParseAggregation(s string) (Aggregation, error) {
 	return Aggregation(v), err
 }
 
-// ParseActivation: see ParseAttention.
+// ParseActivation: see ParseAttention; none and identity are Identity.
 func ParseActivation(s string) (Activation, error) {
+	if s == "none" || s == "identity" {
+		return Identity, nil
+	}
 	v, err := parseEnum(actNames[:], s, "activation")
 	return Activation(v), err
 }

@@ -178,8 +178,9 @@ func stageModel(l LayerDesign, outW int64, s layerShape, published, serial, last
 		scale(&st.Use, hr)
 		add(&st.Use, control)
 	}
-	// Activation: t_act units.
-	{
+	// Activation: t_act units. Without one (Identity) the stage is absent,
+	// unless it averages a last layer's head copies.
+	if l.Act != Identity || last && h > 1 && !serial {
 		st := &r.Stages[Activate]
 		a := Act(l.Act)
 		st.Work = wk * s.n * ceilDiv(g, tact)

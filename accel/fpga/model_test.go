@@ -150,6 +150,9 @@ func TestModelPropertiesSAGE(t *testing.T) {
 				d.Layers[k].Aggr = []Aggregation{AggMean, AggMax}[r.IntN(2)]
 			}
 		}
+		if i%3 == 0 {
+			d.Layers[layers-1].Act = Identity // no activation stage
+		}
 		checkProperties(t, d, Options{}, i, r.IntN(layers), false)
 		if _, err := New(d, Options{Model: FGNASCode}); err == nil || !strings.Contains(err.Error(), "no sage layer") {
 			t.Errorf("design %d: fgnas-code accepted a sage layer (%v)", i, err)
