@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"gnnsim/workload"
 )
 
 // Attention is how a layer weights the message of neighbour j to node i
@@ -243,6 +245,47 @@ func ParseArch(s string) (Arch, error) {
 		}
 		if l.Activation, err = ParseActivation(f[3]); err != nil {
 			return Arch{}, err
+		}
+		a.Layers = append(a.Layers, l)
+	}
+	return a, nil
+}
+
+// SpecArch builds an architecture from a GNN stack model file
+// (workload.ModelSpec): kind gcn is GCN attention with sum, gat GAT
+// attention (with its heads) with sum, sage a SAGE layer with the file's
+// aggregation (mean by default, or max); activations relu, elu,
+// leaky_relu, relu6, sigmoid, tanh or none. The last layer's width must be
+// the class count (Validate checks it). Other kinds (gin, edgeconv,
+// mrconv, fc), gelu and zoo models are errors naming the layer.
+func SpecArch(s *workload.ModelSpec) (Arch, error) {
+	if s.Zoo != "" {
+		return Arch{}, fmt.Errorf("train: model %s: a zoo model cannot be trained here; give a GNN stack (layers:)", s.Name)
+	}
+	var a Arch
+	for i, ls := range s.Layers {
+		l := Layer{Hidden: ls.Width, Heads: max(ls.Heads, 1), Aggregation: Add}
+		switch k := strings.ToLower(ls.Kind); k {
+		case "gcn":
+			l.Attention = GCN
+		case "gat":
+			l.Attention = GAT
+		case "sage":
+			l.Attention, l.Aggregation = SAGE, Mean
+			if ls.Aggregation != "" {
+				var err error
+				if l.Aggregation, err = ParseAggregation(ls.Aggregation); err != nil {
+					return Arch{}, fmt.Errorf("train: model %s: layers[%d]: %w", s.Name, i, err)
+				}
+			}
+		default:
+			return Arch{}, fmt.Errorf("train: model %s: layers[%d]: kind %s cannot be trained here (want gcn, gat or sage)", s.Name, i, ls.Kind)
+		}
+		if ls.Activation != "" {
+			var err error
+			if l.Activation, err = ParseActivation(ls.Activation); err != nil {
+				return Arch{}, fmt.Errorf("train: model %s: layers[%d]: %w", s.Name, i, err)
+			}
 		}
 		a.Layers = append(a.Layers, l)
 	}

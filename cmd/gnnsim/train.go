@@ -11,6 +11,7 @@ import (
 
 	"gnnsim/graphs"
 	"gnnsim/train"
+	"gnnsim/workload"
 )
 
 func init() { register(newTrainCmd) }
@@ -52,7 +53,9 @@ row-normalised.
 --attention (constant, gcn, gat, sage), --aggregation (add, mean, max) change
 every layer, --activation (linear, relu, tanh, sigmoid, elu, leaky_relu,
 relu6, softplus) the hidden layers; --arch gives the whole network as
-'go doc gnnsim/train.Arch.String' writes it. Training flags override the
+'go doc gnnsim/train.Arch.String' writes it, or as a GNN stack model file
+(FILE.yaml, 'gnnsim models show --help'; kinds gcn, gat and sage, the last
+layer as wide as the classes). Training flags override the
 model's setting.
 
 --bits quantises the trained weights and activations post-training to
@@ -64,6 +67,7 @@ The same flags give the same numbers, whatever --workers is.`,
 		Example: `  gnnsim train --data ../shared/data/planetoid/ind/cora --model gcn --hidden 16 --seeds 10
   gnnsim train --data ../shared/data/planetoid/ind/cora --model gat --heads 8 --hidden 8
   gnnsim train --data ../shared/data/planetoid/ind/cora --model sage --aggregation max
+  gnnsim train --data ../shared/data/planetoid/ind/cora --model sage --arch sage3.yaml
   gnnsim train --data ../shared/data/planetoid/ind/citeseer --bits w=1.5,a=2.4 --json
   gnnsim train --data ../shared/data/planetoid/ind/cora --arch gat:16x4:max:tanh/gcn:0x1:mean:linear`,
 		Args: cobra.NoArgs,
@@ -81,7 +85,18 @@ The same flags give the same numbers, whatever --workers is.`,
 			if err != nil {
 				return fmt.Errorf("--model: %w", err)
 			}
-			if archText != "" {
+			specFeatures := 0
+			switch {
+			case strings.HasSuffix(archText, ".yaml") || strings.HasSuffix(archText, ".yml"):
+				spec, err := workload.ReadModelSpec(archText)
+				if err != nil {
+					return fmt.Errorf("--arch: %w", err)
+				}
+				if arch, err = train.SpecArch(spec); err != nil {
+					return fmt.Errorf("--arch %s: %w", archText, err)
+				}
+				specFeatures = spec.Features
+			case archText != "":
 				if arch, err = train.ParseArch(archText); err != nil {
 					return fmt.Errorf("--arch: %w", err)
 				}
@@ -130,6 +145,9 @@ The same flags give the same numbers, whatever --workers is.`,
 			if err != nil {
 				return err
 			}
+			if specFeatures != 0 && specFeatures != d.NumFeatures {
+				return fmt.Errorf("--arch %s: features %d, %s has %d", archText, specFeatures, d.Name, d.NumFeatures)
+			}
 			seeds := make([]uint64, nSeeds)
 			for i := range seeds {
 				seeds[i] = firstSeed + uint64(i)
@@ -152,7 +170,7 @@ The same flags give the same numbers, whatever --workers is.`,
 	f := cmd.Flags()
 	f.StringVar(&data, "data", "", "Planetoid prefix (dir/cora for dir/ind.cora.*) or .npz file (required)")
 	f.StringVar(&model, "model", "gcn", "reference model: gcn, gat or sage")
-	f.StringVar(&archText, "arch", "", "whole network, e.g. gcn:16x1:add:relu/gcn:0x1:add:linear (overrides --model's layers)")
+	f.StringVar(&archText, "arch", "", "whole network, e.g. gcn:16x1:add:relu/gcn:0x1:add:linear, or a model file FILE.yaml (overrides --model's layers)")
 	f.IntVar(&hidden, "hidden", 16, "features per head of the hidden layer (default 16 for gcn, 8 for gat, 64 for sage)")
 	f.IntVar(&heads, "heads", 8, "attention heads of the hidden layer (gat)")
 	f.IntVar(&outHeads, "out-heads", 1, "averaged heads of the output layer (gat)")
