@@ -140,7 +140,8 @@ func TestEpochAllocates(t *testing.T) {
 	d := toyData(t, 80, 20, 4, 3)
 	for _, a := range []Arch{GCNArch(16), GATArch(4, 3, 2), {Layers: []Layer{
 		{Hidden: 5, Heads: 2, Attention: Constant, Aggregation: Max, Activation: Softplus},
-		{Heads: 1, Attention: GCN, Aggregation: Mean, Activation: Identity}}}} {
+		{Heads: 1, Attention: GCN, Aggregation: Mean, Activation: Identity}}},
+		SAGEArch(2, 8, Mean), SAGEArch(3, 8, Max)} {
 		m, err := newModel(d, a, GATConfig())
 		if err != nil {
 			t.Fatal(err)
