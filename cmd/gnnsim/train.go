@@ -49,7 +49,8 @@ row-normalised.
   sage GraphSAGE (Hamilton et al.; PyG's SAGEConv, root weight on): 2
        layers, self and neighbour weights, mean of the neighbours, ReLU;
        lr 0.01, decay 5e-4 on all weights, dropout 0.5, 200 epochs
-       (--aggregation max for the max aggregator)
+       (--aggregation max: the maximum of the projected neighbours,
+       max_j W x_j; PyG's max projects max_j x_j: 'go doc gnnsim/train')
 --attention (constant, gcn, gat, sage), --aggregation (add, mean, max) change
 every layer, --activation (linear, relu, tanh, sigmoid, elu, leaky_relu,
 relu6, softplus) the hidden layers; --arch gives the whole network as
