@@ -235,6 +235,12 @@ func codeLayer(l LayerDesign, in, out int64, last bool, g codeGraph) codeStages 
 // and their tables have no other entries there).
 func codeValidate(d Design) error {
 	for i, l := range d.Layers {
+		if l.Attn == SAGEAttn {
+			return fmt.Errorf("fpga: layer %d: the fgnas-code model (the FGNAS authors') has no sage layer; price it with the gnnsim model", i)
+		}
+		if l.Act == Identity {
+			return fmt.Errorf("fpga: layer %d: the fgnas-code model (the FGNAS authors') has no linear (absent) activation; price it with the gnnsim model", i)
+		}
 		a, w := l.Bits.A, l.Bits.W
 		float := a == (Fixed{}) && w == (Fixed{})
 		if !float && (a.Int < 1 || w.Int < 1) {

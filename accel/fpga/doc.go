@@ -28,7 +28,28 @@
 //   - aggregation: t_aggr lanes of weight-multiply (unless constant) and add
 //     or compare; E ceil(G/t_aggr) cycles, mean adds a reciprocal of the
 //     degree per node (a divider) and a scaling pass N ceil(G/t_aggr).
-//   - activation: t_act units; N ceil(G/t_act) cycles.
+//   - activation: t_act units; N ceil(G/t_act) cycles. Identity (no
+//     activation; model files' "none", our model only) builds nothing.
+//
+// A GraphSAGE layer (Attn SAGEAttn, "sage"; our model only, one head,
+// mean or max; Hamilton et al. 2017 with PyG's root weight) is
+// h_i' = act(W_self h_i + AGG_{j in N(i)} W_neigh h_j + b), priced as the
+// same four stages: the linear stage computes both transforms of every
+// node as one product of 2G columns, h_i [W_self | W_neigh] (N ceil(F/t_in)
+// ceil(2G/t_out) cycles, or streaming the input's non-zeros); no
+// attention; the aggregation walks the entries of A without the
+// self-loops, adding (mean: then a divider's reciprocal of the degree and
+// a scaling multiply per lane) or comparing, E_A ceil(G/t_aggr) cycles,
+// then one pass per node, N ceil(G/t_aggr), adds the self transform (t_aggr
+// more adders; the mean's scaling shares the pass). We chose two products
+// of the transformed features over one product on the concatenation
+// [h_i || AGG h_j] because aggregating the G-wide transforms is cheaper
+// than the F-wide inputs whenever G < F (Cora's first layer: 64 or 128
+// against 1,433 features a neighbour) and keeps the first layer's sparse
+// input stream; for the mean both orders compute the same function. For
+// max it is max_j W_neigh h_j, where PyG (and workload.SAGEMax's kernels)
+// take W_neigh max_j h_j; package train trains the same form as priced
+// here. The fgnas-code model has no SAGE layer and refuses one.
 //
 // Every stage adds its pipeline depth once. A layer's heads are parallel
 // copies of its per-head stages (linear, GAT attention, aggregation,

@@ -1,6 +1,7 @@
 package fpga
 
 import (
+	"fmt"
 	"testing"
 
 	"gnnsim/graphs"
@@ -328,6 +329,31 @@ func TestPipelinedWithGraph(t *testing.T) {
 		}
 		if withGraph.PipelinedCycles > withGraph.SummedCycles {
 			t.Errorf("pipelined %d > summed %d", withGraph.PipelinedCycles, withGraph.SummedCycles)
+		}
+	}
+}
+
+// TestConformanceSAGE runs hw/hwtest's conformance on GraphSAGE designs
+// (mean and max, a last layer without activation) in our model.
+func TestConformanceSAGE(t *testing.T) {
+	for _, aggr := range []Aggregation{AggMean, AggMax} {
+		for _, opt := range []Options{{}, {Pipelined: true}} {
+			t.Run(fmt.Sprintf("%v_pipelined=%v", aggr, opt.Pipelined), func(t *testing.T) {
+				g := Groups{2, 3, 4, 2, 1}
+				d := Design{InputNNZ: coraNNZ, Layers: []LayerDesign{
+					{Embed: 64, Attn: SAGEAttn, Aggr: aggr, Act: ReLU, T: g, Bits: bits8},
+					{Embed: 7, Attn: SAGEAttn, Aggr: aggr, Act: Identity, T: g, Bits: bits8},
+				}}
+				u, err := New(d, opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				small := workload.Size{Nodes: 100, NNZ: 400}
+				hwtest.Conformance(t, u, []hw.Work{
+					hw.BlockWork(d.Block(cora, coraFeatures)),
+					hw.BlockWork(d.Block(small, 1433)),
+				})
+			})
 		}
 	}
 }

@@ -66,10 +66,17 @@ func stageModel(l LayerDesign, outW int64, s layerShape, published, serial, last
 		wk, hr = h, 1
 	}
 	g := int64(l.Embed)
+	sage := l.Attn == SAGEAttn
+	// lg is the linear stage's output width: a SAGE layer computes the
+	// self and the neighbour transform of every node, [W_self | W_neigh].
+	lg := g
+	if sage {
+		lg = 2 * g
+	}
 	ab, wb := l.Bits.A.Bits(), l.Bits.W.Bits()
 	// Lanes beyond a width would have nothing to do: a group size is
 	// built at most as wide as the features it spans.
-	tin, tout := min(int64(l.T.In), max(s.f, 1)), min(int64(l.T.Out), g)
+	tin, tout := min(int64(l.T.In), max(s.f, 1)), min(int64(l.T.Out), lg)
 	tattn, taggr, tact := min(int64(l.T.Attn), g), min(int64(l.T.Aggr), g), min(int64(l.T.Act), g)
 	control := Op{LUT: stageControlLUT, FF: stageControlFF}
 	// A stage's control (FSM, address counters) drives all its copies.
@@ -80,12 +87,12 @@ func stageModel(l LayerDesign, outW int64, s layerShape, published, serial, last
 	// Linear: t_in x t_out multipliers, t_out adder trees and accumulators.
 	{
 		st := &r.Stages[Linear]
-		perRow := ceilDiv(s.f, tin) * ceilDiv(g, tout)
+		perRow := ceilDiv(s.f, tin) * ceilDiv(lg, tout)
 		switch {
 		case published:
 			st.Work = wk * perRow
 		case s.inNNZ > 0:
-			st.Work = wk * ceilDiv(s.inNNZ, tin) * ceilDiv(g, tout)
+			st.Work = wk * ceilDiv(s.inNNZ, tin) * ceilDiv(lg, tout)
 		default:
 			st.Work = wk * s.n * perRow
 		}
@@ -136,8 +143,13 @@ func stageModel(l LayerDesign, outW int64, s layerShape, published, serial, last
 	{
 		st := &r.Stages[Aggregate]
 		st.Work = wk * s.edges * ceilDiv(g, taggr)
+		if sage {
+			// SAGE walks the entries of A (no self-loop), then adds each
+			// node's self transform in one more pass (below).
+			st.Work = (s.edges - s.n) * ceilDiv(g, taggr)
+		}
 		lane := Adder(2*ab + 4) // add, or compare for max
-		if l.Attn != Constant {
+		if l.Attn != Constant && !sage {
 			m := Mult(ab, ab)
 			add(&st.Use, m.times(taggr))
 			st.Latency += m.Latency
@@ -152,12 +164,23 @@ func stageModel(l LayerDesign, outW int64, s layerShape, published, serial, last
 			st.Latency += dividerLatency + m.Latency
 			add(&st.Use, Divider(), m.times(taggr))
 		}
+		if sage {
+			// The self term: per node one pass adding W_self h_i to the
+			// aggregate (after the mean's scaling, which shares the pass).
+			sa := Adder(2*ab + 4)
+			if l.Aggr != AggMean {
+				st.Work += s.n * ceilDiv(g, taggr)
+			}
+			st.Latency += sa.Latency
+			add(&st.Use, sa.times(taggr))
+		}
 		st.Use.FF += taggr * int64(ab)
 		scale(&st.Use, hr)
 		add(&st.Use, control)
 	}
-	// Activation: t_act units.
-	{
+	// Activation: t_act units. Without one (Identity) the stage is absent,
+	// unless it averages a last layer's head copies.
+	if l.Act != Identity || last && h > 1 && !serial {
 		st := &r.Stages[Activate]
 		a := Act(l.Act)
 		st.Work = wk * s.n * ceilDiv(g, tact)
@@ -199,7 +222,7 @@ func stageModel(l LayerDesign, outW int64, s layerShape, published, serial, last
 	if s.inNNZ > 0 {
 		in = s.inNNZ * int64(ab+32)
 	}
-	weights := h * s.f * g * int64(wb)
+	weights := h * s.f * lg * int64(wb)
 	adj := (s.edges + s.n + 1) * 32
 	r.DRAMBytes = ceilDiv(in+weights+adj+s.n*outW*int64(ab), 8)
 	return r

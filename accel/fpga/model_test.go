@@ -2,6 +2,7 @@ package fpga
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"gnnsim/hw"
@@ -77,48 +78,86 @@ func TestModelProperties(t *testing.T) {
 			float := model == FGNASCode && r.IntN(4) == 0
 			d := randDesign(r, float, layers)
 			opt := Options{Model: model}
-			r0 := mustEval(t, d, opt)
-			if model == Gnnsim && r0.PipelinedCycles > r0.SummedCycles {
-				t.Errorf("design %d: pipelined %d > summed %d", i, r0.PipelinedCycles, r0.SummedCycles)
-			}
-			li := r.IntN(layers)
-			for _, g := range groupFields {
-				e := cloneDesign(d)
-				*g.f(&e.Layers[li].T) *= 2
-				r1 := mustEval(t, e, opt)
-				if r1.SummedCycles > r0.SummedCycles || r1.PipelinedCycles > r0.PipelinedCycles {
-					t.Errorf("%s design %d layer %d: %s doubled: cycles %d/%d -> %d/%d", model, i, li, g.name,
-						r0.SummedCycles, r0.PipelinedCycles, r1.SummedCycles, r1.PipelinedCycles)
-				}
-				exempt := model == FGNASCode && (g.name == "t_in" || g.name == "t_attn")
-				if !exempt && !geq(r1.Resources, r0.Resources) {
-					t.Errorf("%s design %d layer %d: %s doubled: resources %+v -> %+v", model, i, li, g.name, r0.Resources, r1.Resources)
-				}
-			}
-			if float {
-				continue
-			}
-			for _, b := range bitFields {
-				e := cloneDesign(d)
-				*b.f(&e.Layers[li].Bits)++
-				r1 := mustEval(t, e, opt)
-				if r1.SummedCycles < r0.SummedCycles {
-					t.Errorf("%s design %d layer %d: %s wider: cycles %d -> %d", model, i, li, b.name, r0.SummedCycles, r1.SummedCycles)
-				}
-				// Cheaper: no resource more, one fewer (ours trades LUTs for
-				// a DSP where a multiplier crosses 10 bits: not cheaper).
-				ra, rb := r0.Resources, r1.Resources
-				less := rb.LUT <= ra.LUT && rb.FF <= ra.FF && rb.DSP <= ra.DSP && (rb.LUT < ra.LUT || rb.FF < ra.FF || rb.DSP < ra.DSP)
-				switch {
-				case model == Gnnsim && less:
-					t.Errorf("design %d layer %d: %s wider: resources %+v -> %+v", i, li, b.name, r0.Resources, r1.Resources)
-				case less:
-					cheaper++
-				}
-			}
+			cheaper += checkProperties(t, d, opt, i, r.IntN(layers), float)
 		}
 	}
 	t.Logf("fgnas-code: a wider word was cheaper in %d of ~%d cases", cheaper, n*4*3/4)
+}
+
+// checkProperties checks the model properties of TestModelProperties on
+// design i, varying layer li, and returns how often a wider word was
+// cheaper (allowed in fgnas-code only).
+func checkProperties(t *testing.T, d Design, opt Options, i, li int, float bool) (cheaper int) {
+	t.Helper()
+	model := opt.Model
+	r0 := mustEval(t, d, opt)
+	if model == Gnnsim && r0.PipelinedCycles > r0.SummedCycles {
+		t.Errorf("design %d: pipelined %d > summed %d", i, r0.PipelinedCycles, r0.SummedCycles)
+	}
+	for _, g := range groupFields {
+		e := cloneDesign(d)
+		*g.f(&e.Layers[li].T) *= 2
+		r1 := mustEval(t, e, opt)
+		if r1.SummedCycles > r0.SummedCycles || r1.PipelinedCycles > r0.PipelinedCycles {
+			t.Errorf("%s design %d layer %d: %s doubled: cycles %d/%d -> %d/%d", model, i, li, g.name,
+				r0.SummedCycles, r0.PipelinedCycles, r1.SummedCycles, r1.PipelinedCycles)
+		}
+		exempt := model == FGNASCode && (g.name == "t_in" || g.name == "t_attn")
+		if !exempt && !geq(r1.Resources, r0.Resources) {
+			t.Errorf("%s design %d layer %d: %s doubled: resources %+v -> %+v", model, i, li, g.name, r0.Resources, r1.Resources)
+		}
+	}
+	if float {
+		return 0
+	}
+	for _, b := range bitFields {
+		e := cloneDesign(d)
+		*b.f(&e.Layers[li].Bits)++
+		r1 := mustEval(t, e, opt)
+		if r1.SummedCycles < r0.SummedCycles {
+			t.Errorf("%s design %d layer %d: %s wider: cycles %d -> %d", model, i, li, b.name, r0.SummedCycles, r1.SummedCycles)
+		}
+		// Cheaper: no resource more, one fewer (ours trades LUTs for
+		// a DSP where a multiplier crosses 10 bits: not cheaper).
+		ra, rb := r0.Resources, r1.Resources
+		less := rb.LUT <= ra.LUT && rb.FF <= ra.FF && rb.DSP <= ra.DSP && (rb.LUT < ra.LUT || rb.FF < ra.FF || rb.DSP < ra.DSP)
+		switch {
+		case model == Gnnsim && less:
+			t.Errorf("design %d layer %d: %s wider: resources %+v -> %+v", i, li, b.name, r0.Resources, r1.Resources)
+		case less:
+			cheaper++
+		}
+	}
+	return cheaper
+}
+
+// TestModelPropertiesSAGE checks TestModelProperties' properties in our
+// model on random designs in which every layer, or one, is a GraphSAGE
+// layer (mean or max), and that the fgnas-code model refuses them.
+func TestModelPropertiesSAGE(t *testing.T) {
+	r := rand.New(rand.NewPCG(25, 6))
+	n := 200
+	if testing.Short() {
+		n = 60
+	}
+	for i := range n {
+		layers := 1 + r.IntN(3)
+		d := randDesign(r, false, layers)
+		all := i%2 == 0
+		for k := range d.Layers {
+			if all || k == i%layers {
+				d.Layers[k].Attn, d.Layers[k].Heads = SAGEAttn, 1
+				d.Layers[k].Aggr = []Aggregation{AggMean, AggMax}[r.IntN(2)]
+			}
+		}
+		if i%3 == 0 {
+			d.Layers[layers-1].Act = Identity // no activation stage
+		}
+		checkProperties(t, d, Options{}, i, r.IntN(layers), false)
+		if _, err := New(d, Options{Model: FGNASCode}); err == nil || !strings.Contains(err.Error(), "no sage layer") {
+			t.Errorf("design %d: fgnas-code accepted a sage layer (%v)", i, err)
+		}
+	}
 }
 
 // Over budget is infeasible in both models; the authors' test is strict
@@ -190,5 +229,55 @@ func TestHeads(t *testing.T) {
 			t.Errorf("design %d: fgnas-code layer 0 with 4 heads %d cycles %d LUTs, one head %d cycles %d LUTs",
 				di, c.Layers[0].Cycles, c.Layers[0].Use.LUT, c1.Layers[0].Cycles, c1.Layers[0].Use.LUT)
 		}
+	}
+}
+
+// TestSAGEStages checks a GraphSAGE layer's stages on Cora against their
+// definitions: the linear stage produces both transforms (2G columns: the
+// GCN layer's cycles twice over when t_out divides G), no attention, the
+// aggregation walks A's entries without self-loops, then one pass per node
+// adds the self term (sharing the mean's scaling pass); mean needs a
+// divider and scaling multipliers that max does not.
+func TestSAGEStages(t *testing.T) {
+	const tg = 8
+	grp := Groups{tg, tg, tg, tg, tg}
+	bits := Precision{W: Fixed{2, 5}, A: Fixed{2, 5}}
+	design := func(attn Attention, aggr Aggregation) Design {
+		return Design{InputNNZ: coraNNZ, Layers: []LayerDesign{
+			{Embed: 64, Attn: attn, Aggr: aggr, Act: ReLU, T: grp, Bits: bits},
+			{Embed: 7, Attn: attn, Aggr: aggr, Act: ReLU, T: grp, Bits: bits},
+		}}
+	}
+	gcn := mustEval(t, design(GCNNorm, AggMean), Options{})
+	res := map[Aggregation]Report{}
+	for _, aggr := range []Aggregation{AggMean, AggMax} {
+		r := mustEval(t, design(SAGEAttn, aggr), Options{})
+		res[aggr] = r
+		l0 := r.Layers[0].Stages
+		if want := ceilDiv(coraNNZ, tg) * ceilDiv(2*64, tg); l0[Linear].Work != want {
+			t.Errorf("%v: linear work %d, want %d", aggr, l0[Linear].Work, want)
+		}
+		if l0[Linear].Work != 2*gcn.Layers[0].Stages[Linear].Work {
+			t.Errorf("%v: linear work %d, GCN's %d: want twice", aggr, l0[Linear].Work, gcn.Layers[0].Stages[Linear].Work)
+		}
+		if l0[Attend].Cycles != 0 || l0[Attend].Use != (hw.Resources{}) {
+			t.Errorf("%v: attention stage %+v, want none", aggr, l0[Attend])
+		}
+		if want := (cora.NNZ + cora.Nodes) * ceilDiv(64, tg); l0[Aggregate].Work != want {
+			t.Errorf("%v: aggregation work %d, want %d", aggr, l0[Aggregate].Work, want)
+		}
+	}
+	mean, mx := res[AggMean].Layers[0].Stages[Aggregate].Use, res[AggMax].Layers[0].Stages[Aggregate].Use
+	if mean.LUT <= mx.LUT {
+		t.Errorf("mean aggregation %+v, max %+v: the mean's divider and multipliers cost nothing", mean, mx)
+	}
+	bad := design(SAGEAttn, AggMean)
+	bad.Layers[0].Heads = 2
+	if _, err := New(bad, Options{}); err == nil {
+		t.Error("a two-head sage layer was accepted")
+	}
+	bad = design(SAGEAttn, AggAdd)
+	if _, err := New(bad, Options{}); err == nil {
+		t.Error("a sage layer with add aggregation was accepted")
 	}
 }

@@ -3,12 +3,14 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"gnnsim/accel/fpga"
 	"gnnsim/hw"
 	"gnnsim/nas/fgnas"
+	"gnnsim/workload"
 )
 
 func init() { register(fpgaCmd) }
@@ -47,18 +49,24 @@ cycles of every stage of every layer, the summed (FGNAS) and pipelined times,
 the LUT / FF / DSP / BRAM usage and whether the design meets the limits.
 
   --arch   per layer attn/aggr/act/EMBEDxHEADS, layers separated by ';'
-           (attn constant|gcn|gat, aggr add|mean|max, act relu|tanh|sigmoid|elu)
+           (attn constant|gcn|gat|sage, aggr add|mean|max, act
+           relu|tanh|sigmoid|elu|linear; sage: mean or max, one head; linear
+           and sage are gnnsim-model only), or a GNN stack model file
+           (FILE.yaml: layers of kind gcn, gat or sage; the format is
+           'gnnsim models show --help')
   --tiles  per layer t_in,t_out,t_attn,t_aggr,t_act (one spec: every layer)
   --bits   per layer WI.WF,AI.AF: integer.fraction bits of weights, activations
 
-Example: gnnsim fpga eval --data cora --arch 'gcn/add/relu/8;gcn/add/relu/7' --tiles 8,8,8,8,8 --bits 2.5,2.5`,
+Example: gnnsim fpga eval --data cora --arch 'gcn/add/relu/8;gcn/add/relu/7' --tiles 8,8,8,8,8 --bits 2.5,2.5
+         gnnsim fpga eval --data cora --arch 'sage/mean/relu/64;sage/mean/linear/7'
+         gnnsim fpga eval --data cora --arch sage3.yaml`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ds, err := fgnas.DatasetByName(data)
 			if err != nil {
 				return err
 			}
-			layers, err := fpga.ParseLayers(arch, tiles, bits)
+			layers, err := fpgaLayers(arch, tiles, bits, ds.Features)
 			if err != nil {
 				return err
 			}
@@ -160,4 +168,25 @@ func printFPGAJSON(cmd *cobra.Command, ds fgnas.Dataset, r fpga.Report) error {
 	enc := json.NewEncoder(cmd.OutOrStdout())
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
+}
+
+// fpgaLayers reads --arch: the per-layer list, or a GNN stack model file
+// (.yaml or .yml) whose input width, when it gives one, must be the data
+// set's.
+func fpgaLayers(arch, tiles, bits string, features int) ([]fpga.LayerDesign, error) {
+	if !strings.HasSuffix(arch, ".yaml") && !strings.HasSuffix(arch, ".yml") {
+		return fpga.ParseLayers(arch, tiles, bits)
+	}
+	s, err := workload.ReadModelSpec(arch)
+	if err != nil {
+		return nil, fmt.Errorf("--arch: %w", err)
+	}
+	if s.Features != 0 && s.Features != features {
+		return nil, fmt.Errorf("--arch %s: features %d, the data set has %d", arch, s.Features, features)
+	}
+	ls, err := fpga.SpecLayers(s, tiles, bits)
+	if err != nil {
+		return nil, fmt.Errorf("--arch %s: %w", arch, err)
+	}
+	return ls, nil
 }
