@@ -167,6 +167,19 @@
 // Table 2's overhead is thus not host-side dispatch at any plausible rate:
 // the fit prefers slower dense products, which scale with the GPU clock
 // just the same. Table 2 alone cannot tell where ~1 ms per Grapher goes.
+// Moving the whole parked cost onto the CPU clock (one host-side op per
+// top-k, no other glue; a relabelling without a documented mechanism,
+// measured, not kept) fits Table 2 better (loss 0.025, every figure within
+// 12 %; the irregular efficiency on its upper bound 0.25; 1.66e6 cycles,
+// 0.73 ms per top-k) and turns Table 3's pick mixed (1 transition, beating
+// both standalones) and the 10 W / 30 W latency ratio to 1.72x (paper
+// 1.71x), but Fig. 7 still fails: the best within +10 % of MaxN saves
+// 0 % (median; -20.5 % at best), GPU at 522.75 MHz costs +48 % latency for
+// -22 % energy, CPU at 1728 MHz +17 % latency. The paper's -30 % at +4.3 %
+// needs a frame whose time hardly depends on the clock that was lowered
+// while that clock's domain draws a third of the energy; here the GPU's
+// energy is spent in FP32 dense products that are compute bound at its
+// clock (the reading of Table 2's slope that makes MaGNAS() FP32).
 //
 // # Measured tables
 //
