@@ -30,8 +30,13 @@ type CPUSpec struct {
 	// LaunchCycles is the CPU time, in cycles, to enqueue one GPU kernel or
 	// submit one DLA task: a unit cannot start work faster than the CPU
 	// enqueues it.
-	LaunchCycles float64           `yaml:"launch_cycles"`
-	Sources      map[string]string `yaml:"sources"`
+	LaunchCycles float64 `yaml:"launch_cycles"`
+	// GlueCycles is the CPU time, in cycles, to dispatch one glue op of a
+	// graph op (UnitSpec.Glue: the index arithmetic, transposes and copies
+	// of its deployed form): host-side work per op, at the CPU clock, that
+	// no unit's clock shortens. 0 means LaunchCycles.
+	GlueCycles float64           `yaml:"glue_cycles"`
+	Sources    map[string]string `yaml:"sources"`
 }
 
 // present reports whether the spec has a CPU.
@@ -61,6 +66,8 @@ func (c *CPUSpec) validate() error {
 		return bad("busy_cores", c.BusyCores, fmt.Sprintf("0..%d", c.Cores))
 	case !finiteNonNeg(c.LaunchCycles) || c.LaunchCycles > 1e9:
 		return bad("launch_cycles", c.LaunchCycles, "0..1e9")
+	case !finiteNonNeg(c.GlueCycles) || c.GlueCycles > 1e9:
+		return bad("glue_cycles", c.GlueCycles, "0..1e9")
 	}
 	return checkPoints("cpu "+c.Name, c.PointsMHz)
 }
@@ -83,6 +90,14 @@ func (c *CPUSpec) launchPS(i int) int64 {
 		return 0
 	}
 	return int64(math.Round(c.LaunchCycles / (c.PointsMHz[i] * 1e6) * 1e12))
+}
+
+// gluePS returns the CPU time to dispatch one glue op at point i.
+func (c *CPUSpec) gluePS(i int) int64 {
+	if !c.present() || c.GlueCycles == 0 {
+		return c.launchPS(i)
+	}
+	return int64(math.Round(c.GlueCycles / (c.PointsMHz[i] * 1e6) * 1e12))
 }
 
 // PowerMode is one of the vendor's power modes (nvpmodel on a Jetson): a

@@ -125,3 +125,48 @@ func TestCPUClock(t *testing.T) {
 		t.Errorf("the CPU clock does not change latency (%d ps at 115.2 MHz, %d at 2265.6)", lo.LatencyPS, hi.LatencyPS)
 	}
 }
+
+// TestGlueDispatch: the graph ops' glue ops are dispatched by the CPU
+// (CPUSpec.GlueCycles). Raising their cycles slows ViG-S by the same time
+// at every GPU clock, by less at a faster CPU clock, and leaves a
+// network without graph ops (GoogleNet) unchanged.
+func TestGlueDispatch(t *testing.T) {
+	base := DefaultSpec()
+	slow := DefaultSpec()
+	slow.CPU.GlueCycles = 10 * base.CPU.LaunchCycles
+	vig := vigS(t, workload.GIN)
+	goog, err := workload.GoogleNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lat := func(s Spec, m workload.Model, set DVFS) int64 {
+		t.Helper()
+		soc, err := New(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := mustEvaluator(t, soc, m, Blocks)
+		r, err := e.Evaluate(MapAll(Blocks, 0, len(e.Segments())), set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.LatencyPS
+	}
+	var extra []int64
+	for _, set := range []DVFS{{"gpu": 522.75}, {"gpu": 1377}, {"gpu": 1377, "cpu": 1190.4}} {
+		d := lat(slow, vig, set) - lat(base, vig, set)
+		if d <= 0 {
+			t.Errorf("%v: costlier glue dispatch adds %d ps", set, d)
+		}
+		extra = append(extra, d)
+	}
+	if r := float64(extra[0]) / float64(extra[1]); math.Abs(r-1) > 1e-3 {
+		t.Errorf("glue dispatch depends on the GPU clock: %d ps at 522.75 MHz, %d at 1377", extra[0], extra[1])
+	}
+	if extra[2] <= extra[1] {
+		t.Errorf("glue dispatch at CPU 1190.4 MHz (%d ps) not above 2265.6 MHz (%d ps)", extra[2], extra[1])
+	}
+	if a, b := lat(base, goog, nil), lat(slow, goog, nil); a != b {
+		t.Errorf("googlenet: %d ps, %d with costlier glue dispatch (it has no graph ops)", a, b)
+	}
+}

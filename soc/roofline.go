@@ -37,6 +37,7 @@ type Roofline struct {
 	sms      float64                    // tiling engines online
 	memRate  float64                    // bytes per ps
 	launchPS int64
+	gluePS   int64                    // fixed cost of one glue kernel
 	glue     [workload.TopK + 1]int64 // extra copy kernels per kernel of a class
 	idleW    float64
 	dynW     float64
@@ -61,6 +62,7 @@ func newRoofline(u *UnitSpec, m MemorySpec, cpu *CPUSpec) (*Roofline, error) {
 	}
 	if cpu.present() {
 		r.env.LaunchFloorPS = cpu.launchPS(len(cpu.PointsMHz) - 1)
+		r.env.GlueFloorPS = cpu.gluePS(len(cpu.PointsMHz) - 1)
 	}
 	r.derive()
 	return r, nil
@@ -92,6 +94,7 @@ func (r *Roofline) derive() {
 		r.glue[c] = int64(u.Glue[c.String()])
 	}
 	r.launchPS = max(int64(math.Round(u.LaunchUS*1e6)), r.env.LaunchFloorPS)
+	r.gluePS = max(r.launchPS, r.env.GlueFloorPS)
 	// Leakage scales with the supply; power-gated cores draw nothing.
 	v := volts(u.PointsMHz, r.pt, u.VoltsMin, u.VoltsMax)
 	r.idleW = frac * u.IdleW * math.Pow(v/u.VoltsMax, u.LeakExp)
@@ -232,11 +235,13 @@ func (r *Roofline) kernelCost(k workload.Kernel, bytes int64) hw.Cost {
 	t := hw.SatAdd(busy, r.launchPS)
 	if _, named := r.spec.KernelEfficiency[k.Name]; !named && r.glue[k.Class] > 0 {
 		n := r.glue[k.Class]
-		// Each glue kernel copies the kernel's input: read and write.
+		// Each glue kernel copies the kernel's input (read and write,
+		// memory bound) after the CPU has dispatched it: the host-side
+		// dispatch runs at the CPU clock, whatever the unit's.
 		gb := 2 * k.InElems * r.elem
 		g := ceilPS(float64(n) * float64(gb) / r.memRate)
 		busy = hw.SatAdd(busy, g)
-		t = hw.SatAdd(t, hw.SatAdd(g, n*r.launchPS))
+		t = hw.SatAdd(t, hw.SatAdd(g, n*r.gluePS))
 		bytes = hw.SatAdd(bytes, n*gb)
 	}
 	// Dynamic power is drawn in proportion to the engines' activity: the

@@ -24,6 +24,9 @@ type Env struct {
 	// LaunchFloorPS is the CPU's time to enqueue one kernel or task at the
 	// setting: no unit starts work faster than that (0: no CPU modelled).
 	LaunchFloorPS int64
+	// GlueFloorPS is the CPU's time to dispatch one glue op of a graph op
+	// at the setting (CPUSpec.GlueCycles).
+	GlueFloorPS int64
 	// Cores is the number of the bound unit's cores (UnitSpec.Cores) a
 	// power mode leaves online; 0 means all.
 	Cores int
@@ -327,6 +330,7 @@ func (s *SoC) env(set Setting) Env {
 		ElementBytes: int64(s.mem.ElementBytes),
 		// The CPU enqueues work on one core whatever the others do.
 		LaunchFloorPS: s.cpu.launchPS(set.cpu),
+		GlueFloorPS:   s.cpu.gluePS(set.cpu),
 	}
 }
 

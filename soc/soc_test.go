@@ -440,15 +440,17 @@ func TestBadSpecs(t *testing.T) {
 		{"unsorted points", "points_mhz: [115.2, 550, 750, 1050, 1395.2]", "must increase"},
 		{"missing fallback", "fallback: gpu", `fallback "tpu" is not a unit`},
 		{"efficiency over 1", "elementwise: 0.25", "efficiency elementwise = 2"},
+		{"negative glue cycles", "glue_cycles: 8000", "glue_cycles = -1"},
 		{"no units", "", "no units"},
 	}
 	repl := map[string][2]string{
-		"negative peak":     {"peak_flops: 11.3e12", "peak_flops: -1"},
-		"zero share":        {"memory_share: 0.6", "memory_share: 0"},
-		"unknown class":     {"gemm: 0.6\n      knn", "gemm: 0.0744\n      gemv: 0.1\n      knn"},
-		"unsorted points":   {"points_mhz: [115.2, 550, 750, 1050, 1395.2]", "points_mhz: [115.2, 550, 750, 1395.2, 1050]"},
-		"missing fallback":  {"fallback: gpu", "fallback: tpu"},
-		"efficiency over 1": {"elementwise: 0.25", "elementwise: 2"},
+		"negative peak":        {"peak_flops: 11.3e12", "peak_flops: -1"},
+		"zero share":           {"memory_share: 0.6", "memory_share: 0"},
+		"unknown class":        {"gemm: 0.6\n      knn", "gemm: 0.0744\n      gemv: 0.1\n      knn"},
+		"unsorted points":      {"points_mhz: [115.2, 550, 750, 1050, 1395.2]", "points_mhz: [115.2, 550, 750, 1395.2, 1050]"},
+		"missing fallback":     {"fallback: gpu", "fallback: tpu"},
+		"efficiency over 1":    {"elementwise: 0.25", "elementwise: 2"},
+		"negative glue cycles": {"glue_cycles: 8000", "glue_cycles: -1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
