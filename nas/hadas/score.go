@@ -73,16 +73,35 @@ func dissimPow(d, gamma float64) float64 {
 	return math.Pow(d, gamma)
 }
 
-// Expected returns the expected cost per sample under the ideal policy:
-// a fraction n[k] leaves at exit k paying exit[k] (the backbone up to the
-// exit plus its branch); the rest (1 - sum n) runs the whole backbone,
-// paying full.
-func Expected(n, exit []float64, full float64) float64 {
+// Expected returns the expected cost per sample under the ideal policy
+// with every evaluated exit head charged: a fraction n[k] leaves at the
+// k-th chosen exit, having run the backbone up to it and the heads of
+// exits 1..k (exit[k] is the backbone up to exit k plus its own head,
+// head[j] exit j's head alone); the rest (1 - sum n) runs the whole
+// backbone (full) after every chosen head has been tried. A runtime
+// controller evaluates each head in turn to decide whether to leave, so
+// an exit nobody leaves by still costs its head on every sample that
+// reaches it.
+func Expected(n, exit, head []float64, full float64) float64 {
 	rest := 1.0
-	e := 0.0
+	e, heads := 0.0, 0.0
 	for k, nk := range n {
-		e += nk * exit[k]
+		e += nk * (exit[k] + heads)
+		heads += head[k]
 		rest -= nk
 	}
-	return e + max(rest, 0)*full
+	return e + max(rest, 0)*(full+heads)
+}
+
+// PathCosts returns into dst (reused when large enough) the cost of a
+// sample leaving at each chosen exit: exit[k] plus the heads of the exits
+// before it (Expected's per-exit charge; Eq. 6's E_k and L_k).
+func PathCosts(exit, head, dst []float64) []float64 {
+	dst = dst[:0]
+	heads := 0.0
+	for k, x := range exit {
+		dst = append(dst, x+heads)
+		heads += head[k]
+	}
+	return dst
 }
