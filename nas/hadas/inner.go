@@ -88,8 +88,8 @@ type Engine struct {
 	condFinal []float64
 	// scratch of Evaluate (the inner NSGA-II runs on one goroutine)
 	bufAcc, bufN, bufE, bufT, bufHE, bufHT, surv []float64
-	bufCond                                     [][]float64
-	nFinal, covered                             float64
+	bufCond                                      [][]float64
+	nFinal, covered                              float64
 }
 
 // NewEngine prepares the IOE of b with exit accuracies curve.
