@@ -39,10 +39,16 @@ func unitIndex(t testing.TB, s *SoC, name string) int {
 	return i
 }
 
-// TestDefaultSpec checks that the embedded profile parses and that every
-// constant it sets names its source.
+// TestDefaultSpec checks that the embedded profiles (Xavier, TX2) parse
+// and that every constant they set names its source.
 func TestDefaultSpec(t *testing.T) {
-	spec := DefaultSpec()
+	for _, spec := range []Spec{DefaultSpec(), TX2Spec()} {
+		t.Run(spec.Name, func(t *testing.T) { checkSources(t, spec) })
+	}
+}
+
+func checkSources(t *testing.T, spec Spec) {
+	t.Helper()
 	if _, err := New(spec); err != nil {
 		t.Fatal(err)
 	}

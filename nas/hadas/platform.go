@@ -1,0 +1,84 @@
+package hadas
+
+import (
+	"fmt"
+
+	"gnnsim/nas/magnas"
+	"gnnsim/soc"
+)
+
+// TX2CPUClocksMHz is the Jetson TX2 Denver 2 CPU DVFS table, 12 points
+// (L4T cpufreq scaling_available_frequencies of the Denver cluster:
+// 345.6 ... 2035.2 MHz; HADAS Table II: "NVIDIA Denver CPU [0.3GHz,
+// 2.1GHz], 12"). Package soc models no CPU: the clock is searched but
+// prices alike, as on the Xavier.
+var TX2CPUClocksMHz = []float64{345.6, 499.2, 652.8, 806.4, 960, 1113.6, 1267.2, 1420.8, 1574.4, 1728, 1881.6, 2035.2}
+
+// TX2Domains are the TX2 DVFS domains HADAS searches: the GPU's and the
+// EMC's tables of s (soc.TX2: 13 and 11 points) and the CPU's 12:
+// 1,716 settings.
+func TX2Domains(s *soc.SoC) ([]magnas.Domain, error) {
+	u, ok := s.Unit("gpu")
+	if !ok {
+		return nil, fmt.Errorf("hadas: SoC %s has no gpu unit", s.Name())
+	}
+	var gpu, emc, cpu []float64
+	for _, p := range u.OperatingPoints() {
+		gpu = append(gpu, p.FreqHz)
+	}
+	for _, f := range s.Memory().PointsMHz {
+		emc = append(emc, f*1e6)
+	}
+	for _, f := range TX2CPUClocksMHz {
+		cpu = append(cpu, f*1e6)
+	}
+	return []magnas.Domain{{Name: "gpu", ClocksHz: gpu}, {Name: "cpu", ClocksHz: cpu}, {Name: s.Memory().Name, ClocksHz: emc}}, nil
+}
+
+// Platforms are the targets NewTarget knows, the default first.
+var Platforms = []string{"tx2", "xavier"}
+
+// NewTarget returns a named target, the GPU running every block: "tx2"
+// (soc.TX2, HADAS Table III's TX2 Pascal GPU, GPU 13 x CPU 12 x EMC 11
+// settings) or "xavier" (soc.Default, the AGX Volta GPU, GPU 14 x CPU 29
+// x EMC 9 = 3,654).
+func NewTarget(name string) (Target, error) {
+	var p *magnas.Platform
+	var err error
+	switch name {
+	case "tx2":
+		return TX2Target(soc.TX2())
+	case "xavier":
+		p, err = magnas.SoCPlatform("xavier-gpu-soc", soc.Default(), magnas.XavierGPUDomains(), magnas.XavierCPU)
+	default:
+		return Target{}, fmt.Errorf("hadas: platform %q, want one of %v", name, Platforms)
+	}
+	if err != nil {
+		return Target{}, err
+	}
+	return gpuTarget(p), nil
+}
+
+// TX2Target returns the TX2 target on s (soc.TX2 or a variant of its
+// spec): GPU, CPU and EMC domains of TX2Domains.
+func TX2Target(s *soc.SoC) (Target, error) {
+	ds, err := TX2Domains(s)
+	if err != nil {
+		return Target{}, err
+	}
+	p, err := magnas.SoCPlatform("tx2-gpu-soc", s, ds, "cpu")
+	if err != nil {
+		return Target{}, err
+	}
+	return gpuTarget(p), nil
+}
+
+func gpuTarget(p *magnas.Platform) Target {
+	i := 0
+	for j, u := range p.Units {
+		if u == "gpu" {
+			i = j
+		}
+	}
+	return Target{P: p, Unit: i}
+}
