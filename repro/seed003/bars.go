@@ -2,6 +2,7 @@ package seed003
 
 import (
 	"image/color"
+	"math"
 
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -83,6 +84,12 @@ func lines(title, xl, yl string, sets []ser, marks []paperMark) (*gplot.Plot, er
 		p.Add(l, sc)
 		p.Legend.Add(s.name, l, sc)
 	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, s := range sets {
+		for _, y := range s.ys {
+			lo, hi = min(lo, y), max(hi, y)
+		}
+	}
 	for i, m := range marks {
 		y := m.y
 		f := plotter.NewFunction(func(float64) float64 { return y })
@@ -90,6 +97,10 @@ func lines(title, xl, yl string, sets []ser, marks []paperMark) (*gplot.Plot, er
 		f.Color = []color.Color{color.Black, plot.Vermillion}[i%2]
 		p.Add(f)
 		p.Legend.Add(m.label, f)
+		lo, hi = min(lo, y), max(hi, y)
+	}
+	if hi > lo { // every series and mark in view, room for the legend
+		p.Y.Min, p.Y.Max = lo-0.05*(hi-lo), hi+0.3*(hi-lo)
 	}
 	return p, nil
 }

@@ -43,13 +43,13 @@ func oracleTop1(o *hadas.Overlap, c *hadas.Curve) float64 {
 // overlapFit reports the overlap and what it predicts for the backbones
 // the paper gives a gain for: a0 (the fit) and a6 (held out, proxy curve).
 func (r *run) overlapFit(context.Context) error {
-	fmt.Fprintf(&r.md, "## Exit correctness: the overlap between exits' errors\\n\\nThe shipped curves give each exit's top-1, not which samples it gets right, so nas/hadas models that with a one-factor Gaussian copula (Overlap): a shared sample difficulty with weight rho plus an exit's own noise; each exit keeps its measured accuracy, rho = 1 is nested correctness (no exit set beats the backbone), rho < 1 lets exits err on different samples. ")
+	fmt.Fprintf(&r.md, "## Exit correctness: the overlap between exits' errors\n\nThe shipped curves give each exit's top-1, not which samples it gets right, so nas/hadas models that with a one-factor Gaussian copula (Overlap): a shared sample difficulty with weight rho plus an exit's own noise; each exit keeps its measured accuracy, rho = 1 is nested correctness (no exit set beats the backbone), rho < 1 lets exits err on different samples. ")
 	if math.IsNaN(r.rhoFit) {
-		fmt.Fprintf(&r.md, "rho = %.3f was given (--overlap).\\n\\n", r.overlap.Rho)
+		fmt.Fprintf(&r.md, "rho = %.3f was given (--overlap).\n\n", r.overlap.Rho)
 	} else {
-		fmt.Fprintf(&r.md, "rho is fitted where the paper allows it: Table III's a0 gains 3.62 points with exits (86.33 -> 89.95 %%); the oracle over every exit of a0's measured curve gains that at rho = %.3f. Every exit is the largest union a design can reach, so the fitted rho is the most overlap compatible with the gain (the paper's design, with fewer exits, implies a lower one).\\n\\n", r.rhoFit)
+		fmt.Fprintf(&r.md, "rho is fitted where the paper allows it: Table III's a0 gains 3.62 points with exits (86.33 -> 89.95 %%); the oracle over every exit of a0's measured curve gains that at rho = %.3f. Every exit is the largest union a design can reach, so the fitted rho is the most overlap compatible with the gain (the paper's design, with fewer exits, implies a lower one).\n\n", r.rhoFit)
 	}
-	fmt.Fprintf(&r.md, "| model | static top-1 %% | oracle over every exit %% | gain (points) | paper EEx gain |\\n|---|---|---|---|---|\\n")
+	fmt.Fprintf(&r.md, "| model | static top-1 %% | oracle over every exit %% | gain (points) | paper EEx gain |\n|---|---|---|---|---|\n")
 	for i, a := range hadas.Baselines() {
 		b, err := r.s.Space.Backbone(a, 100)
 		if err != nil {
@@ -67,7 +67,7 @@ func (r *run) overlapFit(context.Context) error {
 		case 6:
 			paper = fmt.Sprintf("%+.2f (held out; proxy curve)", 100*paperGain(1))
 		}
-		fmt.Fprintf(&r.md, "| a%d | %.2f | %.2f | %+.2f | %s |\\n", i, 100*c.Final(), 100*u, 100*(u-c.Final()), paper)
+		fmt.Fprintf(&r.md, "| a%d | %.2f | %.2f | %+.2f | %s |\n", i, 100*c.Final(), 100*u, 100*(u-c.Final()), paper)
 		if i == 6 {
 			r.finding("overlap rho %.3f (%s): a6's oracle gain %+.2f points (paper's a6 EEx gain %+.2f, held out)", r.overlap.Rho, r.rhoSource(), 100*(u-c.Final()), 100*paperGain(1))
 		}
@@ -81,7 +81,7 @@ func (r *run) overlapFit(context.Context) error {
 // swept overlap.
 func (r *run) overlapSweep(ctx context.Context) error {
 	rhos := append([]float64{r.overlap.Rho}, sweepRhos...)
-	fmt.Fprintf(&r.md, "## Overlap sweep\\n\\nThe optimised baselines a0-a6 (least-energy EEx and EEx+DVFS front points, inner budget as above) and the a5 ablation (gamma 1 vs 0, %d seed) at each overlap rho; the first row is the run's own. Savings are against each backbone's static energy at MaxN.\\n\\n| rho | EEx saving a0..a6 (%%) | EEx+DVFS saving a0..a6 (%%) | EEx top-1 gain a0 / a6 (points) | a5 RoD advantage gamma 1 vs 0 (points) | a5 best top-1 gamma 0 / 1 |\\n|---|---|---|---|---|---|\\n", 1)
+	fmt.Fprintf(&r.md, "## Overlap sweep\n\nThe optimised baselines a0-a6 (least-energy EEx and EEx+DVFS front points, inner budget as above) and the a5 ablation (gamma 1 vs 0, %d seed) at each overlap rho; the first row is the run's own. Savings are against each backbone's static energy at MaxN.\n\n| rho | EEx saving a0..a6 (%%) | EEx+DVFS saving a0..a6 (%%) | EEx top-1 gain a0 / a6 (points) | a5 RoD advantage gamma 1 vs 0 (points) | a5 best top-1 gamma 0 / 1 |\n|---|---|---|---|---|---|\n", 1)
 	var rows []SweepRow
 	engines := make([][2]*hadas.Engine, len(r.base))
 	for i, a := range hadas.Baselines() {
@@ -144,10 +144,10 @@ func (r *run) overlapSweep(ctx context.Context) error {
 		if ri == 0 {
 			tag = " (run)"
 		}
-		fmt.Fprintf(&r.md, "| %.3f%s |%s |%s | %+.2f / %+.2f | %+.1f | %.2f / %.2f %% |\\n", rho, tag, eex, dv, 100*g0, 100*g6,
+		fmt.Fprintf(&r.md, "| %.3f%s |%s |%s | %+.2f / %+.2f | %+.1f | %.2f / %.2f %% |\n", rho, tag, eex, dv, 100*g0, 100*g6,
 			100*(ab[1].rodFor-ab[1].rodAgainst), 100*ab[0].top1, 100*ab[1].top1)
 	}
-	fmt.Fprintf(&r.md, "\\nPaper (TX2): EEx savings a0 31.0 %%, a6 23.5 %%; EEx+DVFS 33.2 %%, 34.9 %%; EEx top-1 gains +3.62 / +4.79 points; RoD +41 %% with dissimilarity.\\n\\n")
+	fmt.Fprintf(&r.md, "\nPaper (TX2): EEx savings a0 31.0 %%, a6 23.5 %%; EEx+DVFS 33.2 %%, 34.9 %%; EEx top-1 gains +3.62 / +4.79 points; RoD +41 %% with dissimilarity.\n\n")
 	path := filepath.Join(r.opts.Out, SweepFile)
 	if err := pqio.Write(path, rows, map[string]string{"platform": r.tg.P.Name, "seed": fmt.Sprint(r.opts.Seed)}); err != nil {
 		return err
