@@ -9,10 +9,9 @@ import "math"
 // backbone), into n (reused when large enough), and the fraction covered
 // by some exit.
 //
-// Only per-exit accuracies are measured, not which samples each exit gets
-// right, so gnnsim assumes nested correctness: a sample an exit classifies
-// correctly stays correct at every later exit that is at least as
-// accurate. Then the samples correct by exit k are max(acc_1..acc_k) and
+// This is the nested model (Overlap with rho = 1), computed exactly: a
+// sample an exit classifies correctly stays correct at every later exit
+// that is at least as accurate. Then the samples correct by exit k are max(acc_1..acc_k) and
 // N_k = max(acc_1..acc_k) - max(acc_1..acc_{k-1}). Exits that reach no
 // more samples than their predecessors get N_k = 0.
 func FirstCorrect(acc, n []float64) ([]float64, float64) {
