@@ -15,6 +15,11 @@ var tx2Fit = flag.Bool("tx2.fit", false, "print the TX2 GPU power scale that fit
 // only, to check (and with -tx2.fit, to fit) soc/tx2.yaml's power level.
 var tableIIIStaticMJ = map[int]float64{0: 173.78, 6: 335.48}
 
+// tx2ModuleMaxW is the Jetson TX2 module's maximum power (datasheet
+// DS-08554: 7.5 W Max-Q, up to 15 W Max-P): what the GPU's fitted peak
+// power should stay within.
+const tx2ModuleMaxW = 15.0
+
 // tx2Static returns a0's and a6's static energy (mJ) and latency (ms) at
 // MaxN on the TX2 target of spec.
 func tx2Static(t *testing.T, spec soc.Spec) (mj, ms [2]float64) {
@@ -61,31 +66,41 @@ func TestTX2StaticEnergyTableIII(t *testing.T) {
 			t.Errorf("a%d: %.2f mJ, Table III %.2f mJ (%.1f %% off, want <= 15 %%)", i, mj[k], want, 100*d)
 		}
 	}
+	// The profile's peak power is a known shortfall, logged, not asserted:
+	// see tx2.yaml's dynamic_w.
+	if u := spec.Units[0]; u.IdleW+u.DynamicW > tx2ModuleMaxW {
+		t.Logf("warning: TX2 GPU at MAXN draws %.2f + %.2f W while kernels run, above the module's %.0f W maximum", u.IdleW, u.DynamicW, tx2ModuleMaxW)
+	}
 	if !*tx2Fit {
 		return
 	}
 	// The ratio a6/a0 does not depend on the power level: bisect the
 	// launch cost on it (the ratio falls as the fixed per-kernel share
-	// grows), then scale idle_w and dynamic_w together to the level.
+	// grows), then scale idle_w and dynamic_w together (the idle share
+	// kept) to the level, iterating because DRAM energy does not scale.
+	// Along the ratio's curve the fitted MAXN power stays ~22.7 W whatever
+	// the idle share (0.1-0.6 tried), so the module's 15 W bound cannot
+	// pick it.
 	want := tableIIIStaticMJ[6] / tableIIIStaticMJ[0]
+	u := &spec.Units[0]
 	lo, hi := 1.0, 1000.0
 	for hi-lo > 0.5 {
-		spec.Units[0].LaunchUS = 0.5 * (lo + hi)
+		u.LaunchUS = 0.5 * (lo + hi)
 		e, _ := tx2Static(t, spec)
 		if e[1]/e[0] > want {
-			lo = spec.Units[0].LaunchUS
+			lo = u.LaunchUS
 		} else {
-			hi = spec.Units[0].LaunchUS
+			hi = u.LaunchUS
 		}
 	}
-	spec.Units[0].LaunchUS = math.Round(0.5 * (lo + hi))
-	for range 3 { // DRAM energy does not scale with the power level: iterate
+	u.LaunchUS = math.Round(0.5 * (lo + hi))
+	for range 4 {
 		e, _ := tx2Static(t, spec)
 		f := math.Sqrt(tableIIIStaticMJ[0] / e[0] * tableIIIStaticMJ[6] / e[1])
-		spec.Units[0].IdleW *= f
-		spec.Units[0].DynamicW *= f
+		u.IdleW *= f
+		u.DynamicW *= f
 	}
 	e, l := tx2Static(t, spec)
 	t.Logf("fit: launch_us %.0f, idle_w %.3f, dynamic_w %.3f: a0 %.2f mJ %.2f ms, a6 %.2f mJ %.2f ms",
-		spec.Units[0].LaunchUS, spec.Units[0].IdleW, spec.Units[0].DynamicW, e[0], l[0], e[1], l[1])
+		u.LaunchUS, u.IdleW, u.DynamicW, e[0], l[0], e[1], l[1])
 }
