@@ -2,6 +2,7 @@ package hadas
 
 import (
 	"fmt"
+	"math"
 
 	"gnnsim/nas/magnas"
 	"gnnsim/soc"
@@ -81,4 +82,57 @@ func gpuTarget(p *magnas.Platform) Target {
 		}
 	}
 	return Target{P: p, Unit: i}
+}
+
+// TableIIIStaticMJ are HADAS Table III's static (baseline) energies of
+// AttentiveNAS a0 and a6 on the TX2 Pascal GPU, mJ per image: what
+// soc/tx2.yaml's power level is calibrated on (LevelTX2Power), used
+// nowhere else by the model.
+var TableIIIStaticMJ = [2]float64{173.78, 335.48}
+
+// TX2StaticMJ returns a0's and a6's static energy (mJ) and latency (ms) at
+// MaxN on the TX2 target of spec (100 classes).
+func TX2StaticMJ(spec soc.Spec) (mj, ms [2]float64, err error) {
+	s, err := soc.New(spec)
+	if err != nil {
+		return mj, ms, err
+	}
+	tg, err := TX2Target(s)
+	if err != nil {
+		return mj, ms, err
+	}
+	for k, i := range []int{0, 6} {
+		b, err := AttentiveNAS().Backbone(Baselines()[i], 100)
+		if err != nil {
+			return mj, ms, err
+		}
+		c, err := NewCosts(tg, b)
+		if err != nil {
+			return mj, ms, err
+		}
+		sc, err := c.At(tg.P.MaxN())
+		if err != nil {
+			return mj, ms, err
+		}
+		mj[k], ms[k] = sc.FullPJ*1e-9, sc.FullPS*1e-9
+	}
+	return mj, ms, nil
+}
+
+// LevelTX2Power scales the GPU's idle_w and dynamic_w of spec together
+// (their ratio kept) so a0's and a6's static energies have Table III's
+// geometric mean, iterating because DRAM energy does not scale with them.
+func LevelTX2Power(spec soc.Spec) (soc.Spec, error) {
+	spec.Units = append([]soc.UnitSpec(nil), spec.Units...)
+	u := &spec.Units[0]
+	for range 4 {
+		e, _, err := TX2StaticMJ(spec)
+		if err != nil {
+			return spec, err
+		}
+		f := math.Sqrt(TableIIIStaticMJ[0] / e[0] * TableIIIStaticMJ[1] / e[1])
+		u.IdleW *= f
+		u.DynamicW *= f
+	}
+	return spec, nil
 }

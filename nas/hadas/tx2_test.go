@@ -8,47 +8,12 @@ import (
 	"gnnsim/soc"
 )
 
-var tx2Fit = flag.Bool("tx2.fit", false, "print the TX2 GPU power scale that fits HADAS Table III's static energies")
-
-// tableIIIStaticMJ are HADAS Table III's static (baseline) energies of
-// AttentiveNAS a0 and a6 on the TX2 Pascal GPU, mJ per image. Used here
-// only, to check (and with -tx2.fit, to fit) soc/tx2.yaml's power level.
-var tableIIIStaticMJ = map[int]float64{0: 173.78, 6: 335.48}
+var tx2Fit = flag.Bool("tx2.fit", false, "print the TX2 GPU launch cost and power level that fit HADAS Table III's static energies")
 
 // tx2ModuleMaxW is the Jetson TX2 module's maximum power (datasheet
 // DS-08554: 7.5 W Max-Q, up to 15 W Max-P): what the GPU's fitted peak
 // power should stay within.
 const tx2ModuleMaxW = 15.0
-
-// tx2Static returns a0's and a6's static energy (mJ) and latency (ms) at
-// MaxN on the TX2 target of spec.
-func tx2Static(t *testing.T, spec soc.Spec) (mj, ms [2]float64) {
-	t.Helper()
-	s, err := soc.New(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tg, err := TX2Target(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for k, i := range []int{0, 6} {
-		b, err := AttentiveNAS().Backbone(Baselines()[i], 100)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := NewCosts(tg, b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc, err := c.At(tg.P.MaxN())
-		if err != nil {
-			t.Fatal(err)
-		}
-		mj[k], ms[k] = sc.FullPJ*1e-9, sc.FullPS*1e-9
-	}
-	return mj, ms
-}
 
 // TestTX2StaticEnergyTableIII: a0's and a6's static energies at MaxN on
 // soc.TX2 within 15 % of Table III. tx2.yaml fits two constants on these
@@ -58,9 +23,12 @@ func tx2Static(t *testing.T, spec soc.Spec) (mj, ms [2]float64) {
 // from the spec's current values and prints the constants.
 func TestTX2StaticEnergyTableIII(t *testing.T) {
 	spec := soc.TX2Spec()
-	mj, ms := tx2Static(t, spec)
+	mj, ms, err := TX2StaticMJ(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for k, i := range []int{0, 6} {
-		want := tableIIIStaticMJ[i]
+		want := TableIIIStaticMJ[k]
 		t.Logf("a%d on TX2 at MaxN: %.2f mJ, %.2f ms (Table III: %.2f mJ)", i, mj[k], ms[k], want)
 		if d := math.Abs(mj[k]/want - 1); d > 0.15 {
 			t.Errorf("a%d: %.2f mJ, Table III %.2f mJ (%.1f %% off, want <= 15 %%)", i, mj[k], want, 100*d)
@@ -76,31 +44,32 @@ func TestTX2StaticEnergyTableIII(t *testing.T) {
 	}
 	// The ratio a6/a0 does not depend on the power level: bisect the
 	// launch cost on it (the ratio falls as the fixed per-kernel share
-	// grows), then scale idle_w and dynamic_w together (the idle share
-	// kept) to the level, iterating because DRAM energy does not scale.
-	// Along the ratio's curve the fitted MAXN power stays ~22.7 W whatever
-	// the idle share (0.1-0.6 tried), so the module's 15 W bound cannot
-	// pick it.
-	want := tableIIIStaticMJ[6] / tableIIIStaticMJ[0]
-	u := &spec.Units[0]
+	// grows), then level the power (the idle share kept). Along the
+	// ratio's curve the fitted MAXN power stays ~22.7 W whatever the idle
+	// share (0.1-0.6 tried), so the module's 15 W bound cannot pick it.
+	want := TableIIIStaticMJ[1] / TableIIIStaticMJ[0]
 	lo, hi := 1.0, 1000.0
 	for hi-lo > 0.5 {
-		u.LaunchUS = 0.5 * (lo + hi)
-		e, _ := tx2Static(t, spec)
+		spec.Units[0].LaunchUS = 0.5 * (lo + hi)
+		e, _, err := TX2StaticMJ(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if e[1]/e[0] > want {
-			lo = u.LaunchUS
+			lo = spec.Units[0].LaunchUS
 		} else {
-			hi = u.LaunchUS
+			hi = spec.Units[0].LaunchUS
 		}
 	}
-	u.LaunchUS = math.Round(0.5 * (lo + hi))
-	for range 4 {
-		e, _ := tx2Static(t, spec)
-		f := math.Sqrt(tableIIIStaticMJ[0] / e[0] * tableIIIStaticMJ[6] / e[1])
-		u.IdleW *= f
-		u.DynamicW *= f
+	spec.Units[0].LaunchUS = math.Round(0.5 * (lo + hi))
+	if spec, err = LevelTX2Power(spec); err != nil {
+		t.Fatal(err)
 	}
-	e, l := tx2Static(t, spec)
+	e, l, err := TX2StaticMJ(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := spec.Units[0]
 	t.Logf("fit: launch_us %.0f, idle_w %.3f, dynamic_w %.3f: a0 %.2f mJ %.2f ms, a6 %.2f mJ %.2f ms",
 		u.LaunchUS, u.IdleW, u.DynamicW, e[0], l[0], e[1], l[1])
 }

@@ -144,7 +144,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		name string
 		f    func(context.Context) error
 	}{{"overlap", r.overlapFit}, {"baselines", r.baselines}, {"nested", r.search}, {"table3", r.table3}, {"headline", r.headline},
-		{"fig5", r.fig5}, {"fig6", r.fig6}, {"fig7", r.fig7}, {"sweep", r.overlapSweep}}
+		{"power", r.powerSplit}, {"fig5", r.fig5}, {"fig6", r.fig6}, {"fig7", r.fig7}, {"sweep", r.overlapSweep}}
 	for _, s := range steps {
 		if err := s.f(ctx); err != nil {
 			return nil, fmt.Errorf("seed003: %s: %w", s.name, err)
