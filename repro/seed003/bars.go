@@ -47,16 +47,8 @@ func bars(title, yl string, labels []string, sets []barSet, marks []paperMark) (
 			lo, hi = min(lo, v), max(hi, v)
 		}
 	}
-	for i, m := range marks {
-		y := m.y
-		f := plotter.NewFunction(func(float64) float64 { return y })
-		f.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
-		f.Width = vg.Points(1.2)
-		f.Color = []color.Color{color.Black, plot.Vermillion, plot.Blue}[i%3]
-		p.Add(f)
-		p.Legend.Add(m.label, f)
-		lo, hi = min(lo, y), max(hi, y)
-	}
+	mlo, mhi := addMarks(p, marks)
+	lo, hi = min(lo, mlo), max(hi, mhi)
 	p.NominalX(labels...)
 	p.X.Min, p.X.Max = -0.7, float64(len(labels))-0.3
 	p.Y.Min, p.Y.Max = lo-0.05*(hi-lo), hi+0.45*(hi-lo) // room for the legend
@@ -90,17 +82,27 @@ func lines(title, xl, yl string, sets []ser, marks []paperMark) (*gplot.Plot, er
 			lo, hi = min(lo, y), max(hi, y)
 		}
 	}
-	for i, m := range marks {
-		y := m.y
-		f := plotter.NewFunction(func(float64) float64 { return y })
-		f.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
-		f.Color = []color.Color{color.Black, plot.Vermillion}[i%2]
-		p.Add(f)
-		p.Legend.Add(m.label, f)
-		lo, hi = min(lo, y), max(hi, y)
-	}
+	mlo, mhi := addMarks(p, marks)
+	lo, hi = min(lo, mlo), max(hi, mhi)
 	if hi > lo { // every series and mark in view, room for the legend
 		p.Y.Min, p.Y.Max = lo-0.05*(hi-lo), hi+0.3*(hi-lo)
 	}
 	return p, nil
+}
+
+// addMarks draws the paper's values as dashed horizontal lines with their
+// legend entries and returns their range (+Inf, -Inf for none).
+func addMarks(p *gplot.Plot, marks []paperMark) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for i, m := range marks {
+		y := m.y
+		f := plotter.NewFunction(func(float64) float64 { return y })
+		f.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+		f.Width = vg.Points(1.2)
+		f.Color = []color.Color{color.Black, plot.Vermillion, plot.Blue}[i%3]
+		p.Add(f)
+		p.Legend.Add(m.label, f)
+		lo, hi = min(lo, y), max(hi, y)
+	}
+	return lo, hi
 }
