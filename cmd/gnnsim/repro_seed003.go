@@ -28,7 +28,8 @@ next to the paper's numbers in report.md; every design in seed003.parquet, the
 metrics in metrics.parquet, the sweep in overlap.parquet. Exit accuracies are the
 measured AttentiveNAS curves of --data/hadas; which samples each exit gets right
 comes from a correlated-error model whose overlap --overlap sets (default: fitted
-on Table III's a0 gain).`,
+on Table III's a0 gain). Full run about 1.5 CPU-minutes (the paper's budgets);
+--quick about 10 CPU-seconds.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if o.Out == "" {
