@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"strings"
 	"path/filepath"
+	"strings"
 
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
