@@ -84,7 +84,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if err := os.MkdirAll(opts.Out, 0o755); err != nil {
 		return nil, fmt.Errorf("seed000: %w", err)
 	}
-	xp, err := magnas.SoCPlatform("xavier-soc", soc.Default(), magnas.XavierTable1Domains(), magnas.XavierCPU)
+	xp, err := magnas.SoCPlatform("xavier-soc", soc.MaGNAS(), magnas.XavierTable1Domains(), magnas.XavierCPU)
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +116,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if opts.Quick {
 		mode = "quick (reduced budgets; see each section)"
 	}
-	fmt.Fprintf(&r.md, "# Seed 000 (MaGNAS) reproduction\n\nMode: %s. Seed %d. GPU/DLA platform: %s (soc's calibrated Xavier roofline model, soc.Default; the CPU clock is searched but not modelled); DSAs: soc.DefaultDSAs on soc/maestro. Accuracy: %s.\n\n",
+	fmt.Fprintf(&r.md, "# Seed 000 (MaGNAS) reproduction\n\nMode: %s. Seed %d. GPU/DLA platform: %s (soc's Xavier model as MaGNAS measured it, soc.MaGNAS: FP32 GPU engines; the CPU clock is searched but not yet priced here); DSAs: soc.DefaultDSAs on soc/maestro. Accuracy: %s.\n\n",
 		mode, opts.Seed, r.xavier.Costs.P.Name, r.accuracy(opts.Dataset).Source())
 	steps := []struct {
 		name string
