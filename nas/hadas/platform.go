@@ -8,16 +8,8 @@ import (
 	"gnnsim/soc"
 )
 
-// TX2CPUClocksMHz is the Jetson TX2 Denver 2 CPU DVFS table, 12 points
-// (L4T cpufreq scaling_available_frequencies of the Denver cluster:
-// 345.6 ... 2035.2 MHz; HADAS Table II: "NVIDIA Denver CPU [0.3GHz,
-// 2.1GHz], 12"). Package soc models no CPU: the clock is searched but
-// prices alike, as on the Xavier.
-var TX2CPUClocksMHz = []float64{345.6, 499.2, 652.8, 806.4, 960, 1113.6, 1267.2, 1420.8, 1574.4, 1728, 1881.6, 2035.2}
-
-// TX2Domains are the TX2 DVFS domains HADAS searches: the GPU's and the
-// EMC's tables of s (soc.TX2: 13 and 11 points) and the CPU's 12:
-// 1,716 settings.
+// TX2Domains are the TX2 DVFS domains HADAS searches, from s's tables
+// (soc.TX2: GPU 13, Denver CPU 12, EMC 11 points: 1,716 settings).
 func TX2Domains(s *soc.SoC) ([]magnas.Domain, error) {
 	u, ok := s.Unit("gpu")
 	if !ok {
@@ -30,10 +22,13 @@ func TX2Domains(s *soc.SoC) ([]magnas.Domain, error) {
 	for _, f := range s.Memory().PointsMHz {
 		emc = append(emc, f*1e6)
 	}
-	for _, f := range TX2CPUClocksMHz {
+	for _, f := range s.CPU().PointsMHz {
 		cpu = append(cpu, f*1e6)
 	}
-	return []magnas.Domain{{Name: "gpu", ClocksHz: gpu}, {Name: "cpu", ClocksHz: cpu}, {Name: s.Memory().Name, ClocksHz: emc}}, nil
+	if len(cpu) == 0 {
+		return nil, fmt.Errorf("hadas: SoC %s has no CPU clock table", s.Name())
+	}
+	return []magnas.Domain{{Name: "gpu", ClocksHz: gpu}, {Name: s.CPU().Name, ClocksHz: cpu}, {Name: s.Memory().Name, ClocksHz: emc}}, nil
 }
 
 // Platforms are the targets NewTarget knows, the default first.
@@ -67,7 +62,7 @@ func TX2Target(s *soc.SoC) (Target, error) {
 	if err != nil {
 		return Target{}, err
 	}
-	p, err := magnas.SoCPlatform("tx2-gpu-soc", s, ds, "cpu")
+	p, err := magnas.SoCPlatform("tx2-gpu-soc", s, ds)
 	if err != nil {
 		return Target{}, err
 	}

@@ -60,6 +60,9 @@ func SoCPlatform(name string, s *soc.SoC, domains []Domain, unmodelled ...string
 		return nil, err
 	}
 	known := append(s.Units(), s.Memory().Name)
+	if c := s.CPU(); c.Cores > 0 {
+		known = append(known, c.Name) // soc prices the CPU clock (launch floor, power)
+	}
 	seen := map[string]bool{}
 	for _, d := range domains {
 		key := strings.ToLower(d.Name)
