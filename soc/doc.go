@@ -145,6 +145,16 @@
 // On the default FP16 profile GoogleNet takes 1.42 ms on the GPU and
 // 5.3 ms on the DLA (issue 24's measurements: ~2 ms and ~3.6 ms).
 //
+// # The Jetson TX2 profile
+//
+// tx2.yaml (TX2Spec, TX2) is HADAS's Table III platform: the 256-core
+// Pascal GPU in FP32, 128-bit LPDDR4, the Denver CPU, and the GPU, CPU and
+// EMC DVFS tables (13, 12, 11 points). Two constants are fitted on Table
+// III's a0 and a6 static energies (nas/hadas TestTX2StaticEnergyTableIII
+// -tx2.fit): the GPU's launch cost on their ratio and its power level on
+// their mean. The fitted peak power is three times the module's 15 W, a
+// documented warning sign (tx2.yaml, dynamic_w).
+//
 // # Measured tables
 //
 // ReadTable reads per-block latency and energy measured on a board (CSV or
