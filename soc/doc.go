@@ -181,6 +181,16 @@
 // energy is spent in FP32 dense products that are compute bound at its
 // clock (the reading of Table 2's slope that makes MaGNAS() FP32).
 //
+// # The Jetson TX2 profile
+//
+// tx2.yaml (TX2Spec, TX2) is HADAS's Table III platform: the 256-core
+// Pascal GPU in FP32, 128-bit LPDDR4, the Denver CPU, and the GPU, CPU and
+// EMC DVFS tables (13, 12, 11 points). Two constants are fitted on Table
+// III's a0 and a6 static energies (nas/hadas TestTX2StaticEnergyTableIII
+// -tx2.fit): the GPU's launch cost on their ratio and its power level on
+// their mean. The fitted peak power is three times the module's 15 W, a
+// documented warning sign (tx2.yaml, dynamic_w).
+//
 // # Measured tables
 //
 // ReadTable reads per-block latency and energy measured on a board (CSV or

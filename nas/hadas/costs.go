@@ -31,9 +31,12 @@ func (t Target) Validate() error {
 
 // SettingCost is what leaving a backbone at each exit position costs at one
 // DVFS setting: ExitPS[i] and ExitPJ[i] for position Positions()[i] (the
-// backbone up to it plus its branch), and the whole backbone.
+// backbone up to it plus its branch), HeadPS[i] and HeadPJ[i] the branch
+// alone (what a sample passing the exit pays to try it), and the whole
+// backbone.
 type SettingCost struct {
 	ExitPS, ExitPJ []float64
+	HeadPS, HeadPJ []float64
 	FullPS, FullPJ float64
 }
 
@@ -108,7 +111,7 @@ func (c *Costs) At(s int) (*SettingCost, error) {
 	}
 	set := c.T.P.Setting(s)
 	n := len(c.exits)
-	sc := &SettingCost{ExitPS: make([]float64, n), ExitPJ: make([]float64, n)}
+	sc := &SettingCost{ExitPS: make([]float64, n), ExitPJ: make([]float64, n), HeadPS: make([]float64, n), HeadPJ: make([]float64, n)}
 	var t, e float64
 	for i := range n {
 		st, se, err := c.price(c.segs[i], set)
@@ -121,6 +124,7 @@ func (c *Costs) At(s int) (*SettingCost, error) {
 			return nil, err
 		}
 		sc.ExitPS[i], sc.ExitPJ[i] = t+xt, e+xe
+		sc.HeadPS[i], sc.HeadPJ[i] = xt, xe
 	}
 	st, se, err := c.price(c.segs[n], set)
 	if err != nil {

@@ -15,12 +15,23 @@
 //     ViG-S supernet with exits after its ViG blocks (ViGBackbone).
 //   - Exits: positions FirstExit (5) to M-1, each branch a 3x3 conv to 224
 //     channels, BN, activation, pooling and the classifier.
-//   - DVFS: the target platform's domains (magnas.Platform; for Xavier the
-//     GPU 14 x CPU 29 x EMC 9 = 3,654 settings of MISSION section 9).
-//   - Eq. 5-7 (Score, Coverage, FirstCorrect, Expected): N_k the fraction
+//   - DVFS: the target platform's domains (magnas.Platform; NewTarget:
+//     the Jetson TX2 of HADAS Table III, soc.TX2, GPU 13 x CPU 12 x EMC 11
+//     = 1,716 settings, or the Xavier, GPU 14 x CPU 29 x EMC 9 = 3,654 of
+//     MISSION section 9).
+//   - Exit correctness (Overlap): the data give per-exit accuracies only;
+//     which samples each exit gets right is a one-factor Gaussian copula
+//     whose overlap rho between exits' errors is a parameter (rho = 1 is
+//     nested correctness, FirstCorrect; rho < 1 lets a set of exits and
+//     the backbone's classifier together beat the classifier alone, as
+//     HADAS Table III reports). FitOverlap fits rho to a reported gain.
+//   - Eq. 5-7 (Score, Coverage, Expected, PathCosts): N_k the fraction
 //     first classified correctly at exit k under the ideal mapping policy
 //     (Section IV-C), dissim_k = 1 - max(N_1..N_{k-1}), D the mean of
-//     N_k (E_k,f/E_b)(L_k,f/L_b) dissim_k^gamma.
+//     N_k (E_k,f/E_b)(L_k,f/L_b) dissim_k^gamma, where a sample leaving at
+//     exit k is charged the backbone up to it and the heads of exits 1..k
+//     (a controller tries each head in turn), and a sample no exit
+//     classifies the whole backbone plus every chosen head.
 //   - The inner engine (Engine): NSGA-II over exit indicators and DVFS
 //     genes (paper budget 50 x 70 = 3,500) on two objectives, Figure 5's
 //     axes: the mean of N_k dissim_k^gamma (maximised) and the expected
@@ -37,12 +48,11 @@
 // # What it leaves out
 //
 // Exit training (Eq. 4): accuracies come from measured curves or the
-// proxy. Only per-exit accuracies are measured, not which samples each
-// exit gets right, so the ideal policy assumes nested correctness (see
-// FirstCorrect): the dynamic top-1 is then max(covered, Acc_b), where the
-// paper's oracle over per-sample results reports gains. The paper's CPU
-// targets (Carmel, Denver) and the TX2 are not modelled: costs come from
-// the platform's evaluator (soc's calibrated Xavier GPU through
+// proxy, and which samples each exit gets right from the Overlap model,
+// not from per-sample results: one shared difficulty factor, so exits
+// near each other along the backbone agree no more than distant ones.
+// The paper's CPU targets (Carmel, Denver) are not modelled: costs come
+// from the platform's evaluator (soc's TX2 or Xavier GPU through
 // magnas.SoCPlatform, where the CPU clock moves no cost). The pruning of
 // the outer population before the inner searches (Section IV-A) is
 // replaced by NSGA-II's ranking on the combined objectives.
@@ -51,10 +61,10 @@
 //
 // Eq. 7 weighs an exit by 1 - max(N_1..N_{k-1}), the share of samples its
 // predecessors already classify, not by its distance from them. Measured
-// (TestDissimilaritySpreadsExits): at a fixed number of exits gamma does
-// not widen the gaps, and for gamma >= 1 it narrows the two-exit ones; a
-// small gamma puts more two-exit points, the widest, on the front, so the
-// pooled mean gap grows for gamma 0.5 on a0 and a5 and for gamma 1 on a0
-// only. The paper's ablation reports RoD and the front's extremes, which
-// repro/seed003's Figure 7 measures beside the gaps.
+// under nested correctness (TestDissimilaritySpreadsExits): at a fixed
+// number of exits gamma does not widen the gaps; a small gamma puts more
+// two-exit points, the widest, on the front. Under overlapping errors an
+// exit that errs on different samples adds N_k of its own, which is where
+// gamma can change what the front is; repro/seed003's Figure 7 and its
+// overlap sweep measure that in the space of dynamic top-1 and energy.
 package hadas

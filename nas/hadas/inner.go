@@ -22,6 +22,9 @@ type InnerConfig struct {
 	// MutationProb and CrossoverProb of the discrete encoding (0: the
 	// search package's defaults).
 	MutationProb, CrossoverProb float64
+	// Overlap is the exit-correctness model (Overlap); nil is the nested
+	// one (rho = 1).
+	Overlap *Overlap
 }
 
 // DefaultInner is the paper's inner budget: 50 x 70 = 3,500 evaluations,
@@ -34,10 +37,12 @@ func DefaultInner() InnerConfig {
 type Point struct {
 	Exits   []int // chosen positions, ascending
 	Setting int
-	// N are the exits' first-correct fractions (FirstCorrect), Covered
-	// their sum.
+	// N are the exits' first-correct fractions under the engine's overlap
+	// model, Covered their sum; NFinal the fraction the backbone's own
+	// classifier gets right after every chosen exit got it wrong.
 	N       []float64
 	Covered float64
+	NFinal  float64
 	// Coverage is the inner search's accuracy objective: mean N_k
 	// dissim_k^gamma at the engine's gamma; Coverage0 the same at gamma 0
 	// (a gamma-free yardstick for the ablation).
@@ -49,8 +54,9 @@ type Point struct {
 	EnergyPJ, LatencyPS       float64
 	// Score is D, Eq. 5-7.
 	Score float64
-	// Top1 is the dynamic accuracy under the ideal policy and nested
-	// correctness: max(Covered, the backbone's own accuracy).
+	// Top1 is the dynamic accuracy under the ideal policy: the fraction
+	// some chosen exit or the backbone's classifier gets right, Covered +
+	// NFinal (max(Covered, Acc_b) under nested correctness).
 	Top1 float64
 }
 
@@ -76,8 +82,14 @@ type Engine struct {
 	Static *SettingCost
 	pos    []int
 	acc    []float64 // accuracy of an exit at each position
+	// cond[i] is Overlap.Conditional of the exit at pos[i], condFinal the
+	// backbone classifier's (nil under nested correctness).
+	cond      [][]float64
+	condFinal []float64
 	// scratch of Evaluate (the inner NSGA-II runs on one goroutine)
-	bufAcc, bufN, bufE, bufT []float64
+	bufAcc, bufN, bufE, bufT, bufHE, bufHT, surv []float64
+	bufCond                                      [][]float64
+	nFinal, covered                              float64
 }
 
 // NewEngine prepares the IOE of b with exit accuracies curve.
@@ -96,6 +108,13 @@ func NewEngine(c *Costs, curve *Curve, cfg InnerConfig) (*Engine, error) {
 			return nil, err
 		}
 		e.acc = append(e.acc, a)
+	}
+	if o := cfg.Overlap; o != nil && !o.Nested() {
+		for _, a := range e.acc {
+			e.cond = append(e.cond, o.Conditional(a, nil))
+		}
+		e.condFinal = o.Conditional(curve.Final(), nil)
+		e.surv = make([]float64, OverlapNodes)
 	}
 	var vars []search.Variable
 	for _, p := range e.pos {
@@ -153,15 +172,33 @@ func (e *Engine) measure(g []int) (*SettingCost, int, error) {
 	if err != nil {
 		return nil, s, err
 	}
-	e.bufAcc, e.bufE, e.bufT = e.bufAcc[:0], e.bufE[:0], e.bufT[:0]
+	e.bufAcc, e.bufE, e.bufT, e.bufHE, e.bufHT, e.bufCond = e.bufAcc[:0], e.bufE[:0], e.bufT[:0], e.bufHE[:0], e.bufHT[:0], e.bufCond[:0]
 	for i := range e.pos {
 		if g[i] == 1 {
 			e.bufAcc = append(e.bufAcc, e.acc[i])
 			e.bufE = append(e.bufE, sc.ExitPJ[i])
 			e.bufT = append(e.bufT, sc.ExitPS[i])
+			e.bufHE = append(e.bufHE, sc.HeadPJ[i])
+			e.bufHT = append(e.bufHT, sc.HeadPS[i])
+			if e.cond != nil {
+				e.bufCond = append(e.bufCond, e.cond[i])
+			}
 		}
 	}
-	e.bufN, _ = FirstCorrect(e.bufAcc, e.bufN)
+	if e.cond == nil {
+		e.bufN, e.covered = FirstCorrect(e.bufAcc, e.bufN)
+		e.nFinal = max(e.Curve.Final()-e.covered, 0)
+		return sc, s, nil
+	}
+	// The backbone's classifier is the last "exit" of the integral.
+	e.bufCond = append(e.bufCond, e.condFinal)
+	e.bufN, _ = FirstCorrectGrid(e.bufCond, e.bufN, e.surv)
+	k := len(e.bufN) - 1
+	e.nFinal, e.bufN = e.bufN[k], e.bufN[:k]
+	e.covered = 0
+	for _, n := range e.bufN {
+		e.covered += n
+	}
 	return sc, s, nil
 }
 
@@ -176,7 +213,7 @@ func (e *Engine) Evaluate(g []int) (search.Evaluation, error) {
 	if len(e.bufN) == 0 {
 		viol = 1
 	}
-	en := Expected(e.bufN, e.bufE, sc.FullPJ) / e.Static.FullPJ
+	en := Expected(e.bufN, e.bufE, e.bufHE, sc.FullPJ) / e.Static.FullPJ
 	return search.Evaluation{Objectives: []float64{-Coverage(e.bufN, e.Cfg.Gamma), en}, Constraints: []float64{viol}}, nil
 }
 
@@ -192,21 +229,19 @@ func (e *Engine) PointOf(g []int) (Point, error) {
 			p.Exits = append(p.Exits, x)
 		}
 	}
-	for _, n := range p.N {
-		p.Covered += n
-	}
+	p.Covered, p.NFinal = e.covered, e.nFinal
 	p.Coverage = Coverage(p.N, e.Cfg.Gamma)
 	p.Coverage0 = Coverage(p.N, 0)
-	p.EnergyPJ = Expected(p.N, e.bufE, sc.FullPJ)
-	p.LatencyPS = Expected(p.N, e.bufT, sc.FullPS)
+	p.EnergyPJ = Expected(p.N, e.bufE, e.bufHE, sc.FullPJ)
+	p.LatencyPS = Expected(p.N, e.bufT, e.bufHT, sc.FullPS)
 	p.EnergyRatio = p.EnergyPJ / e.Static.FullPJ
 	p.LatencyRatio = p.LatencyPS / e.Static.FullPS
-	er, lr := make([]float64, len(p.N)), make([]float64, len(p.N))
+	er, lr := PathCosts(e.bufE, e.bufHE, nil), PathCosts(e.bufT, e.bufHT, nil)
 	for k := range p.N {
-		er[k], lr[k] = e.bufE[k]/e.Static.FullPJ, e.bufT[k]/e.Static.FullPS
+		er[k], lr[k] = er[k]/e.Static.FullPJ, lr[k]/e.Static.FullPS
 	}
 	p.Score = Score(p.N, er, lr, e.Cfg.Gamma)
-	p.Top1 = max(p.Covered, e.Curve.Final())
+	p.Top1 = p.Covered + p.NFinal
 	return p, nil
 }
 

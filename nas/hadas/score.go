@@ -9,10 +9,9 @@ import "math"
 // backbone), into n (reused when large enough), and the fraction covered
 // by some exit.
 //
-// Only per-exit accuracies are measured, not which samples each exit gets
-// right, so gnnsim assumes nested correctness: a sample an exit classifies
-// correctly stays correct at every later exit that is at least as
-// accurate. Then the samples correct by exit k are max(acc_1..acc_k) and
+// This is the nested model (Overlap with rho = 1), computed exactly: a
+// sample an exit classifies correctly stays correct at every later exit
+// that is at least as accurate. Then the samples correct by exit k are max(acc_1..acc_k) and
 // N_k = max(acc_1..acc_k) - max(acc_1..acc_{k-1}). Exits that reach no
 // more samples than their predecessors get N_k = 0.
 func FirstCorrect(acc, n []float64) ([]float64, float64) {
@@ -73,16 +72,35 @@ func dissimPow(d, gamma float64) float64 {
 	return math.Pow(d, gamma)
 }
 
-// Expected returns the expected cost per sample under the ideal policy:
-// a fraction n[k] leaves at exit k paying exit[k] (the backbone up to the
-// exit plus its branch); the rest (1 - sum n) runs the whole backbone,
-// paying full.
-func Expected(n, exit []float64, full float64) float64 {
+// Expected returns the expected cost per sample under the ideal policy
+// with every evaluated exit head charged: a fraction n[k] leaves at the
+// k-th chosen exit, having run the backbone up to it and the heads of
+// exits 1..k (exit[k] is the backbone up to exit k plus its own head,
+// head[j] exit j's head alone); the rest (1 - sum n) runs the whole
+// backbone (full) after every chosen head has been tried. A runtime
+// controller evaluates each head in turn to decide whether to leave, so
+// an exit nobody leaves by still costs its head on every sample that
+// reaches it.
+func Expected(n, exit, head []float64, full float64) float64 {
 	rest := 1.0
-	e := 0.0
+	e, heads := 0.0, 0.0
 	for k, nk := range n {
-		e += nk * exit[k]
+		e += nk * (exit[k] + heads)
+		heads += head[k]
 		rest -= nk
 	}
-	return e + max(rest, 0)*full
+	return e + max(rest, 0)*(full+heads)
+}
+
+// PathCosts returns into dst (reused when large enough) the cost of a
+// sample leaving at each chosen exit: exit[k] plus the heads of the exits
+// before it (Expected's per-exit charge; Eq. 6's E_k and L_k).
+func PathCosts(exit, head, dst []float64) []float64 {
+	dst = dst[:0]
+	heads := 0.0
+	for k, x := range exit {
+		dst = append(dst, x+heads)
+		heads += head[k]
+	}
+	return dst
 }

@@ -41,7 +41,7 @@ func TestQuickRun(t *testing.T) {
 	if err != nil || len(ms) == 0 {
 		t.Fatalf("metrics: %d, %v", len(ms), err)
 	}
-	for _, f := range []string{"report.md", "fig5.png", "fig7.png"} {
+	for _, f := range []string{"report.md", "fig5.png", "fig6.png", "fig7.png", SweepFile} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Error(err)
 		}
@@ -51,7 +51,7 @@ func TestQuickRun(t *testing.T) {
 	if _, err := Run(context.Background(), Options{Out: out2, Quick: true, Seed: 1, Workers: 1, DataDir: d}); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{RowsFile, MetricsFile} {
+	for _, f := range []string{RowsFile, MetricsFile, SweepFile} {
 		a, _ := os.ReadFile(filepath.Join(out, f))
 		b, _ := os.ReadFile(filepath.Join(out2, f))
 		if string(a) != string(b) {
@@ -65,6 +65,19 @@ func TestWithoutData(t *testing.T) {
 	rep, err := Run(context.Background(), Options{Out: out, Quick: true, DataDir: filepath.Join(out, "nowhere")})
 	if err != nil || len(rep.Findings) != 1 {
 		t.Fatalf("%v, %v", rep, err)
+	}
+}
+
+func TestBadOptions(t *testing.T) {
+	d := dataDir(t)
+	for _, o := range []Options{
+		{Platform: "orin", Overlap: -1},
+		{Platform: "tx2", Overlap: 1.5},
+	} {
+		o.Out, o.Quick, o.DataDir = t.TempDir(), true, d
+		if _, err := Run(context.Background(), o); err == nil {
+			t.Errorf("%+v accepted", o)
+		}
 	}
 }
 
