@@ -10,8 +10,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parquet-go/parquet-go"
+
 	"gnnsim/accel/fpga"
 	"gnnsim/hw"
+	"gnnsim/internal/pqio"
 	"gnnsim/nas/fgnas"
 )
 
@@ -45,6 +48,22 @@ func TestFPGASweepShardsAndResume(t *testing.T) {
 	}
 	if !sum.Complete || sum.Points != 3*4*3 || sum.Runs != sum.Points || sum.Graphs != 0 {
 		t.Fatalf("summary %+v", sum)
+	}
+	// Numbers are typed columns: DuckDB and pandas read them as they are.
+	pf, err := pqio.Open(filepath.Join(serial, RunsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	types := map[string]parquet.Kind{}
+	for _, fl := range pf.Schema().Fields() {
+		types[fl.Name()] = fl.Type().Kind()
+	}
+	pf.Close()
+	for col, k := range map[string]parquet.Kind{"feasible": parquet.Boolean, "cycles": parquet.Int64, "latency_ps": parquet.Int64,
+		"lut": parquet.Int64, "l1_t_aggr": parquet.Int64, "l0_w_frac": parquet.Int64, "arch": parquet.ByteArray, "l0_attn": parquet.ByteArray} {
+		if types[col] != k {
+			t.Errorf("column %s has type %v, want %v", col, types[col], k)
+		}
 	}
 	if _, err := os.Stat(filepath.Join(serial, GraphsFile)); err == nil {
 		t.Error("an fpga sweep wrote a graphs table")
