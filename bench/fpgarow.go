@@ -94,32 +94,22 @@ type FPGARow struct {
 // setGenes fills the gene columns of r from design d (at most
 // fpgaMaxLayers layers; the slots of absent layers stay empty and 0).
 func (r *FPGARow) setGenes(d *fpga.Design) {
-	if len(d.Layers) > 0 {
-		x := &d.Layers[0]
-		r.L0Attn, r.L0Aggr, r.L0Act = x.Attn.String(), x.Aggr.String(), x.Act.String()
-		r.L0Embed, r.L0Heads = int64(x.Embed), int64(x.Heads)
-		r.L0TIn, r.L0TOut, r.L0TAttn, r.L0TAggr, r.L0TAct = int64(x.T.In), int64(x.T.Out), int64(x.T.Attn), int64(x.T.Aggr), int64(x.T.Act)
-		r.L0WInt, r.L0WFrac, r.L0AInt, r.L0AFrac = int64(x.Bits.W.Int), int64(x.Bits.W.Frac), int64(x.Bits.A.Int), int64(x.Bits.A.Frac)
+	slots := [fpgaMaxLayers]struct {
+		text [3]*string
+		num  [11]*int64
+	}{
+		{[3]*string{&r.L0Attn, &r.L0Aggr, &r.L0Act}, [11]*int64{&r.L0Embed, &r.L0Heads, &r.L0TIn, &r.L0TOut, &r.L0TAttn, &r.L0TAggr, &r.L0TAct, &r.L0WInt, &r.L0WFrac, &r.L0AInt, &r.L0AFrac}},
+		{[3]*string{&r.L1Attn, &r.L1Aggr, &r.L1Act}, [11]*int64{&r.L1Embed, &r.L1Heads, &r.L1TIn, &r.L1TOut, &r.L1TAttn, &r.L1TAggr, &r.L1TAct, &r.L1WInt, &r.L1WFrac, &r.L1AInt, &r.L1AFrac}},
+		{[3]*string{&r.L2Attn, &r.L2Aggr, &r.L2Act}, [11]*int64{&r.L2Embed, &r.L2Heads, &r.L2TIn, &r.L2TOut, &r.L2TAttn, &r.L2TAggr, &r.L2TAct, &r.L2WInt, &r.L2WFrac, &r.L2AInt, &r.L2AFrac}},
+		{[3]*string{&r.L3Attn, &r.L3Aggr, &r.L3Act}, [11]*int64{&r.L3Embed, &r.L3Heads, &r.L3TIn, &r.L3TOut, &r.L3TAttn, &r.L3TAggr, &r.L3TAct, &r.L3WInt, &r.L3WFrac, &r.L3AInt, &r.L3AFrac}},
 	}
-	if len(d.Layers) > 1 {
-		x := &d.Layers[1]
-		r.L1Attn, r.L1Aggr, r.L1Act = x.Attn.String(), x.Aggr.String(), x.Act.String()
-		r.L1Embed, r.L1Heads = int64(x.Embed), int64(x.Heads)
-		r.L1TIn, r.L1TOut, r.L1TAttn, r.L1TAggr, r.L1TAct = int64(x.T.In), int64(x.T.Out), int64(x.T.Attn), int64(x.T.Aggr), int64(x.T.Act)
-		r.L1WInt, r.L1WFrac, r.L1AInt, r.L1AFrac = int64(x.Bits.W.Int), int64(x.Bits.W.Frac), int64(x.Bits.A.Int), int64(x.Bits.A.Frac)
-	}
-	if len(d.Layers) > 2 {
-		x := &d.Layers[2]
-		r.L2Attn, r.L2Aggr, r.L2Act = x.Attn.String(), x.Aggr.String(), x.Act.String()
-		r.L2Embed, r.L2Heads = int64(x.Embed), int64(x.Heads)
-		r.L2TIn, r.L2TOut, r.L2TAttn, r.L2TAggr, r.L2TAct = int64(x.T.In), int64(x.T.Out), int64(x.T.Attn), int64(x.T.Aggr), int64(x.T.Act)
-		r.L2WInt, r.L2WFrac, r.L2AInt, r.L2AFrac = int64(x.Bits.W.Int), int64(x.Bits.W.Frac), int64(x.Bits.A.Int), int64(x.Bits.A.Frac)
-	}
-	if len(d.Layers) > 3 {
-		x := &d.Layers[3]
-		r.L3Attn, r.L3Aggr, r.L3Act = x.Attn.String(), x.Aggr.String(), x.Act.String()
-		r.L3Embed, r.L3Heads = int64(x.Embed), int64(x.Heads)
-		r.L3TIn, r.L3TOut, r.L3TAttn, r.L3TAggr, r.L3TAct = int64(x.T.In), int64(x.T.Out), int64(x.T.Attn), int64(x.T.Aggr), int64(x.T.Act)
-		r.L3WInt, r.L3WFrac, r.L3AInt, r.L3AFrac = int64(x.Bits.W.Int), int64(x.Bits.W.Frac), int64(x.Bits.A.Int), int64(x.Bits.A.Frac)
+	for l := range min(len(d.Layers), fpgaMaxLayers) {
+		x, s := &d.Layers[l], &slots[l]
+		for i, v := range [3]string{x.Attn.String(), x.Aggr.String(), x.Act.String()} {
+			*s.text[i] = v
+		}
+		for i, v := range [11]int{x.Embed, x.Heads, x.T.In, x.T.Out, x.T.Attn, x.T.Aggr, x.T.Act, x.Bits.W.Int, x.Bits.W.Frac, x.Bits.A.Int, x.Bits.A.Frac} {
+			*s.num[i] = int64(v)
+		}
 	}
 }

@@ -272,7 +272,7 @@ func runSweep(cmd *cobra.Command, spec *bench.Spec, out, defaultOut string, work
 
 // summaryFlags adds --json and --quiet to a command that runs a sweep.
 func summaryFlags(c *cobra.Command) {
-	c.Flags().Bool("json", false, "print the summary as one JSON object (keys graphs, runs, chunks, chunks_done, chunks_computed, chunks_reused, complete, best, skipped, removed, out); the wall time goes to stderr")
+	c.Flags().Bool("json", false, "print the summary as one JSON object (keys graphs, points (design points of an fpga sweep, else 0), runs, chunks, chunks_done, chunks_computed, chunks_reused, complete, best, skipped, removed, out); the wall time goes to stderr")
 	quietFlag(c)
 }
 
