@@ -74,13 +74,16 @@
 //
 // A spec with unit: fpga sweeps FGNAS's FPGA pipeline (package accel/fpga,
 // seed 004) over the design grid of its fpga: block (testdata/fpga.yaml):
-// every architecture (archs:, as fpga eval's --arch) with every group-size
+// every architecture (archs:, as fpga eval's --arch, then the GNN stacks
+// of models:, model files of gcn and gat layers, each built as its exact
+// architecture) with every group-size
 // setting (tiles:, as --tiles) and every number format (bits:, as --bits),
 // on one Planetoid data set (data: cora | citeseer | pubmed), priced by one
 // cost model (model: gnnsim | fgnas-code) against FGNAS's limits
 // (latency_ms, lut, dsp). Its units of work are design points, not graphs:
-// the spec has no graphs (nor sizes, layers, hardware); point p is archs[a]
-// x tiles[t] x bits[b] with p = (a*len(tiles) + t)*len(bits) + b; the points
+// the spec has no graphs (nor sizes, layers, hardware); point p is
+// architecture a (archs, then models) x tiles[t] x bits[b] with
+// p = (a*len(tiles) + t)*len(bits) + b; the points
 // are cut into chunks of chunk_points (default 4096) and chunked, sharded,
 // resumed and merged exactly as graphs are (the runs part alone marks a
 // chunk done, and no graphs.parquet is written). runs.parquet has one row
@@ -89,7 +92,8 @@
 //
 //	point_id                           design point (0-based)
 //	data, cost_model                   data set; gnnsim | fgnas-code
-//	arch, tiles, bits                  the grid entries, as written in the spec
+//	model                              the models: entry the design was built from, empty for an archs: entry
+//	arch, tiles, bits                  the grid entries, as written in the spec (a model's as its arch)
 //	layers                             GNN layers of the design
 //	l{0,1,2,3}_{attn,aggr,act}         operators (text, as in arch)
 //	l{0,1,2,3}_{embed,heads}           output width per head, heads

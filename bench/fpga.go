@@ -7,6 +7,7 @@ import (
 	"gnnsim/accel/fpga"
 	"gnnsim/hw"
 	"gnnsim/nas/fgnas"
+	"gnnsim/workload"
 )
 
 // This file is the fpga unit kind: FGNAS's FPGA pipeline (package
@@ -28,6 +29,13 @@ type FPGASpec struct {
 	// Archs are architectures as fpga eval's --arch:
 	// "attn/aggr/act/EMBEDxHEADS" per layer, layers separated by ';'.
 	Archs []string `yaml:"archs"`
+	// Models are GNN stacks to build as designs beside archs: model files
+	// (workload.ResolveModelSpec; the zoo's ViG and CNN models are not GNN
+	// stacks and are refused), read when the sweep is planned, not when it
+	// is merged. Only what the pipeline builds exactly is accepted: gcn
+	// and gat layers, each with an activation of relu, tanh, sigmoid or
+	// elu (every FGNAS layer has its activation stage).
+	Models []string `yaml:"models,omitempty"`
 	// Tiles are group-size settings as --tiles ("t_in,t_out,t_attn,
 	// t_aggr,t_act", one for every layer or one per layer separated by
 	// ';'); default ["8,8,8,8,8"].
@@ -88,14 +96,14 @@ func fpgaPoints(s *Spec) (int, error) {
 		f.Bits = []string{"2.5,2.5"}
 	}
 	switch {
-	case len(f.Archs) == 0:
-		return 0, specErr("fpga.archs", "empty list: name at least one architecture (\"gcn/add/relu/8;gcn/add/relu/7\")")
+	case len(f.Archs)+len(f.Models) == 0:
+		return 0, specErr("fpga.archs", "empty list: name at least one architecture (\"gcn/add/relu/8;gcn/add/relu/7\") or give models:")
 	case f.Block < 0:
 		return 0, specErr("fpga.block", "%d nodes, want >= 1 (leave it out for 64)", f.Block)
 	case f.LatencyMS < 0 || f.LUT < 0 || f.DSP < 0:
 		return 0, specErr("fpga", "negative limit (latency_ms %g, lut %d, dsp %d); 0 is no limit", f.LatencyMS, f.LUT, f.DSP)
 	}
-	n := len(f.Archs)
+	n := len(f.Archs) + len(f.Models)
 	for _, m := range []int{len(f.Tiles), len(f.Bits)} {
 		if n > MaxPoints/m {
 			return 0, specErr("fpga", "archs x tiles x bits is above %d design points", MaxPoints)
@@ -108,6 +116,7 @@ func fpgaPoints(s *Spec) (int, error) {
 // fpgaSweep prices the design points of an fpga spec.
 type fpgaSweep struct {
 	spec  *FPGASpec
+	arch  []string // archs, then the models' architectures
 	opt   fpga.Options
 	nnz   int64
 	archs []fpgaArch
@@ -139,8 +148,19 @@ func newFPGA(s *Spec) (Evaluator, error) {
 	if !f.Dense {
 		e.nnz = ds.FeatureNNZ
 	}
-	for i, arch := range f.Archs {
+	e.arch = append([]string(nil), f.Archs...)
+	for i, ref := range f.Models {
+		a, err := fpgaArchOf(ref, ds.Features)
+		if err != nil {
+			return nil, specErr(fmt.Sprintf("fpga.models[%d]", i), "%v", err)
+		}
+		e.arch = append(e.arch, a)
+	}
+	for i, arch := range e.arch {
 		key := fmt.Sprintf("fpga.archs[%d]", i)
+		if i >= len(f.Archs) {
+			key = fmt.Sprintf("fpga.models[%d]", i-len(f.Archs))
+		}
 		var a fpgaArch
 		// The architecture alone, then each tiles and bits entry with
 		// neutral others, so an error names the entry at fault.
@@ -220,12 +240,49 @@ func (e *fpgaSweep) Evaluate(t Table, c Case) error {
 			return rows, fmt.Errorf("bench: fpga point %d: %w", c.ID, err)
 		}
 		r := FPGARow{PointID: int64(c.ID), Data: e.spec.Data, CostModel: e.spec.Model,
-			Arch: strings.TrimSpace(e.spec.Archs[ai]), Tiles: strings.TrimSpace(e.spec.Tiles[ti]), Bits: strings.TrimSpace(e.spec.Bits[bi]),
+			Arch: strings.TrimSpace(e.arch[ai]), Tiles: strings.TrimSpace(e.spec.Tiles[ti]), Bits: strings.TrimSpace(e.spec.Bits[bi]),
 			Layers: int64(len(d.Layers)), Cycles: rep.Cost.Cycles, SummedCycles: rep.SummedCycles, PipelinedCycles: rep.PipelinedCycles,
 			LatencyPS: rep.Cost.TimePS, MACs: rep.Cost.MACs, DRAMBytes: rep.Cost.DRAMBytes,
 			LUT: rep.Resources.LUT, FF: rep.Resources.FF, DSP: rep.Resources.DSP, BRAM18: rep.Resources.BRAM,
 			Feasible: rep.Feasible, Over: rep.Over}
+		if ai >= len(e.spec.Archs) {
+			r.Model = e.spec.Models[ai-len(e.spec.Archs)]
+		}
 		r.setGenes(&d)
 		return append(rows, r), nil
 	})
+}
+
+// fpgaArchOf returns the architecture (fpga eval's --arch form) of the GNN
+// stack ref names, on inputs of features features. A layer the pipeline
+// cannot build exactly is an error naming it: SAGE's root weight, GIN's
+// MLP, EdgeConv's and MRConv's edge functions and a layer without an
+// activation have no FGNAS stage.
+func fpgaArchOf(ref string, features int) (string, error) {
+	m, err := workload.ResolveModelSpec(ref)
+	if err != nil {
+		return "", err
+	}
+	if m.Zoo != "" {
+		return "", fmt.Errorf("model %s is the zoo's %s, not a GNN stack: FGNAS's pipeline builds gcn and gat layers", ref, m.Zoo)
+	}
+	if m.Features > 0 && m.Features != features {
+		return "", fmt.Errorf("model %s takes %d input features, the data set has %d", ref, m.Features, features)
+	}
+	var parts []string
+	for i, l := range m.Layers {
+		act := strings.ToLower(l.Activation)
+		if _, err := fpga.ParseActivation(act); err != nil {
+			return "", fmt.Errorf("model %s layer %d: activation %q: the pipeline has an activation stage on every layer: give relu, tanh, sigmoid or elu", ref, i, l.Activation)
+		}
+		switch strings.ToLower(l.Kind) {
+		case "gcn":
+			parts = append(parts, fmt.Sprintf("gcn/add/%s/%d", act, l.Width))
+		case "gat":
+			parts = append(parts, fmt.Sprintf("gat/add/%s/%dx%d", act, l.Width, max(l.Heads, 1)))
+		default:
+			return "", fmt.Errorf("model %s layer %d: kind %s has no FGNAS pipeline form (one linear transform, attention and aggregation per layer: gcn and gat)", ref, i, l.Kind)
+		}
+	}
+	return strings.Join(parts, ";"), nil
 }

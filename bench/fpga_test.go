@@ -281,3 +281,60 @@ func BenchmarkFPGASweep(b *testing.B) {
 		}
 	}
 }
+
+// A model file of gcn and gat layers sweeps as the architecture it
+// describes: its rows equal those of the same arch written out; layers the
+// pipeline cannot build exactly are refused, naming the layer.
+func TestFPGAModels(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	good := write("gat2.yaml", "name: gat2\nlayers:\n  - {kind: gat, width: 8, heads: 2, activation: elu}\n  - {kind: gcn, width: 7, activation: relu}\n")
+	const grid = "  tiles: ['4,4,4,4,4', '8,8,8,8,8']\n  bits: ['2.5,2.5']\n"
+	run := func(block string) []FPGARow {
+		d := filepath.Join(dir, fmt.Sprint(len(block)))
+		if _, err := mustPlan(t, "unit: fpga\nfpga:\n"+block+grid).Run(context.Background(), d, Options{Workers: 1}); err != nil {
+			t.Fatal(err)
+		}
+		return readRows[FPGARow](t, d)
+	}
+	byModel := run("  models: [" + good + "]\n")
+	byArch := run("  archs: ['gat/add/elu/8x2;gcn/add/relu/7']\n")
+	if len(byModel) != 2 || len(byArch) != 2 {
+		t.Fatalf("%d and %d rows", len(byModel), len(byArch))
+	}
+	for i := range byModel {
+		m, a := byModel[i], byArch[i]
+		if m.Model != good || a.Model != "" || m.Arch != a.Arch {
+			t.Fatalf("row %d: model %q arch %q vs %q", i, m.Model, m.Arch, a.Arch)
+		}
+		m.Model = ""
+		if m != a {
+			t.Fatalf("row %d: model row %+v\n!= arch row %+v", i, m, a)
+		}
+	}
+	for _, c := range []struct{ name, text, want string }{
+		{"sage", "name: s\nlayers:\n  - {kind: sage, width: 8, activation: relu}\n", "kind sage has no FGNAS pipeline form"},
+		{"no activation", "name: n\nlayers:\n  - {kind: gcn, width: 7}\n", "layer 0: activation"},
+		{"features", "name: f\nfeatures: 500\nlayers:\n  - {kind: gcn, width: 7, activation: relu}\n", "takes 500 input features, the data set has 1433"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s, err := ParseSpec([]byte("unit: fpga\nfpga:\n  models: [" + write(c.name+".yaml", c.text) + "]\n"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err = NewPlan(s); err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "fpga.models[0]") {
+				t.Fatalf("err = %v, want fpga.models[0] and %q", err, c.want)
+			}
+		})
+	}
+	s, _ := ParseSpec([]byte("unit: fpga\nfpga:\n  models: [vig-s]\n"))
+	if _, err := NewPlan(s); err == nil || !strings.Contains(err.Error(), "not a GNN stack") {
+		t.Fatalf("zoo ViG accepted: %v", err)
+	}
+}

@@ -16,6 +16,7 @@ type FPGARow struct {
 	PointID   int64  `parquet:"point_id"`
 	Data      string `parquet:"data"`
 	CostModel string `parquet:"cost_model"`
+	Model     string `parquet:"model"` // the models: entry, empty for an archs: one
 	Arch      string `parquet:"arch"`
 	Tiles     string `parquet:"tiles"`
 	Bits      string `parquet:"bits"`
