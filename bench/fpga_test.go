@@ -70,18 +70,7 @@ func TestFPGASweepShardsAndResume(t *testing.T) {
 	}
 	want := readRunsFile(t, serial)
 
-	var shards []string
-	for i := range 3 {
-		d := filepath.Join(base, fmt.Sprintf("shard%d", i))
-		s, err := mustPlan(t, spec).Run(context.Background(), d, Options{Workers: 2, Shard: Shard{i, 3}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if s.Complete {
-			t.Fatalf("shard %d claims the whole sweep", i)
-		}
-		shards = append(shards, d)
-	}
+	shards := runShards(t, spec, base, 3)
 	merged := filepath.Join(base, "merged")
 	if _, err := Merge(shards, merged); err != nil {
 		t.Fatal(err)
