@@ -26,7 +26,11 @@ chunk_graphs: 5
 // kills.
 func TestMain(m *testing.M) {
 	if dir := os.Getenv("GNNSIM_BENCH_CHILD"); dir != "" {
-		s, err := ParseSpec([]byte(crashSpec))
+		text := crashSpec
+		if os.Getenv("GNNSIM_BENCH_CHILD_SPEC") == "fpga" {
+			text = fpgaCrashSpec
+		}
+		s, err := ParseSpec([]byte(text))
 		if err == nil {
 			var p *Plan
 			if p, err = NewPlan(s); err == nil {
@@ -46,20 +50,28 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// fpgaCrashSpec is an fpga design sweep of many small chunks.
+var fpgaCrashSpec = fpgaGrid(10, 30, 30) + "chunk_points: 60\n"
+
 // A sweep killed with SIGKILL mid-run and restarted produces the same final
-// dataset as an uninterrupted run.
+// dataset as an uninterrupted run: a graph sweep and an fpga design sweep.
 func TestSweepKilledAndResumed(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kills a child process; skipped with -short")
 	}
+	t.Run("omega", func(t *testing.T) { killAndResume(t, "", crashSpec) })
+	t.Run("fpga", func(t *testing.T) { killAndResume(t, "fpga", fpgaCrashSpec) })
+}
+
+func killAndResume(t *testing.T, name, spec string) {
 	base := t.TempDir()
 	killed := filepath.Join(base, "killed")
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "GNNSIM_BENCH_CHILD="+killed)
+	cmd.Env = append(os.Environ(), "GNNSIM_BENCH_CHILD="+killed, "GNNSIM_BENCH_CHILD_SPEC="+name)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	p := mustPlan(t, crashSpec)
+	p := mustPlan(t, spec)
 	// Wait for a few finished chunks, then kill without warning.
 	deadline := time.Now().Add(60 * time.Second)
 	for {
@@ -92,11 +104,15 @@ func TestSweepKilledAndResumed(t *testing.T) {
 		t.Fatalf("resume did not reuse the finished chunks: %+v", sum)
 	}
 	clean := filepath.Join(base, "clean")
-	if _, err := mustPlan(t, crashSpec).Run(context.Background(), clean, Options{Workers: 2}); err != nil {
+	if _, err := mustPlan(t, spec).Run(context.Background(), clean, Options{Workers: 2}); err != nil {
 		t.Fatal(err)
 	}
-	a, b := readBoth(t, killed), readBoth(t, clean)
-	if !bytes.Equal(a[0], b[0]) || !bytes.Equal(a[1], b[1]) {
+	if !p.points {
+		if a, b := readBoth(t, killed), readBoth(t, clean); !bytes.Equal(a[0], b[0]) {
+			t.Fatal("killed-and-resumed sweep's graphs differ from an uninterrupted one's")
+		}
+	}
+	if !bytes.Equal(readRunsFile(t, killed), readRunsFile(t, clean)) {
 		t.Fatal("killed-and-resumed sweep differs from an uninterrupted one")
 	}
 	left, _ := filepath.Glob(filepath.Join(killed, partsDir, p.Spec.Hash(), ".*"))

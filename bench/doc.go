@@ -66,8 +66,53 @@
 // with [gcn], the table is as above (RunRow), byte for byte what sweeps
 // wrote before the key existed, and the spec's hash is unchanged.
 //
-// All columns are plain INT64, DOUBLE or STRING (zstd, row groups of at
-// most 64 Ki rows): DuckDB, pandas, polars and Spark read them as they are.
+// All columns are plain INT64, DOUBLE, BOOLEAN or STRING (zstd, row groups
+// of at most 64 Ki rows): DuckDB, pandas, polars and Spark read them as
+// they are.
+//
+// # FPGA design sweeps (unit: fpga)
+//
+// A spec with unit: fpga sweeps FGNAS's FPGA pipeline (package accel/fpga,
+// seed 004) over the design grid of its fpga: block (testdata/fpga.yaml):
+// every architecture (archs:, as fpga eval's --arch, then the GNN stacks
+// of models:, model files of gcn and gat layers, each built as its exact
+// architecture) with every group-size
+// setting (tiles:, as --tiles) and every number format (bits:, as --bits),
+// on one Planetoid data set (data: cora | citeseer | pubmed), priced by one
+// cost model (model: gnnsim | fgnas-code) against FGNAS's limits
+// (latency_ms, lut, dsp). Its units of work are design points, not graphs:
+// the spec has no graphs (nor sizes, layers, hardware); point p is
+// architecture a (archs, then models) x tiles[t] x bits[b] with
+// p = (a*len(tiles) + t)*len(bits) + b; the points
+// are cut into chunks of chunk_points (default 4096) and chunked, sharded,
+// resumed and merged exactly as graphs are (the runs part alone marks a
+// chunk done, and no graphs.parquet is written). runs.parquet has one row
+// per point, in point order; the genes of layer i (at most four layers)
+// are the l<i>_ columns, empty or 0 past the last layer:
+//
+//	point_id                           design point (0-based)
+//	data, cost_model                   data set; gnnsim | fgnas-code
+//	model                              the models: entry the design was built from, empty for an archs: entry
+//	arch, tiles, bits                  the grid entries, as written in the spec (a model's as its arch)
+//	layers                             GNN layers of the design
+//	l{0,1,2,3}_{attn,aggr,act}         operators (text, as in arch)
+//	l{0,1,2,3}_{embed,heads}           output width per head, heads
+//	l{0,1,2,3}_{t_in,t_out,t_attn,t_aggr,t_act}  group sizes
+//	l{0,1,2,3}_{w_int,w_frac,a_int,a_frac}  integer and fraction bits of weights, activations
+//	cycles                             the timing judged, at 100 MHz: summed_cycles (FGNAS), or pipelined_cycles with pipelined: true
+//	summed_cycles, pipelined_cycles    every stage in turn; event-driven overlap on node blocks (0 unless pipelined: true)
+//	latency_ps                         cycles in ps
+//	macs, dram_bytes                   multiply-accumulates; off-chip bytes (gnnsim model)
+//	lut, ff, dsp, bram18               resources of the design
+//	feasible                           BOOLEAN: within every limit (the cost model's rule)
+//	over                               the first limit broken, empty when feasible
+//
+// A row equals what gnnsim fpga eval --json prints for the same design and
+// options. DuckDB reads the table with its types, e.g. the fastest
+// feasible design per architecture:
+//
+//	SELECT arch, min(latency_ps) / 1e9 AS best_ms, count(*) FILTER (WHERE feasible) AS feasible
+//	FROM 'results/fpga-example/runs.parquet' GROUP BY arch ORDER BY best_ms;
 //
 // # Unit kinds
 //
@@ -77,8 +122,8 @@
 // shards, resumption, merge), so a kind registered with RegisterUnit is
 // swept exactly like omega. UnitSweep makes a kind of any hw.Unit
 // (hw.LayerWork per graph, layer kind and size; one CostRow per unit with
-// time_ps, cycles, energy_pj, dram_bytes, macs): how the SoC, FPGA and
-// G-CoS units are meant to be swept. The model: key (a whole model instead
+// time_ps, cycles, energy_pj, dram_bytes, macs). A kind with Points set
+// (fpga) sweeps design points instead of graphs. The model: key (a whole model instead
 // of layers) is accepted only by a kind registered with Models set; none
 // is built in, and the error says so.
 //

@@ -119,9 +119,33 @@ func TestDocumentedColumns(t *testing.T) {
 		t.Fatal("doc.go: no graphs.parquet column list")
 	}
 	sameSet(t, "bench doc graphs.parquet", expandColumns(m[1]), graphCols)
-	// The runs block: tab-indented lines, names before the description.
-	var runs []string
+	// The runs blocks: tab-indented lines, names before the description;
+	// those under the heading of a kind's section are that kind's.
+	runs := docRunColumns(plain)
+	sameSet(t, "bench doc runs.parquet", runs[""], runCols)
+
+	fdir := t.TempDir()
+	if _, err := mustPlan(t, mustRead(t, "testdata/fpga.yaml")).Run(context.Background(), fdir, Options{Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	sameSet(t, "bench doc fpga runs.parquet", runs["fpga"], fileColumns(t, filepath.Join(fdir, RunsFile)))
+}
+
+// docRunColumns returns the documented runs columns of each unit kind:
+// "" for omega's, a kind's name for those under a heading "... (unit:
+// NAME)".
+func docRunColumns(plain []string) map[string][]string {
+	out := map[string][]string{}
+	kind := ""
+	head := regexp.MustCompile(`^# .*\(unit: ([a-z]+)\)`)
 	for _, l := range plain {
+		if strings.HasPrefix(l, "# ") {
+			kind = ""
+			if m := head.FindStringSubmatch(l); m != nil {
+				kind = m[1]
+			}
+			continue
+		}
 		if !strings.HasPrefix(l, "\t") {
 			continue
 		}
@@ -129,7 +153,7 @@ func TestDocumentedColumns(t *testing.T) {
 		if names == "" || !regexp.MustCompile(`^[a-z_{},. 0-9]+$`).MatchString(names) {
 			continue
 		}
-		runs = append(runs, expandColumns(names)...)
+		out[kind] = append(out[kind], expandColumns(names)...)
 	}
-	sameSet(t, "bench doc runs.parquet", runs, runCols)
+	return out
 }

@@ -22,6 +22,8 @@ type Plan struct {
 	total   int
 	kind    UnitKind
 	eval    Evaluator
+	points  bool // the kind sweeps design points: no graphs
+
 	// Skipped lists files a directory source could not load, with reasons.
 	Skipped []string
 }
@@ -39,6 +41,18 @@ func NewPlan(s *Spec) (*Plan, error) {
 		return nil, err
 	}
 	p := &Plan{Spec: s}
+	p.kind, _ = unitKind(s.Unit) // normalize checked it
+	if p.kind.Points != nil {
+		n, err := p.kind.Points(s)
+		if err != nil {
+			return nil, err
+		}
+		p.total, p.points = n, true
+		if p.eval, err = p.kind.Evaluator(s); err != nil {
+			return nil, err
+		}
+		return p, nil
+	}
 	for i, gs := range s.Graphs {
 		key := fmt.Sprintf("graphs[%d]", i)
 		src, skipped, err := resolveSource(s, gs)
@@ -59,7 +73,6 @@ func NewPlan(s *Spec) (*Plan, error) {
 	if p.NumChunks() > MaxChunks {
 		return nil, specErr("chunk_graphs", "%d graphs in chunks of %d make more than %d part files; raise chunk_graphs", p.total, s.ChunkGraphs, MaxChunks)
 	}
-	p.kind, _ = unitKind(s.Unit) // normalize checked it
 	var err error
 	if p.eval, err = p.kind.Evaluator(s); err != nil {
 		return nil, err
@@ -161,7 +174,7 @@ func loadPath(path, format, glob string) ([]*graphs.Graph, []string, error) {
 func (p *Plan) NumGraphs() int { return p.total }
 
 // NumChunks is the number of part files the sweep is cut into.
-func (p *Plan) NumChunks() int { return (p.total + p.Spec.ChunkGraphs - 1) / p.Spec.ChunkGraphs }
+func (p *Plan) NumChunks() int { return (p.total + p.Spec.chunkSize() - 1) / p.Spec.chunkSize() }
 
 // graph returns global graph id and its dataset label.
 func (p *Plan) graph(id int) (*graphs.Graph, string, error) {

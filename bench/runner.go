@@ -38,6 +38,7 @@ type Options struct {
 // Summary reports what a run did.
 type Summary struct {
 	Graphs, Runs   int     // in the final dataset (0 for an unfinished shard)
+	Points         int     // design points of a point kind's sweep (fpga), else 0
 	Chunks         int     // chunks of the whole sweep
 	ChunksDone     int     // chunks present after this run
 	ChunksComputed int     // chunks this run computed
@@ -77,12 +78,21 @@ func (p *Plan) partPath(dir, table string, c int) string {
 // chunkDone reports whether both part files of chunk c exist. The graphs
 // part is written last, so its presence means the chunk finished.
 func (p *Plan) chunkDone(dir string, c int) bool {
-	for _, t := range []string{"runs", "graphs"} {
+	for _, t := range p.partTables() {
 		if _, err := os.Stat(p.partPath(dir, t, c)); err != nil {
 			return false
 		}
 	}
 	return true
+}
+
+// partTables are the part files of a chunk, the one that marks it done
+// last: a design-point sweep has no graphs, so its runs part alone.
+func (p *Plan) partTables() []string {
+	if p.points {
+		return []string{"runs"}
+	}
+	return []string{"runs", "graphs"}
 }
 
 // errInterrupted wraps ctx's error when a run stops between units of work.
@@ -135,7 +145,11 @@ func (p *Plan) Run(ctx context.Context, dir string, opt Options) (*Summary, erro
 		}
 		todo = append(todo, c)
 	}
-	prog := NewProgress(orDiscard(opt.Progress), "sweep", "graphs", p.chunkGraphs(todo))
+	what := "graphs"
+	if p.points {
+		what = "points"
+	}
+	prog := NewProgress(orDiscard(opt.Progress), "sweep", what, p.chunkGraphs(todo))
 	// Cancelling ctx stops the handing out of chunks and the chunks in
 	// flight between graphs. The error reported is that of the lowest
 	// failing chunk of todo, one that found ctx cancelled included.
@@ -201,20 +215,24 @@ func (p *Plan) scanParts(ctx context.Context, pd string, sum *Summary) ([]bool, 
 		if c%4096 == 0 && ctx.Err() != nil {
 			return nil, interrupted(ctx)
 		}
-		r, g := fmt.Sprintf("runs-%06d.parquet", c), fmt.Sprintf("graphs-%06d.parquet", c)
-		if !have[r] || !have[g] {
+		var fs []string
+		for _, t := range p.partTables() {
+			fs = append(fs, fmt.Sprintf("%s-%06d.parquet", t, c))
+		}
+		if !have[fs[0]] || !have[fs[len(fs)-1]] {
 			continue
 		}
 		ok := true
-		for _, f := range []string{r, g} {
+		for _, f := range fs {
 			if err := pqio.CheckFile(filepath.Join(pd, f)); err != nil {
 				ok = false
 				sum.Removed = append(sum.Removed, filepath.Join(pd, f))
 			}
 		}
 		if !ok {
-			os.Remove(filepath.Join(pd, g)) // graphs first: it marks the chunk done
-			os.Remove(filepath.Join(pd, r))
+			for i := len(fs) - 1; i >= 0; i-- { // the done mark first
+				os.Remove(filepath.Join(pd, fs[i]))
+			}
 			continue
 		}
 		done[c] = true
@@ -239,8 +257,8 @@ func (p *Plan) chunkGraphs(cs []int) int {
 }
 
 func (p *Plan) chunkRange(c int) (lo, hi int) {
-	lo = c * p.Spec.ChunkGraphs
-	return lo, min(lo+p.Spec.ChunkGraphs, p.total)
+	lo = c * p.Spec.chunkSize()
+	return lo, min(lo+p.Spec.chunkSize(), p.total)
 }
 
 // initDir creates the part directory and records the spec and manifest.
@@ -271,9 +289,19 @@ func (p *Plan) runChunk(ctx context.Context, pd string, c int, prog *Progress) e
 	lo, hi := p.chunkRange(c)
 	gs := make([]*graphs.Graph, 0, hi-lo)
 	runs := p.kind.Table(p.Spec)
+	if g, ok := runs.(interface{ Grow(int) }); ok && p.points {
+		g.Grow(hi - lo) // at least a row per point
+	}
 	for id := lo; id < hi; id++ {
 		if ctx.Err() != nil {
 			return interrupted(ctx)
+		}
+		if p.points {
+			if err := p.eval.Evaluate(runs, Case{ID: id}); err != nil {
+				return err
+			}
+			prog.Add(1)
+			continue
 		}
 		g, ds, err := p.graph(id)
 		if err != nil {
@@ -291,6 +319,9 @@ func (p *Plan) runChunk(ctx context.Context, pd string, c int, prog *Progress) e
 	if err := runs.WriteFile(part("runs"), meta); err != nil {
 		return err
 	}
+	if p.points {
+		return nil
+	}
 	if err := graphs.WriteSet(part("graphs"), gs, meta); err != nil {
 		return fmt.Errorf("bench: %w", err)
 	}
@@ -302,6 +333,9 @@ func (p *Plan) runChunk(ctx context.Context, pd string, c int, prog *Progress) e
 // so sharded-and-merged sweeps equal unsharded ones byte for byte.
 func (p *Plan) assemble(ctx context.Context, dirs []string, out string, sum *Summary) error {
 	runs := p.kind.Table(p.Spec)
+	if g, ok := runs.(interface{ Grow(int) }); ok && p.points {
+		g.Grow(p.total) // at least a row per point
+	}
 	var allGraphs []*graphs.Graph
 	for c := range p.NumChunks() {
 		if ctx.Err() != nil {
@@ -320,11 +354,27 @@ func (p *Plan) assemble(ctx context.Context, dirs []string, out string, sum *Sum
 		if err := runs.ReadFile(p.partPath(d, "runs", c)); err != nil {
 			return damagedPart(p.partPath(d, "runs", c), err)
 		}
+		if p.points {
+			continue
+		}
 		gs, _, err := graphs.ReadSet(p.partPath(d, "graphs", c))
 		if err != nil {
 			return damagedPart(p.partPath(d, "graphs", c), err)
 		}
 		allGraphs = append(allGraphs, gs...)
+	}
+	if p.points {
+		if runs.Len() < p.total {
+			return fmt.Errorf("bench: parts hold %d rows, the spec %d design points", runs.Len(), p.total)
+		}
+		if ctx.Err() != nil {
+			return interrupted(ctx)
+		}
+		if err := runs.WriteFile(filepath.Join(out, RunsFile), p.meta()); err != nil {
+			return err
+		}
+		sum.Points, sum.Runs, sum.Complete = p.total, runs.Len(), true
+		return nil
 	}
 	if len(allGraphs) != p.total {
 		return fmt.Errorf("bench: parts hold %d graphs, the spec %d", len(allGraphs), p.total)
@@ -421,6 +471,7 @@ func Merge(dirs []string, out string) (*Summary, error) {
 	}
 	p := &Plan{Spec: spec, total: m.Graphs}
 	p.kind, _ = unitKind(spec.Unit) // ParseSpec checked it
+	p.points = p.kind.Points != nil
 	if m.SpecHash != spec.Hash() || p.NumChunks() != m.Chunks {
 		return nil, fmt.Errorf("bench: %s does not match %s", ManifestFile, SpecFile)
 	}

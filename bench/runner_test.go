@@ -75,18 +75,7 @@ func TestSweepDeterminism(t *testing.T) {
 		t.Fatal("3 workers differ from 1")
 	}
 
-	var shardDirs []string
-	for i := range 3 {
-		d := filepath.Join(base, "shard", string(rune('0'+i)))
-		s, err := mustPlan(t, smallSpec).Run(context.Background(), d, Options{Workers: 2, Shard: Shard{i, 3}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if s.Complete {
-			t.Fatalf("shard %d claims the whole sweep", i)
-		}
-		shardDirs = append(shardDirs, d)
-	}
+	shardDirs := runShards(t, smallSpec, base, 3)
 	merged := filepath.Join(base, "merged")
 	ms, err := Merge(shardDirs, merged)
 	if err != nil {
@@ -152,4 +141,23 @@ func TestSweepCancelAndFailure(t *testing.T) {
 			}
 		}
 	}
+}
+
+// runShards runs the n shards of spec into directories under base and
+// returns them; no shard may claim the whole sweep.
+func runShards(t *testing.T, spec, base string, n int) []string {
+	t.Helper()
+	var dirs []string
+	for i := range n {
+		d := filepath.Join(base, "shard", fmt.Sprint(i))
+		s, err := mustPlan(t, spec).Run(context.Background(), d, Options{Workers: 2, Shard: Shard{i, n}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Complete {
+			t.Fatalf("shard %d claims the whole sweep", i)
+		}
+		dirs = append(dirs, d)
+	}
+	return dirs
 }

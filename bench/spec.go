@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"regexp"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 
@@ -56,6 +57,24 @@ type Spec struct {
 	// ChunkGraphs is the number of consecutive graphs per part file: the unit
 	// of sharding, resumption and crash loss. Default 256.
 	ChunkGraphs int `yaml:"chunk_graphs"`
+
+	// FPGA is the design grid of unit: fpga (see FPGASpec).
+	FPGA *FPGASpec `yaml:"fpga,omitempty"`
+	// ChunkPoints is, for a unit kind that sweeps design points instead
+	// of graphs (fpga), the number of consecutive points per part file.
+	// Default 4096.
+	ChunkPoints int `yaml:"chunk_points,omitempty"`
+}
+
+// MaxPoints bounds the design points of a sweep of a point kind.
+const MaxPoints = MaxGraphs
+
+// chunkSize is the number of graphs, or design points, per chunk.
+func (s *Spec) chunkSize() int {
+	if s.ChunkPoints > 0 {
+		return s.ChunkPoints
+	}
+	return s.ChunkGraphs
 }
 
 // GraphSource is either a generator or a path to load.
@@ -160,6 +179,12 @@ func (s *Spec) normalize() error {
 	if s.Name != "" && !validName.MatchString(s.Name) {
 		return specErr("name", "%q: a name is letters, digits and . _ + - (no path separators, no leading dot); it names the directory results/<name>", s.Name)
 	}
+	if k, ok := unitKind(s.Unit); ok && k.Points != nil {
+		return s.normalizePoints(k)
+	}
+	if s.ChunkPoints != 0 {
+		return specErr("chunk_points", "only unit kinds that sweep design points (%s) read it; graph sweeps have chunk_graphs", strings.Join(pointKinds(), ", "))
+	}
 	if len(s.Graphs) == 0 {
 		return specErr("graphs", "empty list: name at least one generator or path")
 	}
@@ -253,7 +278,56 @@ func (s *Spec) normalize() error {
 			return specErr(fmt.Sprintf("hardware[%d].pes", i), "PE count %d must be at least 1 (leave the key out for the hardware file's)", *h.PEs)
 		}
 	}
-	return s.checkUnitKeys()
+	if err := s.checkUnitKeys(); err != nil {
+		return err
+	}
+	k, _ := unitKind(s.Unit)
+	return s.checkKindBlocks(k)
+}
+
+// normalizePoints checks the spec of a kind that sweeps design points: no
+// graph keys, the kind's own keys (k.Points), the chunk size.
+func (s *Spec) normalizePoints(k UnitKind) error {
+	for _, c := range []struct {
+		key string
+		set bool
+	}{{"graphs", len(s.Graphs) > 0}, {"layers", len(s.Layers) > 0}, {"model", s.Model != ""},
+		{"sizes", len(s.Sizes.F)+len(s.Sizes.G) > 0 || s.Sizes.Mode != ""},
+		{"configurations", len(s.Config.Dataflows)+len(s.Config.Tilings)+len(s.Config.Custom) > 0},
+		{"hardware", len(s.HW) > 0}, {"mode", s.Mode != ""}, {"chunk_graphs", s.ChunkGraphs != 0}} {
+		if c.set {
+			return specErr(c.key, "unit %s sweeps design points, not graphs: leave %s out (see bench/testdata/%s.yaml)", k.Name, c.key, k.Name)
+		}
+	}
+	if s.ChunkPoints == 0 {
+		s.ChunkPoints = 4096
+	}
+	if s.ChunkPoints < 0 || s.ChunkPoints > MaxPoints {
+		return specErr("chunk_points", "%d outside [1, %d] (leave it out for 4096)", s.ChunkPoints, MaxPoints)
+	}
+	if err := s.checkKindBlocks(k); err != nil {
+		return err
+	}
+	n, err := k.Points(s)
+	if err != nil {
+		return err
+	}
+	if n < 1 || n > MaxPoints {
+		return specErr("unit", "unit %s: %d design points, want 1..%d", k.Name, n, MaxPoints)
+	}
+	if (n+s.ChunkPoints-1)/s.ChunkPoints > MaxChunks {
+		return specErr("chunk_points", "%d points in chunks of %d make more than %d part files; raise chunk_points", n, s.ChunkPoints, MaxChunks)
+	}
+	return nil
+}
+
+// checkKindBlocks refuses a kind's own block (fpga:) in a spec of another
+// kind, so a forgotten unit: key is not a silent omega sweep.
+func (s *Spec) checkKindBlocks(k UnitKind) error {
+	if s.FPGA != nil && k.Name != fpgaUnit {
+		return specErr("fpga", "only unit: fpga reads it (this spec's unit is %s)", k.Name)
+	}
+	return nil
 }
 
 // Canonical returns the spec as normalized YAML: the text recorded in result

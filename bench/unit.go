@@ -31,6 +31,13 @@ type UnitKind struct {
 	// Models reports whether the kind sweeps whole models (the spec's
 	// model: key). The kind's Evaluator reads Spec.Model.
 	Models bool
+	// Points, when set, makes the kind sweep a design space instead of
+	// graphs: it checks the kind's keys of spec s and returns the number
+	// of design points. Such a spec has no graphs (nor sizes, layers,
+	// hardware); the runner chunks, shards and resumes the points as it
+	// does graphs (chunk_points per part file), calls Evaluate with
+	// Case.ID the point index and no graph, and writes no graphs table.
+	Points func(s *Spec) (int, error)
 	// Table returns an empty runs table for spec s. Its row schema may
 	// depend on the spec but never on files: merge builds it from the
 	// recorded spec alone.
@@ -50,9 +57,10 @@ type Evaluator interface {
 	Evaluate(t Table, c Case) error
 }
 
-// Case is one graph of a sweep as an evaluator sees it.
+// Case is one graph of a sweep as an evaluator sees it, or one design
+// point of a kind that sweeps points (then only ID is set).
 type Case struct {
-	ID      int // graph id: the graph's position in the sweep
+	ID      int // graph id: the graph's position in the sweep (or the point's)
 	Graph   *graphs.Graph
 	Dataset string   // data set label of the runs table
 	Sizes   [][2]int // the (F, G) pairs the spec gives the graph
@@ -94,6 +102,10 @@ func (t *RowTable[R]) ReadFile(path string) error {
 	return nil
 }
 
+// Grow makes room for n more rows: assembling a large table from its
+// parts then copies each row once.
+func (t *RowTable[R]) Grow(n int) { t.Rows = slices.Grow(t.Rows, n) }
+
 func (t *RowTable[R]) rowTable() *RowTable[R] { return t }
 
 // appendRows appends the rows f produces to t, which must hold rows of
@@ -124,7 +136,7 @@ func (f rowEvaluator[R]) Evaluate(t Table, c Case) error {
 
 var (
 	unitsMu sync.RWMutex
-	units   = []UnitKind{omegaKind()}
+	units   = []UnitKind{omegaKind(), fpgaKind()}
 )
 
 // RegisterUnit adds a unit kind that specs can name. Call it from an init
@@ -167,6 +179,19 @@ func unitKind(name string) (UnitKind, bool) {
 		}
 	}
 	return UnitKind{}, false
+}
+
+// pointKinds names the registered kinds that sweep design points.
+func pointKinds() []string {
+	unitsMu.RLock()
+	defer unitsMu.RUnlock()
+	var out []string
+	for _, u := range units {
+		if u.Points != nil {
+			out = append(out, u.Name)
+		}
+	}
+	return out
 }
 
 // modelsKinds names the registered kinds that sweep whole models.

@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-var sweepJSONKeys = []string{"graphs", "runs", "chunks", "chunks_done", "chunks_computed", "chunks_reused", "complete", "best", "skipped", "removed", "out"}
+var sweepJSONKeys = []string{"graphs", "points", "runs", "chunks", "chunks_done", "chunks_computed", "chunks_reused", "complete", "best", "skipped", "removed", "out"}
 
 // progressDone is the last progress line of a sweep whose stderr is not a
 // terminal (here a buffer).

@@ -24,6 +24,11 @@ func newSweepCmd() *cobra.Command {
 YAML spec says (commented example: bench/testdata/example.yaml). Results go to
 OUT/graphs.parquet and OUT/runs.parquet (columns: see the bench package doc).
 
+The spec's unit: key names the hardware kind: omega (default, the accelerator
+swept over graphs), or fpga, which sweeps a grid of FPGA designs (archs x tiles
+x bits, bench/testdata/fpga.yaml) and writes only OUT/runs.parquet, one row per
+design point, chunked by chunk_points.
+
 The sweep is cut into chunks of chunk_graphs graphs, each written as a part
 file under OUT/parts/ as soon as it is done. A rerun of the same command skips
 finished chunks, so a killed sweep loses only the chunks in flight. With
@@ -267,7 +272,7 @@ func runSweep(cmd *cobra.Command, spec *bench.Spec, out, defaultOut string, work
 
 // summaryFlags adds --json and --quiet to a command that runs a sweep.
 func summaryFlags(c *cobra.Command) {
-	c.Flags().Bool("json", false, "print the summary as one JSON object (keys graphs, runs, chunks, chunks_done, chunks_computed, chunks_reused, complete, best, skipped, removed, out); the wall time goes to stderr")
+	c.Flags().Bool("json", false, "print the summary as one JSON object (keys graphs, points (design points of an fpga sweep, else 0), runs, chunks, chunks_done, chunks_computed, chunks_reused, complete, best, skipped, removed, out); the wall time goes to stderr")
 	quietFlag(c)
 }
 
@@ -275,6 +280,7 @@ func summaryFlags(c *cobra.Command) {
 // holds no wall-clock time: the same sweep prints the same object.
 type summaryJSON struct {
 	Graphs         int         `json:"graphs"`
+	Points         int         `json:"points"`
 	Runs           int         `json:"runs"`
 	Chunks         int         `json:"chunks"`
 	ChunksDone     int         `json:"chunks_done"`
@@ -293,7 +299,7 @@ type countJSON struct {
 }
 
 func newSummaryJSON(sum *bench.Summary, out string) summaryJSON {
-	s := summaryJSON{Graphs: sum.Graphs, Runs: sum.Runs, Chunks: sum.Chunks, ChunksDone: sum.ChunksDone, ChunksComputed: sum.ChunksComputed,
+	s := summaryJSON{Graphs: sum.Graphs, Points: sum.Points, Runs: sum.Runs, Chunks: sum.Chunks, ChunksDone: sum.ChunksDone, ChunksComputed: sum.ChunksComputed,
 		ChunksReused: sum.ChunksReused, Complete: sum.Complete, Best: []countJSON{},
 		Skipped: append([]string{}, sum.Skipped...), Removed: append([]string{}, sum.Removed...), Out: out}
 	for _, c := range sum.Best {
@@ -325,6 +331,10 @@ func printSummary(w io.Writer, sum *bench.Summary, out string, wall time.Duratio
 		for i := 0; i < len(parts); i += 6 {
 			fmt.Fprintf(w, "  %s\n", strings.Join(parts[i:min(i+6, len(parts))], "  "))
 		}
+	}
+	if sum.Points > 0 { // a design-point sweep (fpga): no graphs
+		fmt.Fprintf(w, "points=%d runs=%d wall_s=%.2f out=%s\n", sum.Points, sum.Runs, wall.Seconds(), out)
+		return
 	}
 	fmt.Fprintf(w, "graphs=%d runs=%d wall_s=%.2f out=%s\n", sum.Graphs, sum.Runs, wall.Seconds(), out)
 }

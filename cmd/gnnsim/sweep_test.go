@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -220,4 +221,87 @@ func TestDatasetDefaultsAndSizes(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "--G 100000000") {
 		t.Errorf("repro --G 100000000: error %v", err)
 	}
+}
+
+// An fpga sweep's row is what 'fpga eval --json' prints for the same
+// design and options, with the summed and with the pipelined timing; the
+// example spec runs through 'gnnsim sweep', sharded and merged.
+func TestSweepFPGAEqualsEval(t *testing.T) {
+	clearShardEnv(t)
+	for _, c := range []struct {
+		name, opts string
+		flags      []string
+	}{
+		{"summed", "", nil},
+		{"pipelined", "  pipelined: true\n", []string{"--pipelined"}},
+		{"fgnas-code", "  model: fgnas-code\n", []string{"--model", "fgnas-code"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			const arch, tiles, bits = "gat/mean/elu/8x2;gcn/add/relu/7", "4,8,2,4,4;8,8,8,8,8", "1.3,2.4"
+			spec := fmt.Sprintf("name: one\nunit: fpga\nfpga:\n  data: citeseer\n  archs: [%q]\n  tiles: [%q]\n  bits: [%q]\n  latency_ms: 0.5\n  lut: 20000\n  dsp: 40\n%s",
+				arch, tiles, bits, c.opts)
+			path := filepath.Join(dir, "one.yaml")
+			if err := os.WriteFile(path, []byte(spec), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out := filepath.Join(dir, "out")
+			if got := lastLine(mustRun(t, "sweep", path, "--out", out)); !strings.HasPrefix(got, "points=1 runs=1 ") {
+				t.Fatalf("summary %q", got)
+			}
+			rows, _, err := pqio.Read[bench.FPGARow](filepath.Join(out, bench.RunsFile))
+			if err != nil || len(rows) != 1 {
+				t.Fatalf("%d rows, %v", len(rows), err)
+			}
+			r := rows[0]
+			args := append([]string{"fpga", "eval", "--data", "citeseer", "--arch", arch, "--tiles", tiles, "--bits", bits,
+				"--latency-ms", "0.5", "--lut", "20000", "--dsp", "40", "--json"}, c.flags...)
+			var e struct {
+				SummedCycles, PipelinedCycles int64
+				LatencyMS                     float64
+				LUT, FF, DSP, BRAM18          int64
+				Feasible                      bool
+				Over                          string
+			}
+			var obj map[string]json.RawMessage
+			if err := json.Unmarshal([]byte(mustRun(t, args...)), &obj); err != nil {
+				t.Fatal(err)
+			}
+			for k, dst := range map[string]any{"summed_cycles": &e.SummedCycles, "pipelined_cycles": &e.PipelinedCycles, "latency_ms": &e.LatencyMS,
+				"lut": &e.LUT, "ff": &e.FF, "dsp": &e.DSP, "bram18": &e.BRAM18, "feasible": &e.Feasible} {
+				if err := json.Unmarshal(obj[k], dst); err != nil {
+					t.Fatalf("fpga eval key %s: %v", k, err)
+				}
+			}
+			if o, ok := obj["over"]; ok {
+				json.Unmarshal(o, &e.Over)
+			}
+			wantPipe := int64(0) // the sweep computes it only when it judges on it
+			if c.opts == "  pipelined: true\n" {
+				wantPipe = e.PipelinedCycles
+			}
+			if r.SummedCycles != e.SummedCycles || r.PipelinedCycles != wantPipe || float64(r.LatencyPS)*1e-9 != e.LatencyMS ||
+				r.LUT != e.LUT || r.FF != e.FF || r.DSP != e.DSP || r.BRAM18 != e.BRAM18 || r.Feasible != e.Feasible || r.Over != e.Over {
+				t.Fatalf("sweep row %+v\ndiffers from fpga eval %+v", r, e)
+			}
+			if r.Data != "citeseer" || r.Arch != arch || r.L0Heads != 2 || r.L0TOut != 8 || r.L1TIn != 8 || r.L0AInt != 2 || r.L1WFrac != 3 {
+				t.Fatalf("row genes %+v", r)
+			}
+		})
+	}
+
+	// The example spec: 3 shards merged equal one run.
+	dir := t.TempDir()
+	spec, _ := filepath.Abs("../../bench/testdata/fpga.yaml")
+	whole := filepath.Join(dir, "whole")
+	mustRun(t, "sweep", spec, "--out", whole)
+	shared := filepath.Join(dir, "shared")
+	for i := range 3 {
+		mustRun(t, "sweep", spec, "--out", shared, "--shard", fmt.Sprintf("%d/3", i))
+	}
+	merged := filepath.Join(dir, "merged")
+	if got := lastLine(mustRun(t, "merge", shared, "--out", merged)); !strings.HasPrefix(got, "points=36 runs=36 ") {
+		t.Fatalf("merge summary %q", got)
+	}
+	sameFiles(t, whole, merged, bench.RunsFile)
 }

@@ -205,7 +205,9 @@ func Read[T any](path string) ([]T, map[string]string, error) {
 	}
 	r := parquet.NewGenericReader[T](pf.File)
 	defer r.Close()
-	var rows []T
+	// The footer's row count sizes the result (bounded: a damaged footer
+	// must not reserve gigabytes), so rows are copied once.
+	rows := make([]T, 0, min(max(pf.NumRows(), 0), 1<<16))
 	batch := make([]T, 1024)
 	for {
 		k, err := r.Read(batch)
