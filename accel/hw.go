@@ -3,8 +3,8 @@ package accel
 import (
 	"errors"
 	"fmt"
-	"os"
 
+	"gnnsim/internal/boundedio"
 	"gnnsim/internal/strictyaml"
 )
 
@@ -160,7 +160,7 @@ func ParseHW(data []byte) (HW, error) {
 
 // LoadHW reads a hardware spec file; see ParseHW.
 func LoadHW(path string) (HW, error) {
-	data, err := os.ReadFile(path)
+	data, err := boundedio.ReadFile(path, boundedio.Spec)
 	if err != nil {
 		return HW{}, fmt.Errorf("accel: %w", err)
 	}

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"gnnsim/internal/boundedio"
 )
 
 // Planetoid is a node-classification data set: a graph, a sparse feature
@@ -225,7 +227,7 @@ func loadPlanetoidInd(path string) (*Planetoid, error) {
 	}
 	read := func(suffix string, optional bool) ([]byte, string, error) {
 		file := prefix + "." + suffix
-		b, err := os.ReadFile(file)
+		b, err := boundedio.ReadFile(file, boundedio.DataSet)
 		if optional && errors.Is(err, fs.ErrNotExist) {
 			return nil, file, nil
 		}

@@ -15,6 +15,7 @@ import (
 	"gnnsim/accel"
 	"gnnsim/dataflow"
 	"gnnsim/graphs"
+	"gnnsim/internal/boundedio"
 	"gnnsim/predict/gbdt"
 )
 
@@ -59,7 +60,7 @@ func LoadPredictor(dir string) (*Predictor, error) {
 // readJSONFile decodes the JSON file at path, of at most
 // maxManifestBytes, into v; unknown keys are errors.
 func readJSONFile(path string, v any) error {
-	fh, err := os.Open(path)
+	fh, err := boundedio.Open(path, boundedio.Manifest)
 	if err != nil {
 		return fmt.Errorf("predict: %w", err)
 	}

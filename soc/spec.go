@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 
+	"gnnsim/internal/boundedio"
 	"gnnsim/workload"
 )
 
@@ -120,7 +120,7 @@ func ParseSpec(data []byte) (Spec, error) {
 
 // LoadSpec reads a SoC spec file; see ParseSpec.
 func LoadSpec(path string) (Spec, error) {
-	data, err := os.ReadFile(path)
+	data, err := boundedio.ReadFile(path, boundedio.Spec)
 	if err != nil {
 		return Spec{}, fmt.Errorf("soc: %w", err)
 	}

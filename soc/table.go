@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
 	"gnnsim/hw"
+	"gnnsim/internal/boundedio"
 	"gnnsim/internal/pqio"
 	"gnnsim/workload"
 )
@@ -276,7 +276,7 @@ func ParseTableCSV(r io.Reader, name string) ([]TableRow, error) {
 func ReadTable(path string) ([]TableRow, error) {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".csv":
-		f, err := os.Open(path)
+		f, err := boundedio.Open(path, boundedio.Table)
 		if err != nil {
 			return nil, fmt.Errorf("soc: %w", err)
 		}

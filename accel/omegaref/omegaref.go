@@ -42,6 +42,7 @@ import (
 
 	"gnnsim/dataflow"
 	"gnnsim/graphs"
+	"gnnsim/internal/boundedio"
 )
 
 // Run is one row of omega_reference.csv.
@@ -92,12 +93,13 @@ func (r *Reference) WallSeconds() float64 {
 // Load reads the reference set in dir: omega_reference.csv and the .csr
 // graph of every graph it names.
 func Load(dir string) (*Reference, error) {
-	f, err := os.Open(filepath.Join(dir, "omega_reference.csv"))
+	name := filepath.Join(dir, "omega_reference.csv")
+	f, err := boundedio.Open(name, boundedio.CSV)
 	if err != nil {
 		return nil, fmt.Errorf("omegaref: %w", err)
 	}
 	defer f.Close()
-	runs, err := ReadRuns(f, f.Name())
+	runs, err := ReadRuns(f, name)
 	if err != nil {
 		return nil, err
 	}
@@ -248,7 +250,7 @@ func ReadCSR(path string) (*graphs.Graph, error) {
 	if st.Size() > maxCSRBytes {
 		return nil, fmt.Errorf("omegaref: %s: %d bytes exceeds the %d-byte limit", path, st.Size(), maxCSRBytes)
 	}
-	data, err := os.ReadFile(path)
+	data, err := boundedio.ReadFile(path, boundedio.Graph)
 	if err != nil {
 		return nil, fmt.Errorf("omegaref: %w", err)
 	}

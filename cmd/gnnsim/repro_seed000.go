@@ -1,10 +1,10 @@
 package main
 
 import (
-	"os"
 
 	"github.com/spf13/cobra"
 
+	"gnnsim/internal/boundedio"
 	"gnnsim/nas/magnas"
 	"gnnsim/repro/seed000"
 )
@@ -36,7 +36,7 @@ names a CSV with columns arch (e.g. d4G.fc0.ffn1.w192|d2M.fc1.ffn0|...) and top1
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts := seed000.Options{Out: out, Quick: quick, Seed: seed, Workers: workers, Dataset: dataset}
 			if accCSV != "" {
-				f, err := os.Open(accCSV)
+				f, err := boundedio.Open(accCSV, boundedio.CSV)
 				if err != nil {
 					return err
 				}

@@ -7,13 +7,14 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/dmitryikh/leaves"
+
+	"gnnsim/internal/boundedio"
 )
 
 // MaxModelBytes bounds the size of a model file LoadModel and ReadModel
@@ -94,7 +95,7 @@ func (e *Ensemble) PredictBatch(X [][]float64, out []float64) error {
 // refused with an error naming the file and line instead of being
 // half-read or crashing leaves.
 func LoadModel(path string) (*Ensemble, error) {
-	f, err := os.Open(path)
+	f, err := boundedio.Open(path, boundedio.Model)
 	if err != nil {
 		return nil, fmt.Errorf("gbdt: %w", err)
 	}

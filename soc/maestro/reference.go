@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"gnnsim/internal/boundedio"
 )
 
 // RefRow is one row of the MAESTRO reference set
@@ -91,7 +93,7 @@ func refExists(dir string) bool {
 // LoadReference reads dir/maestro_reference.csv and the dataflows
 // dir/dataflows/<name>.m its rows name.
 func LoadReference(dir string) (*Reference, error) {
-	f, err := os.Open(filepath.Join(dir, ReferenceFile))
+	f, err := boundedio.Open(filepath.Join(dir, ReferenceFile), boundedio.CSV)
 	if err != nil {
 		return nil, fmt.Errorf("maestro: %w", err)
 	}
