@@ -72,6 +72,9 @@ func decodePlanetoidNPZ(data []byte, file string) (p *Planetoid, err error) {
 		default:
 			continue // node_names, class_names, idx_to_node, ...
 		}
+		if _, dup := arrays[name]; dup {
+			return nil, perr("two members named %s", name)
+		}
 		a, err := readNPY(z, k)
 		if err != nil {
 			return nil, perr("%s: %v", k, err)

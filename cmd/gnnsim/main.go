@@ -43,6 +43,7 @@ Run 'gnnsim demo' for the end-to-end example on built-in defaults.`,
 	for _, newCmd := range commands {
 		root.AddCommand(newCmd())
 	}
+	root.SetFlagErrorFunc(flagError)
 	rejectUnknownSubcommands(root)
 	return root
 }

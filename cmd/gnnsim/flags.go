@@ -1,0 +1,170 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// This file holds the one mechanism every count, size and budget flag goes
+// through: intFlag registers an integer flag with its allowed range, states
+// the range in --help, and refuses a value outside it while the command
+// line is parsed, before any work starts. flagError turns every flag
+// parsing error into a message in the user's terms.
+
+// rangeError is a flag value outside its range.
+type rangeError struct {
+	flag, value string
+	lo, hi      int64
+	note        string // what lo means, when it is special ("0: one per CPU")
+}
+
+func (e *rangeError) Error() string {
+	if e.note != "" {
+		return fmt.Sprintf("--%s %s: want %d (%s) to %d", e.flag, cut(e.value), e.lo, e.note, e.hi)
+	}
+	return fmt.Sprintf("--%s %s: want %d to %d", e.flag, cut(e.value), e.lo, e.hi)
+}
+
+// boundedInt is a pflag.Value holding an integer in [lo, hi].
+type boundedInt[T int | int64] struct {
+	p      *T
+	name   string
+	lo, hi int64
+	note   string
+}
+
+func (b *boundedInt[T]) String() string { return strconv.FormatInt(int64(*b.p), 10) }
+func (b *boundedInt[T]) Type() string   { return "int" }
+
+func (b *boundedInt[T]) Set(s string) error {
+	re := &rangeError{flag: b.name, value: s, lo: b.lo, hi: b.hi, note: b.note}
+	v, err := strconv.ParseInt(strings.TrimSpace(s), 0, 64)
+	if err != nil {
+		// 1e12 is a count too: parse it to say it is out of range rather
+		// than "invalid syntax".
+		f, ferr := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if ferr != nil || math.IsNaN(f) || f != math.Trunc(f) || f < math.MinInt64 || f >= math.MaxInt64 {
+			return re
+		}
+		v = int64(f)
+	}
+	if v < b.lo || v > b.hi {
+		return re
+	}
+	*b.p = T(v)
+	return nil
+}
+
+// intFlag registers the int flag name on fs with default def and allowed
+// range [lo, hi]; note, if not empty, says what lo means ("0: the default").
+func intFlag[T int | int64](fs *pflag.FlagSet, p *T, name string, def T, lo, hi int64, usage string) {
+	*p = def
+	fs.Var(&boundedInt[T]{p: p, name: name, lo: lo, hi: hi}, name, fmt.Sprintf("%s (%d to %d)", usage, lo, hi))
+}
+
+// workersFlag registers --workers: 0 (one per CPU) to MaxWorkers, the same
+// bound and message in every command.
+func workersFlag(fs *pflag.FlagSet, p *int, def int, usage string) {
+	*p = def
+	fs.Var(&boundedInt[int]{p: p, name: "workers", lo: 0, hi: MaxWorkers, note: "one per CPU"}, "workers",
+		fmt.Sprintf("%s (0 to %d)", usage, MaxWorkers))
+}
+
+// flagError is the root's flag error function: a range error is returned
+// as is; a value that does not parse is named with its flag and the type
+// wanted, without Go's strconv wording.
+func flagError(_ *cobra.Command, err error) error {
+	var re *rangeError
+	if errors.As(err, &re) {
+		return re
+	}
+	var fe *floatRangeError
+	if errors.As(err, &fe) {
+		return fe
+	}
+	var ive *pflag.InvalidValueError
+	if errors.As(err, &ive) {
+		f := ive.GetFlag()
+		var ne *strconv.NumError
+		if errors.As(err, &ne) {
+			want := "a number"
+			switch f.Value.Type() {
+			case "int", "int64", "int32", "uint64", "uint", "uint32":
+				want = "an integer"
+			case "bool":
+				want = "true or false"
+			}
+			if errors.Is(ne.Err, strconv.ErrRange) {
+				return fmt.Errorf("--%s %s: out of range (want %s of type %s)", f.Name, cut(ive.GetValue()), want, f.Value.Type())
+			}
+			return fmt.Errorf("--%s %s: not %s", f.Name, cut(ive.GetValue()), want)
+		}
+		return fmt.Errorf("--%s %s: %v", f.Name, cut(ive.GetValue()), errors.Unwrap(err))
+	}
+	return err
+}
+
+// maxEcho is the longest piece of user input quoted back in an error.
+const maxEcho = 80
+
+// cut shortens s to maxEcho characters for an error message, so a huge
+// token is never echoed whole.
+func cut(s string) string {
+	if len(s) <= maxEcho {
+		return s
+	}
+	r := []rune(s)
+	if len(r) <= maxEcho {
+		return s
+	}
+	return string(r[:maxEcho]) + fmt.Sprintf("... (%d bytes)", len(s))
+}
+
+// boundedFloat is a pflag.Value holding a finite float64 in [lo, hi]
+// (lo excluded when open).
+type boundedFloat struct {
+	p      *float64
+	name   string
+	lo, hi float64
+	open   bool
+}
+
+func (b *boundedFloat) String() string { return strconv.FormatFloat(*b.p, 'g', -1, 64) }
+func (b *boundedFloat) Type() string   { return "float" }
+
+func (b *boundedFloat) Set(s string) error {
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < b.lo || v > b.hi || (b.open && v == b.lo) {
+		return &floatRangeError{b.name, s, b.rangeText()}
+	}
+	*b.p = v
+	return nil
+}
+
+func (b *boundedFloat) rangeText() string {
+	if b.open {
+		return fmt.Sprintf("a finite number above %g, at most %g", b.lo, b.hi)
+	}
+	return fmt.Sprintf("a finite number from %g to %g", b.lo, b.hi)
+}
+
+// floatRangeError is a float flag value outside its range, NaN or Inf.
+type floatRangeError struct{ flag, value, want string }
+
+func (e *floatRangeError) Error() string {
+	return fmt.Sprintf("--%s %s: want %s", e.flag, cut(e.value), e.want)
+}
+
+// floatFlag registers the float flag name with default def and allowed
+// range [lo, hi], or (lo, hi] when open; NaN and Inf are refused.
+func floatFlag(fs *pflag.FlagSet, p *float64, name string, def, lo, hi float64, open bool, usage string) {
+	*p = def
+	b := &boundedFloat{p: p, name: name, lo: lo, hi: hi, open: open}
+	fs.Var(b, name, fmt.Sprintf("%s (%s)", usage, b.rangeText()))
+}
