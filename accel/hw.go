@@ -84,9 +84,9 @@ func DefaultHW() HW {
 	}
 }
 
-// maxPEs bounds the PE count: far above any design in the seeds, and small
+// MaxPEs bounds the PE count: far above any design in the seeds, and small
 // enough that per-PE quantities never overflow.
-const maxPEs = 1 << 24
+const MaxPEs = 1 << 24
 
 // maxBurst bounds HW.DRAMBurstBytes: far above any DRAM burst or DMA chunk.
 const maxBurst = 1 << 24
@@ -109,8 +109,8 @@ const (
 // within the limits above.
 func (h HW) Validate() error {
 	switch {
-	case h.PEs < 2 || h.PEs > maxPEs:
-		return fmt.Errorf("accel: hw: pes = %d, want 2..%d", h.PEs, maxPEs)
+	case h.PEs < 2 || h.PEs > MaxPEs:
+		return fmt.Errorf("accel: hw: pes = %d, want 2..%d", h.PEs, MaxPEs)
 	case h.PPAggPEs < 0 || h.PPAggPEs >= h.PEs:
 		return fmt.Errorf("accel: hw: pp_agg_pes = %d, want 0 (half) or 1..%d", h.PPAggPEs, h.PEs-1)
 	case h.WordBytes <= 0 || h.WordBytes > 64:

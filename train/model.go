@@ -340,7 +340,7 @@ const MaxEpochs = 1_000_000
 
 // MaxLR bounds Config.LR: Adam steps of more than 10 per unit gradient
 // only diverge (the seed papers use 0.005 to 0.01).
-const MaxLR = 10
+const MaxLR = 10.0
 
 // MaxModelMemory bounds MemoryEstimate for one model: a model of the seed
 // papers on the largest shared set (GAT 8x8 on PubMed) needs ~0.1 GiB, and

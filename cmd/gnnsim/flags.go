@@ -22,9 +22,13 @@ type rangeError struct {
 	flag, value string
 	lo, hi      int64
 	note        string // what lo means, when it is special ("0: one per CPU")
+	syntax      bool   // value is not a number at all
 }
 
 func (e *rangeError) Error() string {
+	if e.syntax {
+		return fmt.Sprintf("--%s %s: not an integer (want %d to %d)", e.flag, cut(e.value), e.lo, e.hi)
+	}
 	if e.note != "" {
 		return fmt.Sprintf("--%s %s: want %d (%s) to %d", e.flag, cut(e.value), e.lo, e.note, e.hi)
 	}
@@ -49,7 +53,11 @@ func (b *boundedInt[T]) Set(s string) error {
 		// 1e12 is a count too: parse it to say it is out of range rather
 		// than "invalid syntax".
 		f, ferr := strconv.ParseFloat(strings.TrimSpace(s), 64)
-		if ferr != nil || math.IsNaN(f) || f != math.Trunc(f) || f < math.MinInt64 || f >= math.MaxInt64 {
+		if ferr != nil && !errors.Is(ferr, strconv.ErrRange) || math.IsNaN(f) || f != math.Trunc(f) {
+			re.syntax = true
+			return re
+		}
+		if f < math.MinInt64 || f >= math.MaxInt64 {
 			return re
 		}
 		v = int64(f)
@@ -168,3 +176,22 @@ func floatFlag(fs *pflag.FlagSet, p *float64, name string, def, lo, hi float64, 
 	b := &boundedFloat{p: p, name: name, lo: lo, hi: hi, open: open}
 	fs.Var(b, name, fmt.Sprintf("%s (%s)", usage, b.rangeText()))
 }
+
+// Bounds of the count, size and budget flags that have no bound of their
+// own package. Each is far above what the seeds' experiments use and low
+// enough that the command cannot exhaust a workstation's memory before its
+// first result; README's "Limits" lists them with how to go past them.
+const (
+	maxNodes           = 1<<31 - 1 // configs --V: int32 node ids
+	maxBlock           = 1 << 16   // fpga eval --block: nodes per pipeline block (the papers use 64)
+	maxFPGAResource    = 1 << 30   // --lut, --dsp: far above the largest FPGA (~9M LUTs)
+	maxLatencyMS       = 3.6e6     // --latency-ms: one hour
+	maxEpisodes        = 1_000_000 // search fgnas --episodes (the paper runs 2,000)
+	maxTrained         = 100_000   // search fgnas --trained: each is a training
+	maxGcosEvaluations = 1_000_000 // search gcos --evaluations (the paper runs 1,000)
+	maxPool            = 10_000    // search gcos --pool and --top (the paper's p_max is 50)
+	maxRuns            = 1_000     // repro seed004 --runs (the paper runs 5)
+	maxFrames          = 1_000_000 // soc eval --frames
+	maxInFlight        = 1_024     // soc eval --in-flight
+	maxIntervalMS      = 3.6e6     // soc eval --interval-ms: one hour
+)

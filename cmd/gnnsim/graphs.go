@@ -121,7 +121,7 @@ nothing; rerun the command to start again.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&spec.Generator, "generator", "", "generator name: "+generatorHelp+" (required)")
-	f.IntVar(&spec.Count, "count", 100, "number of graphs to generate")
+	intFlag(f, &spec.Count, "count", 100, 1, maxGenCount, "number of graphs to generate")
 	f.Uint64Var(&spec.Seed, "seed", 1, "random seed; graph i uses the PCG stream of (seed, i)")
 	f.StringVar(&nodes, "nodes", "", "node-count range A:B, A:, :B or N (default: the generator's)")
 	f.StringVar(&edges, "edges", "", "edge-count range A:B, A:, :B or N, for er, rmat and graphlaxy (default: the generator's)")

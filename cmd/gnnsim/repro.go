@@ -89,7 +89,7 @@ sizes, takes under a minute.`,
 	c.Flags().Uint64Var(&f.seed, "seed", 1, "seed of every random choice (graphs, splits, training, traces; scheduling runs use seeds S..S+4)")
 	c.Flags().StringVar(&f.data, "data", defaultDataDir(), "folder of the real data sets (env GNNSIM_DATA); when absent, generated graphs only, as the report says")
 	c.Flags().StringVar(&f.mode, "mode", "omega", "accelerator model of the labels: omega (STONNE-Omega's numbers, as the seed) or extended")
-	c.Flags().IntVar(&f.workers, "workers", 0, "parallel workers (default: number of CPUs); results do not depend on it")
+	workersFlag(c.Flags(), &f.workers, 0, "parallel workers (default: number of CPUs); results do not depend on it")
 	return c
 }
 

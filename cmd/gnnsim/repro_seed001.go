@@ -69,6 +69,6 @@ about 40 s on two busy cores. The full run trains hundreds of GNNs up to
 	c.Flags().StringVar(&out, "out", "", "results directory (default results/seed001, or results/seed001-quick with --quick)")
 	c.Flags().Uint64Var(&seed, "seed", 1, "seed of every random choice")
 	c.Flags().StringVar(&data, "data", defaultDataDir(), "folder of the Planetoid data (env GNNSIM_DATA)")
-	c.Flags().IntVar(&workers, "workers", 0, "parallel workers (default: number of CPUs); results do not depend on it")
+	workersFlag(c.Flags(), &workers, 0, "parallel workers (default: number of CPUs); results do not depend on it")
 	return c
 }

@@ -47,7 +47,7 @@ worker count or sharding.`,
 		},
 	}
 	sweepCmd.Flags().StringVar(&out, "out", "", "output directory (default results/<spec name>)")
-	sweepCmd.Flags().IntVar(&workers, "workers", 0, "parallel workers (default: number of CPUs); results do not depend on it")
+	workersFlag(sweepCmd.Flags(), &workers, 0, "parallel workers (default: number of CPUs); results do not depend on it")
 	sweepCmd.Flags().StringVar(&shard, "shard", "", "run shard i of n (0-based), e.g. 0/4; default: from Slurm/Kubernetes environment, else the whole sweep")
 	summaryFlags(sweepCmd)
 	return sweepCmd
@@ -101,7 +101,7 @@ they resume, shard and merge like 'gnnsim sweep'; their output feeds
 		c.Flags().StringVar(&out, "out", "", "output directory (default results/<data set>)")
 		c.Flags().StringVar(&mode, "mode", "extended", "accelerator model: omega (STONNE-Omega numbers) or extended")
 		c.Flags().Uint64Var(&seed, "seed", 1, "seed of every random choice")
-		c.Flags().IntVar(&workers, "workers", 0, "parallel workers (default: number of CPUs)")
+		workersFlag(c.Flags(), &workers, 0, "parallel workers (default: number of CPUs)")
 		c.Flags().StringVar(&shard, "shard", "", "run shard i of n, as for sweep")
 		summaryFlags(c)
 	}
