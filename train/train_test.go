@@ -1,6 +1,7 @@
 package train
 
 import (
+	"context"
 	"math"
 	"slices"
 	"strings"
@@ -51,7 +52,7 @@ func TestReferenceAccuracy(t *testing.T) {
 				t.Skip("GAT on Cora, 10 seeds: skipped in -short mode")
 			}
 			d := loadData(t, c.data)
-			runs, err := TrainSeeds(d, c.arch, c.cfg, nil, seeds(10), 0)
+			runs, err := TrainSeeds(context.Background(), d, c.arch, c.cfg, nil, seeds(10), 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -76,11 +77,11 @@ func TestTrainDeterministic(t *testing.T) {
 	}}
 	c := GATConfig()
 	c.Epochs = 30
-	serial, err := TrainSeeds(d, a, c, nil, []uint64{1, 2, 1}, 1)
+	serial, err := TrainSeeds(context.Background(), d, a, c, nil, []uint64{1, 2, 1}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	parallel, err := TrainSeeds(d, a, c, nil, []uint64{1, 2, 1}, 3)
+	parallel, err := TrainSeeds(context.Background(), d, a, c, nil, []uint64{1, 2, 1}, 3)
 	if err != nil {
 		t.Fatal(err)
 	}

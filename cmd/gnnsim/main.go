@@ -8,6 +8,8 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 
@@ -64,6 +66,12 @@ func rejectUnknownSubcommands(root *cobra.Command) {
 
 func main() {
 	if err := newRootCmd().Execute(); err != nil {
+		if errors.Is(err, context.Canceled) {
+			// A signal stopped the command (signalContext); what it had
+			// written is whole.
+			fmt.Fprintln(os.Stderr, "gnnsim: interrupted: stopped before the end; files already written are complete, the rest were not written")
+			os.Exit(130)
+		}
 		fmt.Fprintln(os.Stderr, "gnnsim:", err)
 		os.Exit(1)
 	}

@@ -1,11 +1,7 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -50,7 +46,7 @@ about 40 s on two busy cores. The full run trains hundreds of GNNs up to
 					out = "results/seed001-quick"
 				}
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := signalContext()
 			defer stop()
 			rep, err := seed001.Run(ctx, seed001.Options{Out: out, Quick: quick, Seed: seed, DataDir: data, Workers: workers, Log: progressOut(cmd)})
 			if err != nil {

@@ -1,11 +1,7 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -49,9 +45,9 @@ searches and short trainings (under a minute on two cores).`,
 					out = "results/seed004-quick"
 				}
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := signalContext()
 			defer stop()
-			oracle, err := seed004.TrainedOracle(data, quick, workers)
+			oracle, err := seed004.TrainedOracle(ctx, data, quick, workers)
 			if err != nil {
 				return err
 			}

@@ -1,11 +1,7 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -39,7 +35,9 @@ quantised to the design's formats; infeasible designs get 0 untrained.`,
 			if err != nil {
 				return err
 			}
-			oracles, err := seed004.TrainedOracle(dataDir, false, 0)
+			ctx, stop := signalContext()
+			defer stop()
+			oracles, err := seed004.TrainedOracle(ctx, dataDir, false, 0)
 			if err != nil {
 				return err
 			}
@@ -52,8 +50,6 @@ quantised to the design's formats; infeasible designs get 0 untrained.`,
 				return err
 			}
 			p := &fgnas.Problem{Space: sp, Data: ds, Limits: lim, Oracle: oracle, Timing: fpga.Options{Published: published, Pipelined: pipelined}}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
 			var res *fgnas.RunResult
 			switch method {
 			case "joint":

@@ -1,13 +1,9 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"os/signal"
 	"slices"
 	"strings"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -50,7 +46,7 @@ Data sets: cora, citeseer (trainable), pubmed, reddit (latency only: use
 			if !(latWeight >= 0 && latWeight <= 1) {
 				return fmt.Errorf("--lat-weight %v outside [0, 1]", latWeight)
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := signalContext()
 			defer stop()
 			var sp *nas.Space
 			var p *nas.Problem

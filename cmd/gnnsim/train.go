@@ -128,7 +128,9 @@ The same flags give the same numbers, whatever --workers is.`,
 				seeds[i] = firstSeed + uint64(i)
 			}
 			preset.Seed = firstSeed // reported; run i trains with seed firstSeed+i
-			runs, err := train.TrainSeeds(d, arch, preset, bits, seeds, workers)
+			ctx, stop := signalContext()
+			defer stop()
+			runs, err := train.TrainSeeds(ctx, d, arch, preset, bits, seeds, workers)
 			if err != nil {
 				return err
 			}
