@@ -34,6 +34,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -229,8 +230,8 @@ func (p *fieldParser) int(c string) int {
 func (p *fieldParser) float(c string) float64 {
 	s := p.str(c)
 	v, err := strconv.ParseFloat(s, 64)
-	if (err != nil || v != v) && p.err == nil {
-		p.err = fmt.Errorf("omegaref: %s:%d: %s = %q is not a number", p.name, p.line, c, s)
+	if (err != nil || math.IsNaN(v) || math.IsInf(v, 0)) && p.err == nil {
+		p.err = fmt.Errorf("omegaref: %s:%d: %s = %q is not a number, or not finite", p.name, p.line, c, s)
 	}
 	return v
 }

@@ -15,6 +15,10 @@ import (
 
 func init() { register(newTrainCmd) }
 
+// maxLR bounds --lr: Adam steps above 10 per unit gradient only diverge
+// (the seed papers use 0.005 to 0.01).
+const maxLR = 10.0
+
 // maxTrainSeeds bounds train --seeds: each seed is a whole training.
 const maxTrainSeeds = 10_000
 
@@ -155,7 +159,7 @@ The same flags give the same numbers, whatever --workers is.`,
 	f.StringVar(&aggregation, "aggregation", "", "aggregation of every layer: add, mean or max")
 	f.StringVar(&activation, "activation", "", "activation of the hidden layers: linear, relu, tanh, sigmoid, elu, leaky_relu, relu6, softplus")
 	intFlag(f, &cfg.Epochs, "epochs", 200, 1, train.MaxEpochs, "training epochs (default: the model's, 200)")
-	floatFlag(f, &cfg.LR, "lr", 0.01, 0, train.MaxLR, true, "Adam learning rate (default: the model's)")
+	floatFlag(f, &cfg.LR, "lr", 0.01, 0, maxLR, true, "Adam learning rate (default: the model's)")
 	floatFlag(f, &cfg.WeightDecay, "weight-decay", 5e-4, 0, 1, false, "L2 weight decay (default: the model's)")
 	f.BoolVar(&cfg.DecayAll, "decay-all", false, "decay every layer's weights, not only the first layer's (default: the model's)")
 	floatFlag(f, &cfg.Dropout, "dropout", 0.5, 0, 0.99, false, "dropout on every layer input (default: the model's)")

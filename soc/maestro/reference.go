@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -194,7 +195,7 @@ func parseRefRow(rec []string, col map[string]int, line int) (RefRow, error) {
 			return 0
 		}
 		v, e := strconv.ParseFloat(s, 64)
-		if e != nil || v < 0 || v > 1e18 {
+		if e != nil || !(v >= 0 && v <= 1e18) { // NaN fails too
 			err = fmt.Errorf("column %s: %q is not a non-negative number", c, s)
 			return 0
 		}
@@ -209,8 +210,8 @@ func parseRefRow(rec []string, col map[string]int, line int) (RefRow, error) {
 			return 0
 		}
 		v, e := strconv.ParseFloat(s, 64)
-		if e != nil || v != v {
-			err = fmt.Errorf("column %s: %q is not a number", c, s)
+		if e != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			err = fmt.Errorf("column %s: %q is not a finite number", c, s)
 		}
 		return v
 	}
