@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -95,6 +96,10 @@ func flagError(_ *cobra.Command, err error) error {
 	var fe *floatRangeError
 	if errors.As(err, &fe) {
 		return fe
+	}
+	var le *listError
+	if errors.As(err, &le) {
+		return le
 	}
 	var ive *pflag.InvalidValueError
 	if errors.As(err, &ive) {
@@ -195,3 +200,55 @@ const (
 	maxInFlight        = 1_024     // soc eval --in-flight
 	maxIntervalMS      = 3.6e6     // soc eval --interval-ms: one hour
 )
+
+// listValue is a comma-separated (and repeatable) string list flag that
+// refuses an empty entry and a repeated one: running a data set, a policy
+// or a directory twice is a typo, never a request.
+type listValue struct {
+	p       *[]string
+	name    string
+	changed bool
+	key     func(string) string // identity of an entry for the duplicate check
+}
+
+func (l *listValue) String() string { return "[" + strings.Join(*l.p, ",") + "]" }
+func (l *listValue) Type() string   { return "strings" }
+
+func (l *listValue) Set(s string) error {
+	if !l.changed {
+		*l.p = nil // the first use replaces the default
+		l.changed = true
+	}
+	for _, v := range strings.Split(s, ",") {
+		v = strings.TrimSpace(v)
+		if v == "" {
+			return &listError{l.name, s, "an empty entry"}
+		}
+		for _, w := range *l.p {
+			if l.key(w) == l.key(v) {
+				return &listError{l.name, s, fmt.Sprintf("%s given twice", cut(v))}
+			}
+		}
+		*l.p = append(*l.p, v)
+	}
+	return nil
+}
+
+// listError is a list flag with an empty or repeated entry.
+type listError struct{ flag, value, what string }
+
+func (e *listError) Error() string {
+	return fmt.Sprintf("--%s %s: %s (give each entry once, comma-separated)", e.flag, cut(e.value), e.what)
+}
+
+// listFlag registers a list flag of names (compared case-insensitively).
+func listFlag(fs *pflag.FlagSet, p *[]string, name string, def []string, usage string) {
+	*p = def
+	fs.Var(&listValue{p: p, name: name, key: strings.ToLower}, name, usage)
+}
+
+// pathListFlag registers a list flag of paths (compared cleaned).
+func pathListFlag(fs *pflag.FlagSet, p *[]string, name string, def []string, usage string) {
+	*p = def
+	fs.Var(&listValue{p: p, name: name, key: filepath.Clean}, name, usage)
+}

@@ -72,7 +72,7 @@ searches and short trainings (under a minute on two cores).`,
 	c.Flags().Uint64Var(&seed, "seed", 1, "seed of every random choice")
 	c.Flags().StringVar(&data, "data", defaultDataDir(), "folder of the real data sets (planetoid/ind inside)")
 	intFlag(c.Flags(), &runs, "runs", 0, 0, maxRuns, "runs per method and specification (default 5, 1 with --quick)")
-	c.Flags().StringSliceVar(&datasets, "datasets", nil, "data sets to run (default cora,citeseer,pubmed; cora alone: Table 3 and Table 4's Cora row)")
+	listFlag(c.Flags(), &datasets, "datasets", nil, "data sets to run (default cora,citeseer,pubmed; cora alone: Table 3 and Table 4's Cora row)")
 	c.Flags().BoolVar(&published, "published", true, "FGNAS's published timing (the paper's specifications were set for it); false: ours")
 	c.Flags().BoolVar(&pipelined, "pipelined", false, "judge latency on the pipelined time")
 	workersFlag(c.Flags(), &workers, 0, "networks trained and runs searched at once (default: number of CPUs); results do not depend on it")
