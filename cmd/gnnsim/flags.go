@@ -101,6 +101,10 @@ func flagError(_ *cobra.Command, err error) error {
 	if errors.As(err, &le) {
 		return le
 	}
+	var pe *pathError
+	if errors.As(err, &pe) {
+		return pe.err
+	}
 	var ive *pflag.InvalidValueError
 	if errors.As(err, &ive) {
 		f := ive.GetFlag()
@@ -251,4 +255,53 @@ func listFlag(fs *pflag.FlagSet, p *[]string, name string, def []string, usage s
 func pathListFlag(fs *pflag.FlagSet, p *[]string, name string, def []string, usage string) {
 	*p = def
 	fs.Var(&listValue{p: p, name: name, key: filepath.Clean}, name, usage)
+}
+
+// pathValue is an output path flag checked while the command line is
+// parsed: an empty value is refused (it would otherwise mean "the
+// default" in one command and "the current directory" in another), and
+// the path must be writable as a directory (dir) or a file.
+type pathValue struct {
+	p    *string
+	name string
+	dir  bool
+}
+
+func (v *pathValue) String() string { return *v.p }
+func (v *pathValue) Type() string {
+	if v.dir {
+		return "dir"
+	}
+	return "file"
+}
+
+func (v *pathValue) Set(s string) error {
+	check := checkOutFile
+	if v.dir {
+		check = checkOutDir
+	}
+	if err := check(v.name, s); err != nil {
+		return &pathError{err}
+	}
+	*v.p = s
+	return nil
+}
+
+// pathError is an output path flag refused by checkOutDir or checkOutFile,
+// whose message already names the flag.
+type pathError struct{ err error }
+
+func (e *pathError) Error() string { return e.err.Error() }
+func (e *pathError) Unwrap() error { return e.err }
+
+// outDirFlag registers an output directory flag (see pathValue).
+func outDirFlag(fs *pflag.FlagSet, p *string, name, def, usage string) {
+	*p = def
+	fs.Var(&pathValue{p: p, name: name, dir: true}, name, usage)
+}
+
+// outFileFlag registers an output file flag (see pathValue).
+func outFileFlag(fs *pflag.FlagSet, p *string, name, def, usage string) {
+	*p = def
+	fs.Var(&pathValue{p: p, name: name}, name, usage)
 }

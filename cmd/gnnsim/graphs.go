@@ -126,7 +126,7 @@ nothing; rerun the command to start again.`,
 	f.StringVar(&nodes, "nodes", "", "node-count range A:B, A:, :B or N (default: the generator's)")
 	f.StringVar(&edges, "edges", "", "edge-count range A:B, A:, :B or N, for er, rmat and graphlaxy (default: the generator's)")
 	f.StringArrayVar(&params, "param", nil, "generator parameter KEY=VALUE (repeatable), e.g. --param a=0.6; see above for the keys")
-	f.StringVar(&out, "out", "", "output graph-set Parquet file (required; its directory must exist)")
+	outFileFlag(f, &out, "out", "", "output graph-set Parquet file (required; its directory must exist)")
 	cmd.MarkFlagRequired("generator")
 	cmd.MarkFlagRequired("out")
 	return cmd
@@ -190,7 +190,7 @@ summarises their features, labels and split.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&format, "format", "", "input format: tu, mtx, edgelist, cites, planetoid or npz (default: detect from PATH)")
-	f.StringVar(&out, "out", "", "output graph-set Parquet file (required; its directory must exist)")
+	outFileFlag(f, &out, "out", "", "output graph-set Parquet file (required; its directory must exist)")
 	cmd.MarkFlagRequired("out")
 	return cmd
 }

@@ -152,7 +152,7 @@ each data set on its validation split: the figures to tune parameters on.`,
 		},
 	}
 	pathListFlag(c.Flags(), &data, "data", nil, "sweep directory to train on (repeat or comma-separate for several)")
-	c.Flags().StringVar(&out, "out", "", "model directory to write")
+	outDirFlag(c.Flags(), &out, "out", "", "model directory to write")
 	fitFlags(c, &o)
 	c.Flags().StringVar(&features, "features", "full", "feature set: base (Table 1's base) or full (base+features, adds S1..S6)")
 	c.Flags().BoolVar(&asJSON, "json", false, "print one JSON object (variant, baseline, samples, best_fixed, models with their trees, validation rows as 'predict eval --json'); the training time goes to stderr")
@@ -250,8 +250,8 @@ degradation_vs_optimal.`,
 	c.Flags().StringVar(&models, "models", "", "model directory written by 'predict train', or LightGBM models trained elsewhere with a sidecar.json (see 'go doc gnnsim/predict')")
 	pathListFlag(c.Flags(), &data, "data", nil, "sweep directory to evaluate on (repeat or comma-separate for several)")
 	c.Flags().BoolVar(&asJSON, "json", false, "print a JSON array (one object per data set, figures in percent) instead of the table")
-	c.Flags().StringVar(&parquetOut, "parquet", "", "also write the rows to this Parquet file")
-	c.Flags().StringVar(&mdOut, "markdown", "", "also write the Markdown table to this file")
+	outFileFlag(c.Flags(), &parquetOut, "parquet", "", "also write the rows to this Parquet file")
+	outFileFlag(c.Flags(), &mdOut, "markdown", "", "also write the Markdown table to this file")
 	return c
 }
 
@@ -400,7 +400,7 @@ beside the seed's) and OUT/table3.md (all metrics of every variant).`,
 	}
 	pathListFlag(c.Flags(), &data, "data", nil, "sweep directory to train on (repeat or comma-separate for several)")
 	pathListFlag(c.Flags(), &evalData, "eval", nil, "further sweep directories to evaluate on (e.g. the real data sets)")
-	c.Flags().StringVar(&out, "out", "", "output directory (models, ablation.parquet, table3.md, table4.md)")
+	outDirFlag(c.Flags(), &out, "out", "", "output directory (models, ablation.parquet, table3.md, table4.md)")
 	fitFlags(c, &o)
 	return c
 }

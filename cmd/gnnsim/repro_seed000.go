@@ -54,7 +54,7 @@ names a CSV with columns arch (e.g. d4G.fc0.ffn1.w192|d2M.fc1.ffn0|...) and top1
 			return nil
 		},
 	}
-	c.Flags().StringVar(&out, "out", "results/seed000", "output directory")
+	outDirFlag(c.Flags(), &out, "out", "results/seed000", "output directory")
 	c.Flags().BoolVar(&quick, "quick", false, "small budgets (the demo run)")
 	c.Flags().Uint64Var(&seed, "seed", 1, "random seed")
 	workersFlag(c.Flags(), &workers, 2, "parallel outer candidates (results do not depend on it)")

@@ -62,7 +62,7 @@ about 40 s on two busy cores. The full run trains hundreds of GNNs up to
 		},
 	}
 	c.Flags().BoolVar(&quick, "quick", false, "reduced sizes (within a minute)")
-	c.Flags().StringVar(&out, "out", "", "results directory (default results/seed001, or results/seed001-quick with --quick)")
+	outDirFlag(c.Flags(), &out, "out", "", "results directory (default results/seed001, or results/seed001-quick with --quick)")
 	c.Flags().Uint64Var(&seed, "seed", 1, "seed of every random choice")
 	c.Flags().StringVar(&data, "data", defaultDataDir(), "folder of the Planetoid data (env GNNSIM_DATA)")
 	workersFlag(c.Flags(), &workers, 0, "parallel workers (default: number of CPUs); results do not depend on it")

@@ -46,7 +46,7 @@ cores; --quick a few seconds.`,
 		},
 	}
 	c.Flags().BoolVar(&o.Quick, "quick", false, "small budgets (the demo run)")
-	c.Flags().StringVar(&o.Out, "out", "", "output directory (default results/seed003, or results/seed003-quick with --quick)")
+	outDirFlag(c.Flags(), &o.Out, "out", "", "output directory (default results/seed003, or results/seed003-quick with --quick)")
 	c.Flags().Uint64Var(&o.Seed, "seed", 1, "random seed")
 	workersFlag(c.Flags(), &o.Workers, 2, "parallel outer candidates (results do not depend on it)")
 	c.Flags().StringVar(&o.DataDir, "data", defaultDataDir(), "shared data folder holding hadas/ (env GNNSIM_DATA)")

@@ -68,7 +68,7 @@ searches and short trainings (under a minute on two cores).`,
 		},
 	}
 	c.Flags().BoolVar(&quick, "quick", false, "4 specifications, 1 run, short searches and trainings")
-	c.Flags().StringVar(&out, "out", "", "results directory (default results/seed004, or results/seed004-quick)")
+	outDirFlag(c.Flags(), &out, "out", "", "results directory (default results/seed004, or results/seed004-quick)")
 	c.Flags().Uint64Var(&seed, "seed", 1, "seed of every random choice")
 	c.Flags().StringVar(&data, "data", defaultDataDir(), "folder of the real data sets (planetoid/ind inside)")
 	intFlag(c.Flags(), &runs, "runs", 0, 0, maxRuns, "runs per method and specification (default 5, 1 with --quick)")

@@ -179,7 +179,7 @@ seeds, --utilisation above 0, --shape above 1.`,
 	listFlag(f, &seedList, "seeds", []string{"1", "2", "3", "4", "5"}, "seeds of the runs (each draws its own trace and random choices)")
 	f.StringVar(&scenario, "scenario", "both", "1 (baselines with random tiling), 2 (with optimal tiling) or both")
 	f.StringVar(&inference, "inference-cycles", strconv.Itoa(seed002.InferenceCycles), "cycles charged per job to SJF-Predicted for running the predictors: a number (default: seed 002's 2,312), or 'measured' to time this host's predictor at the accelerator clock (not reproducible)")
-	f.StringVar(&out, "out", "", "directory to write the Parquet records and metrics into")
+	outDirFlag(f, &out, "out", "", "directory to write the Parquet records and metrics into")
 	f.BoolVar(&asJSON, "json", false, "print a JSON array (one object per policy and scenario, cycles averaged over seeds)")
 	workersFlag(f, &workers, 0, "seeds run at once (default: number of CPUs); results do not depend on it")
 	return cmd

@@ -127,7 +127,7 @@ within a second; nothing is written, rerun the command to start again.`,
 	workersFlag(f, &workers, 1, "goroutines evaluating each generation (results do not depend on it)")
 	f.StringVar(&ref, "ref", "", "hypervolume reference point, comma-separated (default 1.1 per objective\nfor zdt1, zdt2, dtlz2; otherwise the archive front's worst values moved\nout by 10 %)")
 	f.BoolVar(&keepGens, "keep-generations", false, "also write one row per population member and generation")
-	f.StringVar(&out, "out", "", "write the result rows to this Parquet file")
+	outFileFlag(f, &out, "out", "", "write the result rows to this Parquet file")
 	cmd.MarkFlagRequired("problem")
 	return cmd
 }

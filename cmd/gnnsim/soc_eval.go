@@ -78,7 +78,7 @@ layers, unit, freq_mhz, emc_mhz, latency_ms, energy_mj).`,
 	fl.StringVar(&f.spec, "spec", "", "SoC spec YAML (default: the built-in Jetson AGX Xavier; see 'gnnsim soc units')")
 	fl.StringVar(&f.table, "table", "", "measured per-block table (CSV or Parquet) replacing the units it names")
 	fl.BoolVar(&f.jsonOut, "json", false, "print a JSON object instead of text")
-	fl.StringVar(&f.out, "out", "", "also write the result as a one-row Parquet file")
+	outFileFlag(fl, &f.out, "out", "", "also write the result as a one-row Parquet file")
 	return cmd
 }
 

@@ -46,7 +46,7 @@ worker count or sharding.`,
 			return runSweep(cmd, spec, out, def, workers, shard)
 		},
 	}
-	sweepCmd.Flags().StringVar(&out, "out", "", "output directory (default results/<spec name>)")
+	outDirFlag(sweepCmd.Flags(), &out, "out", "", "output directory (default results/<spec name>)")
 	workersFlag(sweepCmd.Flags(), &workers, 0, "parallel workers (default: number of CPUs); results do not depend on it")
 	sweepCmd.Flags().StringVar(&shard, "shard", "", "run shard i of n (0-based), e.g. 0/4; default: from Slurm/Kubernetes environment, else the whole sweep")
 	summaryFlags(sweepCmd)
@@ -79,7 +79,7 @@ Fails, naming the chunk, if any part is missing.`,
 			return nil
 		},
 	}
-	mergeCmd.Flags().StringVar(&mergeOut, "out", "", "output directory (default: the first DIR)")
+	outDirFlag(mergeCmd.Flags(), &mergeOut, "out", "", "output directory (default: the first DIR)")
 	return mergeCmd
 }
 
@@ -98,7 +98,7 @@ they resume, shard and merge like 'gnnsim sweep'; their output feeds
 'gnnsim predict' and 'gnnsim schedule'.`,
 	}
 	flags := func(c *cobra.Command) {
-		c.Flags().StringVar(&out, "out", "", "output directory (default results/<data set>)")
+		outDirFlag(c.Flags(), &out, "out", "", "output directory (default results/<data set>)")
 		c.Flags().StringVar(&mode, "mode", "extended", "accelerator model: omega (STONNE-Omega numbers) or extended")
 		c.Flags().Uint64Var(&seed, "seed", 1, "seed of every random choice")
 		workersFlag(c.Flags(), &workers, 0, "parallel workers (default: number of CPUs)")
