@@ -141,3 +141,12 @@ func signalContext() (context.Context, context.CancelFunc) {
 		})
 	}
 }
+
+// sharedHint says where a reference set under the shared folder was
+// looked for: in $GNNSIM_SHARED when it is set, else how to set it.
+func sharedHint(sub string) string {
+	if d := os.Getenv("GNNSIM_SHARED"); d != "" {
+		return fmt.Sprintf("GNNSIM_SHARED=%s has no %s", d, sub)
+	}
+	return fmt.Sprintf("no shared/%s found above the working directory (set GNNSIM_SHARED to the shared folder)", sub)
+}

@@ -88,7 +88,12 @@ func workersFlag(fs *pflag.FlagSet, p *int, def int, usage string) {
 // flagError is the root's flag error function: a range error is returned
 // as is; a value that does not parse is named with its flag and the type
 // wanted, without Go's strconv wording.
-func flagError(_ *cobra.Command, err error) error {
+func flagError(cmd *cobra.Command, err error) error {
+	if cmd.Annotations[groupAnnotation] != "" {
+		if args := cmd.Flags().Args(); len(args) > 0 {
+			return unknownSubcommand(cmd, args)
+		}
+	}
 	var re *rangeError
 	if errors.As(err, &re) {
 		return re

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -46,6 +47,7 @@ Run 'gnnsim demo' for the end-to-end example on built-in defaults.`,
 		root.AddCommand(newCmd())
 	}
 	root.SetFlagErrorFunc(flagError)
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error { return checkDataFlags(cmd) }
 	rejectUnknownSubcommands(root)
 	return root
 }
@@ -57,11 +59,38 @@ Run 'gnnsim demo' for the end-to-end example on built-in defaults.`,
 func rejectUnknownSubcommands(root *cobra.Command) {
 	for _, c := range root.Commands() {
 		if c.HasSubCommands() && !c.Runnable() {
-			c.Args = cobra.NoArgs
+			c.Args = unknownSubcommand
+			// flagError reports an unknown subcommand before the flags
+			// meant for it ('repro seed005 --quick' is an unknown seed,
+			// not an unknown flag).
+			c.Annotations = map[string]string{groupAnnotation: "true"}
 			c.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
 		}
 		rejectUnknownSubcommands(c)
 	}
+}
+
+// groupAnnotation marks the commands that only group subcommands.
+const groupAnnotation = "gnnsim-group"
+
+// unknownSubcommand is the Args check of a command that only groups
+// subcommands: any argument is an unknown subcommand, reported with the
+// list of the known ones.
+func unknownSubcommand(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	var names []string
+	for _, s := range cmd.Commands() {
+		if s.IsAvailableCommand() {
+			names = append(names, s.Name())
+		}
+	}
+	what := "subcommand"
+	if cmd.Name() == "repro" {
+		what = "seed"
+	}
+	return fmt.Errorf("%s: unknown %s %q: want one of %s", cmd.CommandPath(), what, cut(args[0]), strings.Join(names, ", "))
 }
 
 func main() {

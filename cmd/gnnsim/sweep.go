@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"gnnsim/bench"
 )
@@ -145,6 +146,37 @@ reads: graphs=N runs=M wall_s=T out=DIR.`,
 	real.Flags().StringVar(&dataDir, "data", defaultDataDir(), "folder of the real data sets (env GNNSIM_DATA)")
 	cmd.AddCommand(glx, real)
 	return cmd
+}
+
+// checkDataFlags checks the data-folder flags whose default is
+// defaultDataDir: a folder the user named (with the flag or GNNSIM_DATA)
+// must exist and hold something, or every data set would be skipped
+// silently. The built-in default may be absent (a fresh clone works
+// offline on generated graphs).
+func checkDataFlags(cmd *cobra.Command) error {
+	def := defaultDataDir()
+	var err error
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		if err != nil || f.DefValue != def || f.Value.Type() != "string" {
+			return
+		}
+		named := f.Changed || os.Getenv("GNNSIM_DATA") != ""
+		if !named {
+			return
+		}
+		dir, how := f.Value.String(), "--"+f.Name+" "
+		if !f.Changed {
+			how = "GNNSIM_DATA="
+		}
+		ents, rerr := os.ReadDir(dir)
+		switch {
+		case rerr != nil:
+			err = fmt.Errorf("%s%s: %v: name the shared data folder (with planetoid/, ...)", how, dir, rerr)
+		case len(ents) == 0:
+			err = fmt.Errorf("%s%s is an empty folder: name the shared data folder (with planetoid/, ...)", how, dir)
+		}
+	})
+	return err
 }
 
 func defaultDataDir() string {

@@ -79,7 +79,7 @@ func runValidateOmega(w io.Writer, refDir, hwPath, engine string, asJSON bool, w
 	if refDir == "" {
 		d, ok := omegaref.FindDir()
 		if !ok {
-			return fmt.Errorf("--reference not given and no shared/omega-reference found (set GNNSIM_SHARED)")
+			return fmt.Errorf("--reference not given and %s", sharedHint("omega-reference"))
 		}
 		refDir = d
 	}
