@@ -258,6 +258,11 @@ func (u UnitSpec) validate() error {
 	if err := checkPoints("unit "+u.Name, u.PointsMHz); err != nil {
 		return err
 	}
+	// peak_flops is the rate at peak_mhz, the unit's highest clock: a
+	// point above it would scale the rate past the datasheet's peak.
+	if top := u.PointsMHz[len(u.PointsMHz)-1]; top > u.PeakMHz*(1+1e-9) {
+		return fmt.Errorf("soc: unit %s: operating point %v MHz above peak_mhz = %v: the peak is the highest clock", u.Name, top, u.PeakMHz)
+	}
 	if len(u.Efficiency) == 0 {
 		return fmt.Errorf("soc: unit %s: no efficiency: it could run nothing", u.Name)
 	}

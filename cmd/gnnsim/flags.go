@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -309,4 +310,22 @@ func outDirFlag(fs *pflag.FlagSet, p *string, name, def, usage string) {
 func outFileFlag(fs *pflag.FlagSet, p *string, name, def, usage string) {
 	*p = def
 	fs.Var(&pathValue{p: p, name: name}, name, usage)
+}
+
+// quotedRun and longRun match what cutMessage shortens: a quoted piece of
+// input, and a run without spaces long enough to be a pasted value.
+var (
+	quotedRun = regexp.MustCompile(`"(?:[^"\\]|\\.){` + strconv.Itoa(maxEcho+1) + `,}"`)
+	longRun   = regexp.MustCompile(`[^\s"]{256,}`)
+)
+
+// cutMessage shortens the pieces of user input an error quotes, wherever
+// in the code it was raised: a quoted string beyond maxEcho characters,
+// or any run of 256 characters without a space, so that a huge token is
+// never echoed whole.
+func cutMessage(msg string) string {
+	msg = quotedRun.ReplaceAllStringFunc(msg, func(q string) string {
+		return `"` + cut(q[1:len(q)-1]) + `"`
+	})
+	return longRun.ReplaceAllStringFunc(msg, cut)
 }

@@ -101,7 +101,7 @@ func main() {
 			fmt.Fprintln(os.Stderr, "gnnsim: interrupted: stopped before the end; files already written are complete, the rest were not written")
 			os.Exit(130)
 		}
-		fmt.Fprintln(os.Stderr, "gnnsim:", err)
+		fmt.Fprintln(os.Stderr, "gnnsim:", cutMessage(err.Error()))
 		os.Exit(1)
 	}
 }
