@@ -86,11 +86,11 @@ func unknownSubcommand(cmd *cobra.Command, args []string) error {
 			names = append(names, s.Name())
 		}
 	}
-	what := "subcommand"
+	what := "command"
 	if cmd.Name() == "repro" {
 		what = "seed"
 	}
-	return fmt.Errorf("%s: unknown %s %q: want one of %s", cmd.CommandPath(), what, cut(args[0]), strings.Join(names, ", "))
+	return fmt.Errorf("unknown %s %q for %q: want one of %s", what, cut(args[0]), cmd.CommandPath(), strings.Join(names, ", "))
 }
 
 func main() {

@@ -233,7 +233,7 @@ func TestRobustRound3(t *testing.T) {
 			args []string
 			want string
 		}{
-			{[]string{"repro", "seed005", "--quick"}, `unknown seed "seed005": want one of seed000, seed001, seed002, seed003, seed004`},
+			{[]string{"repro", "seed005", "--quick"}, `unknown seed "seed005" for "gnnsim repro": want one of seed000, seed001, seed002, seed003, seed004`},
 			{[]string{"train", "--data", "x", "--epochs", "abc"}, "--epochs abc: not an integer (want 1 to"},
 			{[]string{"soc", "eval", "--mapping", huge}, "... (100000 bytes)"},
 		}},

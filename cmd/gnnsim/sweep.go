@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 	"time"
@@ -170,8 +172,10 @@ func checkDataFlags(cmd *cobra.Command) error {
 		}
 		ents, rerr := os.ReadDir(dir)
 		switch {
+		case errors.Is(rerr, fs.ErrNotExist):
+			err = fmt.Errorf("%s%s: not a directory (it does not exist): name the shared data folder (with planetoid/, ...)", how, dir)
 		case rerr != nil:
-			err = fmt.Errorf("%s%s: %v: name the shared data folder (with planetoid/, ...)", how, dir, rerr)
+			err = fmt.Errorf("%s%s: not a readable directory (%v): name the shared data folder (with planetoid/, ...)", how, dir, errors.Unwrap(rerr))
 		case len(ents) == 0:
 			err = fmt.Errorf("%s%s is an empty folder: name the shared data folder (with planetoid/, ...)", how, dir)
 		}
