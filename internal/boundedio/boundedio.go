@@ -55,14 +55,14 @@ var ErrNotRegular = errors.New("not a regular file")
 func Open(path string, k Kind) (io.ReadCloser, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return nil, err
+		return nil, plain(path, err)
 	}
 	if err := check(path, fi, k); err != nil {
 		return nil, err
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, plain(path, err)
 	}
 	// Stat again through the descriptor: the path may have been swapped.
 	if fi, err = f.Stat(); err != nil {
@@ -96,6 +96,17 @@ func ReadAll(r io.Reader, name string, k Kind) ([]byte, error) {
 		return nil, tooLarge(name, k)
 	}
 	return data, nil
+}
+
+// plain restates an *fs.PathError without the system call's name ("stat
+// x: no such file" becomes "cannot read x: no such file"); errors.Is
+// still sees the cause (fs.ErrNotExist, fs.ErrPermission).
+func plain(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("cannot read %s: %w", path, pe.Err)
+	}
+	return err
 }
 
 func check(path string, fi fs.FileInfo, k Kind) error {
@@ -174,7 +185,7 @@ func (c *capped) Close() error { return c.f.Close() }
 func CheckRegular(path, what string) error {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return err
+		return plain(path, err)
 	}
 	return check(path, fi, Kind{what, fi.Size()})
 }
