@@ -210,10 +210,10 @@ func (s *Spec) normalize() error {
 		}
 	}
 	if len(s.Sizes.F) == 0 {
-		s.Sizes.F = []int{16, 32, 64}
+		s.Sizes.F = DefaultSizes().F
 	}
 	if len(s.Sizes.G) == 0 {
-		s.Sizes.G = []int{16, 32}
+		s.Sizes.G = DefaultSizes().G
 	}
 	for _, k := range []struct {
 		name string

@@ -16,6 +16,12 @@ type Work struct {
 	// behaviour; nil when Block.In alone describes the work. When set,
 	// Block.In is its size (LayerWork and GraphWork keep the two consistent).
 	Graph *graphs.Graph
+	// Rows, when Graph is nil, are the row pointers (a CSR RowPtr, len
+	// Block.In.Nodes+1, Rows[Nodes] = Block.In.NNZ before sampling) of an
+	// adjacency known only by its degree profile (a generated profile of a
+	// graph too large to hold, graphs.PowerLawRows); nil when unknown.
+	// Units that model per-row behaviour use them as they would Graph's.
+	Rows  []int32
 	Block workload.Block
 }
 

@@ -46,6 +46,11 @@ type Reinforce struct {
 	MaxEvaluations int
 	// MaxEpisodes caps the episodes; 0 means 20*MaxEvaluations.
 	MaxEpisodes int
+	// Until, when not nil, ends the run after the first batch at whose end
+	// it returns true for the designs evaluated so far (seed 004's
+	// "train until N designs were trained", its --gpu-eps); the budgets
+	// still bound the run.
+	Until func(evaluated []Individual[[]int]) bool
 	// Policy is the controller; the zero value is LogitsPolicy.
 	Policy Policy
 	// Hidden and Embedding size the LSTM policy; 0 means FGNAS's 100 and 10.
@@ -222,6 +227,9 @@ func (c *Reinforce) Run(ctx context.Context) (*Result[[]int], error) {
 			baseline = decay*baseline + (1-decay)*v
 		}
 		done += n
+		if c.Until != nil && c.Until(res.Evaluated) {
+			break
+		}
 	}
 	c.trained = pol
 	var rk ranker

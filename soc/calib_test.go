@@ -21,11 +21,25 @@ var table2 = []struct {
 	{workload.SAGE, 29.57, 57.77, 623.76, 263.48},
 }
 
+// table3A3 is MaGNAS Table 3's standalone mappings of Ours-a3 (CIFAR-100):
+// GPU-only 13.42 ms / 273.22 mJ, DLA-only 25.56 ms / 121.74 mJ.
+var table3A3 = struct{ gpuMS, dlaMS, gpuMJ, dlaMJ float64 }{13.42, 25.56, 273.22, 121.74}
+
+// a3Model is Ours-a3 as repro/seed000 builds it: graph ops S-G-S-G in four
+// superblocks of depth 4, fc1 in the first only, FFN hidden width 320
+// (depth and width are not published).
+func a3Model() (workload.Model, error) {
+	sb := func(op workload.LayerKind, fc bool) workload.Superblock {
+		return workload.Superblock{Depth: 4, Op: op, PreFC: fc, FFN: true, FFNHidden: 320}
+	}
+	return workload.MaGNASSpace().Model([]workload.Superblock{sb(workload.SAGE, true), sb(workload.GIN, false), sb(workload.SAGE, false), sb(workload.GIN, false)})
+}
+
 // calibPoint is our figures for one row of table2.
 type calibPoint struct{ gpuMS, dlaMS, gpuMJ, dlaMJ float64 }
 
-// calibrate evaluates ViG-S with each graph op of table2 GPU-only and
-// DLA-only at MAXN on s.
+// calibrate evaluates ViG-S with each graph op of table2, then Ours-a3
+// (Table 3), GPU-only and DLA-only at MAXN on s.
 func calibrate(s *SoC) ([]calibPoint, error) {
 	gpu, err := s.UnitIndex("gpu")
 	if err != nil {
@@ -35,9 +49,15 @@ func calibrate(s *SoC) ([]calibPoint, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]calibPoint, len(table2))
-	for i, row := range table2 {
-		m, err := workload.ViG("s", row.op)
+	out := make([]calibPoint, len(table2)+1)
+	for i := range out {
+		var m workload.Model
+		var err error
+		if i < len(table2) {
+			m, err = workload.ViG("s", table2[i].op)
+		} else {
+			m, err = a3Model()
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -63,7 +83,7 @@ func calibrate(s *SoC) ([]calibPoint, error) {
 // every figure within 15 % and the four graph ops in the published order,
 // per unit and metric. Run with -v for the table.
 func TestCalibrationTable2(t *testing.T) {
-	ours, err := calibrate(Default())
+	ours, err := calibrate(MaGNAS())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,6 +98,18 @@ func TestCalibrationTable2(t *testing.T) {
 		{"GPU energy mJ", func(i int) float64 { return table2[i].gpuMJ }, func(p calibPoint) float64 { return p.gpuMJ }},
 		{"DLA energy mJ", func(i int) float64 { return table2[i].dlaMJ }, func(p calibPoint) float64 { return p.dlaMJ }},
 	}
+	// Table 3's a3 beside ours, reported, not asserted: its depth and
+	// width are not published (a3Model's are guesses), and under this
+	// model they cannot meet Table 2's common per-model overhead (see the
+	// soc report of issue 24).
+	a3 := ours[len(table2)]
+	for _, c := range []struct {
+		name       string
+		our, paper float64
+	}{{"a3 GPU ms", a3.gpuMS, table3A3.gpuMS}, {"a3 DLA ms", a3.dlaMS, table3A3.dlaMS}, {"a3 GPU mJ", a3.gpuMJ, table3A3.gpuMJ}, {"a3 DLA mJ", a3.dlaMJ, table3A3.dlaMJ}} {
+		t.Logf("Table 3 %-10s %9.2f %9.2f %+6.1f%%", c.name, c.our, c.paper, 100*(c.our/c.paper-1))
+	}
+	ours = ours[:len(table2)]
 	for _, m := range metrics {
 		t.Logf("%-15s %-9s %9s %9s %7s", m.name, "op", "ours", "MaGNAS", "error")
 		for i, row := range table2 {

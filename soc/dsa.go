@@ -67,10 +67,11 @@ type DSAConfig struct {
 }
 
 // Default DSA constants. MaGNAS (Section 5.1.4) names the dataflows only;
-// the hardware point is the middle of the MAESTRO reference set
-// (../shared/maestro-reference: 256 PEs, NoC 64 elements per cycle, one hop
-// of one cycle). The clock (1 GHz) and the leakage (0.1 W per DSA) are
-// gnnsim's choices: MAESTRO has neither a clock nor static power.
+// the clock (1 GHz) and the leakage (0.1 W per DSA) are gnnsim's choices:
+// MAESTRO has neither a clock nor static power. DefaultDSAPEs and
+// DefaultDSANoCBW are the middle of the MAESTRO reference set
+// (../shared/maestro-reference: 256 PEs, NoC 64 elements per cycle, one
+// hop of one cycle), the NoC every default DSA has.
 const (
 	DefaultDSAPEs      = 256
 	DefaultDSANoCBW    = 64
@@ -79,16 +80,49 @@ const (
 	DefaultDSANomVolts = 1.0
 )
 
-// DefaultDSAConfigs returns MaGNAS's three DSAs: DSA-k (kcp_ws, NVDLA-like
-// weight stationary), DSA-y (ykp_os, output stationary) and DSA-d (dpt),
-// each 256 PEs with a NoC of 64 elements per cycle and one-cycle hops.
+// DefaultDSAConfigs returns MaGNAS's three DSAs, which differ in dataflow
+// (Section 5.1.4) and, as the paper's discussion allows ("processing
+// engines per accelerator, shared buffer size", Section 6), in PEs and
+// buffers, with the NoC of DefaultDSANoCBW, one-cycle hops and INT8 words
+// (1 byte) for all:
+//
+//   - DSA-k, kcp_ws (NVDLA-like weight stationary): MAESTRO's shipped
+//     data/hw/accelerator_1.m, 256 PEs, 256 B of L1 per PE, 4 KiB of L2.
+//   - DSA-y, ykp_os (output stationary): MAESTRO's shipped
+//     data/hw/accelerator_2.m, 1024 PEs, 512 B of L1 per PE, 32 KiB of L2
+//     (that file's NoC of 1024 elements per cycle is not taken, so that the
+//     DSAs differ in PEs and buffers only).
+//   - DSA-d, dpt: dpt keeps a whole row of K in every PE (up to 12,290
+//     words of L1 on the reference's layers), so neither MAESTRO file's L1
+//     runs it. gnnsim trades PEs for L1 at DSA-y's total PE storage
+//     (1024 x 512 B = 512 KiB): 64 PEs (the reference set's smallest
+//     array) with 8 KiB of L1 each, and 512 KiB of L2, the convolution
+//     buffer of NVDLA nv_full (the Xavier DLA's configuration; NVDLA
+//     hardware architecture documentation, nvdla.org).
+//
+// A kernel whose double-buffered tiles exceed a DSA's L1 or L2 is refused
+// with an error wrapping maestro.ErrCapacity (MAESTRO only warns; see
+// package soc/maestro), so a mapping must put it on another DSA. On the
+// Pyramid ViG-M of MaGNAS Section 5.7.2 this binds on DSA-d's L1 for the
+// last stage's FFN expansion (49 x 768 -> 3072: 12,290 B per PE), so
+// DSA-d cannot run that stage's FFN blocks whole (block-wise) but runs
+// every other layer of them (layer-wise).
 func DefaultDSAConfigs() []DSAConfig {
 	var out []DSAConfig
-	for _, d := range []struct{ name, df string }{{"dsa-k", "kcp_ws"}, {"dsa-y", "ykp_os"}, {"dsa-d", "dpt"}} {
+	for _, d := range []struct {
+		name, df string
+		pes      int
+		l1, l2   int64
+	}{
+		{"dsa-k", "kcp_ws", 256, 256, 4 << 10},
+		{"dsa-y", "ykp_os", 1024, 512, 32 << 10},
+		{"dsa-d", "dpt", 64, 8 << 10, 512 << 10},
+	} {
 		out = append(out, DSAConfig{
 			Name: d.name, Dataflow: d.df,
-			Hardware: maestro.Hardware{PEs: DefaultDSAPEs, NoCBW: DefaultDSANoCBW, NoCHops: 1, HopLatency: 1},
-			ClockHz:  DefaultDSAClockHz, StaticW: DefaultDSAStaticW,
+			Hardware: maestro.Hardware{PEs: d.pes, NoCBW: DefaultDSANoCBW, NoCHops: 1, HopLatency: 1,
+				L1Bytes: d.l1, L2Bytes: d.l2, WordBytes: 1},
+			ClockHz: DefaultDSAClockHz, StaticW: DefaultDSAStaticW,
 		})
 	}
 	return out

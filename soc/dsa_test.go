@@ -1,6 +1,7 @@
 package soc
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -224,5 +225,52 @@ func TestSegmentEvaluator(t *testing.T) {
 	}
 	if _, err := NewSegmentEvaluator(nil, blocks.Segments(), Blocks); err == nil {
 		t.Error("nil SoC accepted")
+	}
+}
+
+// TestDSACapacity: the default DSAs differ in PEs and buffers, and a
+// kernel whose tiles do not fit a DSA's L1 is refused with
+// maestro.ErrCapacity, while the same DSA with unbounded buffers runs it
+// (dpt keeps a whole row of the 3072 outputs per PE: 12,290 B).
+func TestDSACapacity(t *testing.T) {
+	cs := DefaultDSAConfigs()
+	for i := range cs {
+		for j := i + 1; j < len(cs); j++ {
+			a, b := cs[i].Hardware, cs[j].Hardware
+			if a.PEs == b.PEs && a.L1Bytes == b.L1Bytes && a.L2Bytes == b.L2Bytes {
+				t.Errorf("%s and %s have the same PEs and buffers", cs[i].Name, cs[j].Name)
+			}
+		}
+	}
+	wide := hw.BlockWork(workload.Block{Name: "fc", Kind: workload.FFN, In: workload.Size{Nodes: 49},
+		Layers: []workload.Layer{{Kind: workload.FC, F: 768, G: 3072}}})
+	small := hw.BlockWork(workload.Block{Name: "fc", Kind: workload.FFN, In: workload.Size{Nodes: 49},
+		Layers: []workload.Layer{{Kind: workload.FC, F: 96, G: 96}}})
+	for _, c := range cs {
+		d, err := NewDSA(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := d.Run(small); err != nil {
+			t.Errorf("%s refuses a 96 -> 96 FC: %v", c.Name, err)
+		}
+		_, err = d.Run(wide)
+		if c.Dataflow != "dpt" {
+			if err != nil {
+				t.Errorf("%s refuses the 768 -> 3072 FC: %v", c.Name, err)
+			}
+			continue
+		}
+		if !errors.Is(err, maestro.ErrCapacity) {
+			t.Errorf("%s: 768 -> 3072 FC: want ErrCapacity, got %v", c.Name, err)
+		}
+		c.Hardware.L1Bytes, c.Hardware.L2Bytes = 0, 0
+		u, err := NewDSA(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := u.Run(wide); err != nil {
+			t.Errorf("%s with unbounded buffers: %v", c.Name, err)
+		}
 	}
 }

@@ -21,6 +21,9 @@ type Result struct {
 	TransferPS int64
 	TransferPJ float64
 	DRAMBytes  int64
+	// PlatformPJ is the part of the energy the CPU and the memory draw
+	// over the whole frame (SoC.PlatformW times the latency).
+	PlatformPJ float64
 	// BusyPS is, per unit (SoC order), the time it holds work: its compute
 	// phases and its sides of the transfers. It sums to LatencyPS.
 	BusyPS []int64
@@ -68,7 +71,8 @@ type step struct {
 
 // table holds the costs of every (segment, unit) pair at one setting.
 type table struct {
-	set Setting
+	set       Setting
+	platformW float64 // CPU and memory power over the frame
 	// comp, in and out are indexed by i*nu+u: segment i's compute phases
 	// on unit u (as steps), and its tau_in and tau_out there.
 	comp    [][]step
@@ -76,7 +80,10 @@ type table struct {
 	compPJ  []float64
 	compB   []int64
 	in, out []step
-	busy    []int64 // [(i*nu+u)*nu + e]: compute time on unit e
+	// entry is the first segment's start on the unit running its first
+	// kernel (a DLA's loadable submission).
+	entry []step
+	busy  []int64 // [(i*nu+u)*nu + e]: compute time on unit e
 	// first and last are the units running a segment's first and last
 	// kernels: the mapped unit, or the unit it fell back to.
 	first, last []int
@@ -172,8 +179,8 @@ func (e *Evaluator) build(set Setting) (*table, error) {
 		return nil, err
 	}
 	n, nu := len(e.segs), e.nu
-	t := &table{set: set, comp: make([][]step, n*nu), compPS: make([]int64, n*nu), compPJ: make([]float64, n*nu),
-		compB: make([]int64, n*nu), in: make([]step, n*nu), out: make([]step, n*nu),
+	t := &table{set: set, platformW: e.soc.PlatformW(set), comp: make([][]step, n*nu), compPS: make([]int64, n*nu), compPJ: make([]float64, n*nu),
+		compB: make([]int64, n*nu), in: make([]step, n*nu), out: make([]step, n*nu), entry: make([]step, n*nu),
 		busy: make([]int64, n*nu*nu), err: make([]error, n*nu), first: make([]int, n*nu), last: make([]int, n*nu)}
 	bwPerPS := env.BytesPerSec * 1e-12
 	var phases []Phase
@@ -215,8 +222,12 @@ func (e *Evaluator) build(set Setting) (*table, error) {
 			if c := t.comp[j]; len(c) > 0 {
 				t.first[j], t.last[j] = c[0].unit, c[len(c)-1].unit
 			}
-			t.in[j] = transferStep(units[t.first[j]], t.first[j], sg.InElems*env.ElementBytes, env)
-			t.out[j] = transferStep(units[t.last[j]], t.last[j], sg.OutElems*env.ElementBytes, env)
+			t.in[j] = transferStep(units[t.first[j]], t.first[j], sg.InElems*env.ElementBytes, env, true)
+			t.out[j] = transferStep(units[t.last[j]], t.last[j], sg.OutElems*env.ElementBytes, env, false)
+			if d, ok := units[t.first[j]].(DirectedTransferer); ok {
+				c := d.Entry()
+				t.entry[j] = step{unit: t.first[j], ps: c.TimePS, pj: c.EnergyPJ}
+			}
 		}
 	}
 	return t, nil
@@ -224,6 +235,9 @@ func (e *Evaluator) build(set Setting) (*table, error) {
 
 // phases returns what running segment sg on unit costs, phase by phase.
 func (e *Evaluator) phases(unit hw.Unit, sg Segment, dst []Phase) ([]Phase, error) {
+	if r, ok := unit.(*Roofline); ok {
+		return r.PhasesDAG(sg.Kernels, sg.Producers, dst)
+	}
 	if p, ok := unit.(Phaser); ok {
 		return p.Phases(sg.Kernels, dst)
 	}
@@ -243,25 +257,35 @@ func (e *Evaluator) phases(unit hw.Unit, sg Segment, dst []Phase) ([]Phase, erro
 	return append(dst, Phase{Unit: unit.Name(), Cost: c}), nil
 }
 
-// transferStep returns unit u's side of moving b bytes of a feature map.
-func transferStep(unit hw.Unit, u int, b int64, env Env) step {
-	var c hw.Cost
-	if tr, ok := unit.(Transferer); ok {
-		c = tr.Transfer(b)
-	} else {
-		c.TimePS = env.HandoffPS / 2
+// transferStep returns unit u's side of moving b bytes of a feature map,
+// receiving them (in) or handing them over.
+func transferStep(unit hw.Unit, u int, b int64, env Env, in bool) step {
+	price := func(b int64) hw.Cost {
+		d, directed := unit.(DirectedTransferer)
+		tr, ok := unit.(Transferer)
+		switch {
+		case directed && in:
+			return d.TransferIn(b)
+		case directed:
+			return d.TransferOut(b)
+		case ok:
+			return tr.Transfer(b)
+		}
+		c := hw.Cost{TimePS: env.HandoffPS / 2, EnergyPJ: float64(b) * env.PJPerByte, DRAMBytes: b}
 		if b > 0 {
 			c.TimePS = hw.SatAdd(c.TimePS, hw.SatAdd(env.LatencyPS, ceilPS(float64(b)/(env.BytesPerSec*1e-12))))
 		}
-		c.EnergyPJ = float64(b) * env.PJPerByte
-		c.DRAMBytes = b
+		return c
 	}
-	// The bytes cannot arrive before the channel has sent them.
+	c := price(b)
+	// The fixed part (the hand-off) comes before the bytes are requested,
+	// and the bytes cannot arrive before the channel has sent them.
+	fixed := min(price(0).TimePS, c.TimePS)
 	ps := c.TimePS
 	if b > 0 {
-		ps = max(ps, env.HandoffPS/2+env.LatencyPS+ceilPS(float64(b)/(env.BytesPerSec*1e-12)))
+		ps = max(ps, fixed+env.LatencyPS+ceilPS(float64(b)/(env.BytesPerSec*1e-12)))
 	}
-	return step{unit: u, ps: ps, pj: c.EnergyPJ, bytes: b, xfer: true, delayPS: env.HandoffPS / 2}
+	return step{unit: u, ps: ps, pj: c.EnergyPJ, bytes: b, xfer: true, delayPS: fixed}
 }
 
 // checkMapping reports a mapping that does not fit the evaluator.
@@ -329,6 +353,10 @@ func (e *Evaluator) EvaluateAt(r *Result, m Mapping, set Setting) error {
 			busy[eu] = hw.SatAdd(busy[eu], b)
 		}
 		if i == 0 {
+			x := t.entry[j]
+			r.LatencyPS = hw.SatAdd(r.LatencyPS, x.ps)
+			r.EnergyPJ += x.pj
+			busy[x.unit] = hw.SatAdd(busy[x.unit], x.ps)
 			continue
 		}
 		if p := j - nu + m.Units[i-1] - u; t.last[p] != t.first[j] {
@@ -343,6 +371,8 @@ func (e *Evaluator) EvaluateAt(r *Result, m Mapping, set Setting) error {
 			}
 		}
 	}
+	r.PlatformPJ = t.platformW * float64(r.LatencyPS)
+	r.EnergyPJ += r.PlatformPJ
 	return r.checkRange()
 }
 

@@ -2,13 +2,17 @@ package soc
 
 import (
 	"flag"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
 )
 
-var fitFlag = flag.Bool("soc.fit", false, "run TestFitXavier: refit the fitted constants of xavier.yaml to MaGNAS Table 2 and print them")
+var (
+	fitFlag     = flag.Bool("soc.fit", false, "run TestFitXavier: refit the fitted constants of xavier.yaml to MaGNAS Table 2 and print them")
+	fitGlueFlag = flag.Bool("soc.fit.glue", false, "with -soc.fit: fit the alternative without a top-k efficiency of its own (top-k tied to the irregular classes) and with the CPU's glue dispatch (cpu.glue_cycles) free; see soc/doc.go")
+)
 
 // fitParam is one fitted constant: its bounds and how to set it in a spec.
 type fitParam struct {
@@ -22,17 +26,73 @@ func unitByName(s *Spec, name string) *UnitSpec {
 	return &s.Units[i]
 }
 
-// latencyParams are fitted to Table 2's eight latencies.
+// irregular are the kernel classes of ViG's graph ops on the GPU, whose
+// efficiency no CNN measurement resolves: fitted as one value.
+var irregular = []string{"gather", "max", "spmm", "edgewise"}
+
+// setFP32 returns a setter of one field of a unit's FP32 precision.
+func setFP32(unit string, f func(p *PrecisionSpec, v float64)) func(s *Spec, v float64) {
+	return func(s *Spec, v float64) {
+		u := unitByName(s, unit)
+		ps := maps.Clone(u.Precisions)
+		p := ps["fp32"]
+		f(&p, v)
+		ps["fp32"] = p
+		u.Precisions = ps
+	}
+}
+
+// latencyParams are fitted to Table 2's eight latencies. The GPU's dense
+// products, launches, fusion and bandwidth come from documented sources
+// (xavier.yaml) and are not fitted.
 var latencyParams = []fitParam{
-	{"gpu.efficiency.gemm (= knn)", 0.005, 1, func(s *Spec, v float64) {
+	{"gpu.precisions.fp32.tile_eff", 0.2, 1, setFP32("gpu", func(p *PrecisionSpec, v float64) { p.TileEff = v })},
+	{"gpu.efficiency.{gather,max,spmm,edgewise}", 1e-5, 0.25, func(s *Spec, v float64) {
 		u := unitByName(s, "gpu")
 		u.Efficiency = cloneEff(u.Efficiency)
-		u.Efficiency["gemm"], u.Efficiency["knn"] = v, v
+		for _, c := range irregular {
+			u.Efficiency[c] = v
+		}
 	}},
-	{"gpu.launch_us", 0, 200, func(s *Spec, v float64) { unitByName(s, "gpu").LaunchUS = v }},
-	{"dla.memory_share", 0.005, 1, func(s *Spec, v float64) { unitByName(s, "dla").MemoryShare = v }},
-	{"dla.launch_us", 0, 200, func(s *Spec, v float64) { unitByName(s, "dla").LaunchUS = v }},
-	{"memory.handoff_us", 10, 70, func(s *Spec, v float64) { s.Memory.HandoffUS = v }},
+	{"gpu.efficiency.topk", 1e-5, 0.25, func(s *Spec, v float64) {
+		u := unitByName(s, "gpu")
+		u.Efficiency = cloneEff(u.Efficiency)
+		u.Efficiency["topk"] = v
+	}},
+	{"dla.tiling eff", 0.1, 1, func(s *Spec, v float64) {
+		u := unitByName(s, "dla")
+		t := *u.Tiling
+		t.Tiles = slices.Clone(t.Tiles)
+		t.Tiles[0].Eff = v
+		u.Tiling = &t
+	}},
+	{"hand-off and fallback sides (us, all)", 5, 45, func(s *Spec, v float64) {
+		g, d := unitByName(s, "gpu"), unitByName(s, "dla")
+		g.HandoffInUS, g.HandoffOutUS = v, v
+		d.HandoffInUS, d.HandoffOutUS, d.FallbackInUS, d.FallbackOutUS = v, v, v, v
+	}},
+	{"dla.submit_us", 0, 50, func(s *Spec, v float64) { unitByName(s, "dla").SubmitUS = v }},
+}
+
+// glueParams are the alternative to latencyParams studied for issue 24
+// (-soc.fit.glue): the top-k priced as what it is, a selection of k among
+// N candidates per node (one comparison per candidate,
+// workload.Layer.Kernels) at the irregular kernels' efficiency, and the
+// graph ops' glue ops dispatched by the CPU (cpu.glue_cycles, from a
+// TensorRT kernel enqueue, ~3.5 us at 2265.6 MHz, to a framework's per-op
+// dispatch on the Carmel cores, ~110 us), so that Table 2's common
+// overhead would run at the CPU clock instead of the GPU's.
+var glueParams = []fitParam{
+	latencyParams[0],
+	{"gpu.efficiency.{gather,max,spmm,edgewise,topk}", 1e-5, 0.25, func(s *Spec, v float64) {
+		u := unitByName(s, "gpu")
+		u.Efficiency = cloneEff(u.Efficiency)
+		for _, c := range append(slices.Clone(irregular), "topk") {
+			u.Efficiency[c] = v
+		}
+	}},
+	{"cpu.glue_cycles", 8000, 250000, func(s *Spec, v float64) { s.CPU.GlueCycles = v }},
+	latencyParams[3], latencyParams[4], latencyParams[5],
 }
 
 // powerParams are fitted to Table 2's eight energies with the latency
@@ -42,7 +102,7 @@ var latencyParams = []fitParam{
 var powerParams = []fitParam{
 	{"gpu.idle_w", 0, 30, func(s *Spec, v float64) { unitByName(s, "gpu").IdleW = v }},
 	{"gpu.dynamic_w", 0, 60, func(s *Spec, v float64) { unitByName(s, "gpu").DynamicW = v }},
-	{"dla.idle_w + dla.dynamic_w", 0, 30, func(s *Spec, v float64) {
+	{"dla.idle_w + dla.dynamic_w", 0.5, 30, func(s *Spec, v float64) {
 		g, d := unitByName(s, "gpu"), unitByName(s, "dla")
 		f := g.IdleW / (g.IdleW + g.DynamicW)
 		d.IdleW, d.DynamicW = f*v, (1-f)*v
@@ -71,11 +131,16 @@ func fitLoss(s Spec, energy bool) float64 {
 		return math.Inf(1)
 	}
 	var l float64
-	for i, p := range ours {
+	for i, p := range ours[:len(table2)] { // Table 3's a3 is checked, not fitted (its depth and width are guesses)
+		pub := table3A3
+		if i < len(table2) {
+			r := table2[i]
+			pub.gpuMS, pub.dlaMS, pub.gpuMJ, pub.dlaMJ = r.gpuMS, r.dlaMS, r.gpuMJ, r.dlaMJ
+		}
 		if energy {
-			l += sq(math.Log(p.gpuMJ/table2[i].gpuMJ)) + sq(math.Log(p.dlaMJ/table2[i].dlaMJ))
+			l += sq(math.Log(p.gpuMJ/pub.gpuMJ)) + sq(math.Log(p.dlaMJ/pub.dlaMJ))
 		} else {
-			l += sq(math.Log(p.gpuMS/table2[i].gpuMS)) + sq(math.Log(p.dlaMS/table2[i].dlaMS))
+			l += sq(math.Log(p.gpuMS/pub.gpuMS)) + sq(math.Log(p.dlaMS/pub.dlaMS))
 		}
 	}
 	return l
@@ -102,8 +167,8 @@ func fitStage(base Spec, ps []fitParam, energy bool, starts int, rng *rand.Rand)
 		for i := range x {
 			x[i] = 2 * rng.NormFloat64()
 		}
-		for range 3 {
-			x = nelderMead(f, x, 0.5, 400)
+		for range 2 {
+			x = nelderMead(f, x, 0.5, 250)
 		}
 		if l := f(x); l < bestL {
 			best, bestL = x, l
@@ -121,18 +186,41 @@ func TestFitXavier(t *testing.T) {
 		t.Skip("run with -soc.fit")
 	}
 	rng := rand.New(rand.NewPCG(0x50c, 2))
-	s, v, l := fitStage(DefaultSpec(), latencyParams, false, 12, rng)
-	for i, p := range latencyParams {
-		t.Logf("%-28s %.5g", p.name, v[i])
+	base := DefaultSpec()
+	base.Precision = MaGNASPrecision // applied by New, after each parameter is set
+	lp := latencyParams
+	if *fitGlueFlag {
+		lp = glueParams
+	}
+	s, v, l := fitStage(base, lp, false, 4, rng)
+	for i, p := range lp {
+		t.Logf("%-45s %.5g  (range %g..%g)", p.name, v[i], p.lo, p.hi)
 	}
 	t.Logf("latency loss %.5f", l)
-	s, v, l = fitStage(s, powerParams, true, 6, rng)
+	s, v, l = fitStage(s, powerParams, true, 3, rng)
 	for i, p := range powerParams {
-		t.Logf("%-28s %.5g", p.name, v[i])
+		t.Logf("%-45s %.5g  (range %g..%g)", p.name, v[i], p.lo, p.hi)
 	}
 	g, d := unitByName(&s, "gpu"), unitByName(&s, "dla")
 	t.Logf("=> dla.idle_w %.4g, dla.dynamic_w %.4g (gpu idle share %.3f)", d.IdleW, d.DynamicW, g.IdleW/(g.IdleW+g.DynamicW))
 	t.Logf("energy loss %.5f", l)
+	soc, err := New(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ours, err := calibrate(soc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range ours {
+		name, pub := "a3 (Table 3)", table3A3
+		if i < len(table2) {
+			r := table2[i]
+			name = r.op.String()
+			pub.gpuMS, pub.dlaMS, pub.gpuMJ, pub.dlaMJ = r.gpuMS, r.dlaMS, r.gpuMJ, r.dlaMJ
+		}
+		t.Logf("%-12s GPU %s %s  DLA %s %s (ms, mJ vs published)", name, fmtErr(p.gpuMS, pub.gpuMS), fmtErr(p.gpuMJ, pub.gpuMJ), fmtErr(p.dlaMS, pub.dlaMS), fmtErr(p.dlaMJ, pub.dlaMJ))
+	}
 }
 
 // nelderMead minimises f from x0 (simplex steps of size step) for iters

@@ -149,6 +149,8 @@ func (e *Evaluator) steps(m Mapping, set Setting) ([]step, error) {
 			if q := j - nu + m.Units[i-1] - u; t.last[q] != t.first[j] {
 				steps = append(steps, t.out[q], t.in[j])
 			}
+		} else if t.entry[j].ps > 0 {
+			steps = append(steps, t.entry[j])
 		}
 		steps = append(steps, t.comp[j]...)
 	}

@@ -3,6 +3,7 @@ package soc
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"gnnsim/hw"
 	"gnnsim/workload"
@@ -14,9 +15,10 @@ import (
 //
 //	t = max(W / (eff_c * peak(f)), B / (share * BW(f_mem))) + launch
 //
-// and costs P_idle * t + C V(f)^2 f * (t - launch) + B * e_DRAM: the unit
-// draws its idle power whenever it holds work and its dynamic power while
-// a kernel runs. peak(f) scales linearly with the clock. A class the unit
+// and costs P_idle * t + a C V(f)^2 f * (t - launch) + B * e_DRAM: the
+// unit draws its idle power whenever it holds work and its dynamic power
+// in proportion to its activity a (operations over what the peak does in
+// the kernel's busy time). peak(f) scales linearly with the clock. A class the unit
 // has no efficiency for runs on its fallback unit, paying a hand-off each
 // way (the SoC's hand-off latency plus the crossing feature map through
 // shared memory); without a fallback it is an error.
@@ -31,8 +33,12 @@ type Roofline struct {
 	fallback *Roofline
 
 	rate     [workload.TopK + 1]float64 // operations per ps; 0: unsupported
+	peak     float64                    // MACs per ps at the point, cores gated
+	sms      float64                    // tiling engines online
 	memRate  float64                    // bytes per ps
 	launchPS int64
+	gluePS   int64                    // fixed cost of one glue kernel
+	glue     [workload.TopK + 1]int64 // extra copy kernels per kernel of a class
 	idleW    float64
 	dynW     float64
 	elem     int64
@@ -40,7 +46,7 @@ type Roofline struct {
 
 // newRoofline returns the unit of spec u at its highest operating point,
 // on memory m at its highest point, without a fallback.
-func newRoofline(u *UnitSpec, m MemorySpec) (*Roofline, error) {
+func newRoofline(u *UnitSpec, m MemorySpec, cpu *CPUSpec) (*Roofline, error) {
 	if err := u.validate(); err != nil {
 		return nil, err
 	}
@@ -54,6 +60,10 @@ func newRoofline(u *UnitSpec, m MemorySpec) (*Roofline, error) {
 		HandoffPS:    int64(math.Round(m.HandoffUS * 1e6)),
 		ElementBytes: int64(m.ElementBytes),
 	}
+	if cpu.present() {
+		r.env.LaunchFloorPS = cpu.launchPS(len(cpu.PointsMHz) - 1)
+		r.env.GlueFloorPS = cpu.gluePS(len(cpu.PointsMHz) - 1)
+	}
 	r.derive()
 	return r, nil
 }
@@ -62,7 +72,17 @@ func newRoofline(u *UnitSpec, m MemorySpec) (*Roofline, error) {
 func (r *Roofline) derive() {
 	u := r.spec
 	mhz := u.PointsMHz[r.pt]
-	peakPerPS := u.PeakFLOPS / 2 * (mhz / u.PeakMHz) * 1e-12
+	// A power mode that gates cores (the GPU's TPCs) scales the peak and
+	// the power of the unit with the cores left.
+	frac := 1.0
+	if all := max(u.Cores, 1); r.env.Cores > 0 && r.env.Cores < all {
+		frac = float64(r.env.Cores) / float64(all)
+	}
+	peakPerPS := frac * u.PeakFLOPS / 2 * (mhz / u.PeakMHz) * 1e-12
+	r.peak = peakPerPS
+	if u.Tiling != nil {
+		r.sms = max(1, math.Round(frac*float64(u.Tiling.SMs)))
+	}
 	for c := range classes() {
 		r.rate[c] = 0
 		if e, ok := u.Efficiency[c.String()]; ok {
@@ -70,9 +90,15 @@ func (r *Roofline) derive() {
 		}
 	}
 	r.memRate = u.MemoryShare * r.env.BytesPerSec * 1e-12
-	r.launchPS = int64(math.Round(u.LaunchUS * 1e6))
-	r.idleW = u.IdleW
-	r.dynW = dynamicW(u.PointsMHz, r.pt, u.VoltsMin, u.VoltsMax, u.DynamicW)
+	for c := range classes() {
+		r.glue[c] = int64(u.Glue[c.String()])
+	}
+	r.launchPS = max(int64(math.Round(u.LaunchUS*1e6)), r.env.LaunchFloorPS)
+	r.gluePS = max(r.launchPS, r.env.GlueFloorPS)
+	// Leakage scales with the supply; power-gated cores draw nothing.
+	v := volts(u.PointsMHz, r.pt, u.VoltsMin, u.VoltsMax)
+	r.idleW = frac * u.IdleW * math.Pow(v/u.VoltsMax, u.LeakExp)
+	r.dynW = frac * dynamicW(u.PointsMHz, r.pt, u.VoltsMin, u.VoltsMax, u.DynamicW)
 	r.elem = int64(u.ElementBytes)
 }
 
@@ -155,26 +181,96 @@ func ceilPS(x float64) int64 {
 	return int64(math.Ceil(x))
 }
 
-// KernelCost returns the cost of k on the unit's own engine; a class the
-// unit does not run is an error (no fallback).
-func (r *Roofline) KernelCost(k workload.Kernel) (hw.Cost, error) {
+// runs reports whether the unit runs k on its own engine: its class has
+// an efficiency and its name is not refused.
+func (r *Roofline) runs(k workload.Kernel) bool {
+	if _, ok := r.spec.KernelEfficiency[k.Name]; ok {
+		return true
+	}
 	if !r.Supports(k.Class) {
+		return false
+	}
+	for _, n := range r.spec.Refuse {
+		if k.Name == n {
+			return false
+		}
+	}
+	return true
+}
+
+// computePS returns the time k's operations take on the engine: tiles and
+// waves for dense products when the unit has a tiling, else the class's
+// efficiency times the peak.
+func (r *Roofline) computePS(k workload.Kernel) float64 {
+	work := float64(k.MACs) + float64(k.Ops)
+	rate := r.rate[k.Class]
+	if e, ok := r.spec.KernelEfficiency[k.Name]; ok {
+		rate = e * r.peak
+	}
+	t := work / rate
+	tl := r.spec.Tiling
+	if tl == nil || (k.Class != workload.GEMM && k.Class != workload.KNNDist) || k.MACs <= 0 || k.M <= 0 || k.N <= 0 || k.K <= 0 {
+		return t
+	}
+	g := max(int64(math.Round(float64(k.M)*float64(k.K)*float64(k.N)/float64(k.MACs))), 1)
+	ng, kg := ceilDiv(k.N, g), ceilDiv(k.K, g)
+	kq := float64(ceilDiv(kg, int64(tl.KStep))*int64(tl.KStep) + int64(tl.KOverhead))
+	perSM := r.peak / r.sms // MACs per ps of one engine
+	best := math.Inf(1)
+	for _, tile := range tl.Tiles {
+		tiles := float64(g) * float64(ceilDiv(k.M, int64(tile.M))) * float64(ceilDiv(ng, int64(tile.N)))
+		waves := math.Ceil(tiles / r.sms)
+		best = min(best, waves*float64(tile.M)*float64(tile.N)*kq/(perSM*tile.Eff))
+	}
+	if tl.ScalarEff > 0 {
+		best = min(best, float64(k.MACs)/(r.peak*tl.ScalarEff))
+	}
+	return best
+}
+
+// kernelCost prices k on the engine, moving bytes through memory (fewer
+// than k's elements when they stay on chip or fuse).
+func (r *Roofline) kernelCost(k workload.Kernel, bytes int64) hw.Cost {
+	busy := ceilPS(max(r.computePS(k), float64(bytes)/r.memRate))
+	t := hw.SatAdd(busy, r.launchPS)
+	if _, named := r.spec.KernelEfficiency[k.Name]; !named && r.glue[k.Class] > 0 {
+		n := r.glue[k.Class]
+		// Each glue kernel copies the kernel's input (read and write,
+		// memory bound) after the CPU has dispatched it: the host-side
+		// dispatch runs at the CPU clock, whatever the unit's.
+		gb := 2 * k.InElems * r.elem
+		g := ceilPS(float64(n) * float64(gb) / r.memRate)
+		busy = hw.SatAdd(busy, g)
+		t = hw.SatAdd(t, hw.SatAdd(g, n*r.gluePS))
+		bytes = hw.SatAdd(bytes, n*gb)
+	}
+	// Dynamic power is drawn in proportion to the engines' activity: the
+	// operations done over what the peak would do in the busy time (a
+	// kernel waiting on memory or on irregular accesses switches little).
+	act := 0.0
+	if busy > 0 {
+		act = min(1, (float64(k.MACs)+float64(k.Ops))/r.peak/float64(busy))
+	}
+	return hw.Cost{
+		TimePS:    t,
+		Cycles:    r.cycles(t),
+		EnergyPJ:  r.idleW*float64(t) + r.dynW*act*float64(busy) + float64(bytes)*r.env.PJPerByte,
+		DRAMBytes: bytes,
+		MACs:      k.MACs,
+	}
+}
+
+// KernelCost returns the cost of k on the unit's own engine, alone (no
+// fusion, operands through memory); a kernel the unit does not run is an
+// error (no fallback).
+func (r *Roofline) KernelCost(k workload.Kernel) (hw.Cost, error) {
+	if !r.runs(k) {
 		return hw.Cost{}, fmt.Errorf("soc: %s cannot run %s kernels (%s)", r.spec.Name, k.Class, k.Name)
 	}
 	if k.MACs < 0 || k.Ops < 0 || k.InElems < 0 || k.WeightElems < 0 || k.OutElems < 0 {
 		return hw.Cost{}, fmt.Errorf("soc: %s: kernel %s has negative counts", r.spec.Name, k.Name)
 	}
-	work := float64(k.MACs) + float64(k.Ops)
-	bytes := k.Elems() * r.elem
-	busy := ceilPS(max(work/r.rate[k.Class], float64(bytes)/r.memRate))
-	t := hw.SatAdd(busy, r.launchPS)
-	return hw.Cost{
-		TimePS:    t,
-		Cycles:    r.cycles(t),
-		EnergyPJ:  r.idleW*float64(t) + r.dynW*float64(busy) + float64(bytes)*r.env.PJPerByte,
-		DRAMBytes: bytes,
-		MACs:      k.MACs,
-	}, nil
+	return r.kernelCost(k, k.Elems()*r.elem), nil
 }
 
 // cycles converts ps to cycles at the unit's clock.
@@ -186,11 +282,10 @@ func (r *Roofline) cycles(ps int64) int64 {
 	return int64(c)
 }
 
-// Transfer returns the unit's side of a hand-off carrying bytes: half the
-// hand-off latency, then the memory latency and the bytes at the unit's
-// share of the bandwidth, at idle power, plus the DRAM energy.
-func (r *Roofline) Transfer(bytes int64) hw.Cost {
-	t := r.env.HandoffPS / 2
+// move returns a side of a crossing: a fixed cost, then the memory latency
+// and the bytes at the unit's rate, at idle power, plus the DRAM energy.
+func (r *Roofline) move(fixedPS, bytes int64) hw.Cost {
+	t := fixedPS
 	if bytes > 0 {
 		t = hw.SatAdd(t, hw.SatAdd(r.env.LatencyPS, ceilPS(float64(bytes)/r.memRate)))
 	}
@@ -202,35 +297,280 @@ func (r *Roofline) Transfer(bytes int64) hw.Cost {
 	}
 }
 
-// Phases appends what each unit does to run ks in order: runs of kernels
-// on this unit, runs on the fallback unit, and the hand-offs between them
-// (each side's Transfer folded into its phase).
-func (r *Roofline) Phases(ks []workload.Kernel, dst []Phase) ([]Phase, error) {
-	var cur *Roofline
-	var acc hw.Cost
+// us converts a spec time in us to ps.
+func us(x float64) int64 { return int64(math.Round(x * 1e6)) }
+
+// handoffPS returns the unit's fixed costs of receiving and of handing
+// over work between segments.
+func (r *Roofline) handoffPS() (in, out int64) {
+	if r.spec.HandoffInUS == 0 && r.spec.HandoffOutUS == 0 {
+		return r.env.HandoffPS / 2, r.env.HandoffPS / 2
+	}
+	return us(r.spec.HandoffInUS), us(r.spec.HandoffOutUS)
+}
+
+// Transfer returns the unit's side of a hand-off carrying bytes as if it
+// were symmetric: the mean of TransferIn and TransferOut's fixed costs
+// (kept for units that price both sides alike).
+func (r *Roofline) Transfer(bytes int64) hw.Cost {
+	in, out := r.handoffPS()
+	return r.move((in+out)/2, bytes)
+}
+
+// TransferIn returns the unit's side of receiving work and bytes from
+// another unit between segments: its hand-off-in cost, a submission when
+// it runs work in loadables, and reading the bytes.
+func (r *Roofline) TransferIn(bytes int64) hw.Cost {
+	in, _ := r.handoffPS()
+	return r.move(in+us(r.spec.SubmitUS), bytes)
+}
+
+// TransferOut returns the unit's side of handing work and bytes over.
+func (r *Roofline) TransferOut(bytes int64) hw.Cost {
+	_, out := r.handoffPS()
+	return r.move(out, bytes)
+}
+
+// Entry returns the cost of starting a frame on the unit: one submission
+// for a unit running loadables, nothing otherwise.
+func (r *Roofline) Entry() hw.Cost { return r.move(us(r.spec.SubmitUS), 0) }
+
+// fallbackPS returns the unit's fixed costs of leaving for its fallback
+// unit inside a segment and of coming back (submission included).
+func (r *Roofline) fallbackPS() (out, back int64) {
+	out, back = us(r.spec.FallbackOutUS), us(r.spec.FallbackInUS)
+	if out == 0 && back == 0 {
+		in, o := r.handoffPS()
+		out, back = o, in
+	}
+	return out, back + us(r.spec.SubmitUS)
+}
+
+// Planned is one kernel of a run as the unit executes it.
+type Planned struct {
+	// Unit runs the kernel: the unit itself or its fallback.
+	Unit string
+	// Cost is the kernel's cost on Unit, the crossing into Unit before it
+	// (when the previous kernel ran elsewhere) and the crossing out of
+	// Unit after it (when the next runs elsewhere) included. A fused
+	// kernel costs nothing.
+	Cost hw.Cost
+	// FusedInto is the index of the kernel that absorbed this one, or -1.
+	FusedInto int
+}
+
+// epilogueNames are the element-wise kernels a dense product's epilogue
+// absorbs: batch normalisation (a per-channel scale and shift), the
+// activation and a residual addition (TensorRT's conv + scale + activation
+// (+ eltwise) fusion).
+var epilogueNames = [...]string{"bn", "act", "add"}
+
+// epilogue reports whether k can run in the epilogue of head.
+func epilogue(head, k workload.Kernel) bool {
+	if k.Class != workload.ElementWise || k.OutElems != head.OutElems {
+		return false
+	}
+	if head.Class != workload.GEMM && head.Class != workload.KNNDist {
+		return false
+	}
+	for _, n := range epilogueNames {
+		if k.Name == n {
+			return true
+		}
+	}
+	return false
+}
+
+// Plan appends to dst what running ks in order costs kernel by kernel:
+// which engine runs each (the unit, or its fallback for what the unit
+// cannot run), fusion (when the engine fuses), intermediates kept in the
+// on-chip buffer, and the crossings between the engines, each attributed
+// to the kernel next to it. Without producers every kernel reads the one
+// before it: element-wise epilogues fuse into the product right before.
+func (r *Roofline) Plan(ks []workload.Kernel, dst []Planned) ([]Planned, error) {
+	return r.PlanDAG(ks, nil, dst)
+}
+
+// PlanDAG is Plan with the data flow given: prod[i] lists the kernels of ks
+// whose outputs kernel i reads (empty: it reads from outside ks). On a
+// fusing engine
+//
+//   - 1x1 products (InElems = M x K) reading the same producers run as one
+//     product (TensorRT's horizontal fusion of an Inception module's 1x1
+//     convolutions), on the first one's turn;
+//   - an element-wise epilogue (bn, act, add) whose producer is a product
+//     read by nothing else runs in that product's epilogue;
+//   - a concat whose producers all ran on the engine costs nothing: they
+//     wrote into its output in place.
+func (r *Roofline) PlanDAG(ks []workload.Kernel, prod [][]int, dst []Planned) ([]Planned, error) {
+	if prod != nil && len(prod) != len(ks) {
+		return dst, fmt.Errorf("soc: %s: %d producer lists for %d kernels", r.spec.Name, len(prod), len(ks))
+	}
+	n := len(ks)
+	engs := make([]*Roofline, n)
 	for i, k := range ks {
-		eng := r
-		if !r.Supports(k.Class) {
+		if k.MACs < 0 || k.Ops < 0 || k.InElems < 0 || k.WeightElems < 0 || k.OutElems < 0 {
+			return dst, fmt.Errorf("soc: %s: kernel %s has negative counts", r.spec.Name, k.Name)
+		}
+		engs[i] = r
+		if !r.runs(k) {
 			if r.fallback == nil {
 				return dst, fmt.Errorf("soc: %s cannot run %s kernels (%s) and has no fallback", r.spec.Name, k.Class, k.Name)
 			}
-			eng = r.fallback
+			if !r.fallback.runs(k) {
+				return dst, fmt.Errorf("soc: neither %s nor its fallback %s runs %s kernels (%s)", r.spec.Name, r.fallback.spec.Name, k.Class, k.Name)
+			}
+			engs[i] = r.fallback
 		}
-		if cur != nil && eng != cur {
-			b := ks[i-1].OutElems * r.env.ElementBytes
-			acc = acc.Add(cur.Transfer(b))
-			dst = append(dst, Phase{Unit: cur.Name(), Cost: acc})
-			acc = eng.Transfer(b)
-		}
-		cur = eng
-		c, err := eng.KernelCost(k)
-		if err != nil {
-			return dst, err
-		}
-		acc = acc.Add(c)
 	}
-	if cur != nil {
-		dst = append(dst, Phase{Unit: cur.Name(), Cost: acc})
+	// The producers of each kernel, and how many kernels read each.
+	src := func(i int) []int {
+		if prod != nil {
+			return prod[i]
+		}
+		if i == 0 {
+			return nil
+		}
+		return []int{i - 1}
+	}
+	readers := make([]int, n)
+	for i := range ks {
+		for _, p := range src(i) {
+			if p < 0 || p >= i {
+				return dst, fmt.Errorf("soc: %s: kernel %d (%s) reads kernel %d, not an earlier one", r.spec.Name, i, ks[i].Name, p)
+			}
+			readers[p]++
+		}
+	}
+	fused := make([]int, n)
+	merged := slices.Clone(ks)
+	root := func(i int) int {
+		for fused[i] >= 0 {
+			i = fused[i]
+		}
+		return i
+	}
+	for i, k := range ks {
+		fused[i] = -1
+		e := engs[i]
+		if !e.spec.Fuse {
+			continue
+		}
+		ps := src(i)
+		switch {
+		case k.Class == workload.GEMM && k.InElems == k.M*k.K && k.MACs == k.M*k.K*k.N && (len(ps) > 0 || prod != nil):
+			// With the data flow known, an empty list is the segment's
+			// input, which such products share too.
+			// A 1x1 product: join an earlier one reading the same producers.
+			for j := range i {
+				q := merged[j]
+				if fused[j] < 0 && engs[j] == e && q.Class == workload.GEMM && q.M == k.M && q.K == k.K &&
+					ks[j].InElems == ks[j].M*ks[j].K && ks[j].MACs == ks[j].M*ks[j].K*ks[j].N && slices.Equal(src(j), ps) {
+					fused[i] = j
+					merged[j].N += k.N
+					merged[j].MACs += k.MACs
+					merged[j].WeightElems += k.WeightElems
+					merged[j].OutElems += k.OutElems
+					break
+				}
+			}
+		case len(ps) == 1 && k.Class == workload.ElementWise && slices.Contains(epilogueNames[:], k.Name):
+			p := ps[0]
+			h := root(p)
+			hk := merged[h]
+			if engs[h] == e && readers[p] == 1 && (hk.Class == workload.GEMM || hk.Class == workload.KNNDist) && k.OutElems <= hk.OutElems {
+				fused[i] = h
+				// The epilogue's own operand (a residual's second input)
+				// is still read; its output is the product's.
+				merged[h].InElems += max(k.InElems-k.OutElems, 0)
+				merged[h].Ops += k.Ops
+			}
+		case k.Name == "concat" && len(ps) > 0:
+			all := true
+			for _, p := range ps {
+				all = all && engs[root(p)] == e
+			}
+			if all {
+				fused[i] = root(ps[len(ps)-1])
+			}
+		}
+	}
+	// Bytes through memory, with an output kept on chip when the next
+	// kernel runs on the same engine and it fits the engine's buffer.
+	base := len(dst)
+	dst = slices.Grow(dst, n)[:base+n]
+	prevKept, prev := false, -1
+	for i := range ks {
+		if fused[i] >= 0 {
+			dst[base+i] = Planned{Unit: engs[i].spec.Name, FusedInto: root(i)}
+			continue
+		}
+		e := engs[i]
+		k := merged[i]
+		in, out := k.InElems, k.OutElems
+		if prevKept && engs[prev] == e {
+			in = max(in-merged[prev].OutElems, 0)
+		}
+		next := i + 1
+		for next < n && fused[next] >= 0 {
+			next++
+		}
+		prevKept = false
+		if buf := e.spec.BufferBytes; buf > 0 && next < n && engs[next] == e && out*e.elem <= buf {
+			out, prevKept = 0, true
+		}
+		dst[base+i] = Planned{Unit: e.spec.Name, Cost: e.kernelCost(k, (in+k.WeightElems+out)*e.elem), FusedInto: -1}
+		prev = i
+	}
+	// Crossings between engines: the leaving side on the kernel before,
+	// the arriving side on the kernel after.
+	last := -1
+	for i := range ks {
+		if fused[i] >= 0 {
+			continue
+		}
+		if last >= 0 && engs[i] != engs[last] {
+			b := ks[i-1].OutElems * r.env.ElementBytes
+			var leave, arrive hw.Cost
+			if engs[last] == r { // to the fallback
+				o, _ := r.fallbackPS()
+				leave = r.move(o, b)
+				arrive = engs[i].TransferIn(b)
+			} else { // back from the fallback
+				_, back := r.fallbackPS()
+				leave = engs[last].TransferOut(b)
+				arrive = r.move(back, b)
+			}
+			dst[base+last].Cost = dst[base+last].Cost.Add(leave)
+			dst[base+i].Cost = dst[base+i].Cost.Add(arrive)
+		}
+		last = i
+	}
+	return dst, nil
+}
+
+// Phases appends what each unit does to run ks in order: runs of kernels
+// on this unit, runs on the fallback unit, with the crossings between them
+// folded into their phases.
+func (r *Roofline) Phases(ks []workload.Kernel, dst []Phase) ([]Phase, error) {
+	return r.PhasesDAG(ks, nil, dst)
+}
+
+// PhasesDAG is Phases with the data flow of PlanDAG.
+func (r *Roofline) PhasesDAG(ks []workload.Kernel, prod [][]int, dst []Phase) ([]Phase, error) {
+	plan, err := r.PlanDAG(ks, prod, nil)
+	if err != nil {
+		return dst, err
+	}
+	for _, p := range plan {
+		if n := len(dst); n > 0 && dst[n-1].Unit == p.Unit {
+			dst[n-1].Cost = dst[n-1].Cost.Add(p.Cost)
+			continue
+		}
+		if p.FusedInto >= 0 {
+			continue // a fused kernel runs where its head runs
+		}
+		dst = append(dst, Phase{Unit: p.Unit, Cost: p.Cost})
 	}
 	return dst, nil
 }

@@ -60,6 +60,54 @@ type Segment struct {
 	// on other units. The residual operand a block keeps from its start is
 	// not moved separately.
 	InElems, OutElems int64
+	// Producers lists, per kernel of Kernels, the kernels of the segment
+	// whose outputs it reads (empty: it reads from outside the segment);
+	// nil means each kernel reads the one before it.
+	Producers [][]int
+}
+
+// producers returns, per kernel of block b (sizes its layers' Sizes), the
+// kernels of the block it reads: a layer's first kernel reads the last
+// kernels of its input layers (Layer.Inputs, or the layer before; the
+// block's input is outside), every other kernel the one before it.
+func producers(b workload.Block, sizes []workload.Size) ([][]int, error) {
+	var out [][]int
+	last := make([]int, len(b.Layers)) // index of each layer's last kernel
+	for li, l := range b.Layers {
+		ks, err := l.Kernels(sizes[li])
+		if err != nil {
+			return nil, err
+		}
+		var first []int
+		switch {
+		case len(l.Inputs) > 0:
+			for _, name := range l.Inputs {
+				for j := li - 1; j >= 0; j-- {
+					if b.Layers[j].Name == name {
+						if last[j] >= 0 {
+							first = append(first, last[j])
+						}
+						break
+					}
+				}
+			}
+		case li > 0 && last[li-1] >= 0:
+			first = []int{last[li-1]}
+		}
+		last[li] = -1
+		for ki := range ks {
+			if ki == 0 {
+				out = append(out, first)
+			} else {
+				out = append(out, []int{len(out) - 1})
+			}
+			last[li] = len(out) - 1
+		}
+		if len(ks) == 0 && li > 0 {
+			last[li] = last[li-1]
+		}
+	}
+	return out, nil
 }
 
 // Segments splits m at granularity g. Every block and layer is validated.
@@ -80,18 +128,25 @@ func Segments(m workload.Model, g Granularity) ([]Segment, error) {
 		if name == "" {
 			name = fmt.Sprintf("%s%d", b.Kind, bi)
 		}
+		sizes := b.Sizes()
 		if g == Blocks {
+			prod, err := producers(b, sizes)
+			if err != nil {
+				return nil, fmt.Errorf("soc: model %s, block %s: %w", m.Name, name, err)
+			}
 			segs = append(segs, Segment{Name: name, Block: bi, Kind: b.Kind, Work: hw.BlockWork(b), Kernels: ks,
-				InElems: b.InElems(), OutElems: b.OutElems()})
+				InElems: b.InElems(), OutElems: b.OutElems(), Producers: prod})
 			continue
 		}
-		sizes := b.Sizes()
 		for li, l := range b.Layers {
 			lk, err := l.Kernels(sizes[li])
 			if err != nil {
 				return nil, fmt.Errorf("soc: model %s, block %s, layer %d: %w", m.Name, name, li, err)
 			}
 			lname := fmt.Sprintf("%s/%d:%s", name, li, l.Kind)
+			if l.Name != "" {
+				lname = l.Name
+			}
 			in := sizes[li].Nodes * int64(l.F)
 			out := l.Out(sizes[li]).Nodes * int64(l.OutWidth())
 			if g == Layers {

@@ -21,6 +21,15 @@ type Env struct {
 	HandoffPS   int64   // fixed cost of one change of unit, both sides
 	// ElementBytes is the size of a feature-map element in shared memory.
 	ElementBytes int64
+	// LaunchFloorPS is the CPU's time to enqueue one kernel or task at the
+	// setting: no unit starts work faster than that (0: no CPU modelled).
+	LaunchFloorPS int64
+	// GlueFloorPS is the CPU's time to dispatch one glue op of a graph op
+	// at the setting (CPUSpec.GlueCycles).
+	GlueFloorPS int64
+	// Cores is the number of the bound unit's cores (UnitSpec.Cores) a
+	// power mode leaves online; 0 means all.
+	Cores int
 	// Unit returns a unit bound before this one (see Binder.Needs), or
 	// false.
 	Unit func(name string) (hw.Unit, bool)
@@ -54,6 +63,16 @@ type Transferer interface {
 	Transfer(bytes int64) hw.Cost
 }
 
+// DirectedTransferer is a unit whose sides of a hand-off differ by
+// direction: receiving work (TransferIn) and handing it over
+// (TransferOut). Entry is the cost of starting a frame's work on it (a
+// DLA's first loadable submission). It takes precedence over Transferer.
+type DirectedTransferer interface {
+	TransferIn(bytes int64) hw.Cost
+	TransferOut(bytes int64) hw.Cost
+	Entry() hw.Cost
+}
+
 // Phase is a stretch of a segment's execution on one unit.
 type Phase struct {
 	Unit string
@@ -73,9 +92,12 @@ type Phaser interface {
 type SoC struct {
 	name  string
 	mem   MemorySpec
+	cpu   CPUSpec
+	modes []PowerMode
 	units []hw.Scalable
 	names []string
 	npts  []int // operating points per unit
+	cores []int // cores per unit (0: not divisible)
 }
 
 // New returns the SoC a spec describes: one Roofline unit per UnitSpec.
@@ -83,18 +105,25 @@ func New(spec Spec) (*SoC, error) {
 	if err := spec.Validate(); err != nil {
 		return nil, err
 	}
-	s := &SoC{name: spec.Name, mem: spec.Memory}
+	if slices.ContainsFunc(spec.Units, func(u UnitSpec) bool { _, ok := u.Precisions[spec.Precision]; return ok }) {
+		var err error
+		if spec, err = spec.WithPrecision(spec.Precision); err != nil {
+			return nil, err
+		}
+	}
+	s := &SoC{name: spec.Name, mem: spec.Memory, cpu: spec.CPU, modes: slices.Clone(spec.PowerModes)}
 	if s.mem.Name == "" {
 		s.mem.Name = MemoryName
 	}
 	for i := range spec.Units {
-		r, err := newRoofline(&spec.Units[i], s.mem)
+		r, err := newRoofline(&spec.Units[i], s.mem, &s.cpu)
 		if err != nil {
 			return nil, err
 		}
 		if err := s.Add(r); err != nil {
 			return nil, err
 		}
+		s.cores[len(s.cores)-1] = max(spec.Units[i].Cores, 1)
 	}
 	// Standalone fallbacks (Unit("dla").Run) use the targets at their
 	// highest points.
@@ -150,7 +179,7 @@ func (s *SoC) Add(u hw.Scalable) error {
 	switch {
 	case name == "":
 		return errors.New("soc: Add: unit without a name")
-	case name == s.mem.Name || slices.Contains(s.names, name):
+	case name == s.mem.Name || slices.Contains(s.names, name) || (s.cpu.present() && name == s.cpu.Name):
 		return fmt.Errorf("soc: Add: name %q already used", name)
 	case len(u.OperatingPoints()) == 0:
 		return fmt.Errorf("soc: Add: unit %s has no operating points", name)
@@ -158,6 +187,7 @@ func (s *SoC) Add(u hw.Scalable) error {
 	s.units = append(s.units, u)
 	s.names = append(s.names, name)
 	s.npts = append(s.npts, len(u.OperatingPoints()))
+	s.cores = append(s.cores, 0)
 	return nil
 }
 
@@ -208,12 +238,20 @@ func (s *SoC) UnitIndex(name string) (int, error) {
 type Setting struct {
 	units []int
 	mem   int
+	// cpu is the CPU's operating point, cpuCores its cores online; cores
+	// the online cores per unit (0 for a unit without cores).
+	cpu, cpuCores int
+	cores         []int
 }
 
-// Setting resolves d: every key must name a unit or the memory, and every
-// clock an operating point of its table.
+// Setting resolves d: every key must name a unit, the memory or the CPU,
+// and every clock an operating point of its table. Every core is online
+// (see ModeSetting for power modes).
 func (s *SoC) Setting(d DVFS) (Setting, error) {
-	set := Setting{units: make([]int, len(s.units)), mem: len(s.mem.PointsMHz) - 1}
+	set := Setting{units: make([]int, len(s.units)), mem: len(s.mem.PointsMHz) - 1, cores: slices.Clone(s.cores)}
+	if s.cpu.present() {
+		set.cpu, set.cpuCores = len(s.cpu.PointsMHz)-1, s.cpu.Cores
+	}
 	for i, u := range s.units {
 		set.units[i] = len(u.OperatingPoints()) - 1
 	}
@@ -232,9 +270,17 @@ func (s *SoC) Setting(d DVFS) (Setting, error) {
 			set.mem = i
 			continue
 		}
+		if s.cpu.present() && strings.EqualFold(k, s.cpu.Name) {
+			i, err := findPoint(s.cpu.Name, s.cpu.PointsMHz, mhz)
+			if err != nil {
+				return Setting{}, err
+			}
+			set.cpu = i
+			continue
+		}
 		ui := slices.IndexFunc(s.names, func(n string) bool { return strings.EqualFold(n, k) })
 		if ui < 0 {
-			return Setting{}, fmt.Errorf("soc: dvfs: unknown clock domain %q (have %s, %s)", k, strings.Join(s.names, ", "), s.mem.Name)
+			return Setting{}, fmt.Errorf("soc: dvfs: unknown clock domain %q (have %s)", k, strings.Join(s.Domains(), ", "))
 		}
 		i, err := pointIndex(s.names[ui], s.units[ui].OperatingPoints(), hw.OperatingPoint{FreqHz: mhz * 1e6})
 		if err != nil {
@@ -248,6 +294,9 @@ func (s *SoC) Setting(d DVFS) (Setting, error) {
 // DVFS returns the clocks of a setting.
 func (s *SoC) DVFS(set Setting) DVFS {
 	d := DVFS{s.mem.Name: s.mem.PointsMHz[set.mem]}
+	if s.cpu.present() {
+		d[s.cpu.Name] = s.cpu.PointsMHz[set.cpu]
+	}
 	for i, u := range s.units {
 		d[s.names[i]] = u.OperatingPoints()[set.units[i]].FreqHz / 1e6
 	}
@@ -259,6 +308,12 @@ func (s *SoC) key(set Setting) int {
 	k := set.mem
 	for i, n := range s.npts {
 		k = k*n + set.units[i]
+		if c := s.cores[i]; c > 0 {
+			k = k*(c+1) + set.cores[i]
+		}
+	}
+	if s.cpu.present() {
+		k = (k*len(s.cpu.PointsMHz)+set.cpu)*(s.cpu.Cores+1) + set.cpuCores
 	}
 	return k
 }
@@ -273,6 +328,9 @@ func (s *SoC) env(set Setting) Env {
 		LatencyPS:    int64(math.Round(s.mem.LatencyNS * 1e3)),
 		HandoffPS:    int64(math.Round(s.mem.HandoffUS * 1e6)),
 		ElementBytes: int64(s.mem.ElementBytes),
+		// The CPU enqueues work on one core whatever the others do.
+		LaunchFloorPS: s.cpu.launchPS(set.cpu),
+		GlueFloorPS:   s.cpu.gluePS(set.cpu),
 	}
 }
 
@@ -343,7 +401,11 @@ func (s *SoC) bind(set Setting) (bound []hw.Unit, errs []error, env Env, err err
 				left++
 				continue
 			}
-			v, err := b.Bind(p, env)
+			uenv := env
+			if s.cores[i] > 0 && set.cores[i] != s.cores[i] {
+				uenv.Cores = set.cores[i]
+			}
+			v, err := b.Bind(p, uenv)
 			if err != nil {
 				errs[i] = fmt.Errorf("soc: %s: %w", s.names[i], err)
 			}

@@ -46,14 +46,42 @@ func TestDefaultSpec(t *testing.T) {
 	if _, err := New(spec); err != nil {
 		t.Fatal(err)
 	}
-	memKeys := []string{"bytes_per_cycle", "points_mhz", "latency_ns", "burst_bytes", "pj_per_byte", "element_bytes", "handoff_us"}
+	// MaGNAS's profile: the GPU on its FP32 CUDA cores, the DLA unchanged.
+	mg := MaGNASSpec()
+	if g := mg.Units[0]; g.PeakFLOPS != 1.41e12 || g.ElementBytes != 4 || mg.Units[1].PeakFLOPS != spec.Units[1].PeakFLOPS {
+		t.Errorf("MaGNAS spec: GPU %g FLOPS, %d-byte elements; DLA %g FLOPS", g.PeakFLOPS, g.ElementBytes, mg.Units[1].PeakFLOPS)
+	}
+	if _, err := spec.WithPrecision("fp8"); err == nil {
+		t.Error("precision fp8: no error")
+	}
+	memKeys := []string{"bytes_per_cycle", "points_mhz", "latency_ns", "burst_bytes", "pj_per_byte", "element_bytes", "handoff_us", "background_w", "clock_w"}
 	for _, k := range memKeys {
 		if strings.TrimSpace(spec.Memory.Sources[k]) == "" {
 			t.Errorf("memory.%s has no source", k)
 		}
 	}
+	for _, k := range []string{"cores", "points_mhz", "volts_min", "volts_max", "leak_w_per_core", "leak_exp", "dynamic_w_per_core", "busy_cores", "launch_cycles"} {
+		if strings.TrimSpace(spec.CPU.Sources[k]) == "" {
+			t.Errorf("cpu.%s has no source", k)
+		}
+	}
+	for _, m := range spec.PowerModes {
+		if strings.TrimSpace(m.Source) == "" {
+			t.Errorf("power mode %s has no source", m.Name)
+		}
+	}
 	for _, u := range spec.Units {
-		keys := []string{"peak_flops", "peak_mhz", "launch_us", "memory_share", "element_bytes", "points_mhz", "volts_min", "volts_max", "idle_w", "dynamic_w"}
+		keys := []string{"peak_flops", "peak_mhz", "launch_us", "memory_share", "element_bytes", "points_mhz", "volts_min", "volts_max", "idle_w", "dynamic_w", "cores", "leak_exp"}
+		for _, opt := range []struct {
+			key string
+			set bool
+		}{{"tiling", u.Tiling != nil}, {"fuse", u.Fuse}, {"submit_us", u.SubmitUS != 0}, {"handoff_in_us", u.HandoffInUS != 0},
+			{"handoff_out_us", u.HandoffOutUS != 0}, {"fallback_in_us", u.FallbackInUS != 0}, {"fallback_out_us", u.FallbackOutUS != 0},
+			{"buffer_bytes", u.BufferBytes != 0}, {"refuse", len(u.Refuse) > 0}, {"kernel_efficiency", len(u.KernelEfficiency) > 0}, {"glue", len(u.Glue) > 0}, {"precisions", len(u.Precisions) > 0}} {
+			if opt.set {
+				keys = append(keys, opt.key)
+			}
+		}
 		if u.Fallback != "" {
 			keys = append(keys, "fallback")
 		}
@@ -117,7 +145,8 @@ func TestDLAFallback(t *testing.T) {
 	for _, p := range ph {
 		units = append(units, p.Unit)
 	}
-	if want := []string{"dla", "gpu", "dla"}; !slices.Equal(units, want) {
+	// k-NN, top-k, gather and max fall back, then GELU (no DLA activation).
+	if want := []string{"dla", "gpu", "dla", "gpu", "dla"}; !slices.Equal(units, want) {
 		t.Errorf("grapher phases on %v, want %v", units, want)
 	}
 
@@ -131,11 +160,15 @@ func TestDLAFallback(t *testing.T) {
 	if _, err := d.Run(grapher); err == nil || !strings.Contains(err.Error(), "cannot run knn kernels") {
 		t.Errorf("DLA without fallback on a grapher: err = %v, want one naming the knn kernels", err)
 	}
-	if _, err := d.Run(ffn); err != nil {
-		t.Errorf("DLA without fallback on an FFN: %v", err)
+	if _, err := d.Run(ffn); err == nil || !strings.Contains(err.Error(), "(gelu)") {
+		t.Errorf("DLA without fallback on an FFN: err = %v, want one naming its GELU", err)
+	}
+	inc := zooModel(t, "googlenet").Blocks[1]
+	if _, err := d.Run(hw.BlockWork(inc)); err != nil {
+		t.Errorf("DLA without fallback on %s: %v", inc.Name, err)
 	}
 	e := mustEvaluator(t, alone, m, Blocks)
-	if _, err := e.Evaluate(MapAll(Blocks, unitIndex(t, alone, "dla"), len(e.Segments())), nil); err == nil || !strings.Contains(err.Error(), "grapher0 on dla") {
+	if _, err := e.Evaluate(MapAll(Blocks, unitIndex(t, alone, "dla"), len(e.Segments())), nil); err == nil || !strings.Contains(err.Error(), "stem on dla") {
 		t.Errorf("DLA-only mapping without fallback: err = %v, want one naming the segment", err)
 	}
 }
@@ -165,7 +198,7 @@ func TestHigherFrequencyNeverSlower(t *testing.T) {
 	e := mustEvaluator(t, s, vigS(t, workload.MRConv), Blocks)
 	n := len(e.Segments())
 	maps := []Mapping{MapAll(Blocks, 0, n), MapAll(Blocks, 1, n), randomMapping(Blocks, n, 2, 1), randomMapping(Blocks, n, 2, 2)}
-	domains := map[string][]float64{"emc": s.Memory().PointsMHz}
+	domains := map[string][]float64{"emc": s.Memory().PointsMHz, "cpu": s.CPU().PointsMHz}
 	for _, name := range s.Units() {
 		u, _ := s.Unit(name)
 		for _, p := range u.OperatingPoints() {
@@ -223,14 +256,21 @@ func TestEq67SumOfParts(t *testing.T) {
 				}
 				wantPS += c.TimePS
 				wantPJ += c.EnergyPJ
+				if i == 0 {
+					in := units[m.Units[i]].(DirectedTransferer).Entry()
+					wantPS += in.TimePS
+					wantPJ += in.EnergyPJ
+				}
 				if i > 0 && m.Units[i] != m.Units[i-1] {
 					changes++
-					out := units[m.Units[i-1]].(Transferer).Transfer(model.Blocks[i-1].OutElems() * env.ElementBytes)
-					in := units[m.Units[i]].(Transferer).Transfer(b.InElems() * env.ElementBytes)
+					out := units[m.Units[i-1]].(DirectedTransferer).TransferOut(model.Blocks[i-1].OutElems() * env.ElementBytes)
+					in := units[m.Units[i]].(DirectedTransferer).TransferIn(b.InElems() * env.ElementBytes)
 					wantPS += out.TimePS + in.TimePS
 					wantPJ += out.EnergyPJ + in.EnergyPJ
 				}
 			}
+			// The CPU and the memory draw their power over the whole frame.
+			wantPJ += s.PlatformW(set) * float64(wantPS)
 			if r.LatencyPS != wantPS || math.Abs(r.EnergyPJ-wantPJ) > 1e-9*wantPJ || r.Transitions != changes {
 				t.Errorf("%s mapping %d: %d ps, %.6g pJ, %d transitions; parts give %d ps, %.6g pJ, %d", op, mi, r.LatencyPS, r.EnergyPJ, r.Transitions, wantPS, wantPJ, changes)
 			}
@@ -249,34 +289,53 @@ func TestEq67SumOfParts(t *testing.T) {
 }
 
 // TestGranularitiesAgree: one unit for everything costs the same whether
-// the model is mapped by block, by layer or (GPU) by kernel group.
+// the model is mapped by block, by layer or (GPU) by kernel group when the
+// units neither fuse kernels nor keep intermediates on chip; with fusion
+// and the DLA's buffer (the default profile) mapping by block, which lets
+// a layer fuse into the one before it, is never slower nor costlier than
+// mapping by layer (a fused kernel is never slower than its parts apart).
 func TestGranularitiesAgree(t *testing.T) {
-	s := Default()
-	for _, op := range workload.ViGOps() {
-		model := vigS(t, op)
-		for _, unit := range []string{"gpu", "dla"} {
-			var ref Result
-			for _, g := range []Granularity{Blocks, Layers, KernelGroups} {
-				if unit == "dla" && (g == KernelGroups || op == workload.SAGE) {
-					// Splitting a layer moves its internal hand-offs to group
-					// boundaries, which carry the groups' feature maps rather
-					// than the fallback's crossing tensor; ViG's SAGE hands
-					// over at its k-NN, whose indices (N x k) cross inside a
-					// block but whose feature map (N x C) crosses between
-					// layers.
-					continue
-				}
-				e := mustEvaluator(t, s, model, g)
-				r, err := e.Evaluate(MapAll(g, unitIndex(t, s, unit), len(e.Segments())), nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if g == Blocks {
-					ref = r
-					continue
-				}
-				if r.LatencyPS != ref.LatencyPS || math.Abs(r.EnergyPJ-ref.EnergyPJ) > 1e-9*ref.EnergyPJ {
-					t.Errorf("%s, all on %s: %s-wise %d ps %.6g pJ, block-wise %d ps %.6g pJ", op, unit, g, r.LatencyPS, r.EnergyPJ, ref.LatencyPS, ref.EnergyPJ)
+	plain := DefaultSpec()
+	plain.Units = slices.Clone(plain.Units)
+	for i := range plain.Units {
+		plain.Units[i].Fuse, plain.Units[i].BufferBytes = false, 0
+	}
+	sPlain, err := New(plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		s     *SoC
+		equal bool
+	}{{sPlain, true}, {Default(), false}} {
+		s := tc.s
+		for _, op := range workload.ViGOps() {
+			model := vigS(t, op)
+			for _, unit := range []string{"gpu", "dla"} {
+				var ref Result
+				for _, g := range []Granularity{Blocks, Layers, KernelGroups} {
+					if unit == "dla" && (g == KernelGroups || op == workload.SAGE) {
+						// Splitting a layer moves its internal hand-offs to group
+						// boundaries, which carry the groups' feature maps rather
+						// than the fallback's crossing tensor; ViG's SAGE hands
+						// over at its k-NN, whose indices (N x k) cross inside a
+						// block but whose feature map (N x C) crosses between
+						// layers.
+						continue
+					}
+					e := mustEvaluator(t, s, model, g)
+					r, err := e.Evaluate(MapAll(g, unitIndex(t, s, unit), len(e.Segments())), nil)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if g == Blocks {
+						ref = r
+						continue
+					}
+					same := r.LatencyPS == ref.LatencyPS && math.Abs(r.EnergyPJ-ref.EnergyPJ) <= 1e-9*ref.EnergyPJ
+					if (tc.equal && !same) || (!tc.equal && (r.LatencyPS < ref.LatencyPS || r.EnergyPJ < ref.EnergyPJ*(1-1e-9))) {
+						t.Errorf("fusion %v, %s, all on %s: %s-wise %d ps %.6g pJ, block-wise %d ps %.6g pJ", !tc.equal, op, unit, g, r.LatencyPS, r.EnergyPJ, ref.LatencyPS, ref.EnergyPJ)
+					}
 				}
 			}
 		}
@@ -331,7 +390,7 @@ func TestBadInput(t *testing.T) {
 		{"granularity mismatch", func() error { _, err := e.Evaluate(MapAll(Layers, 0, n), nil); return err }, "layer-wise mapping for a block-wise evaluator"},
 		{"point not in table", func() error { _, err := e.Evaluate(MapAll(Blocks, 0, n), DVFS{"gpu": 1000}); return err }, "1000 MHz is not an operating point"},
 		{"memory point not in table", func() error { _, err := e.Evaluate(MapAll(Blocks, 0, n), DVFS{"emc": 3200}); return err }, "emc: 3200 MHz"},
-		{"unknown clock domain", func() error { _, err := s.Setting(DVFS{"cpu": 2265.6}); return err }, `unknown clock domain "cpu"`},
+		{"unknown clock domain", func() error { _, err := s.Setting(DVFS{"pva": 1088}); return err }, `unknown clock domain "pva"`},
 		{"bad dvfs syntax", func() error { _, err := ParseDVFS("gpu:1377"); return err }, "not name=MHz"},
 		{"dvfs not a number", func() error { _, err := ParseDVFS("gpu=fast"); return err }, "not a clock"},
 		{"negative clock", func() error { _, err := s.Setting(DVFS{"gpu": -1}); return err }, "want a positive clock"},
@@ -376,20 +435,22 @@ func TestBadSpecs(t *testing.T) {
 	}{
 		{"unknown key", "units:\n  - name: gpu\n    bogus: 1\n", "field bogus not found"},
 		{"negative peak", "peak_flops: 11.3e12", "peak_flops = -1"},
-		{"zero share", "memory_share: 1", "memory_share = 0"},
-		{"unknown class", "gemm: 0.0744\n      knn", "unknown kernel class"},
-		{"unsorted points", "points_mhz: [1050, 1395.2]", "must increase"},
+		{"zero share", "memory_share: 0.6", "memory_share = 0"},
+		{"unknown class", "gemm: 0.6\n      knn", "unknown kernel class"},
+		{"unsorted points", "points_mhz: [115.2, 550, 750, 1050, 1395.2]", "must increase"},
 		{"missing fallback", "fallback: gpu", `fallback "tpu" is not a unit`},
 		{"efficiency over 1", "elementwise: 0.25", "efficiency elementwise = 2"},
+		{"negative glue cycles", "glue_cycles: 8000", "glue_cycles = -1"},
 		{"no units", "", "no units"},
 	}
 	repl := map[string][2]string{
-		"negative peak":     {"peak_flops: 11.3e12", "peak_flops: -1"},
-		"zero share":        {"memory_share: 1", "memory_share: 0"},
-		"unknown class":     {"gemm: 0.0744\n      knn", "gemm: 0.0744\n      gemv: 0.1\n      knn"},
-		"unsorted points":   {"points_mhz: [1050, 1395.2]", "points_mhz: [1395.2, 1050]"},
-		"missing fallback":  {"fallback: gpu", "fallback: tpu"},
-		"efficiency over 1": {"elementwise: 0.25", "elementwise: 2"},
+		"negative peak":        {"peak_flops: 11.3e12", "peak_flops: -1"},
+		"zero share":           {"memory_share: 0.6", "memory_share: 0"},
+		"unknown class":        {"gemm: 0.6\n      knn", "gemm: 0.0744\n      gemv: 0.1\n      knn"},
+		"unsorted points":      {"points_mhz: [115.2, 550, 750, 1050, 1395.2]", "points_mhz: [115.2, 550, 750, 1395.2, 1050]"},
+		"missing fallback":     {"fallback: gpu", "fallback: tpu"},
+		"efficiency over 1":    {"elementwise: 0.25", "elementwise: 2"},
+		"negative glue cycles": {"glue_cycles: 8000", "glue_cycles: -1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

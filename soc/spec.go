@@ -23,7 +23,72 @@ import (
 type Spec struct {
 	Name   string     `yaml:"name"`
 	Memory MemorySpec `yaml:"memory"`
-	Units  []UnitSpec `yaml:"units"`
+	// CPU is the host cluster that launches the units' work; optional (no
+	// cores: no CPU domain).
+	CPU   CPUSpec    `yaml:"cpu"`
+	Units []UnitSpec `yaml:"units"`
+	// PowerModes are the vendor's power modes (nvpmodel on Jetson): clock
+	// and core caps per domain; optional.
+	PowerModes []PowerMode `yaml:"power_modes"`
+	// Precision selects, for the units that list it in Precisions, the
+	// arithmetic the deployed engines run in ("" or a unit's base: fp16).
+	Precision string `yaml:"precision"`
+}
+
+// PrecisionSpec overrides a unit's peak, element size and tile
+// efficiencies for engines built in another precision (a GPU running
+// FP32 on its CUDA cores instead of FP16 on its tensor cores).
+type PrecisionSpec struct {
+	PeakFLOPS    float64 `yaml:"peak_flops"`
+	ElementBytes int     `yaml:"element_bytes"`
+	// TileEff replaces the efficiency of every tile (0: keep them).
+	TileEff float64 `yaml:"tile_eff"`
+	// MemoryShare replaces the unit's memory share (0: keep it).
+	MemoryShare float64 `yaml:"memory_share"`
+}
+
+// WithPrecision returns s with its units' precision p applied: the units
+// that list p in Precisions take its peak, element size and tile
+// efficiency; the others are unchanged. "" keeps s.
+func (s Spec) WithPrecision(p string) (Spec, error) {
+	if p == "" {
+		return s, nil
+	}
+	out := s
+	out.Units = slices.Clone(s.Units)
+	found := false
+	for i := range out.Units {
+		u := &out.Units[i]
+		ps, ok := u.Precisions[p]
+		if !ok {
+			continue
+		}
+		found = true
+		if ps.PeakFLOPS > 0 {
+			u.PeakFLOPS = ps.PeakFLOPS
+		}
+		if ps.ElementBytes > 0 {
+			u.ElementBytes = ps.ElementBytes
+		}
+		if ps.MemoryShare > 0 {
+			u.MemoryShare = ps.MemoryShare
+		}
+
+		if ps.TileEff > 0 && u.Tiling != nil {
+			t := *u.Tiling
+			t.Tiles = slices.Clone(t.Tiles)
+			for j := range t.Tiles {
+				t.Tiles[j].Eff = ps.TileEff
+			}
+			u.Tiling = &t
+		}
+		u.Precisions = nil
+	}
+	if !found {
+		return Spec{}, fmt.Errorf("soc: no unit of %s has precision %q", s.Name, p)
+	}
+	out.Precision = p
+	return out, nil
 }
 
 // MemorySpec is the shared memory: its clock domain (the EMC on Jetson),
@@ -46,8 +111,13 @@ type MemorySpec struct {
 	// HandoffUS is the fixed cost of handing work from one unit to another
 	// (synchronisation, cache maintenance, launch on the receiver), paid
 	// half by each side on every change of unit.
-	HandoffUS float64           `yaml:"handoff_us"`
-	Sources   map[string]string `yaml:"sources"`
+	HandoffUS float64 `yaml:"handoff_us"`
+	// BackgroundW and ClockW are the memory's power while the SoC runs a
+	// frame, whatever moves: BackgroundW fixed, ClockW at the highest
+	// memory clock and proportional to it (PHY, I/O and refresh clocking).
+	BackgroundW float64           `yaml:"background_w"`
+	ClockW      float64           `yaml:"clock_w"`
+	Sources     map[string]string `yaml:"sources"`
 }
 
 // UnitSpec is an analytical compute unit: a roofline per kernel class with
@@ -85,8 +155,103 @@ type UnitSpec struct {
 	DynamicW float64 `yaml:"dynamic_w"`
 	// Fallback names the unit that runs the kernels this one cannot; empty
 	// means such kernels are an error.
-	Fallback string            `yaml:"fallback"`
-	Sources  map[string]string `yaml:"sources"`
+	Fallback string `yaml:"fallback"`
+	// Cores is the number of identical slices the unit's peak and power
+	// divide into (the GPU's TPCs), which a power mode may gate; 0 means 1.
+	Cores int `yaml:"cores"`
+	// LeakExp scales IdleW with the supply: IdleW (V/VoltsMax)^LeakExp
+	// (0 means idle power independent of the operating point).
+	LeakExp float64 `yaml:"leak_exp"`
+	// Tiling, when given, prices dense products (gemm, knn) by tiles and
+	// waves instead of one efficiency (see TilingSpec).
+	Tiling *TilingSpec `yaml:"tiling"`
+	// Fuse folds element-wise epilogues (bn, act, add) into the dense
+	// product before them: one kernel, no launch, no round trip through
+	// memory (TensorRT's conv + BN + activation (+ residual) fusion; the
+	// DLA's SDP stage).
+	Fuse bool `yaml:"fuse"`
+	// SubmitUS is the cost of submitting one unit of work that groups many
+	// kernels (a DLA loadable): paid when work enters the unit, once for a
+	// contiguous run of segments on it.
+	SubmitUS float64 `yaml:"submit_us"`
+	// HandoffInUS and HandoffOutUS are the unit's fixed costs of receiving
+	// work from another unit and of handing it over, between segments;
+	// both 0 means half of memory.handoff_us each.
+	HandoffInUS  float64 `yaml:"handoff_in_us"`
+	HandoffOutUS float64 `yaml:"handoff_out_us"`
+	// FallbackOutUS and FallbackInUS are the fixed costs, on this unit, of
+	// leaving for its fallback unit inside a segment and of coming back
+	// (plus SubmitUS); both 0 means the hand-off costs.
+	FallbackOutUS float64 `yaml:"fallback_out_us"`
+	FallbackInUS  float64 `yaml:"fallback_in_us"`
+	// BufferBytes is an on-chip buffer (the DLA's convolution buffer): a
+	// kernel's output that fits stays there for the next kernel on the
+	// unit, which then neither writes nor reads it through memory.
+	BufferBytes int64 `yaml:"buffer_bytes"`
+	// Refuse names kernels (by workload kernel name) the unit cannot run
+	// although it runs their class (TensorRT's DLA layer-support list);
+	// they go to the fallback unit.
+	Refuse []string `yaml:"refuse"`
+	// KernelEfficiency gives kernels, by workload kernel name, an
+	// efficiency of their own, overriding their class's (and letting the
+	// unit run them when it lacks their class): a windowed max pooling is
+	// a regular streaming op, unlike ViG's max over neighbours, although
+	// both are max reductions.
+	KernelEfficiency map[string]float64 `yaml:"kernel_efficiency"`
+	// Glue is, per kernel class, the extra kernels a deployed network runs
+	// around each kernel of that class (index arithmetic, transposes,
+	// permutes, concatenations of the framework's decomposition of the
+	// op): each a launch and a copy of the kernel's input through memory.
+	Glue map[string]int `yaml:"glue"`
+	// Precisions are the unit's other arithmetic precisions (see
+	// Spec.Precision), keyed by name ("fp32").
+	Precisions map[string]PrecisionSpec `yaml:"precisions"`
+	Sources    map[string]string        `yaml:"sources"`
+}
+
+// TilingSpec prices a dense product M x K x N as a tiled kernel: the
+// product splits into Mt x Nt output tiles (per group of a grouped
+// product), K rounded up to KStep plus KOverhead of pipeline fill per
+// tile; tiles run in waves over SMs engines, each at Eff of its share of
+// the peak. The unit picks the fastest tile (TensorRT's tactic choice).
+// ScalarEff > 0 adds a non-tiled path at that fraction of the peak (CUDA
+// cores for products the tiles waste, such as depthwise convolutions).
+type TilingSpec struct {
+	SMs       int     `yaml:"sms"`
+	KStep     int     `yaml:"k_step"`
+	KOverhead int     `yaml:"k_overhead"`
+	ScalarEff float64 `yaml:"scalar_eff"`
+	Tiles     []Tile  `yaml:"tiles"`
+}
+
+// Tile is one output tile shape and the fraction of an engine's peak a
+// full tile reaches.
+type Tile struct {
+	M   int     `yaml:"m"`
+	N   int     `yaml:"n"`
+	Eff float64 `yaml:"eff"`
+}
+
+func (t *TilingSpec) validate(unit string) error {
+	if t == nil {
+		return nil
+	}
+	switch {
+	case t.SMs < 1 || t.SMs > 1<<16:
+		return fmt.Errorf("soc: unit %s: tiling.sms = %d, want 1..65536", unit, t.SMs)
+	case t.KStep < 1 || t.KStep > 1<<16 || t.KOverhead < 0 || t.KOverhead > 1<<16:
+		return fmt.Errorf("soc: unit %s: tiling k_step = %d, k_overhead = %d, want 1.. and 0..65536", unit, t.KStep, t.KOverhead)
+	case !(t.ScalarEff >= 0 && t.ScalarEff <= 1):
+		return fmt.Errorf("soc: unit %s: tiling.scalar_eff = %v, want 0..1", unit, t.ScalarEff)
+	case len(t.Tiles) == 0:
+		return fmt.Errorf("soc: unit %s: tiling has no tiles", unit)
+	}
+	for _, tl := range t.Tiles {
+		if tl.M < 1 || tl.N < 1 || tl.M > 1<<16 || tl.N > 1<<16 || !(tl.Eff > 0 && tl.Eff <= 1) {
+			return fmt.Errorf("soc: unit %s: tile %d x %d at %v, want sides 1..65536 and eff in (0, 1]", unit, tl.M, tl.N, tl.Eff)
+		}
+	}
+	return nil
 }
 
 //go:embed xavier.yaml
@@ -99,6 +264,33 @@ func DefaultSpec() Spec {
 	s, err := ParseSpec(xavierYAML)
 	if err != nil {
 		panic("soc: embedded xavier.yaml: " + err.Error()) // caught by TestDefaultSpec
+	}
+	return s
+}
+
+// MaGNASPrecision is the GPU precision MaGNAS's measurements (seed 000,
+// Table 2) imply: its GPU latencies grow by 2.17 ms per dense GMAC across
+// ViG-S's four graph ops, 0.92 TFLOPS, 65 % of the Xavier's FP32 CUDA-core
+// peak but 8 % of its FP16 tensor-core peak, and its GPU runs draw 18 W,
+// a busy GPU rather than one waiting between small kernels. TensorRT
+// builds FP32 engines unless FP16 is requested; the DLA runs FP16 only.
+const MaGNASPrecision = "fp32"
+
+// MaGNASSpec is DefaultSpec with the GPU in MaGNASPrecision: the Xavier
+// as MaGNAS measured it, the profile its Table 2 calibrates.
+func MaGNASSpec() Spec {
+	s, err := DefaultSpec().WithPrecision(MaGNASPrecision)
+	if err != nil {
+		panic("soc: embedded xavier.yaml: " + err.Error()) // caught by TestDefaultSpec
+	}
+	return s
+}
+
+// MaGNAS returns the SoC of MaGNASSpec.
+func MaGNAS() *SoC {
+	s, err := New(MaGNASSpec())
+	if err != nil {
+		panic("soc: MaGNAS spec: " + err.Error()) // caught by TestDefaultSpec
 	}
 	return s
 }
@@ -171,7 +363,13 @@ func (s Spec) Validate() error {
 	if len(s.Units) == 0 {
 		return errors.New("soc: spec has no units")
 	}
-	return s.validateUnits(m)
+	if err := s.validateUnits(m); err != nil {
+		return err
+	}
+	if err := s.CPU.validate(); err != nil {
+		return err
+	}
+	return s.validateModes()
 }
 
 // validate checks the memory's constants and DVFS table.
@@ -189,6 +387,8 @@ func (m MemorySpec) validate() error {
 		return fmt.Errorf("soc: memory: element_bytes = %d, want 1..16", m.ElementBytes)
 	case !finiteNonNeg(m.HandoffUS) || m.HandoffUS > 1e6:
 		return fmt.Errorf("soc: memory: handoff_us = %v, want 0..1e6", m.HandoffUS)
+	case !finiteNonNeg(m.BackgroundW) || !finiteNonNeg(m.ClockW):
+		return fmt.Errorf("soc: memory: background_w = %v, clock_w = %v, want >= 0", m.BackgroundW, m.ClockW)
 	}
 	return checkPoints("memory "+m.Name, m.PointsMHz)
 }
@@ -254,6 +454,36 @@ func (u UnitSpec) validate() error {
 		return bad("dynamic_w", u.DynamicW, ">= 0")
 	case u.Fallback == u.Name:
 		return fmt.Errorf("soc: unit %s falls back to itself", u.Name)
+	case u.Cores < 0 || u.Cores > 1024:
+		return bad("cores", u.Cores, "0..1024")
+	case !finiteNonNeg(u.LeakExp) || u.LeakExp > 10:
+		return bad("leak_exp", u.LeakExp, "0..10")
+	case u.BufferBytes < 0:
+		return bad("buffer_bytes", u.BufferBytes, ">= 0")
+	}
+	for _, x := range []struct {
+		k string
+		v float64
+	}{{"submit_us", u.SubmitUS}, {"handoff_in_us", u.HandoffInUS}, {"handoff_out_us", u.HandoffOutUS}, {"fallback_in_us", u.FallbackInUS}, {"fallback_out_us", u.FallbackOutUS}} {
+		if !finiteNonNeg(x.v) || x.v > 1e6 {
+			return bad(x.k, x.v, "0..1e6")
+		}
+	}
+	if err := u.Tiling.validate(u.Name); err != nil {
+		return err
+	}
+	for name, e := range u.KernelEfficiency {
+		if !(e > 0 && e <= 1) {
+			return fmt.Errorf("soc: unit %s: kernel_efficiency %s = %v, want in (0, 1]", u.Name, name, e)
+		}
+	}
+	for c, n := range u.Glue {
+		if _, err := parseClass(c); err != nil {
+			return fmt.Errorf("soc: unit %s: glue: %w", u.Name, err)
+		}
+		if n < 0 || n > 1000 {
+			return fmt.Errorf("soc: unit %s: glue %s = %d, want 0..1000", u.Name, c, n)
+		}
 	}
 	if err := checkPoints("unit "+u.Name, u.PointsMHz); err != nil {
 		return err

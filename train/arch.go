@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"gnnsim/workload"
 )
 
 // Attention is how a layer weights the message of neighbour j to node i
@@ -20,6 +22,12 @@ const (
 	// GAT learns the weights: softmax over j of
 	// LeakyReLU_0.2(a_l . z_i + a_r . z_j), per head (Velickovic et al.).
 	GAT
+	// SAGE is GraphSAGE's layer (Hamilton et al. 2017, PyG's SAGEConv
+	// with its root weight): a self term and the aggregate of the
+	// neighbours without the self-loop, each through its own weight,
+	// o_i = W_self x_i + AGG_{j in N(i)} W_neigh x_j + b. Not in the
+	// FGNAS or G-CoS search spaces; one head only.
+	SAGE
 )
 
 // Aggregation is how a layer combines the weighted messages of a node's
@@ -50,7 +58,7 @@ const (
 )
 
 var (
-	attentionNames   = []string{"constant", "gcn", "gat"}
+	attentionNames   = []string{"constant", "gcn", "gat", "sage"}
 	aggregationNames = []string{"add", "mean", "max"}
 	activationNames  = []string{"linear", "relu", "tanh", "sigmoid", "elu", "leaky_relu", "relu6", "softplus"}
 )
@@ -66,7 +74,7 @@ func enumName(names []string, i int) string {
 	return "invalid(" + strconv.Itoa(i) + ")"
 }
 
-// ParseAttention accepts constant (or none, skip), gcn and gat.
+// ParseAttention accepts constant (or none, skip), gcn, gat and sage.
 func ParseAttention(s string) (Attention, error) {
 	switch strings.ToLower(s) {
 	case "none", "skip":
@@ -121,6 +129,21 @@ type Layer struct {
 	Activation  Activation // the output layer's applies to the logits: Identity for plain softmax regression
 }
 
+// SAGEArch is a GraphSAGE network of layers SAGE layers (PyG's SAGEConv,
+// root weight on) with hidden features and ReLU between them, a linear
+// output layer, and agg (Mean or Max; Add is the sum aggregator) in
+// every layer.
+func SAGEArch(layers, hidden int, agg Aggregation) Arch {
+	a := Arch{Layers: make([]Layer, layers)}
+	for i := range a.Layers {
+		a.Layers[i] = Layer{Hidden: hidden, Heads: 1, Attention: SAGE, Aggregation: agg, Activation: ReLU}
+	}
+	if layers > 0 {
+		a.Layers[layers-1].Hidden, a.Layers[layers-1].Activation = 0, Identity
+	}
+	return a
+}
+
 // Arch is a network: its layers in order, the last one the output layer.
 type Arch struct {
 	Layers []Layer
@@ -169,6 +192,8 @@ func (a Arch) Validate(classes int) error {
 			return fmt.Errorf("train: output layer width %d, want 0 or the %d classes", l.Hidden, classes)
 		case int(l.Attention) >= len(attentionNames):
 			return fmt.Errorf("train: layer %d: invalid attention %d", i, l.Attention)
+		case l.Attention == SAGE && l.Heads != 1:
+			return fmt.Errorf("train: layer %d: sage with %d heads, want 1", i, l.Heads)
 		case int(l.Aggregation) >= len(aggregationNames):
 			return fmt.Errorf("train: layer %d: invalid aggregation %d", i, l.Aggregation)
 		case int(l.Activation) >= len(activationNames):
@@ -223,6 +248,47 @@ func ParseArch(s string) (Arch, error) {
 		}
 		if l.Activation, err = ParseActivation(f[3]); err != nil {
 			return Arch{}, err
+		}
+		a.Layers = append(a.Layers, l)
+	}
+	return a, nil
+}
+
+// SpecArch builds an architecture from a GNN stack model file
+// (workload.ModelSpec): kind gcn is GCN attention with sum, gat GAT
+// attention (with its heads) with sum, sage a SAGE layer with the file's
+// aggregation (mean by default, or max); activations relu, elu,
+// leaky_relu, relu6, sigmoid, tanh or none. The last layer's width must be
+// the class count (Validate checks it). Other kinds (gin, edgeconv,
+// mrconv, fc), gelu and zoo models are errors naming the layer.
+func SpecArch(s *workload.ModelSpec) (Arch, error) {
+	if s.Zoo != "" {
+		return Arch{}, fmt.Errorf("train: model %s: a zoo model cannot be trained here; give a GNN stack (layers:)", s.Name)
+	}
+	var a Arch
+	for i, ls := range s.Layers {
+		l := Layer{Hidden: ls.Width, Heads: max(ls.Heads, 1), Aggregation: Add}
+		switch k := strings.ToLower(ls.Kind); k {
+		case "gcn":
+			l.Attention = GCN
+		case "gat":
+			l.Attention = GAT
+		case "sage":
+			l.Attention, l.Aggregation = SAGE, Mean
+			if ls.Aggregation != "" {
+				var err error
+				if l.Aggregation, err = ParseAggregation(ls.Aggregation); err != nil {
+					return Arch{}, fmt.Errorf("train: model %s: layers[%d]: %w", s.Name, i, err)
+				}
+			}
+		default:
+			return Arch{}, fmt.Errorf("train: model %s: layers[%d]: kind %s cannot be trained here (want gcn, gat or sage)", s.Name, i, ls.Kind)
+		}
+		if ls.Activation != "" {
+			var err error
+			if l.Activation, err = ParseActivation(ls.Activation); err != nil {
+				return Arch{}, fmt.Errorf("train: model %s: layers[%d]: %w", s.Name, i, err)
+			}
 		}
 		a.Layers = append(a.Layers, l)
 	}

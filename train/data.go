@@ -23,6 +23,7 @@ type Data struct {
 	aPtr, aCol            []int32   // A+I, CSR, rows ascending
 	gcnNorm               []float64 // per A+I entry (i,j): 1/sqrt(deg(i) deg(j))
 	invDeg                []float64 // per node: 1/deg(i) of A+I
+	invNbr                []float64 // per node: 1/deg(i) of A (the SAGE mean), 0 without neighbours
 }
 
 // NewData prepares a data set. Features are row-normalised (each row
@@ -103,6 +104,18 @@ func NewData(p *graphs.Planetoid) (*Data, error) {
 		deg := float64(g.Degree(i))
 		d.invDeg[i] = 1 / deg
 		isq[i] = 1 / math.Sqrt(deg)
+	}
+	d.invNbr = make([]float64, n)
+	for i := range n {
+		nbr := 0
+		for e := d.aPtr[i]; e < d.aPtr[i+1]; e++ {
+			if int(d.aCol[e]) != i {
+				nbr++
+			}
+		}
+		if nbr > 0 {
+			d.invNbr[i] = 1 / float64(nbr)
+		}
 	}
 	d.gcnNorm = make([]float64, len(d.aCol))
 	for i := range n {

@@ -25,6 +25,23 @@
 // Welling's and Velickovic et al.'s networks; Preset pairs them with their
 // training Config.
 //
+// A SAGE layer (GraphSAGE, Hamilton et al. 2017, as PyG's SAGEConv with
+// its root weight; one head) instead computes
+//
+//	z = x [W_self | W_neigh]                 (one product, 2 x out columns)
+//	m_i = AGG_{j in N(i)} z_neigh_j          (Add: sum, Mean: sum/|N(i)|, Max)
+//	y = f(z_self_i + m_i + b)
+//
+// over the edges of A, the self-loop left out (an isolated node
+// aggregates 0). It aggregates the neighbours' transforms, not their
+// inputs: for sum and mean this is the same function as PyG's
+// (W mean(x) = mean(W x)) at a fraction of the work (64 aggregated
+// features instead of Cora's 1,433, and the first layer keeps its sparse
+// product); for max it is the maximum of the projected neighbours,
+// max_j W_neigh x_j, where PyG's max aggregator projects the maximum of
+// the raw inputs, W_neigh max_j x_j (workload.SAGEMax's order). SAGEArch
+// and SAGEConfig are PyG's two-layer example setting.
+//
 // # Training
 //
 // Train minimises the mean softmax cross-entropy of the training nodes plus
@@ -81,12 +98,15 @@
 // split (TestReferenceAccuracy): GCN-16 Cora 81.97 ± 0.64 % (published
 // 81.5), CiteSeer 71.43 ± 0.85 % (70.3); GAT 8x8 heads, 1 output head,
 // Cora 82.44 ± 1.08 % (83.0, which Velickovic et al. reach with early
-// stopping on patience 100 rather than 200 epochs). Quantised to w=a=7.16
+// stopping on patience 100 rather than 200 epochs); GraphSAGE (2 layers,
+// hidden 64, SAGEConfig) Cora mean 81.16 ± 0.33 %, max 80.06 ± 0.60 %,
+// three layers of mean (hidden 64) 81.12 ± 0.72 %. Quantised to w=a=7.16
 // the Cora GCN keeps its accuracy (83.0 % both), at w=a=1.1 it guesses one
 // class (15.1 %). Speed (BenchmarkTrainGCNCora, BenchmarkTrainGATCora,
 // 200 epochs on Cora, one core): see the benchmarks; about 1 and 5-6 CPU
 // seconds per training on the shared, heavily loaded 2-core host they were
-// written on.
+// written on (BenchmarkTrainSAGECora: about 1.2, against GCN's 0.34 in the
+// same run).
 //
 // Left out: mini-batching and neighbour sampling, G-CoS's GAT-sym, COS,
 // linear and gene-linear attention, MLP aggregation and node sampling,

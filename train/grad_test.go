@@ -176,3 +176,28 @@ func TestActivationDerivatives(t *testing.T) {
 		}
 	}
 }
+
+// TestGradientSAGE checks backprop through GraphSAGE layers (self and
+// neighbour weights, the self-loop left out of the aggregate) for each
+// aggregation, three layers deep so that the sparse first layer, a dense
+// hidden layer and the output layer are all checked, with dropout and
+// weight decay; one case mixes SAGE with GCN and GAT layers.
+func TestGradientSAGE(t *testing.T) {
+	d := toyData(t, 14, 6, 3, 1)
+	c := Config{Epochs: 1, LR: 0.01, WeightDecay: 0.05, DecayAll: true, Dropout: 0.3, AttnDropout: 0.3, Seed: 3}
+	for _, tc := range []struct {
+		name string
+		arch Arch
+	}{
+		{"mean", SAGEArch(3, 4, Mean)},
+		{"max", SAGEArch(3, 4, Max)},
+		{"add", SAGEArch(3, 4, Add)},
+		{"mixed", Arch{Layers: []Layer{
+			{Hidden: 3, Heads: 2, Attention: GAT, Aggregation: Add, Activation: ELU},
+			{Hidden: 4, Heads: 1, Attention: SAGE, Aggregation: Max, Activation: Tanh},
+			{Heads: 1, Attention: GCN, Aggregation: Add, Activation: Identity},
+		}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) { checkGradient(t, d, tc.arch, c) })
+	}
+}

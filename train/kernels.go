@@ -124,6 +124,28 @@ func adamGo(p, g, m1, m2 []float64, k *[8]float64) {
 	}
 }
 
+// maxRow sets m[t] = max(m[t], c*z[t]) element-wise and, where c*z[t]
+// is strictly larger, arg[t] = e (the first maximum wins ties).
+func maxRow(m []float64, arg []int32, z []float64, c float64, e int32) {
+	if useAVX2 {
+		maxRowAVX2(m, arg, z, c, e)
+		return
+	}
+	maxRowGo(m, arg, z, c, e)
+}
+
+// maxRowGo is maxRow's Go loop, without a branch on the comparison.
+func maxRowGo(m []float64, arg []int32, z []float64, c float64, e int32) {
+	for t := range m {
+		v := c * z[t]
+		gt := v > m[t]
+		m[t] = sel(gt, v, m[t])
+		if gt {
+			arg[t] = e // a conditional move
+		}
+	}
+}
+
 // sel returns a where c holds, else b, without a branch: the hot loops
 // choose on signs of activations or dropout draws, where a branch
 // mispredicts about half the time.

@@ -286,6 +286,7 @@ func TestTrainSameBitsWithoutAVX2(t *testing.T) {
 		"constant:12x2:max:tanh/constant:0x4:mean:sigmoid",
 		"gat:5x1:add:sigmoid/gcn:0x2:add:relu",
 		"gcn:64x4:add:elu/gat:0x3:add:linear",
+		"sage:16x1:max:relu/sage:0x1:mean:linear",
 	} {
 		a, err := ParseArch(s)
 		if err != nil {

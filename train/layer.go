@@ -10,7 +10,8 @@ import "math"
 type layer struct {
 	Layer
 	n, in, out int // nodes, input width, features per head
-	width      int // Heads*out, the width of z
+	width      int // Heads*out: the width of z, except in a SAGE layer
+	zw         int // the width of z: width, or 2*out in a SAGE layer ([self | neighbour] transforms)
 	outW       int // width of o and y: width (heads concatenated) or out (averaged)
 	concat     bool
 	first      bool // input is the sparse feature matrix
@@ -23,7 +24,7 @@ type layer struct {
 	keptCol  []int32   // first layer: per row from xPtr[i], the columns of its non-zero xin,
 	keptVal  []float64 // ... and their values
 	nKept    []int32   // first layer: n, how many entries each row keeps
-	z        []float64 // n x width: linear transform
+	z        []float64 // n x zw: linear transform
 	el, er   []float64 // n x Heads: a_l . z_i and a_r . z_i (GAT)
 	score    []float64 // edges x Heads: LeakyReLU(el_i + er_j), positive iff its argument is (GAT)
 	alpha    []float64 // edges x Heads: softmax of the scores over each row (GAT)
@@ -32,11 +33,11 @@ type layer struct {
 	qcoef    []float64 // edges: quantised GCN or constant weights (quantised evaluation only)
 	arg      []int32   // n x width: the edge that won each maximum (Max)
 	o, y     []float64 // n x outW: before and after the activation
-	dz       []float64 // n x width
+	dz       []float64 // n x zw
 	dAlpha   []float64 // edges x Heads (GAT)
 	dEl, dEr []float64 // n x Heads (GAT)
 	dx       []float64 // n x in: gradient of the input (not for the first layer)
-	wT       []float64 // width x in: matMulTN's and matMulNT's scratch (not for the first layer)
+	wT       []float64 // zw x in: matMulTN's and matMulNT's scratch (not for the first layer)
 	acc      []float64 // width: every head's aggregate (or its gradient) when heads are averaged
 	hmax     []float64 // Heads: per-head scratch of the softmax (GAT)
 	hsum     []float64 // Heads: per-head scratch of the softmax (GAT)
@@ -46,6 +47,10 @@ type layer struct {
 func newLayer(spec Layer, d *Data, in, out int, concat, first bool) *layer {
 	n, nnz := d.NumNodes, len(d.aCol)
 	l := &layer{Layer: spec, n: n, in: in, out: out, width: spec.Heads * out, concat: concat, first: first}
+	l.zw = l.width
+	if spec.Attention == SAGE {
+		l.zw = 2 * out
+	}
 	l.outW = out
 	if concat {
 		l.outW = l.width
@@ -59,10 +64,10 @@ func newLayer(spec Layer, d *Data, in, out int, concat, first bool) *layer {
 		l.inScale = ones(n * in)
 		l.xin = make([]float64, n*in)
 		l.dx = make([]float64, n*in)
-		l.wT = make([]float64, in*spec.Heads*out)
+		l.wT = make([]float64, in*l.zw)
 	}
-	l.z = make([]float64, n*l.width)
-	l.dz = make([]float64, n*l.width)
+	l.z = make([]float64, n*l.zw)
+	l.dz = make([]float64, n*l.zw)
 	l.o = make([]float64, n*l.outW)
 	l.y = make([]float64, n*l.outW)
 	l.acc = make([]float64, l.width)
@@ -121,7 +126,7 @@ func ones(n int) []float64 {
 // not nil, quantises every value the layer passes on to the activation
 // format (weights are quantised by the caller).
 func (l *layer) forward(d *Data, x []float64, train bool, q *Bits, rs rowSet) {
-	W, in, oW := l.width, l.in, l.outW
+	W, in, oW := l.zw, l.in, l.outW
 	if l.first {
 		xv := l.xin
 		for _, i := range rs.lin {
@@ -169,11 +174,16 @@ func (l *layer) forward(d *Data, x []float64, train bool, q *Bits, rs rowSet) {
 			q.A.quantizeAll(l.z[int(i)*W : int(i+1)*W])
 		}
 	}
-	if l.Attention == GAT {
+	switch l.Attention {
+	case SAGE:
+		l.aggregateSAGE(d, rs.agg)
+	case GAT:
 		l.attend(d, train, rs)
+		fallthrough
+	default:
+		cf, es, hs := l.coefficients(d, q)
+		l.aggregate(d, cf, es, hs, rs.agg)
 	}
-	cf, es, hs := l.coefficients(d, q)
-	l.aggregate(d, cf, es, hs, rs.agg)
 	for _, i := range rs.agg {
 		o, y := l.o[int(i)*oW:int(i+1)*oW], l.y[int(i)*oW:int(i+1)*oW]
 		if q != nil {
@@ -342,15 +352,8 @@ func (l *layer) aggregate(d *Data, cf []float64, es, hs int, rows []int32) {
 					if cf != nil {
 						c = cf[e*es+h*hs]
 					}
-					ms, zs, as := m[h*out:(h+1)*out], zj[h*out:(h+1)*out], arg[h*out:(h+1)*out]
-					for t := range ms {
-						v := c * zs[t]
-						gt := v > ms[t]
-						ms[t] = sel(gt, v, ms[t])
-						if gt {
-							as[t] = int32(e) // a conditional move
-						}
-					}
+					lo, hi := h*out, (h+1)*out
+					maxRowGo(m[lo:hi], arg[lo:hi], zj[lo:hi], c, int32(e))
 				}
 			}
 		}
@@ -364,13 +367,56 @@ func (l *layer) aggregate(d *Data, cf []float64, es, hs int, rows []int32) {
 	}
 }
 
+// aggregateSAGE computes o on rows: the self transform (the first out
+// columns of z), plus the sum, mean or maximum of the neighbours'
+// transforms (the last out columns) over the edges of A, the self-loop
+// left out, plus the bias. A node without neighbours aggregates 0 (PyG's
+// scatter fills empty groups with 0); its Max arguments are -1.
+func (l *layer) aggregateSAGE(d *Data, rows []int32) {
+	out, W := l.out, l.zw
+	m := l.acc
+	for _, i := range rows {
+		i := int(i)
+		a, b := int(d.aPtr[i]), int(d.aPtr[i+1])
+		orow := l.o[i*out : (i+1)*out]
+		switch l.Aggregation {
+		case Add, Mean:
+			clear(m)
+			for e := a; e < b; e++ {
+				if j := int(d.aCol[e]); j != i {
+					axpy(m, 1, l.z[j*W+out:][:out])
+				}
+			}
+			if l.Aggregation == Mean {
+				scale(m, d.invNbr[i])
+			}
+		case Max:
+			arg := l.arg[i*out : (i+1)*out]
+			for t := range m {
+				m[t], arg[t] = math.Inf(-1), -1
+			}
+			for e := a; e < b; e++ {
+				if j := int(d.aCol[e]); j != i {
+					maxRow(m, arg, l.z[j*W+out:][:out], 1, int32(e))
+				}
+			}
+			if d.invNbr[i] == 0 {
+				clear(m)
+			}
+		}
+		copy(orow, l.z[i*W:][:out])
+		axpy(orow, 1, m)
+		axpy(orow, 1, l.b)
+	}
+}
+
 // backward takes dy, the loss gradient of y (overwritten), and accumulates
 // the parameter gradients; for all but the first layer it also sets dx,
 // the gradient of the layer's input. It must follow a training forward on
 // the same rows: dy is read on rs.agg (the loss has no gradient
 // elsewhere), dx is written on rs.lin.
 func (l *layer) backward(d *Data, dy []float64, rs rowSet) {
-	H, out, W, oW := l.Heads, l.out, l.width, l.outW
+	H, W, oW := l.Heads, l.zw, l.outW
 	gat := l.Attention == GAT
 	for _, i := range rs.agg {
 		i := int(i)
@@ -384,6 +430,57 @@ func (l *layer) backward(d *Data, dy []float64, rs rowSet) {
 	for _, j := range rs.lin {
 		clear(l.dz[int(j)*W : int(j+1)*W])
 	}
+	if l.Attention == SAGE {
+		l.backwardSAGE(d, dy, rs.agg)
+	} else {
+		l.backwardAggregate(d, dy, rs)
+	}
+	if l.first {
+		// gw = X^T dz over the (dropped) feature entries, the non-zero
+		// ones as forward listed them.
+		scatterMul(l.gw, l.kept(d), rs.lin, l.dz, W)
+		return
+	}
+	matMulTN(l.gw, l.xin, l.dz, rs.lin, l.in, W, l.wT) // wT is scratch to both
+	matMulNT(l.dx, l.dz, l.w, l.inScale, rs.lin, W, l.in, l.wT)
+}
+
+// backwardSAGE adds to dz the gradient of aggregateSAGE's rows, given
+// dL/do in dy: to the self transform of each row and to its neighbours'
+// transforms (each 1 or 1/deg for Add and Mean, the winner of each
+// maximum for Max).
+func (l *layer) backwardSAGE(d *Data, dy []float64, rows []int32) {
+	out, W := l.out, l.zw
+	for _, i := range rows {
+		i := int(i)
+		r := dy[i*out : (i+1)*out]
+		axpy(l.dz[i*W:][:out], 1, r)
+		switch l.Aggregation {
+		case Add, Mean:
+			f := 1.0
+			if l.Aggregation == Mean {
+				f = d.invNbr[i]
+			}
+			for e := int(d.aPtr[i]); e < int(d.aPtr[i+1]); e++ {
+				if j := int(d.aCol[e]); j != i {
+					axpy(l.dz[j*W+out:][:out], f, r)
+				}
+			}
+		case Max:
+			for t, e := range l.arg[i*out : (i+1)*out] {
+				if e >= 0 {
+					l.dz[int(d.aCol[e])*W+out+t] += r[t]
+				}
+			}
+		}
+	}
+}
+
+// backwardAggregate adds to dz (and, for GAT, to the attention vectors'
+// gradients) the gradient of aggregate's rows of rs.agg, given dL/do in dy.
+func (l *layer) backwardAggregate(d *Data, dy []float64, rs rowSet) {
+	H, out, W, oW := l.Heads, l.out, l.zw, l.outW
+	gat := l.Attention == GAT
 	cf, es, hs := l.coefficients(d, nil)
 	for _, i := range rs.agg {
 		i := int(i)
@@ -445,14 +542,6 @@ func (l *layer) backward(d *Data, dy []float64, rs rowSet) {
 	if gat {
 		l.attendBackward(d, rs)
 	}
-	if l.first {
-		// gw = X^T dz over the (dropped) feature entries, the non-zero
-		// ones as forward listed them.
-		scatterMul(l.gw, l.kept(d), rs.lin, l.dz, W)
-		return
-	}
-	matMulTN(l.gw, l.xin, l.dz, rs.lin, l.in, W, l.wT) // wT is scratch to both
-	matMulNT(l.dx, l.dz, l.w, l.inScale, rs.lin, W, l.in, l.wT)
 }
 
 // attendBackward turns dAlpha (gradient of the dropped coefficients of the

@@ -8,10 +8,13 @@
 //
 // A Layer is one layer of a network: its kind (GCN, GIN, SAGE, GAT,
 // EdgeConv, MRConv, FC, Conv, BN, activation, residual add, k-NN graph
-// construction, pooling), input and output widths F and G, and the few
+// construction, global pooling, windowed max and average pooling, LRN,
+// softmax, concat), input and output widths F and G, and the few
 // parameters a kind takes (GAT heads, k-NN neighbours k and candidate
-// pooling, groups of a grouped conv, a conv's window and stride). On a Size
-// (nodes or pixels, and adjacency entries) Layer.Kernels states the work it
+// pooling, groups of a grouped conv, a window's size, stride and padding,
+// Caffe's ceil-mode pooling, LRN's local size, a flattening FC). On a Size
+// (nodes or pixels, adjacency entries, and optionally the H x W pixel grid
+// that makes windowed layers exact) Layer.Kernels states the work it
 // implies as Kernels: GEMM, SpMM, edge-wise, gather, max, element-wise,
 // k-NN distance and top-k pieces, each with its MACs, other operations and
 // elements moved. That is the one definition of what a layer costs; a
@@ -32,8 +35,36 @@
 //
 // A Block is a named sequence of layers on an input Size (each layer runs
 // on the Size its predecessor produced), with a role (BlockKind: Stem,
-// Grapher, FFN, Downsample, Head, GNNLayer): the unit a block-wise mapping
-// assigns to hardware. A Model is a sequence of blocks.
+// Grapher, FFN, Downsample, Head, GNNLayer, Module): the unit a block-wise
+// mapping assigns to hardware. A Model is a sequence of blocks.
+//
+// # Layers as a graph
+//
+// A model is a DAG of layers, not only a chain. A layer may carry a Name
+// (its name in the reference definition, unique in the model) and Inputs,
+// the names of the layers it reads:
+//
+//   - Inputs nil: the layer reads its predecessor (the previous block's
+//     last layer for a block's first), and a nil-input Add also reads its
+//     block's input (the residual of the ViG blocks): every builder before
+//     the CNN zoo works unchanged;
+//   - one name: a branch, e.g. the four branches of an Inception module all
+//     name the layer before the module, and a ResNet downsample names the
+//     block's input; a name outside the layer's block stands for the
+//     block's input (Block.In), so a Block stays self-contained;
+//   - several: a Concat (two or more, widths summed) or an Add (two).
+//
+// In-place layers (Caffe's ReLUs) are their own producers: a Concat names
+// the ReLUs that last wrote its bottoms. Model.Graph resolves the names
+// into Nodes (indices of Inputs and Readers, the Sizes each layer runs on
+// and produces, its input width) and checks the whole: unique names,
+// inputs that exist and come first, widths and sizes that agree. A
+// consumer reads fusion off it: layers sharing an input are the Readers of
+// one node (TensorRT fuses parallel 1x1 convolutions of one input), a BN
+// or activation whose input is a convolution read by it alone can fuse
+// into that kernel, a Concat's Inputs are the producers that can write its
+// output in place. Block methods (Sizes, Kernels, Out) follow the same
+// Inputs within the block.
 //
 // The model zoo builds the models of the seed papers:
 //
@@ -50,6 +81,33 @@
 //     width; 144^4 architectures).
 //   - GNN: multi-layer node-classification GNNs (one block per layer, GAT
 //     heads per layer), as FGNAS and G-CoS search them.
+//   - The CNN zoo (cnn.go): GoogleNet (Inception v1) and AlexNet as BVLC
+//     Caffe's deploy.prototxt defines them, VGG-16, ResNet-50, ResNet-101
+//     (v1.5) and MobileNetV2 as torchvision builds them, every layer named
+//     as there ("inception_3a/3x3_reduce", "norm1",
+//     "layer1.0.downsample.0", "features.2.conv.1.0"), on a 224 x 224
+//     grid (AlexNet: 227, its reference input). LookupModel finds them as
+//     "googlenet", "alexnet", "vgg16", "resnet50", "resnet101",
+//     "mobilenetv2". Their MACs and parameters (Model.Params) are checked
+//     against published figures (cnn_test.go cites each): all within
+//     0.3 %, but GoogleNet's MACs, 1.583 G against the paper's round
+//     "budget of 1.5 billion multiply-adds" (+5.5 %; its parameters match
+//     the BVLC model's 6.999 M).
+//
+// Model.Params counts learnt parameters (conv, FC and graph-layer weights
+// and biases, BN scale and shift), the figure model zoos publish beside
+// MACs.
+//
+// # Model files
+//
+// ModelSpec is the YAML form of a model every command can take instead of
+// a zoo name (ResolveModelSpec: a zoo name, else a file path): a GNN stack
+// layer by layer (kind gcn / gin / sage / gat / edgeconv / mrconv / fc,
+// width, heads, aggregation, activation, k), built on the graph the
+// command supplies, or a zoo model with overrides (its name, a ViG's
+// graph op). Files are decoded strictly (internal/strictyaml: unknown keys
+// and non-integer widths are errors naming the key) and capped at
+// MaxModelFileBytes.
 //
 // # Jobs
 //
@@ -107,8 +165,8 @@
 // per layer, not propagated), the row-length profile of a sparse input
 // (only its non-zeros are counted), sparse inputs of SAGE, SAGEMax, the ViG
 // layers and convolutions (counted dense: their first step on X is not a
-// product with weights), models that are not chains of blocks (branches other than
-// residual adds), training work (the kernels are inference's), dilation of
+// product with weights), dropout (an identity at inference), dilated and
+// asymmetric convolution windows, training work (the kernels are inference's), dilation of
 // the k-NN graph (it changes which neighbours, not how many), jobs of more
 // than one layer, job priorities, deadlines and dependencies between jobs.
 package workload

@@ -30,11 +30,16 @@ const (
 	Add                           // residual addition (element-wise)
 	KNN                           // k-nearest-neighbour graph construction
 	Pool                          // global average pooling
+	MaxPool                       // windowed max pooling (Window, Stride, Pad, Ceil)
+	AvgPool                       // windowed average pooling (Window, Stride, Pad, Ceil)
+	LRN                           // local response normalisation across channels (LocalSize)
+	Softmax                       // softmax over the channels of every node
+	Concat                        // channel concatenation of its Inputs
 )
 
 var kindNames = [...]string{GCN: "gcn", GIN: "gin", SAGE: "sage", GAT: "gat", SAGEMax: "sage-max",
 	EdgeConv: "edgeconv", MRConv: "mrconv", FC: "fc", Conv: "conv", BN: "bn", Act: "act", Add: "add",
-	KNN: "knn", Pool: "pool"}
+	KNN: "knn", Pool: "pool", MaxPool: "maxpool", AvgPool: "avgpool", LRN: "lrn", Softmax: "softmax", Concat: "concat"}
 
 // String returns the lower-case name used in trace and spec files ("gcn", ...).
 func (k LayerKind) String() string {
@@ -45,7 +50,10 @@ func (k LayerKind) String() string {
 }
 
 // Valid reports whether k is one of the defined kinds.
-func (k LayerKind) Valid() bool { return k >= GCN && k <= Pool }
+func (k LayerKind) Valid() bool { return k >= GCN && k <= lastKind }
+
+// lastKind is the last defined LayerKind.
+const lastKind = Concat
 
 // Graph reports whether k is one of the graph layers a job can run (GCN,
 // GIN, SAGE, GAT): the kinds the Omega accelerator and traces know.
@@ -53,6 +61,21 @@ func (k LayerKind) Graph() bool { return k >= GCN && k <= GAT }
 
 // Elementwise reports whether k keeps its width and does per-element work.
 func (k LayerKind) Elementwise() bool { return k == BN || k == Act || k == Add || k == Pool }
+
+// keepsWidth reports whether a layer of kind k has as many output channels
+// as input channels (F = G): the element-wise kinds, pooling, LRN, softmax,
+// and Concat, whose F and G both count the concatenated channels.
+func (k LayerKind) keepsWidth() bool {
+	switch k {
+	case MaxPool, AvgPool, LRN, Softmax, Concat:
+		return true
+	}
+	return k.Elementwise()
+}
+
+// windowed reports whether a layer of kind k slides a window over a pixel
+// grid (Window, Stride, Pad).
+func (k LayerKind) windowed() bool { return k == Conv || k == MaxPool || k == AvgPool }
 
 // NeighbourOp reports whether k aggregates over neighbours and so may take
 // a k-NN graph (Layer.K).
@@ -66,7 +89,7 @@ func (k LayerKind) NeighbourOp() bool {
 
 // ParseLayerKind parses a layer kind name, ignoring case.
 func ParseLayerKind(s string) (LayerKind, error) {
-	for k := GCN; k <= Pool; k++ {
+	for k := GCN; k <= lastKind; k++ {
 		if strings.EqualFold(s, kindNames[k]) {
 			return k, nil
 		}

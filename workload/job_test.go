@@ -6,7 +6,7 @@ import (
 )
 
 func TestLayerKindRoundTrip(t *testing.T) {
-	for k := GCN; k <= Pool; k++ {
+	for k := GCN; k <= lastKind; k++ {
 		got, err := ParseLayerKind(strings.ToUpper(k.String()))
 		if err != nil || got != k {
 			t.Errorf("ParseLayerKind(%q) = %v, %v; want %v", strings.ToUpper(k.String()), got, err, k)
@@ -17,8 +17,8 @@ func TestLayerKindRoundTrip(t *testing.T) {
 			t.Errorf("ParseLayerKind(%q) succeeded", bad)
 		}
 	}
-	if LayerKind(0).Valid() || (Pool + 1).Valid() || SAGEMax.Graph() {
-		t.Error("kinds 0 and Pool+1 should be invalid, sage-max no graph-job kind")
+	if LayerKind(0).Valid() || (lastKind + 1).Valid() || !Concat.Valid() || SAGEMax.Graph() {
+		t.Error("kinds 0 and lastKind+1 should be invalid, concat valid, sage-max no graph-job kind")
 	}
 }
 

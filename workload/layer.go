@@ -10,10 +10,20 @@ import (
 // (or pixels, for convolutions) and the stored entries of its adjacency
 // matrix without self-loops (2E for an undirected graph of E edges, N*k for
 // a directed k-nearest-neighbour graph).
+//
+// H and W are the height and width of the pixel grid when the nodes are one
+// (Nodes = H*W), zero when unknown: a graph, or a grid that a model counts by
+// its pixels alone (the ViG family). With a grid, windowed layers (Conv,
+// MaxPool, AvgPool) compute their exact output grid from window, stride and
+// padding; without, a stride-s layer maps N pixels to ceil(N/s^2).
 type Size struct {
 	Nodes int64
 	NNZ   int64
+	H, W  int64
 }
+
+// Grid returns the Size of an h x w pixel grid.
+func Grid(h, w int64) Size { return Size{Nodes: h * w, H: h, W: w} }
 
 // Validate reports a size no graph can have.
 func (s Size) Validate() error {
@@ -28,6 +38,10 @@ func (s Size) Validate() error {
 		return fmt.Errorf("workload: size: %d adjacency entries exceed the %d x %d matrix", s.NNZ, s.Nodes, s.Nodes)
 	case s.Nodes == 0 && s.NNZ > 0:
 		return fmt.Errorf("workload: size: %d adjacency entries on an empty graph", s.NNZ)
+	case s.H < 0 || s.W < 0 || (s.H == 0) != (s.W == 0):
+		return fmt.Errorf("workload: size: grid %d x %d, want both > 0 (or both 0: no grid)", s.H, s.W)
+	case s.H > 0 && (s.H > MaxNodes || s.W > MaxNodes || s.H*s.W != s.Nodes):
+		return fmt.Errorf("workload: size: grid %d x %d does not hold %d nodes", s.H, s.W, s.Nodes)
 	}
 	return nil
 }
@@ -62,10 +76,29 @@ type Layer struct {
 	// groups = 4 graph convolutions of ViG.
 	Groups int
 
-	// Window is a convolution's kernel size (0 means 1: a 1x1 convolution or
-	// FC), Stride its stride (0 means 1). A convolution maps a Size of
-	// Nodes input pixels to Nodes/Stride^2 output pixels.
-	Window, Stride int
+	// Window is the kernel size of a convolution or a windowed pooling (0
+	// means 1: a 1x1 convolution or FC), Stride its stride (0 means 1), Pad
+	// the zero padding on every side (0..Window-1). On a Size with a grid the
+	// output is (H + 2 Pad - Window)/Stride + 1 rows (and as many columns
+	// from W), rounded down, or up for a pooling with Ceil set (Caffe's
+	// pooling; a last window that would start in the padding is dropped, as
+	// Caffe and PyTorch do). Without a grid a layer maps Nodes pixels to
+	// ceil(Nodes/Stride^2), whatever its padding.
+	Window, Stride, Pad int
+	Ceil                bool
+
+	// LocalSize is the number of channels an LRN layer normalises over (0
+	// means 5, Caffe's default; odd).
+	LocalSize int
+
+	// Flatten makes an FC layer read its whole input of N pixels as one
+	// vector: F is then N times the producer's channels, and the output is
+	// one node (Caffe's InnerProduct, torch.flatten before nn.Linear).
+	Flatten bool
+
+	// NoBias says a Conv or FC layer has no bias (torchvision's
+	// convolutions before a BN). It changes Params only.
+	NoBias bool
 
 	// Reduce is the average-pooling ratio of the KNN candidates (Pyramid
 	// ViG): each node is compared with Nodes/Reduce^2 candidates (0 means 1).
@@ -78,7 +111,30 @@ type Layer struct {
 	// input by their weights as a sparse product (see Kernels); the other
 	// kinds count their work as dense.
 	InputDensity float64
+
+	// Fn is an Act layer's function ("gelu", "relu"; empty means ReLU,
+	// the CNNs' default). It names the layer's kernel: accelerators run
+	// some functions and not others (Xavier's DLA runs ReLU, not GELU).
+	Fn string
+
+	// Name is the layer's name in its reference definition (a Caffe layer
+	// name, a torchvision module path), unique within a Model; empty for
+	// the unnamed layers of the GNN and ViG builders.
+	Name string
+
+	// Inputs names the layers whose outputs this layer reads (see
+	// Model.Graph): nil means the previous layer (the previous block's last
+	// for a block's first layer; a nil-input Add also reads its block's
+	// input, the residual). A name outside the layer's block means the
+	// block's input. Concat reads two or more inputs, an Add two, every
+	// other kind one.
+	Inputs []string
 }
+
+// DefaultLocalSize is the channels an LRN layer normalises over when
+// Layer.LocalSize is 0: Caffe's default (caffe.proto, LRNParameter
+// local_size = 5), the size AlexNet and GoogleNet use.
+const DefaultLocalSize = 5
 
 // MaxFeatures bounds F and G: far above any layer in the seed papers, low
 // enough that node x width products of the hardware models stay well inside
@@ -104,6 +160,40 @@ func (l Layer) outWidth() int64 {
 // layer that concatenates its heads.
 func (l Layer) OutWidth() int { return int(l.outWidth()) }
 
+// Params returns the layer's learnt parameters: a Conv's or FC's weights
+// (Window^2 F G / Groups) and biases (G, unless NoBias), a BN's scale and
+// shift (2F; its running statistics are buffers, not parameters), a graph
+// layer's weights (its kernels' WeightElems: the combination's matrices,
+// GAT's attention vectors) and biases (G per output; ViG's graph
+// convolutions and the GNN layers of PyG carry them), none for the other
+// kinds. It is what the published parameter counts of the CNN zoo count.
+func (l Layer) Params() int64 {
+	switch l.Kind {
+	case Conv, FC:
+		w := or1(l.Window)
+		p := w * w * int64(l.F) * int64(l.G) / or1(l.Groups)
+		if !l.NoBias {
+			p += int64(l.G)
+		}
+		return p
+	case BN:
+		return 2 * int64(l.F)
+	case GCN, GIN, SAGE, SAGEMax, GAT, EdgeConv, MRConv:
+		dense := l
+		dense.InputDensity = 0
+		ks, err := dense.Kernels(Size{Nodes: 1})
+		if err != nil {
+			return 0
+		}
+		var p int64
+		for _, k := range ks {
+			p += k.WeightElems
+		}
+		return p + int64(l.OutWidth())
+	}
+	return 0
+}
+
 // Validate reports the first problem with l: an unknown kind, widths out of
 // range, or a parameter the kind cannot take.
 func (l Layer) Validate() error {
@@ -122,7 +212,8 @@ func (l Layer) Validate() error {
 	for _, p := range []struct {
 		name   string
 		v, max int
-	}{{"heads", l.Heads, 64}, {"k", l.K, 1 << 16}, {"groups", l.Groups, 1 << 16}, {"window", l.Window, 15}, {"stride", l.Stride, 16}, {"reduce", l.Reduce, 64}} {
+	}{{"heads", l.Heads, 64}, {"k", l.K, 1 << 16}, {"groups", l.Groups, 1 << 16}, {"window", l.Window, 15}, {"stride", l.Stride, 16},
+		{"pad", l.Pad, 14}, {"reduce", l.Reduce, 64}, {"local size", l.LocalSize, 15}} {
 		if p.v < 0 || p.v > p.max {
 			return bad(p.name, p.v, 0, p.max)
 		}
@@ -130,14 +221,32 @@ func (l Layer) Validate() error {
 	if g := or1(l.Groups); int64(l.F)%g != 0 || int64(l.G)%g != 0 {
 		return fmt.Errorf("workload: %s layer: %d groups do not divide F = %d and G = %d", l.Kind, g, l.F, l.G)
 	}
-	if l.Kind.Elementwise() && l.F != l.G {
+	if l.Kind.keepsWidth() && l.F != l.G {
 		return fmt.Errorf("workload: %s layer keeps its width: F = %d, G = %d", l.Kind, l.F, l.G)
 	}
 	if l.Heads > 1 && l.Kind != GAT {
 		return fmt.Errorf("workload: %s layer has no heads (heads = %d)", l.Kind, l.Heads)
 	}
-	if (l.Window > 1 || l.Stride > 1) && l.Kind != Conv {
-		return fmt.Errorf("workload: %s layer has no window or stride", l.Kind)
+	if (l.Window > 1 || l.Stride > 1 || l.Pad > 0) && !l.Kind.windowed() {
+		return fmt.Errorf("workload: %s layer has no window, stride or padding", l.Kind)
+	}
+	if l.Pad >= int(or1(l.Window)) {
+		return fmt.Errorf("workload: %s layer: pad = %d, want 0..%d (below the window %d)", l.Kind, l.Pad, or1(l.Window)-1, or1(l.Window))
+	}
+	if l.Ceil && l.Kind != MaxPool && l.Kind != AvgPool {
+		return fmt.Errorf("workload: %s layer does not round its output up (ceil is for pooling)", l.Kind)
+	}
+	if l.LocalSize != 0 && (l.Kind != LRN || l.LocalSize%2 == 0) {
+		return fmt.Errorf("workload: %s layer: local size %d, want an odd size on an lrn layer", l.Kind, l.LocalSize)
+	}
+	if l.NoBias && l.Kind != FC && l.Kind != Conv {
+		return fmt.Errorf("workload: %s layer has no bias to leave out", l.Kind)
+	}
+	if l.Flatten && l.Kind != FC {
+		return fmt.Errorf("workload: %s layer cannot flatten its input (only fc)", l.Kind)
+	}
+	if err := l.checkInputs(); err != nil {
+		return err
 	}
 	if l.K > 0 && !l.Kind.NeighbourOp() {
 		return fmt.Errorf("workload: %s layer has no neighbours (k = %d)", l.Kind, l.K)
@@ -170,20 +279,92 @@ func (l Layer) sparseInput() bool {
 	return false
 }
 
-// Out returns the Size the layer's output lives on: a strided convolution
-// shrinks the pixel grid, Pool reduces it to one node, KNN builds the k-NN
-// adjacency; everything else keeps its input's.
-func (l Layer) Out(in Size) Size {
-	switch l.Kind {
-	case Conv:
-		s := or1(l.Stride)
-		return Size{Nodes: ceilDiv(in.Nodes, s*s)}
-	case Pool:
-		return Size{Nodes: min(in.Nodes, 1)}
-	case KNN:
-		return Size{Nodes: in.Nodes, NNZ: in.Nodes * min(int64(l.K), max(in.Nodes-1, 0))}
+// checkInputs reports an Inputs list the kind cannot take.
+func (l Layer) checkInputs() error {
+	for _, in := range l.Inputs {
+		if in == "" {
+			return fmt.Errorf("workload: %s layer %q: empty input name", l.Kind, l.Name)
+		}
 	}
-	return in
+	n := len(l.Inputs)
+	switch {
+	case l.Kind == Concat && n < 2:
+		return fmt.Errorf("workload: concat layer %q: %d inputs, want 2 or more", l.Name, n)
+	case l.Kind == Add && n != 0 && n != 2:
+		return fmt.Errorf("workload: add layer %q: %d inputs, want 2 (or none: the previous layer and the block's input)", l.Name, n)
+	case l.Kind != Concat && l.Kind != Add && n > 1:
+		return fmt.Errorf("workload: %s layer %q: %d inputs, want at most 1", l.Kind, l.Name, n)
+	}
+	return nil
+}
+
+// Out returns the Size the layer's output lives on: a strided convolution
+// or a windowed pooling shrinks the pixel grid, Pool and a flattening FC
+// reduce it to one node, KNN builds the k-NN adjacency; everything else
+// keeps its input's. A window larger than its padded input gives the empty
+// Size (OutSize says why).
+func (l Layer) Out(in Size) Size {
+	out, _ := l.OutSize(in)
+	return out
+}
+
+// OutSize is Out with the reason a windowed layer cannot run on in: its
+// window exceeds the padded grid.
+func (l Layer) OutSize(in Size) (Size, error) {
+	switch l.Kind {
+	case Conv, MaxPool, AvgPool:
+		s := or1(l.Stride)
+		if in.H == 0 {
+			return Size{Nodes: ceilDiv(in.Nodes, s*s)}, nil
+		}
+		ceil := l.Ceil && l.Kind != Conv
+		h, err := windowOut(in.H, or1(l.Window), s, int64(l.Pad), ceil)
+		if err != nil {
+			return Size{}, fmt.Errorf("workload: %s layer %q: height: %w", l.Kind, l.Name, err)
+		}
+		w, err := windowOut(in.W, or1(l.Window), s, int64(l.Pad), ceil)
+		if err != nil {
+			return Size{}, fmt.Errorf("workload: %s layer %q: width: %w", l.Kind, l.Name, err)
+		}
+		return Grid(h, w), nil
+	case Pool:
+		return point(in), nil
+	case FC:
+		if l.Flatten {
+			return point(in), nil
+		}
+	case KNN:
+		return Size{Nodes: in.Nodes, NNZ: in.Nodes * min(int64(l.K), max(in.Nodes-1, 0)), H: in.H, W: in.W}, nil
+	}
+	return in, nil
+}
+
+// point is the one-node Size a global pooling or a flattening FC leaves:
+// a 1 x 1 grid when in has a grid.
+func point(in Size) Size {
+	if in.H > 0 && in.Nodes > 0 {
+		return Grid(1, 1)
+	}
+	return Size{Nodes: min(in.Nodes, 1)}
+}
+
+// windowOut is the number of windows of size k, stride s along an axis of n
+// pixels padded by p on both sides, rounded down (up when ceil, dropping a
+// last window that would start inside the trailing padding, as Caffe's
+// and PyTorch's ceil-mode pooling do).
+func windowOut(n, k, s, p int64, ceil bool) (int64, error) {
+	span := n + 2*p - k
+	if span < 0 {
+		return 0, fmt.Errorf("window %d exceeds the %d pixels padded by %d", k, n, p)
+	}
+	if !ceil {
+		return span/s + 1, nil
+	}
+	out := ceilDiv(span, s) + 1
+	if p > 0 && (out-1)*s >= n+p {
+		out--
+	}
+	return out, nil
 }
 
 func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }
@@ -219,6 +400,19 @@ func (l Layer) neighbours(in Size) int64 {
 //	         additions), N x N_r x F distance MACs (N_r = N/Reduce^2),
 //	         top-k per node
 //	Pool     N x F additions into one node
+//	MaxPool  one comparison per window element: N_out x F x Window^2
+//	         (class Max, M = N_out, K = Window^2, N = F)
+//	AvgPool  one addition per window element: N_out x F x Window^2
+//	         (class ElementWise)
+//	LRN      per element, LocalSize multiply-adds over the squares of the
+//	         neighbouring channels, then scale, power and divide:
+//	         N x F x (LocalSize + 3) operations (counted as operations, not
+//	         MACs: the published MAC counts of the zoo count convolutions
+//	         and FC layers only)
+//	Softmax  per element max, exp, sum and divide: 4 N x F operations
+//	Concat   a copy of its N x G output (no operations): what it costs
+//	         when its producers cannot write into the output in place
+//	FC with Flatten   GEMM 1 x F x G on the flattened input
 //
 // The ViG forms of GIN and SAGE (K > 0) follow the reference code: GIN adds
 // the neighbour sum to (1+eps)x and applies a grouped 1x1 conv F -> G; SAGE
@@ -252,6 +446,10 @@ func (l Layer) AppendKernels(dst []Kernel, in Size) ([]Kernel, error) {
 		return dst, err
 	}
 	if err := in.Validate(); err != nil {
+		return dst, err
+	}
+	outSize, err := l.OutSize(in)
+	if err != nil {
 		return dst, err
 	}
 	N, F, G := in.Nodes, int64(l.F), int64(l.G)
@@ -337,9 +535,17 @@ func (l Layer) AppendKernels(dst []Kernel, in Size) ([]Kernel, error) {
 			ew(Max, "aggregate", A*F, A*F, N*F),
 			gemm("combine", N, 2*F, G))
 	case FC:
+		if l.Flatten {
+			if F%N != 0 {
+				return dst, fmt.Errorf("workload: fc layer %q flattens %d pixels into F = %d, not a multiple", l.Name, N, F)
+			}
+			k := gemm("fc", 1, F, G)
+			dst = append(dst, k)
+			break
+		}
 		dst = append(dst, gemm("fc", N, F, G))
 	case Conv:
-		out := l.Out(in).Nodes
+		out := outSize.Nodes
 		w := or1(l.Window)
 		k := gemm("conv", out, w*w*F, G)
 		k.InElems = N * F // each input pixel is read once (im2col is the unit's business)
@@ -349,7 +555,11 @@ func (l Layer) AppendKernels(dst []Kernel, in Size) ([]Kernel, error) {
 		if l.Kind == Add { // a residual reads both operands
 			reads *= 2
 		}
-		dst = append(dst, ew(ElementWise, l.Kind.String(), N*F, reads, N*F))
+		name := l.Kind.String()
+		if l.Kind == Act && l.Fn != "" {
+			name = l.Fn
+		}
+		dst = append(dst, ew(ElementWise, name, N*F, reads, N*F))
 	case KNN:
 		r := or1(l.Reduce)
 		cand := ceilDiv(N, r*r)
@@ -362,6 +572,23 @@ func (l Layer) AppendKernels(dst []Kernel, in Size) ([]Kernel, error) {
 			Kernel{Class: TopK, Name: "top-k", M: N, K: cand, N: k, Ops: N * cand, InElems: N * cand, OutElems: N * k})
 	case Pool:
 		dst = append(dst, ew(ElementWise, "pool", N*F, N*F, F))
+	case MaxPool, AvgPool:
+		out, w := outSize.Nodes, or1(l.Window)
+		k := Kernel{Class: Max, Name: "maxpool", M: out, K: w * w, N: F, Ops: out * F * w * w, InElems: N * F, OutElems: out * F}
+		if l.Kind == AvgPool {
+			k.Class, k.Name = ElementWise, "avgpool"
+		}
+		dst = append(dst, k)
+	case LRN:
+		n := int64(l.LocalSize)
+		if n == 0 {
+			n = DefaultLocalSize
+		}
+		dst = append(dst, ew(ElementWise, "lrn", N*F*(n+3), N*F, N*F))
+	case Softmax:
+		dst = append(dst, ew(ElementWise, "softmax", 4*N*F, N*F, N*F))
+	case Concat:
+		dst = append(dst, ew(ElementWise, "concat", 0, N*G, N*G))
 	default:
 		return dst, fmt.Errorf("workload: layer kind %s has no kernels", l.Kind)
 	}

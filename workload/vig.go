@@ -159,14 +159,40 @@ func modelName(base string, op LayerKind) string {
 
 // ModelNames lists the names LookupModel knows, in a fixed order.
 func ModelNames() []string {
-	return []string{"vig-ti", "vig-s", "vig-b", "pvig-ti", "pvig-s", "pvig-m", "pvig-b"}
+	names := []string{"vig-ti", "vig-s", "vig-b", "pvig-ti", "pvig-s", "pvig-m", "pvig-b"}
+	for _, c := range cnnZoo {
+		names = append(names, c.name)
+	}
+	return names
+}
+
+// cnnZoo lists the CNN zoo's builders by name (ModelNames' order).
+var cnnZoo = []struct {
+	name  string
+	build func() (Model, error)
+}{
+	{"googlenet", GoogleNet},
+	{"alexnet", AlexNet},
+	{"vgg16", VGG16},
+	{"resnet50", func() (Model, error) { return ResNet(50) }},
+	{"resnet101", func() (Model, error) { return ResNet(101) }},
+	{"mobilenetv2", MobileNetV2},
 }
 
 // LookupModel returns the zoo model called name (one of ModelNames, case
 // ignored) with graph op op in its Graphers (0 means MRConv): the form
-// CLIs and sweep specs name models in.
+// CLIs and sweep specs name models in. The CNNs have no Graphers: op must
+// be 0 or MRConv (the CLIs' default) for them.
 func LookupModel(name string, op LayerKind) (Model, error) {
 	lower := strings.ToLower(name)
+	for _, c := range cnnZoo {
+		if lower == c.name {
+			if op != 0 && op != MRConv {
+				return Model{}, fmt.Errorf("workload: model %s has no graph op (got %s)", c.name, op)
+			}
+			return c.build()
+		}
+	}
 	switch {
 	case strings.HasPrefix(lower, "vig-"):
 		return ViG(strings.TrimPrefix(lower, "vig-"), op)
@@ -186,12 +212,16 @@ func linspaceInt(a, b, n, i int) int {
 	return a + i*(b-a)/(n-1)
 }
 
+// vigAct is the activation of every ViG layer (the reference code's
+// act='gelu').
+const vigAct = "gelu"
+
 // conv3 returns a 3x3 convolution f -> g with stride s, followed by BN and,
 // when act is set, an activation.
 func conv3(f, g, s int, act bool) []Layer {
 	ls := []Layer{{Kind: Conv, F: f, G: g, Window: 3, Stride: s}, {Kind: BN, F: g, G: g}}
 	if act {
-		ls = append(ls, Layer{Kind: Act, F: g, G: g})
+		ls = append(ls, Layer{Kind: Act, F: g, G: g, Fn: vigAct})
 	}
 	return ls
 }
@@ -243,7 +273,7 @@ func GrapherBlock(n int64, c, k int, op LayerKind, reduce int, preFC bool) Block
 		Layer{Kind: KNN, F: c, G: c, K: k, Reduce: reduce},
 		Layer{Kind: op, F: c, G: 2 * c, K: k, Groups: vigGroups},
 		Layer{Kind: BN, F: 2 * c, G: 2 * c},
-		Layer{Kind: Act, F: 2 * c, G: 2 * c},
+		Layer{Kind: Act, F: 2 * c, G: 2 * c, Fn: vigAct},
 		Layer{Kind: FC, F: 2 * c, G: c},
 		Layer{Kind: BN, F: c, G: c},
 		Layer{Kind: Add, F: c, G: c})
@@ -257,7 +287,7 @@ func FFNBlock(n int64, c, hidden int) Block {
 	return Block{Name: "ffn", Kind: FFN, In: Size{Nodes: n}, Layers: []Layer{
 		{Kind: FC, F: c, G: hidden},
 		{Kind: BN, F: hidden, G: hidden},
-		{Kind: Act, F: hidden, G: hidden},
+		{Kind: Act, F: hidden, G: hidden, Fn: vigAct},
 		{Kind: FC, F: hidden, G: c},
 		{Kind: BN, F: c, G: c},
 		{Kind: Add, F: c, G: c},
@@ -277,7 +307,7 @@ func HeadBlock(n int64, c, classes int) Block {
 		{Kind: Pool, F: c, G: c},
 		{Kind: FC, F: c, G: vigHeadHidden},
 		{Kind: BN, F: vigHeadHidden, G: vigHeadHidden},
-		{Kind: Act, F: vigHeadHidden, G: vigHeadHidden},
+		{Kind: Act, F: vigHeadHidden, G: vigHeadHidden, Fn: vigAct},
 		{Kind: FC, F: vigHeadHidden, G: classes},
 	}}
 }

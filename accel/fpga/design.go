@@ -15,6 +15,11 @@ const (
 	Constant Attention = iota // every coefficient 1: no hardware
 	GCNNorm                   // 1/sqrt(d_i d_j), from precomputed degree norms
 	GATAttn                   // softmax over neighbours of LeakyReLU(a_s.Wh_i + a_d.Wh_j)
+	// SAGEAttn is GraphSAGE's layer (Hamilton et al. 2017; PyG's SAGEConv
+	// with its root weight), not in FGNAS's space: W_self h_i plus the
+	// mean or max over the neighbours (self-loop excluded) of W_neigh h_j,
+	// one head. See the package doc for its stages.
+	SAGEAttn
 )
 
 // Aggregation is how a node combines its weighted incoming messages.
@@ -30,18 +35,22 @@ const (
 // Activation is a layer's nonlinearity.
 type Activation uint8
 
-// The activations of FGNAS Table 1.
+// The activations of FGNAS Table 1, and Identity (none).
 const (
 	ReLU Activation = iota
 	Tanh
 	Sigmoid
 	ELU
+	// Identity is no activation (not in FGNAS's space; our model only): the
+	// stage builds no units and takes no cycles, except that a multi-head
+	// last layer still averages its heads there.
+	Identity
 )
 
 var (
-	attnNames = [...]string{Constant: "constant", GCNNorm: "gcn", GATAttn: "gat"}
+	attnNames = [...]string{Constant: "constant", GCNNorm: "gcn", GATAttn: "gat", SAGEAttn: "sage"}
 	aggrNames = [...]string{AggAdd: "add", AggMean: "mean", AggMax: "max"}
-	actNames  = [...]string{ReLU: "relu", Tanh: "tanh", Sigmoid: "sigmoid", ELU: "elu"}
+	actNames  = [...]string{ReLU: "relu", Tanh: "tanh", Sigmoid: "sigmoid", ELU: "elu", Identity: "linear"}
 )
 
 func (a Attention) String() string   { return enumName(attnNames[:], uint8(a), "Attention") }
@@ -68,8 +77,11 @@ func ParseAggregation(s string) (Aggregation, error) {
 	return Aggregation(v), err
 }
 
-// ParseActivation: see ParseAttention.
+// ParseActivation: see ParseAttention; none and identity are Identity.
 func ParseActivation(s string) (Activation, error) {
+	if s == "none" || s == "identity" {
+		return Identity, nil
+	}
 	v, err := parseEnum(actNames[:], s, "activation")
 	return Activation(v), err
 }
@@ -172,6 +184,10 @@ func (l LayerDesign) validate() error {
 		return fmt.Errorf("%d heads, want 0..64", l.Heads)
 	case int(l.Attn) >= len(attnNames):
 		return fmt.Errorf("unknown attention %d", l.Attn)
+	case l.Attn == SAGEAttn && heads(l.Heads) != 1:
+		return fmt.Errorf("sage with %d heads, want 1", l.Heads)
+	case l.Attn == SAGEAttn && l.Aggr == AggAdd:
+		return fmt.Errorf("sage aggregates by mean or max, not add")
 	case int(l.Aggr) >= len(aggrNames):
 		return fmt.Errorf("unknown aggregation %d", l.Aggr)
 	case int(l.Act) >= len(actNames):
@@ -197,12 +213,19 @@ func (l LayerDesign) validate() error {
 }
 
 // Layer returns the workload layer of layer i of d on inputs of width f:
-// GCN for a single-head layer without GAT attention, GAT (with its heads)
-// otherwise. Only its MACs and sizes matter to the unit; the stage model
-// reads the design.
+// SAGE or SAGEMax for a SAGE layer, GCN for a single-head layer without
+// GAT attention, GAT (with its heads) otherwise. Only its MACs and sizes
+// matter to the unit; the stage model reads the design.
 func (d Design) Layer(i, f int) workload.Layer {
 	l := d.Layers[i]
 	last := i == len(d.Layers)-1
+	if l.Attn == SAGEAttn {
+		k := workload.SAGE
+		if l.Aggr == AggMax {
+			k = workload.SAGEMax
+		}
+		return workload.Layer{Kind: k, F: f, G: l.Embed}
+	}
 	if l.Attn != GATAttn && heads(l.Heads) == 1 {
 		return workload.Layer{Kind: workload.GCN, F: f, G: l.Embed}
 	}

@@ -1,6 +1,7 @@
 package fpga
 
 import (
+	"fmt"
 	"testing"
 
 	"gnnsim/graphs"
@@ -59,9 +60,9 @@ func mustEval(t testing.TB, d Design, opt Options) Report {
 }
 
 func TestConformance(t *testing.T) {
-	for _, pipe := range []bool{false, true} {
+	for _, opt := range []Options{{}, {Pipelined: true}, {Model: FGNASCode}, {SerialHeads: true}} {
 		d := designs()[20]
-		u, err := New(d, Options{Pipelined: pipe})
+		u, err := New(d, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -75,16 +76,7 @@ func TestConformance(t *testing.T) {
 
 // Doubling any group size never adds cycles and never saves resources.
 func TestGroupSizeMonotone(t *testing.T) {
-	fields := []struct {
-		name string
-		f    func(*Groups) *int
-	}{
-		{"t_in", func(g *Groups) *int { return &g.In }},
-		{"t_out", func(g *Groups) *int { return &g.Out }},
-		{"t_attn", func(g *Groups) *int { return &g.Attn }},
-		{"t_aggr", func(g *Groups) *int { return &g.Aggr }},
-		{"t_act", func(g *Groups) *int { return &g.Act }},
-	}
+	fields := groupFields
 	for di, d := range designs() {
 		for _, pub := range []bool{false, true} {
 			for li := range d.Layers {
@@ -279,7 +271,7 @@ func BenchmarkEvaluate(b *testing.B) {
 	for _, c := range []struct {
 		name string
 		opt  Options
-	}{{"summed", Options{}}, {"pipelined", Options{Pipelined: true}}} {
+	}{{"summed", Options{}}, {"pipelined", Options{Pipelined: true}}, {"fgnas-code", Options{Model: FGNASCode}}} {
 		b.Run(c.name, func(b *testing.B) {
 			u, _ := New(d, c.opt)
 			b.ReportAllocs()
@@ -337,6 +329,31 @@ func TestPipelinedWithGraph(t *testing.T) {
 		}
 		if withGraph.PipelinedCycles > withGraph.SummedCycles {
 			t.Errorf("pipelined %d > summed %d", withGraph.PipelinedCycles, withGraph.SummedCycles)
+		}
+	}
+}
+
+// TestConformanceSAGE runs hw/hwtest's conformance on GraphSAGE designs
+// (mean and max, a last layer without activation) in our model.
+func TestConformanceSAGE(t *testing.T) {
+	for _, aggr := range []Aggregation{AggMean, AggMax} {
+		for _, opt := range []Options{{}, {Pipelined: true}} {
+			t.Run(fmt.Sprintf("%v_pipelined=%v", aggr, opt.Pipelined), func(t *testing.T) {
+				g := Groups{2, 3, 4, 2, 1}
+				d := Design{InputNNZ: coraNNZ, Layers: []LayerDesign{
+					{Embed: 64, Attn: SAGEAttn, Aggr: aggr, Act: ReLU, T: g, Bits: bits8},
+					{Embed: 7, Attn: SAGEAttn, Aggr: aggr, Act: Identity, T: g, Bits: bits8},
+				}}
+				u, err := New(d, opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				small := workload.Size{Nodes: 100, NNZ: 400}
+				hwtest.Conformance(t, u, []hw.Work{
+					hw.BlockWork(d.Block(cora, coraFeatures)),
+					hw.BlockWork(d.Block(small, 1433)),
+				})
+			})
 		}
 	}
 }

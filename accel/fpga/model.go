@@ -40,6 +40,9 @@ type LayerReport struct {
 	Use hw.Resources
 	// DRAMBytes are the bytes the layer reads and writes in memory.
 	DRAMBytes int64
+	// OutBits is the format of the layer's output as the FGNAS authors'
+	// model derives it (FGNASCode only).
+	OutBits Fixed
 }
 
 // layerShape is what the stage model needs of the workload of layer i.
@@ -50,34 +53,60 @@ type layerShape struct {
 }
 
 // stageModel prices layer l of a design on shape s. published selects
-// FGNAS's linear-stage timing (no node count, dense input).
-func stageModel(l LayerDesign, outW int64, s layerShape, published bool, blockNodes int64) LayerReport {
+// FGNAS's linear-stage timing (no node count, dense input); serial runs
+// the heads one after another on one copy of the stages instead of on
+// parallel copies; last says the layer averages its heads.
+func stageModel(l LayerDesign, outW int64, s layerShape, published, serial, last bool, blockNodes int64) LayerReport {
 	var r LayerReport
 	h := heads(l.Heads)
+	// Heads: parallel copies of every per-head stage (resources x h,
+	// cycles once), or one copy working h times as long.
+	wk, hr := int64(1), h
+	if serial {
+		wk, hr = h, 1
+	}
 	g := int64(l.Embed)
+	sage := l.Attn == SAGEAttn
+	// lg is the linear stage's output width: a SAGE layer computes the
+	// self and the neighbour transform of every node, [W_self | W_neigh].
+	lg := g
+	if sage {
+		lg = 2 * g
+	}
 	ab, wb := l.Bits.A.Bits(), l.Bits.W.Bits()
-	tin, tout := int64(l.T.In), int64(l.T.Out)
-	tattn, taggr, tact := int64(l.T.Attn), int64(l.T.Aggr), int64(l.T.Act)
+	// Lanes beyond a width would have nothing to do: a group size is
+	// built at most as wide as the features it spans.
+	tin, tout := min(int64(l.T.In), max(s.f, 1)), min(int64(l.T.Out), lg)
+	tattn, taggr, tact := min(int64(l.T.Attn), g), min(int64(l.T.Aggr), g), min(int64(l.T.Act), g)
 	control := Op{LUT: stageControlLUT, FF: stageControlFF}
+	// A stage's control (FSM, address counters) drives all its copies.
+	scale := func(u *hw.Resources, n int64) {
+		u.LUT, u.FF, u.DSP = u.LUT*n, u.FF*n, u.DSP*n
+	}
 
 	// Linear: t_in x t_out multipliers, t_out adder trees and accumulators.
 	{
 		st := &r.Stages[Linear]
-		perRow := ceilDiv(s.f, tin) * ceilDiv(g, tout)
+		perRow := ceilDiv(s.f, tin) * ceilDiv(lg, tout)
 		switch {
 		case published:
-			st.Work = h * perRow
+			st.Work = wk * perRow
 		case s.inNNZ > 0:
-			st.Work = h * ceilDiv(s.inNNZ, tin) * ceilDiv(g, tout)
+			st.Work = wk * ceilDiv(s.inNNZ, tin) * ceilDiv(lg, tout)
 		default:
-			st.Work = h * s.n * perRow
+			st.Work = wk * s.n * perRow
 		}
 		mult := Mult(ab, wb)
 		tree := AdderTree(int(tin), ab+wb)
 		acc := Adder(ab + wb + accGuardBits)
 		st.Latency = mult.Latency + tree.Latency + acc.Latency
-		add(&st.Use, mult.times(tin*tout), tree.times(tout), acc.times(tout), control)
+		add(&st.Use, mult.times(tin*tout), tree.times(tout), acc.times(tout))
 		st.Use.FF += tout * int64(ab) // output register
+		// Weights stream from memory through two t_in x t_out register
+		// tiles per copy.
+		st.Use.FF += 2 * tin * tout * int64(wb)
+		scale(&st.Use, hr)
+		add(&st.Use, control)
 	}
 	// Attention coefficients.
 	{
@@ -100,45 +129,81 @@ func stageModel(l LayerDesign, outW int64, s layerShape, published bool, blockNo
 			tree := AdderTree(int(tattn), ab+wb)
 			acc := Adder(ab + wb + accGuardBits)
 			em := Mult(ab, ab)
-			st.Work = h * (s.n*ceilDiv(g, tattn) + s.edges)
+			st.Work = wk * (s.n*ceilDiv(g, tattn) + s.edges)
 			st.Latency = m.Latency + tree.Latency + acc.Latency + 1 + 1 + eluLatency + dividerLatency + em.Latency
 			add(&st.Use, m.times(2*tattn), tree.times(2), acc.times(2),
-				Adder(ab+1), Act(ReLU), Exp(), Adder(2*ab+4), Divider(), em, control)
+				Adder(ab+1), Act(ReLU), Exp(), Adder(2*ab+4), Divider(), em)
 			st.Use.FF += int64(ab)
+			scale(&st.Use, hr)
+			add(&st.Use, control)
 		}
 	}
 	// Aggregation: t_aggr lanes, each weighting a message (unless the
 	// coefficients are constant) and adding (or comparing) it in.
 	{
 		st := &r.Stages[Aggregate]
-		st.Work = h * s.edges * ceilDiv(g, taggr)
+		st.Work = wk * s.edges * ceilDiv(g, taggr)
+		if sage {
+			// SAGE walks the entries of A (no self-loop), then adds each
+			// node's self transform in one more pass (below).
+			st.Work = (s.edges - s.n) * ceilDiv(g, taggr)
+		}
 		lane := Adder(2*ab + 4) // add, or compare for max
-		if l.Attn != Constant {
+		if l.Attn != Constant && !sage {
 			m := Mult(ab, ab)
 			add(&st.Use, m.times(taggr))
 			st.Latency += m.Latency
 		}
-		add(&st.Use, lane.times(taggr), control)
+		add(&st.Use, lane.times(taggr))
 		st.Latency += lane.Latency
 		if l.Aggr == AggMean {
 			// One reciprocal of the degree per node, one scaling multiply
 			// per lane: an extra pass over the node's features.
 			m := Mult(ab, ab)
-			st.Work += h * s.n * ceilDiv(g, taggr)
+			st.Work += wk * s.n * ceilDiv(g, taggr)
 			st.Latency += dividerLatency + m.Latency
 			add(&st.Use, Divider(), m.times(taggr))
 		}
+		if sage {
+			// The self term: per node one pass adding W_self h_i to the
+			// aggregate (after the mean's scaling, which shares the pass).
+			sa := Adder(2*ab + 4)
+			if l.Aggr != AggMean {
+				st.Work += s.n * ceilDiv(g, taggr)
+			}
+			st.Latency += sa.Latency
+			add(&st.Use, sa.times(taggr))
+		}
 		st.Use.FF += taggr * int64(ab)
+		scale(&st.Use, hr)
+		add(&st.Use, control)
 	}
-	// Activation: t_act units.
-	{
+	// Activation: t_act units. Without one (Identity) the stage is absent,
+	// unless it averages a last layer's head copies.
+	if l.Act != Identity || last && h > 1 && !serial {
 		st := &r.Stages[Activate]
 		a := Act(l.Act)
-		st.Work = h * s.n * ceilDiv(g, tact)
+		st.Work = wk * s.n * ceilDiv(g, tact)
 		st.Latency = a.Latency
-		add(&st.Use, a.times(tact), control)
+		add(&st.Use, a.times(tact))
 		st.Use.FF += tact * int64(ab)
+		scale(&st.Use, hr)
+		if last && h > 1 && !serial {
+			// The copies' outputs meet in t_act adder trees of h inputs;
+			// the division by h is a shift when h is a power of two and
+			// a constant multiply otherwise.
+			tree := AdderTree(int(h), ab+ceilLog2int(h))
+			add(&st.Use, tree.times(tact))
+			st.Latency += tree.Latency
+			if h&(h-1) != 0 {
+				m := Mult(ab+ceilLog2int(h), ab)
+				add(&st.Use, m.times(tact))
+				st.Latency += m.Latency
+			}
+		}
+		add(&st.Use, control)
 	}
+	bufferBRAM(&r, l, tout, outW, s, hr, blockNodes)
 	for i := range r.Stages {
 		st := &r.Stages[i]
 		if st.Work > 0 {
@@ -149,12 +214,6 @@ func stageModel(l LayerDesign, outW int64, s layerShape, published bool, blockNo
 		r.Cycles += st.Cycles
 		r.Use = addRes(r.Use, st.Use)
 	}
-	// Ping-pong buffers between the segment and memory: two blocks of the
-	// layer's output; weights stream from memory through two t_in x t_out
-	// tiles held in registers.
-	r.Use.BRAM += 2 * ceilDiv(blockNodes*outW*int64(ab), bramBits)
-	r.Use.FF += 2 * tin * tout * int64(wb)
-	r.Use.OnChipBytes = ceilDiv(2*blockNodes*outW*int64(ab), 8)
 
 	// Memory traffic: input (dense, or non-zeros with a 32-bit column
 	// index), weights once per head, the adjacency (32-bit column indices
@@ -163,10 +222,52 @@ func stageModel(l LayerDesign, outW int64, s layerShape, published bool, blockNo
 	if s.inNNZ > 0 {
 		in = s.inNNZ * int64(ab+32)
 	}
-	weights := h * s.f * g * int64(wb)
+	weights := h * s.f * lg * int64(wb)
 	adj := (s.edges + s.n + 1) * 32
 	r.DRAMBytes = ceilDiv(in+weights+adj+s.n*outW*int64(ab), 8)
 	return r
+}
+
+func ceilLog2int(h int64) int { return int(ceilLog2(h)) }
+
+// bufferBRAM sizes the on-chip buffers of a layer's stages in BRAM18
+// blocks (each buffer rounded up to whole blocks; OnChipBytes counts the
+// bits they hold):
+//
+//   - linear: its weights, double-buffered per copy: F x t_out words of
+//     the next output group load while the current one is applied to every
+//     node (so each weight is read from memory once per pass); and a
+//     ping-pong pair of input blocks (B nodes x F words, or for a sparse
+//     input B x nnz/N entries of a word and a 32-bit column index).
+//   - attention (GAT): the two projections of every node per copy (2 N
+//     words), read at random by the edge walk.
+//   - aggregation: a ping-pong pair of blocks of its output per copy
+//     (B x G words); the neighbours' transformed features are read from
+//     memory (any node may be a neighbour).
+//   - activation: a ping-pong pair of blocks of the layer's output
+//     (B x the layer's output width), the buffers between the segment and
+//     memory.
+//
+// B is Options.BlockNodes, words are the activation format's bits
+// (weights: the weight format's).
+func bufferBRAM(r *LayerReport, l LayerDesign, tout, outW int64, s layerShape, copies, blockNodes int64) {
+	ab, wb := int64(l.Bits.A.Bits()), int64(l.Bits.W.Bits())
+	g := int64(l.Embed)
+	put := func(st Stage, n, bits int64) {
+		r.Stages[st].Use.BRAM += n * ceilDiv(bits, bramBits)
+		r.Stages[st].Use.OnChipBytes += ceilDiv(n*bits, 8)
+	}
+	put(Linear, 2*copies, s.f*tout*wb)
+	if s.inNNZ > 0 {
+		put(Linear, 2, ceilDiv(blockNodes*s.inNNZ, max(s.n, 1))*(ab+32))
+	} else {
+		put(Linear, 2, blockNodes*s.f*ab)
+	}
+	if l.Attn == GATAttn {
+		put(Attend, copies, 2*s.n*ab)
+	}
+	put(Aggregate, 2*copies, blockNodes*g*ab)
+	put(Activate, 2, blockNodes*outW*ab)
 }
 
 func add(r *hw.Resources, ops ...Op) {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"gnnsim/workload"
 )
 
 // ParseLayers builds the layers of a design from three per-layer lists,
@@ -133,4 +135,40 @@ func parseFixed(s string) (Fixed, error) {
 		return Fixed{}, fmt.Errorf("fixed-point format %q has no integer or fraction bit: want at least one", s)
 	}
 	return Fixed{Int: a, Frac: b}, nil
+}
+
+// SpecLayers builds the layers of a design from a GNN stack model file
+// (workload.ModelSpec) and the tiles and bits lists of ParseLayers: kind
+// gcn is GCN attention with add, gat GAT attention (with its heads) with
+// add, sage a SAGE layer with the file's aggregation (mean or max); the
+// activation is relu, tanh, sigmoid, elu or none (Identity). Other kinds and
+// activations have no FPGA pipeline here and are errors naming the layer.
+func SpecLayers(s *workload.ModelSpec, tiles, bits string) ([]LayerDesign, error) {
+	if s.Zoo != "" {
+		return nil, fmt.Errorf("fpga: model %s: a zoo model has no FPGA pipeline here; give a GNN stack (layers:)", s.Name)
+	}
+	arch := make([]string, len(s.Layers))
+	for i, l := range s.Layers {
+		var attn, aggr string
+		switch k := strings.ToLower(l.Kind); k {
+		case "gcn", "gat":
+			attn, aggr = k, "add"
+		case "sage":
+			attn, aggr = k, "mean"
+			if l.Aggregation != "" {
+				aggr = strings.ToLower(l.Aggregation)
+			}
+		default:
+			return nil, fmt.Errorf("fpga: model %s: layers[%d]: kind %s has no FPGA pipeline (want gcn, gat or sage)", s.Name, i, l.Kind)
+		}
+		act := strings.ToLower(l.Activation)
+		if act == "" {
+			act = "none"
+		}
+		if _, err := ParseActivation(act); err != nil {
+			return nil, fmt.Errorf("fpga: model %s: layers[%d]: activation %s has no FPGA unit (want relu, tanh, sigmoid, elu or none)", s.Name, i, act)
+		}
+		arch[i] = fmt.Sprintf("%s/%s/%s/%dx%d", attn, aggr, act, l.Width, max(l.Heads, 1))
+	}
+	return ParseLayers(strings.Join(arch, ";"), tiles, bits)
 }

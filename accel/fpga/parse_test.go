@@ -1,6 +1,11 @@
 package fpga
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"gnnsim/workload"
+)
 
 func TestParseLayers(t *testing.T) {
 	ls, err := ParseLayers("gcn/add/relu/8x1; gat/mean/elu/7x2", "8,8,8,8,8", "2.5,3.4")
@@ -39,4 +44,69 @@ func FuzzParseLayers(f *testing.F) {
 			t.Fatalf("parsed layers do not validate: %v", err)
 		}
 	})
+}
+
+// TestSpecLayers reads GNN stack model files (issue 27's sage3 among
+// them) into designs our model prices, and refuses what has no FPGA
+// pipeline.
+func TestSpecLayers(t *testing.T) {
+	sage3 := `name: sage3
+layers:
+  - {kind: sage, width: 64, aggregation: mean, activation: relu}
+  - {kind: sage, width: 64, aggregation: max, activation: relu}
+  - {kind: sage, width: 7}
+`
+	for _, c := range []struct {
+		name, yaml string
+		want       []LayerDesign // Embed, Heads, Attn, Aggr, Act only
+		err        string
+	}{
+		{"sage3", sage3, []LayerDesign{
+			{Embed: 64, Heads: 1, Attn: SAGEAttn, Aggr: AggMean, Act: ReLU},
+			{Embed: 64, Heads: 1, Attn: SAGEAttn, Aggr: AggMax, Act: ReLU},
+			{Embed: 7, Heads: 1, Attn: SAGEAttn, Aggr: AggMean, Act: Identity},
+		}, ""},
+		{"gcn-gat", "name: g\nlayers:\n  - {kind: gcn, width: 16, activation: elu}\n  - {kind: gat, width: 7, heads: 2}\n", []LayerDesign{
+			{Embed: 16, Heads: 1, Attn: GCNNorm, Aggr: AggAdd, Act: ELU},
+			{Embed: 7, Heads: 2, Attn: GATAttn, Aggr: AggAdd, Act: Identity},
+		}, ""},
+		{"gin", "name: g\nlayers:\n  - {kind: gin, width: 16}\n", nil, "kind gin has no FPGA pipeline"},
+		{"gelu", "name: g\nlayers:\n  - {kind: gcn, width: 16, activation: gelu}\n", nil, "activation gelu has no FPGA unit"},
+		{"zoo", "name: z\nzoo: vig-s\n", nil, "zoo model"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s, err := workload.ParseModelSpec([]byte(c.yaml))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ls, err := SpecLayers(s, "8,8,8,8,8", "2.5,2.5")
+			if c.err != "" {
+				if err == nil || !strings.Contains(err.Error(), c.err) {
+					t.Fatalf("error %v, want one containing %q", err, c.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, l := range ls {
+				w := c.want[i]
+				w.T, w.Bits = Groups{8, 8, 8, 8, 8}, Precision{W: Fixed{2, 5}, A: Fixed{2, 5}}
+				if l != w {
+					t.Errorf("layer %d: %+v, want %+v", i, l, w)
+				}
+			}
+			d := Design{Layers: ls, InputNNZ: coraNNZ}
+			r := mustEval(t, d, Options{})
+			if r.SummedCycles <= 0 || r.PipelinedCycles > r.SummedCycles {
+				t.Errorf("summed %d, pipelined %d cycles", r.SummedCycles, r.PipelinedCycles)
+			}
+			if last := r.Layers[len(ls)-1].Stages[Activate]; ls[len(ls)-1].Heads <= 1 && last.Cycles != 0 {
+				t.Errorf("no activation, one head: activation stage %+v", last)
+			}
+			if _, err := New(d, Options{Model: FGNASCode}); err == nil {
+				t.Error("fgnas-code accepted a layer without activation")
+			}
+		})
+	}
 }

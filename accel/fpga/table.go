@@ -109,6 +109,8 @@ func Act(a Activation) Op {
 		return Op{LUT: expClassLUT, FF: expClassLUT, DSP: expClassDSP, Latency: sigmoidLatency}
 	case ELU:
 		return Op{LUT: expClassLUT, FF: expClassLUT, DSP: expClassDSP, Latency: eluLatency}
+	case Identity:
+		return Op{} // a wire
 	}
 	return Op{LUT: reluLUT, FF: 1, Latency: 1}
 }

@@ -18,12 +18,51 @@ type Budget struct {
 	LatencyPS int64
 }
 
-// Options select the timing the unit reports and its budget.
+// Model selects which cost model prices a design.
+type Model uint8
+
+// The cost models (see the package doc).
+const (
+	// Gnnsim is this package's model: per-stage work and pipeline depths
+	// from the operator table of table.go, the summed or the event-driven
+	// pipelined timing, BRAM buffers.
+	Gnnsim Model = iota
+	// FGNASCode is the FGNAS authors' own cost model, as their repository
+	// computes it: summed stages, their operator table by bit width, no
+	// memory.
+	FGNASCode
+)
+
+var modelNames = [...]string{Gnnsim: "gnnsim", FGNASCode: "fgnas-code"}
+
+func (m Model) String() string { return enumName(modelNames[:], uint8(m), "Model") }
+
+// ParseModel reads "gnnsim" or "fgnas-code".
+func ParseModel(s string) (Model, error) {
+	v, err := parseEnum(modelNames[:], s, "model")
+	return Model(v), err
+}
+
+// Options select the cost model, the timing the unit reports and its
+// budget.
 type Options struct {
+	// Model is the cost model; the zero value is Gnnsim. Published,
+	// Pipelined, BlockNodes and SerialHeads apply to Gnnsim only.
+	Model Model
+	// AnyResource judges resources as the FGNAS authors' code does: the
+	// resources pass when any one of LUT, FF and DSP is under its limit.
+	// The default is the FGNAS paper's reading: every limit holds. It
+	// applies to the FGNASCode model only.
+	AnyResource bool
 	// Published prices the linear stage as FGNAS's model does: per-row
 	// cycles without the node count, on the dense input. The default
 	// counts the nodes and streams the first layer's non-zeros.
 	Published bool
+	// SerialHeads runs a layer's heads one after another on one copy of
+	// its stages (cycles x heads, resources once). The default builds the
+	// heads as parallel copies (resources x heads, cycles once), as the
+	// FGNAS authors do.
+	SerialHeads bool
 	// Pipelined makes Run report the event-driven pipelined time instead
 	// of the sum of the stages (FGNAS's model).
 	Pipelined bool
@@ -56,6 +95,14 @@ func New(d Design, opt Options) (*Unit, error) {
 		r := opt.Budget
 		return nil, fmt.Errorf("fpga: negative budget (LUT %d, FF %d, DSP %d, BRAM %d, on-chip %d bytes): want 0 (no limit) or more", r.LUT, r.FF, r.DSP, r.BRAM, r.OnChipBytes)
 	}
+	if int(opt.Model) >= len(modelNames) {
+		return nil, fmt.Errorf("fpga: unknown model %d", opt.Model)
+	}
+	if opt.Model == FGNASCode {
+		if err := codeValidate(d); err != nil {
+			return nil, err
+		}
+	}
 	if opt.BlockNodes == 0 {
 		opt.BlockNodes = 64
 	}
@@ -66,10 +113,29 @@ func New(d Design, opt Options) (*Unit, error) {
 		u.outW = append(u.outW, u.d.outWidth(i))
 	}
 	// Resources do not depend on the graph: price the layers on a unit
-	// shape and keep the usage.
-	for i, l := range u.d.Layers {
-		r := stageModel(l, u.outW[i], layerShape{n: 1, edges: 1, f: 1}, false, int64(opt.BlockNodes))
-		u.usage = addRes(u.usage, r.Use)
+	// shape and keep the usage. The code model's depend on the layers'
+	// input widths (t_in is clamped to them): the first layer's is set by
+	// the work, so its usage is priced per evaluation.
+	if opt.Model == Gnnsim {
+		// The buffers depend on the graph too (its nodes and the first
+		// layer's input width): Usage prices them for one node and the
+		// first layer's input t_in wide; a report's Resources are the
+		// work's.
+		in := int64(u.d.Layers[0].T.In)
+		for i, l := range u.d.Layers {
+			r := stageModel(l, u.outW[i], layerShape{n: 1, edges: 1, f: in}, false, opt.SerialHeads, i == len(u.d.Layers)-1, int64(opt.BlockNodes))
+			u.usage = addRes(u.usage, r.Use)
+			in = u.outW[i]
+		}
+	} else {
+		// Usage without a work: the first layer's input taken wider than
+		// its t_in (true of every real graph); Run's report is exact.
+		in := int64(u.d.Layers[0].T.In) + 1
+		for i := range u.d.Layers {
+			st := u.codeLayer(i, in, codeGraph{})
+			u.usage = addRes(u.usage, st.Use)
+			in = u.outW[i]
+		}
 	}
 	return u, nil
 }
@@ -137,11 +203,16 @@ func (u *Unit) evaluate(w hw.Work, pipe, keep bool) (Report, error) {
 	if err != nil {
 		return r, err
 	}
+	if u.opt.Model == FGNASCode {
+		return u.evaluateCode(r, w, shapes, keep)
+	}
 	var lbuf [4]LayerReport
 	layers := lbuf[:0]
+	var res hw.Resources
 	for i, s := range shapes {
-		lr := stageModel(u.d.Layers[i], u.outW[i], s, u.opt.Published, int64(u.opt.BlockNodes))
+		lr := stageModel(u.d.Layers[i], u.outW[i], s, u.opt.Published, u.opt.SerialHeads, i == len(shapes)-1, int64(u.opt.BlockNodes))
 		layers = append(layers, lr)
+		res = addRes(res, lr.Use)
 		r.SummedCycles = hw.SatAdd(r.SummedCycles, lr.Cycles)
 		r.Cost.DRAMBytes = hw.SatAdd(r.Cost.DRAMBytes, lr.DRAMBytes)
 	}
@@ -158,16 +229,111 @@ func (u *Unit) evaluate(w hw.Work, pipe, keep bool) (Report, error) {
 		return r, fmt.Errorf("fpga: %w", err)
 	}
 	r.Cost.MACs, _, _ = workload.Totals(ks)
+	r.Resources = res
 	r.Cost.Cycles = cycles
 	r.Cost.TimePS = hw.PS(cycles, ClockHz)
 	if keep {
 		r.Layers = append([]LayerReport(nil), layers...)
 	}
-	r.Feasible, r.Over = r.Resources.Within(u.opt.Budget.Resources)
-	if r.Feasible && u.opt.Budget.LatencyPS > 0 && r.Cost.TimePS > u.opt.Budget.LatencyPS {
-		r.Feasible, r.Over = false, "latency"
-	}
+	r.Feasible, r.Over = u.opt.Judge(r.Resources, cycles)
 	return r, nil
+}
+
+// codeLayer prices layer i of the unit's design with the authors' model
+// on inputs of width in.
+func (u *Unit) codeLayer(i int, in int64, g codeGraph) LayerReport {
+	l := u.d.Layers[i]
+	st := codeLayer(l, in, int64(l.Embed), i == len(u.d.Layers)-1, g)
+	var r LayerReport
+	for s := range r.Stages {
+		lut, ff, dsp := st.use[s].resources()
+		r.Stages[s] = StageReport{Work: st.cyc[s], Cycles: st.cyc[s], Use: hw.Resources{LUT: lut, FF: ff, DSP: dsp}}
+		r.Cycles += st.cyc[s]
+		r.Use = addRes(r.Use, r.Stages[s].Use)
+	}
+	r.OutBits = Fixed{Int: st.out.i, Frac: st.out.f}
+	return r
+}
+
+// evaluateCode is evaluate under the authors' model: the stages of every
+// layer summed, resources from their table, feasibility by their rule
+// (strict comparisons; every limit, or any resource with AnyResource).
+func (u *Unit) evaluateCode(r Report, w hw.Work, shapes []layerShape, keep bool) (Report, error) {
+	r.Resources = hw.Resources{}
+	var lbuf [4]LayerReport
+	layers := lbuf[:0]
+	for i, s := range shapes {
+		// The shape's edges are adjacency entries plus self-loops; their
+		// model walks PyG's edge count (the entries) 2E + N times.
+		lr := u.codeLayer(i, s.f, codeGraph{n: s.n, e: s.edges - s.n})
+		layers = append(layers, lr)
+		r.SummedCycles = hw.SatAdd(r.SummedCycles, lr.Cycles)
+		r.Resources = addRes(r.Resources, lr.Use)
+	}
+	var kbuf [64]workload.Kernel
+	ks, err := w.Block.AppendKernels(kbuf[:0])
+	if err != nil {
+		return r, fmt.Errorf("fpga: %w", err)
+	}
+	r.Cost.MACs, _, _ = workload.Totals(ks)
+	r.Cost.Cycles = r.SummedCycles
+	r.Cost.TimePS = hw.PS(r.SummedCycles, ClockHz)
+	if keep {
+		r.Layers = append([]LayerReport(nil), layers...)
+	}
+	r.Feasible, r.Over = u.opt.Judge(r.Resources, r.SummedCycles)
+	return r, nil
+}
+
+// Judge is the verdict of o's model on a design using use and taking
+// cycles (the timing Run reports) against o.Budget: whether it is
+// feasible, and else the first limit it breaks ("LUT", "FF", "DSP",
+// "BRAM", "on-chip bytes", "latency"). Gnnsim: every resource <= its limit
+// and the time <= the latency bound. FGNASCode: see codeFeasible. A zero
+// limit is no limit. It lets a caller judge one priced design against many
+// budgets.
+func (o Options) Judge(use hw.Resources, cycles int64) (bool, string) {
+	if o.Model == FGNASCode {
+		return codeFeasible(use, cycles, o.Budget, o.AnyResource)
+	}
+	if ok, over := use.Within(o.Budget.Resources); !ok {
+		return false, over
+	}
+	if o.Budget.LatencyPS > 0 && hw.PS(cycles, ClockHz) > o.Budget.LatencyPS {
+		return false, "latency"
+	}
+	return true, ""
+}
+
+// codeFeasible is the authors' verdict: usage < limit and cycles < limit,
+// strictly. Their code's resource comparison passes when any of LUT, FF,
+// DSP is under its limit (any); the FGNAS paper requires every one. A zero
+// limit is no limit. Over names the first limit broken (LUT, FF, DSP,
+// latency).
+func codeFeasible(use hw.Resources, cycles int64, b Budget, any bool) (bool, string) {
+	lim := [3]struct {
+		name      string
+		use, have int64
+	}{{"LUT", use.LUT, b.LUT}, {"FF", use.FF, b.FF}, {"DSP", use.DSP, b.DSP}}
+	over, under := "", 0
+	for _, x := range lim {
+		if x.have <= 0 {
+			continue
+		}
+		if x.use < x.have {
+			under++
+		} else if over == "" {
+			over = x.name
+		}
+	}
+	if over != "" && (!any || under == 0) {
+		return false, over
+	}
+	// cycles < limit, the limit in cycles at 100 MHz: 10,000 ps a cycle.
+	if b.LatencyPS > 0 && hw.PS(cycles, ClockHz) >= b.LatencyPS {
+		return false, "latency"
+	}
+	return true, ""
 }
 
 func (d Design) matches(i int, wl workload.Layer) error {

@@ -30,7 +30,9 @@ const (
 )
 
 // VCU128 is the budget of every design: the DSP cap and the on-chip memory.
-var VCU128 = hw.Resources{DSP: DSPLimit, OnChipBytes: OnChipBytes}
+var VCU128 = budget(DSPLimit, OnChipBytes)
+
+func budget(dsp, onChip int64) hw.Resources { return hw.Resources{DSP: dsp, OnChipBytes: onChip} }
 
 // TilingMode is the order in which a sub-accelerator's temporal tiles move
 // (seed 001, Fig. 5): which operand stays on chip while the others stream.
@@ -129,8 +131,20 @@ type Sub struct {
 	// bounds the columns a PE group computes side by side.
 	TileM, TileK, TileN int
 	// Rebalance models AWB-GCN's runtime workload rebalancing: row work is
-	// moved between PE groups until every group finishes together.
+	// moved between PEs until they run at Utilization of perfect balance,
+	// or at the static round-robin mapping's utilisation if that is
+	// better (column-wise kernel).
 	Rebalance bool
+	// Utilization is the PE utilisation rebalancing reaches, in (0, 1]; 0
+	// means 1 (perfect balance).
+	Utilization float64
+	// Disperse models HyGCN's aggregation engine on sparse kernels: the
+	// vertex-disperse mode (a vertex's feature elements spread over all
+	// lanes, free lanes take further vertices: no vertex waits for
+	// another) and the interval-shard partition (destination intervals
+	// that fill one half of the ping-pong output buffer, each reading the
+	// source features once, partial sums on chip). HyGCN, Sec. 4.3.
+	Disperse bool
 }
 
 // Buffer sizes in bytes: double-buffered tiles.
@@ -211,6 +225,8 @@ func (c Config) Validate() error {
 			return fmt.Errorf("gcos: sub-accelerator %d: unknown tiling mode %d", i, s.Tiling)
 		case s.Kernel >= numKernels:
 			return fmt.Errorf("gcos: sub-accelerator %d: unknown kernel mode %d", i, s.Kernel)
+		case !(s.Utilization >= 0 && s.Utilization <= 1):
+			return fmt.Errorf("gcos: sub-accelerator %d: utilisation %v, want (0, 1] (0 for perfect balance)", i, s.Utilization)
 		}
 		for _, t := range [...]int{s.TileM, s.TileK, s.TileN} {
 			if t < 1 || t > maxTile {

@@ -3,29 +3,28 @@ package gcos
 import (
 	"math"
 	"sort"
-
-	"gnnsim/graphs"
 )
 
 // rows describes the row lengths of a sparse kernel's adjacency: the real
-// ones of a graph, scaled by the neighbour sampling rate and plus one for a
-// self-loop, or, for sizes-only work, their average.
+// ones of a graph or of a degree profile (its row pointers), scaled by the
+// neighbour sampling rate and plus one for a self-loop, or, for sizes-only
+// work, their average.
 type rows struct {
 	n     int64
-	g     *graphs.Graph // nil: every row has the average length
-	scale float64       // sampling: the fraction of each row's entries kept
-	self  float64       // 1 when the kernel adds the identity (A+I)
-	avg   float64       // sizes-only row length
-	loops bool          // g stores self-loops, which are not adjacency entries
-	inNNZ int64         // the work's (sampled) adjacency entries
+	ptr   []int32 // row pointers; nil: every row has the average length
+	scale float64 // sampling: the fraction of each row's entries kept
+	self  float64 // 1 when the kernel adds the identity (A+I)
+	avg   float64 // sizes-only row length
+	loops bool    // g stores self-loops, which are not adjacency entries
+	inNNZ int64   // the work's (sampled) adjacency entries
 }
 
 // length returns the length of row i.
 func (r *rows) length(i int64) float64 {
-	if r.g == nil {
+	if r.ptr == nil {
 		return r.avg
 	}
-	d := float64(r.g.RowPtr[i+1] - r.g.RowPtr[i])
+	d := float64(r.ptr[i+1] - r.ptr[i])
 	if r.loops {
 		d--
 	}
@@ -34,10 +33,10 @@ func (r *rows) length(i int64) float64 {
 
 // prefix returns the total length of rows [0, i).
 func (r *rows) prefix(i int64) float64 {
-	if r.g == nil {
+	if r.ptr == nil {
 		return r.avg * float64(i)
 	}
-	e := float64(r.g.RowPtr[i])
+	e := float64(r.ptr[i])
 	if r.loops {
 		e -= float64(i)
 	}
@@ -56,12 +55,12 @@ func (r *rows) groupMax(lo, hi, g int64) float64 {
 	if hi <= lo {
 		return 0
 	}
-	if r.g == nil {
+	if r.ptr == nil {
 		return r.avg * float64((hi-lo+g-1)/g)
 	}
 	// Scaling and the self-loop are monotone: take the maximum of the raw
 	// row lengths (integers) and convert once per group.
-	ptr := r.g.RowPtr
+	ptr := r.ptr
 	var sum int64
 	groups := int64(0)
 	for s := lo; s < hi; s += g {
@@ -86,10 +85,10 @@ func (r *rows) longest(lo, hi int64) float64 {
 	if hi <= lo {
 		return 0
 	}
-	if r.g == nil {
+	if r.ptr == nil {
 		return r.avg
 	}
-	ptr := r.g.RowPtr
+	ptr := r.ptr
 	m := int32(0)
 	prev := ptr[lo]
 	for _, p := range ptr[lo+1 : hi+1] {
@@ -101,6 +100,45 @@ func (r *rows) longest(lo, hi int64) float64 {
 		d--
 	}
 	return r.scale*d + r.self
+}
+
+// roundRobinMax returns the largest load of p PEs that are dealt the rows
+// of [lo, hi) round robin (row lo+i to PE i mod p), each working through
+// its own rows: the static mapping's time per output column.
+func (r *rows) roundRobinMax(lo, hi, p int64) float64 {
+	if hi <= lo || p < 1 {
+		return 0
+	}
+	if r.ptr == nil {
+		return r.avg * float64(ceilDiv(hi-lo, p))
+	}
+	if hi-lo <= p {
+		return r.longest(lo, hi)
+	}
+	loads := make([]float64, p)
+	for i := lo; i < hi; i++ {
+		loads[(i-lo)%p] += r.length(i)
+	}
+	m := 0.0
+	for _, l := range loads {
+		m = max(m, l)
+	}
+	return m
+}
+
+// RoundRobinBalance returns the PE utilisation of p PEs dealt the rows of
+// an adjacency (its row pointers) round robin, before any rebalancing: the
+// mean PE load over the largest. 1 for no rows.
+func RoundRobinBalance(ptr []int32, p int) float64 {
+	if len(ptr) < 2 || p < 1 {
+		return 1
+	}
+	r := rows{n: int64(len(ptr) - 1), ptr: ptr, scale: 1}
+	m := r.roundRobinMax(0, r.n, int64(p))
+	if m == 0 {
+		return 1
+	}
+	return r.prefix(r.n) / float64(p) / m
 }
 
 func ceilDiv(a, b int64) int64 {

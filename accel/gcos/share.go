@@ -1,6 +1,8 @@
 package gcos
 
 import (
+	"math"
+
 	"gnnsim/workload"
 )
 
@@ -116,11 +118,23 @@ func (t *Template) share(j *job, s *Sub, k *workload.Kernel, base *rows, sp span
 		c := min(int64(s.TileN), n, P)
 		grp := max(1, P/c)
 		passes := float64(ceilDiv(n, c))
+		util := s.Utilization
+		if util == 0 {
+			util = 1
+		}
 		switch {
-		case s.Rebalance && s.Kernel == ColumnWise:
-			comp = float64(n) * nnz / float64(P)
-		case s.Rebalance:
+		case s.Disperse:
+			// HyGCN's vertex-disperse mode: a vertex's feature elements go
+			// to all lanes, free lanes take further vertices; no vertex
+			// waits for another.
 			comp = passes * nnz / float64(grp)
+		case s.Rebalance && s.Kernel == ColumnWise:
+			// Each PE owns the rows dealt to it round robin; rebalancing
+			// reaches util of perfect balance unless the static mapping
+			// already does better.
+			comp = float64(n) * min(nnz/float64(P)/util, r.roundRobinMax(sp.r0, sp.r1, P))
+		case s.Rebalance:
+			comp = passes * nnz / float64(grp) / util
 		case s.Kernel == InnerProduct:
 			comp = passes * r.groupMax(sp.r0, sp.r1, grp)
 		case s.Kernel == ColumnWise:
@@ -190,8 +204,15 @@ func (t *Template) share(j *job, s *Sub, k *workload.Kernel, base *rows, sp span
 		fitB := bB <= float64(s.weightBytes())
 		outCap := float64(s.outputBytes())
 		fits := func(rows, cols int64) bool { return float64(rows)*float64(cols)*WordBytes <= outCap }
-		switch s.Kernel {
-		case InnerProduct:
+		switch {
+		case s.Disperse && isSparse:
+			// Interval-shard partition (HyGCN Sec. 4.3.2): destination
+			// intervals as large as one half of the ping-pong output
+			// buffer; each reads the source features once (at most one row
+			// per edge) while its partial sums stay on chip.
+			intervals := math.Ceil(float64(m) * float64(n) * WordBytes / (outCap / 2))
+			bB = min(intervals*bB, nnz*float64(n)*WordBytes)
+		case s.Kernel == InnerProduct:
 			switch s.Tiling {
 			case WeightReuse:
 				if !fitA {
@@ -215,11 +236,11 @@ func (t *Template) share(j *job, s *Sub, k *workload.Kernel, base *rows, sp span
 					fB = tilesM
 				}
 			}
-		case OuterProduct:
+		case s.Kernel == OuterProduct:
 			if !fits(m, n) {
 				fC = spill
 			}
-		case RowWise:
+		case s.Kernel == RowWise:
 			switch {
 			case fitB:
 			case isSparse: // one B row gathered per nonzero
@@ -227,7 +248,7 @@ func (t *Template) share(j *job, s *Sub, k *workload.Kernel, base *rows, sp span
 			default:
 				fB = tilesM
 			}
-		case ColumnWise:
+		case s.Kernel == ColumnWise:
 			if !fitA {
 				fA = tilesN
 			}

@@ -224,22 +224,34 @@ func nnzOf(k *workload.Kernel) int64 {
 }
 
 // rowsOf returns the row profile of w's input adjacency (sampling scale
-// and self-loops are set per kernel).
+// and self-loops are set per kernel): its graph's rows, or its degree
+// profile (hw.Work.Rows) when it has no graph.
 func (t *Template) rowsOf(w hw.Work) (rows, error) {
 	in := w.Block.In
 	r := rows{n: in.Nodes, scale: 1, inNNZ: in.NNZ}
-	if g := w.Graph; g != nil {
-		entries := hw.SizeOf(g).NNZ
-		switch {
-		case int64(g.NumNodes()) != in.Nodes:
-			return r, fmt.Errorf("gcos: work on %d nodes, its graph has %d", in.Nodes, g.NumNodes())
-		case in.NNZ > entries:
-			return r, fmt.Errorf("gcos: work with %d adjacency entries, its graph has %d", in.NNZ, entries)
+	var ptr []int32
+	var entries int64
+	switch {
+	case w.Graph != nil:
+		ptr, entries, r.loops = w.Graph.RowPtr, hw.SizeOf(w.Graph).NNZ, w.Graph.SelfLoops
+	case w.Rows != nil:
+		ptr = w.Rows
+		if len(ptr) < 1 || ptr[0] != 0 {
+			return r, fmt.Errorf("gcos: work's row profile does not start at 0")
 		}
-		r.g, r.loops = g, g.SelfLoops
-		if entries > 0 {
-			r.scale = float64(in.NNZ) / float64(entries)
-		}
+		entries = int64(ptr[len(ptr)-1])
+	default:
+		return r, nil
+	}
+	switch {
+	case int64(len(ptr))-1 != in.Nodes:
+		return r, fmt.Errorf("gcos: work on %d nodes, its graph has %d", in.Nodes, len(ptr)-1)
+	case in.NNZ > entries:
+		return r, fmt.Errorf("gcos: work with %d adjacency entries, its graph has %d", in.NNZ, entries)
+	}
+	r.ptr = ptr
+	if entries > 0 {
+		r.scale = float64(in.NNZ) / float64(entries)
 	}
 	return r, nil
 }
@@ -254,13 +266,13 @@ func kernelRows(base *rows, k *workload.Kernel) rows {
 	r.n = k.M
 	switch {
 	case sparseInput(k):
-		r.g = nil // a sparse input's rows: their average (a Size has no feature rows)
-	case r.g != nil && k.M == int64(r.g.NumNodes()) && nnz == inNNZ:
+		r.ptr = nil // a sparse input's rows: their average (a Size has no feature rows)
+	case r.ptr != nil && k.M == int64(len(r.ptr)-1) && nnz == inNNZ:
 		r.self = 0
-	case r.g != nil && k.M == int64(r.g.NumNodes()) && nnz == inNNZ+k.M:
+	case r.ptr != nil && k.M == int64(len(r.ptr)-1) && nnz == inNNZ+k.M:
 		r.self = 1
 	default:
-		r.g = nil
+		r.ptr = nil
 	}
 	if k.M > 0 {
 		r.avg = float64(nnz) / float64(k.M)

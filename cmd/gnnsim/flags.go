@@ -329,3 +329,9 @@ func cutMessage(msg string) string {
 	})
 	return longRun.ReplaceAllStringFunc(msg, cut)
 }
+
+// Bounds of repro seed004's search-length flags.
+const (
+	maxEpisodesFlag = 10_000_000 // --max-episodes
+	maxScreen       = 1_000_000  // --screen: uniform hardware draws per architecture
+)

@@ -3,12 +3,14 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"gnnsim/accel/fpga"
 	"gnnsim/hw"
 	"gnnsim/nas/fgnas"
+	"gnnsim/workload"
 )
 
 func init() { register(fpgaCmd) }
@@ -21,16 +23,20 @@ func fpgaCmd() *cobra.Command {
 		Long: `The FPGA pipeline of seed 004 (FGNAS): every GNN layer as four registered stages
 (linear, attention, aggregation, activation) at 100 MHz, priced in cycles per stage
 (summed as FGNAS does, or overlapped on node blocks by the event-driven model) and in
-LUT / FF / DSP / BRAM by bit width, with feasibility against resource and latency budgets.`,
+LUT / FF / DSP / BRAM by bit width, with feasibility against resource and latency budgets.
+Two cost models: gnnsim (ours, the default) and fgnas-code (the FGNAS authors' own model,
+equal to their code; 'fpga validate fgnas' checks it against their outputs).`,
 	}
-	cmd.AddCommand(fpgaEvalCmd())
+	cmd.AddCommand(fpgaEvalCmd(), fpgaValidateCmd())
 	return cmd
 }
 
 func fpgaEvalCmd() *cobra.Command {
 	var (
 		data, arch, tiles, bits string
+		model                   string
 		published, pipelined    bool
+		anyResource             bool
 		dense, asJSON           bool
 		block                   int
 		lim                     fgnas.Limits
@@ -43,18 +49,24 @@ cycles of every stage of every layer, the summed (FGNAS) and pipelined times,
 the LUT / FF / DSP / BRAM usage and whether the design meets the limits.
 
   --arch   per layer attn/aggr/act/EMBEDxHEADS, layers separated by ';'
-           (attn constant|gcn|gat, aggr add|mean|max, act relu|tanh|sigmoid|elu)
+           (attn constant|gcn|gat|sage, aggr add|mean|max, act
+           relu|tanh|sigmoid|elu|linear; sage: mean or max, one head; linear
+           and sage are gnnsim-model only), or a GNN stack model file
+           (FILE.yaml: layers of kind gcn, gat or sage; the format is
+           'gnnsim models show --help')
   --tiles  per layer t_in,t_out,t_attn,t_aggr,t_act (one spec: every layer)
   --bits   per layer WI.WF,AI.AF: integer.fraction bits of weights, activations
 
-Example: gnnsim fpga eval --data cora --arch 'gcn/add/relu/8;gcn/add/relu/7' --tiles 8,8,8,8,8 --bits 2.5,2.5`,
+Example: gnnsim fpga eval --data cora --arch 'gcn/add/relu/8;gcn/add/relu/7' --tiles 8,8,8,8,8 --bits 2.5,2.5
+         gnnsim fpga eval --data cora --arch 'sage/mean/relu/64;sage/mean/linear/7'
+         gnnsim fpga eval --data cora --arch sage3.yaml`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ds, err := fgnas.DatasetByName(data)
 			if err != nil {
 				return err
 			}
-			layers, err := fpga.ParseLayers(arch, tiles, bits)
+			layers, err := fpgaLayers(arch, tiles, bits, ds.Features)
 			if err != nil {
 				return err
 			}
@@ -62,7 +74,11 @@ Example: gnnsim fpga eval --data cora --arch 'gcn/add/relu/8;gcn/add/relu/7' --t
 			if dense {
 				d.InputNNZ = 0
 			}
-			u, err := fpga.New(d, fpga.Options{Published: published, Pipelined: pipelined, BlockNodes: block, Budget: lim.Budget()})
+			m, err := fpga.ParseModel(model)
+			if err != nil {
+				return fmt.Errorf("--model: %w", err)
+			}
+			u, err := fpga.New(d, fpga.Options{Model: m, AnyResource: anyResource, Published: published, Pipelined: pipelined, BlockNodes: block, Budget: lim.Budget()})
 			if err != nil {
 				return err
 			}
@@ -80,6 +96,8 @@ Example: gnnsim fpga eval --data cora --arch 'gcn/add/relu/8;gcn/add/relu/7' --t
 	c.Flags().StringVar(&arch, "arch", "gcn/add/relu/8;gcn/add/relu/7", "architecture per layer")
 	c.Flags().StringVar(&tiles, "tiles", "8,8,8,8,8", "group sizes per layer")
 	c.Flags().StringVar(&bits, "bits", "2.5,2.5", "weight and activation formats per layer")
+	c.Flags().StringVar(&model, "model", "gnnsim", "cost model: gnnsim (ours) or fgnas-code (the FGNAS authors' model: summed stages, their operator table; --bits 0.0,0.0 is float mode)")
+	c.Flags().BoolVar(&anyResource, "any-resource", false, "fgnas-code: judge resources as the authors' code does (any of LUT/FF/DSP under its limit passes; default: every limit)")
 	c.Flags().BoolVar(&published, "published", false, "FGNAS's published linear-stage timing (no node count, dense input)")
 	c.Flags().BoolVar(&pipelined, "pipelined", false, "judge the latency limit on the pipelined time (default: the summed stages)")
 	c.Flags().BoolVar(&dense, "dense", false, "read the first layer's input dense instead of streaming its non-zeros")
@@ -103,7 +121,9 @@ func printFPGA(cmd *cobra.Command, ds fgnas.Dataset, r fpga.Report) error {
 		fmt.Fprintf(w, "%-5d %-11s %12s %8s %12d %8d %8d %5d  BRAM18 %d\n", i, "total", "", "", l.Cycles, l.Use.LUT, l.Use.FF, l.Use.DSP, l.Use.BRAM)
 	}
 	fmt.Fprintf(w, "summed    %d cycles = %.4f ms\n", r.SummedCycles, float64(r.SummedCycles)/fpga.ClockHz*1e3)
-	fmt.Fprintf(w, "pipelined %d cycles = %.4f ms\n", r.PipelinedCycles, float64(r.PipelinedCycles)/fpga.ClockHz*1e3)
+	if r.PipelinedCycles > 0 {
+		fmt.Fprintf(w, "pipelined %d cycles = %.4f ms\n", r.PipelinedCycles, float64(r.PipelinedCycles)/fpga.ClockHz*1e3)
+	}
 	fmt.Fprintf(w, "resources LUT %d, FF %d, DSP %d, BRAM18 %d\n", r.Resources.LUT, r.Resources.FF, r.Resources.DSP, r.Resources.BRAM)
 	if r.Feasible {
 		fmt.Fprintln(w, "feasible: yes")
@@ -148,4 +168,25 @@ func printFPGAJSON(cmd *cobra.Command, ds fgnas.Dataset, r fpga.Report) error {
 	enc := json.NewEncoder(cmd.OutOrStdout())
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
+}
+
+// fpgaLayers reads --arch: the per-layer list, or a GNN stack model file
+// (.yaml or .yml) whose input width, when it gives one, must be the data
+// set's.
+func fpgaLayers(arch, tiles, bits string, features int) ([]fpga.LayerDesign, error) {
+	if !strings.HasSuffix(arch, ".yaml") && !strings.HasSuffix(arch, ".yml") {
+		return fpga.ParseLayers(arch, tiles, bits)
+	}
+	s, err := workload.ReadModelSpec(arch)
+	if err != nil {
+		return nil, fmt.Errorf("--arch: %w", err)
+	}
+	if s.Features != 0 && s.Features != features {
+		return nil, fmt.Errorf("--arch %s: features %d, the data set has %d", arch, s.Features, features)
+	}
+	ls, err := fpga.SpecLayers(s, tiles, bits)
+	if err != nil {
+		return nil, fmt.Errorf("--arch %s: %w", arch, err)
+	}
+	return ls, nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 )
@@ -41,5 +42,51 @@ func TestFPGAEval(t *testing.T) {
 	c.SetArgs([]string{"eval", "--arch", "gcn/add/bogus/8"})
 	if err := c.Execute(); err == nil {
 		t.Error("bad activation accepted")
+	}
+}
+
+// TestFPGAEvalSAGE prices GraphSAGE designs, from --arch and from a model
+// file, and checks that the authors' model refuses them with a clear error.
+func TestFPGAEvalSAGE(t *testing.T) {
+	file := t.TempDir() + "/sage3.yaml"
+	yaml := "name: sage3\nlayers:\n  - {kind: sage, width: 64, aggregation: mean, activation: relu}\n" +
+		"  - {kind: sage, width: 64, aggregation: max, activation: relu}\n  - {kind: sage, width: 7}\n"
+	if err := os.WriteFile(file, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		args []string
+		err  string
+	}{
+		{"arch", []string{"--arch", "sage/mean/relu/64;sage/max/linear/7"}, ""},
+		{"file", []string{"--arch", file}, ""},
+		{"fgnas-code", []string{"--arch", file, "--model", "fgnas-code"}, "has no sage layer"},
+		{"heads", []string{"--arch", "sage/mean/relu/64x2;sage/max/linear/7"}, "sage with 2 heads"},
+		{"missing file", []string{"--arch", t.TempDir() + "/none.yaml"}, "--arch"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var out bytes.Buffer
+			cmd := fpgaCmd()
+			cmd.SetOut(&out)
+			cmd.SetErr(&out)
+			cmd.SetArgs(append([]string{"eval", "--data", "cora", "--json"}, c.args...))
+			err := cmd.Execute()
+			if c.err != "" {
+				if err == nil || !strings.Contains(err.Error(), c.err) {
+					t.Fatalf("error %v, want one containing %q", err, c.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got struct {
+				Summed int64 `json:"summed_cycles"`
+			}
+			if err := json.Unmarshal(out.Bytes(), &got); err != nil || got.Summed <= 0 {
+				t.Fatalf("%v, %d cycles: %s", err, got.Summed, out.String())
+			}
+		})
 	}
 }

@@ -28,8 +28,10 @@ directory:
      latency weights against GCN, GAT and GraphSAGE whose accelerators the same
      search tunes, on Cora and CiteSeer (--quick: Cora) (fig7_*);
   3. Figure 8: speed-up of searched accelerators over the HyGCN-like and
-     AWB-GCN-like designs for GCN, GIN and GraphSAGE on Cora, CiteSeer, PubMed
-     and Reddit (by size), the paper's 5.52x and 1.92x beside ours (fig8_*);
+     AWB-GCN-like designs (each sized as its paper) for GCN, GIN and GraphSAGE
+     on Cora, CiteSeer, PubMed and Reddit (a power-law degree profile of its
+     published size), per case and per data set, the paper's 5.52x and 1.92x
+     marked (fig8_*);
   4. report.md with every table and the paper's figures beside ours.
 
 Accuracy is measured by training each GNN on the CPU (package train, Planetoid

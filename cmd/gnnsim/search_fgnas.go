@@ -18,6 +18,9 @@ func searchFGNASCmd() *cobra.Command {
 		episodes, trained     int
 		seed                  uint64
 		published, pipelined  bool
+		model                 string
+		anyResource           bool
+		trainUntil, screen    int
 	)
 	c := &cobra.Command{
 		Use:   "fgnas --data cora --latency-ms 0.8 --lut 10000 --dsp 10 [--method joint|random|separate]",
@@ -49,7 +52,15 @@ quantised to the design's formats; infeasible designs get 0 untrained.`,
 			if err != nil {
 				return err
 			}
-			p := &fgnas.Problem{Space: sp, Data: ds, Limits: lim, Oracle: oracle, Timing: fpga.Options{Published: published, Pipelined: pipelined}}
+			m, err := fpga.ParseModel(model)
+			if err != nil {
+				return fmt.Errorf("--model: %w", err)
+			}
+			if trainUntil < 0 || screen < 0 {
+				return fmt.Errorf("--train-until %d, --screen %d: want >= 0", trainUntil, screen)
+			}
+			p := &fgnas.Problem{Space: sp, Data: ds, Limits: lim, Oracle: oracle, TrainUntil: trainUntil, ScreenDraws: screen,
+				Timing: fpga.Options{Model: m, AnyResource: anyResource, Published: published, Pipelined: pipelined}}
 			var res *fgnas.RunResult
 			switch method {
 			case "joint":
@@ -92,6 +103,10 @@ quantised to the design's formats; infeasible designs get 0 untrained.`,
 	intFlag(c.Flags(), &episodes, "episodes", 0, 0, maxEpisodes, "joint episodes (default 2,000)")
 	intFlag(c.Flags(), &trained, "trained", 0, 0, maxTrained, "random search: trained designs to reach (default: as many as the joint run)")
 	c.Flags().Uint64Var(&seed, "seed", 1, "seed")
+	c.Flags().StringVar(&model, "model", "gnnsim", "cost model: gnnsim (ours) or fgnas-code (the FGNAS authors' model)")
+	c.Flags().BoolVar(&anyResource, "any-resource", false, "fgnas-code: the authors' code's any-resource rule (default: every limit, as the paper)")
+	c.Flags().IntVar(&trainUntil, "train-until", 0, "joint and separate (hardware phase): run until N designs were trained (the authors' --gpu-eps; capped at 10x the episodes)")
+	c.Flags().IntVar(&screen, "screen", 2000, "separate: skip architectures with no feasible design among N uniform hardware draws (0: FGNAS's protocol)")
 	c.Flags().BoolVar(&published, "published", true, "FGNAS's published timing; false: ours (nodes counted, sparse input)")
 	c.Flags().BoolVar(&pipelined, "pipelined", false, "judge latency on the pipelined time")
 	return c

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -24,9 +25,10 @@ func socEvalCommands() []*cobra.Command {
 type socEvalFlags struct {
 	model, graphOp, mapping, mappingFile, gran string
 	dvfs, spec, table, out                     string
+	powerMode, precision                       string
 	frames, inFlight                           int
 	intervalMS                                 float64
-	jsonOut                                    bool
+	jsonOut, layers                            bool
 }
 
 func newSocEvalCmd() *cobra.Command {
@@ -43,8 +45,17 @@ busy time by MaGNAS Eq. 6-7 (package soc).
 segment, comma-separated, by name or unique prefix ("G,G,D,..."); segments
 are blocks (Stem, each Grapher, each FFN, Cls), layers, or kernel groups
 (each layer's aggregation and combination kernels) by --granularity.
---dvfs picks operating points in MHz per unit and for the memory (emc);
-clocks left out run at their highest point.
+--dvfs picks operating points in MHz per unit, for the memory (emc) and
+the CPU (cpu); clocks left out run at their highest point. --power-mode
+runs under one of the SoC's power modes (nvpmodel on Jetson: MAXN, 10W,
+15W, 30W_ALL, ...): its clock caps and online cores; --dvfs clocks must
+then be within its caps.
+
+--layers adds one row per layer of the model: its name, kind, the unit
+that ran it, time and energy; a layer fused into another (an element-wise
+epilogue of a convolution) costs nothing and names the layer that
+absorbed it (fused_into). Hand-offs between segments and the CPU and
+memory power are in the totals only.
 
 --frames N > 0 also streams N frames through the mapping on the
 discrete-event kernel (units work on different frames at once, all memory
@@ -55,7 +66,9 @@ utilisation and memory stall time.
 tables (CSV or Parquet; columns: block, op, nodes, channels, hidden, k,
 layers, unit, freq_mhz, emc_mhz, latency_ms, energy_mj).`,
 		Example: `  gnnsim soc eval --model vig-s --graph-op gin --mapping dla --json
-  gnnsim soc eval --mapping G,D,G,D,... --dvfs gpu=905.25,dla=1050,emc=1600 --frames 100
+  gnnsim soc eval --model vig-s --mapping "$(yes G,D | head -17 | paste -sd,)" --dvfs gpu=905.25,dla=1050,emc=1600 --frames 100
+  gnnsim soc eval --model vig-s --power-mode 10W --mapping gpu
+  gnnsim soc eval --model vig-s --mapping gpu --layers --json
   gnnsim soc eval --granularity layer --mapping-file map.txt --out result.parquet`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -72,6 +85,9 @@ layers, unit, freq_mhz, emc_mhz, latency_ms, energy_mj).`,
 	fl.StringVar(&f.mappingFile, "mapping-file", "", "read the mapping from a file (units separated by commas, spaces or lines; # comments)")
 	fl.StringVar(&f.gran, "granularity", "block", "what the mapping assigns: block, layer or kernel (aggregation/combination groups)")
 	fl.StringVar(&f.dvfs, "dvfs", "", `operating points in MHz, e.g. "gpu=1377,dla=1395.2,emc=2133" (default: highest)`)
+	fl.StringVar(&f.powerMode, "power-mode", "", "run under a power mode of the SoC (MAXN, 10W, 15W, 30W_ALL, ... or its ID); see 'gnnsim soc units'")
+	fl.StringVar(&f.precision, "precision", "", "arithmetic of the GPU's engines: fp16 (default: tensor cores) or fp32 (CUDA cores, as MaGNAS's Table 2 implies)")
+	fl.BoolVar(&f.layers, "layers", false, "also report every layer: unit, time, energy, the layer it was fused into")
 	intFlag(fl, &f.frames, "frames", 0, 0, maxFrames, "also stream this many frames through the mapping (pipelined run)")
 	intFlag(fl, &f.inFlight, "in-flight", 0, 0, maxInFlight, "frames in the SoC at once in the pipelined run (0: one per unit used)")
 	floatFlag(fl, &f.intervalMS, "interval-ms", 0, 0, maxIntervalMS, false, "gap between frame arrivals in the pipelined run (0: back to back)")
@@ -109,30 +125,44 @@ type socEvalRecord struct {
 	LatencyP99MS  float64   `json:"latency_p99_ms" parquet:"latency_p99_ms"`
 	MemoryStallMS float64   `json:"memory_stall_ms" parquet:"memory_stall_ms"`
 	Utilization   []float64 `json:"utilization" parquet:"utilization,list"`
+
+	PowerMode  string  `json:"power_mode,omitempty" parquet:"power_mode"`
+	PlatformMJ float64 `json:"platform_mj" parquet:"platform_mj"`
+	// Per layer (--layers).
+	Layers []socLayerRow `json:"layers,omitempty" parquet:"-"`
 }
 
-// parseGraphOp reads the short (mr, edge) or full names of the ViG graph ops.
-func parseGraphOp(s string) (workload.LayerKind, error) {
-	switch strings.ToLower(s) {
-	case "mr", "max-relative":
-		return workload.MRConv, nil
-	case "edge":
-		return workload.EdgeConv, nil
-	}
-	k, err := workload.ParseLayerKind(s)
-	if err == nil && slices.Contains(workload.ViGOps(), k) {
-		return k, nil
-	}
-	return 0, fmt.Errorf("unknown graph op %q (want mr, edge, gin or sage)", s)
+// socLayerRow is one layer of --layers.
+type socLayerRow struct {
+	Name      string  `json:"name"`
+	Kind      string  `json:"kind"`
+	Block     string  `json:"block"`
+	Unit      string  `json:"unit"`
+	TimeMS    float64 `json:"time_ms"`
+	EnergyMJ  float64 `json:"energy_mj"`
+	FusedInto string  `json:"fused_into,omitempty"`
 }
 
-func loadSoC(spec, table string) (*soc.SoC, error) {
-	s := soc.Default()
+// loadSoC returns the SoC of a spec file (default: the built-in Xavier)
+// with its units in precision p ("" or fp16: the spec's own), and the
+// measured table's units swapped in.
+func loadSoC(spec, table, p string) (*soc.SoC, error) {
+	sp := soc.DefaultSpec()
 	if spec != "" {
 		var err error
-		if s, err = soc.Load(spec); err != nil {
+		if sp, err = soc.LoadSpec(spec); err != nil {
 			return nil, err
 		}
+	}
+	if p != "" && !strings.EqualFold(p, "fp16") {
+		var err error
+		if sp, err = sp.WithPrecision(strings.ToLower(p)); err != nil {
+			return nil, fmt.Errorf("--precision: %w", err)
+		}
+	}
+	s, err := soc.New(sp)
+	if err != nil {
+		return nil, err
 	}
 	if table != "" {
 		rows, err := soc.ReadTable(table)
@@ -147,7 +177,7 @@ func loadSoC(spec, table string) (*soc.SoC, error) {
 }
 
 func runSocEval(w io.Writer, f *socEvalFlags) error {
-	op, err := parseGraphOp(f.graphOp)
+	op, err := workload.ParseViGOp(f.graphOp)
 	if err != nil {
 		return fmt.Errorf("--graph-op: %w", err)
 	}
@@ -166,7 +196,7 @@ func runSocEval(w io.Writer, f *socEvalFlags) error {
 	if f.frames < 0 || f.inFlight < 0 || !(f.intervalMS >= 0) {
 		return fmt.Errorf("--frames, --in-flight and --interval-ms must be >= 0")
 	}
-	s, err := loadSoC(f.spec, f.table)
+	s, err := loadSoC(f.spec, f.table, f.precision)
 	if err != nil {
 		return err
 	}
@@ -182,9 +212,17 @@ func runSocEval(w io.Writer, f *socEvalFlags) error {
 		m, err = s.ParseMapping(f.mapping, g, n)
 	}
 	if err != nil {
-		return fmt.Errorf("mapping: %w", err)
+		return fmt.Errorf("mapping: %w (the model's %d %s segments: %s)", err, n, g, segmentList(e.Segments()))
 	}
 	set, err := s.Setting(d)
+	if f.powerMode != "" {
+		mode, merr := s.PowerMode(f.powerMode)
+		if merr != nil {
+			return fmt.Errorf("--power-mode: %w", merr)
+		}
+		set, err = s.ModeSetting(mode, d)
+		f.powerMode = mode.Name
+	}
 	if err != nil {
 		return fmt.Errorf("--dvfs: %w", err)
 	}
@@ -195,7 +233,17 @@ func runSocEval(w io.Writer, f *socEvalFlags) error {
 	rec := socEvalRecord{Model: model.Name, GraphOp: op.String(), SoC: s.Name(), Granularity: g.String(), Segments: n,
 		Mapping: s.FormatMapping(m), DVFS: s.DVFS(set).String(), LatencyMS: r.LatencyMS(), EnergyMJ: r.EnergyMJ(),
 		PowerW: r.PowerW(), Transitions: r.Transitions, TransferMS: float64(r.TransferPS) * 1e-9, DRAMBytes: r.DRAMBytes,
-		Units: s.Units()}
+		Units: s.Units(), PowerMode: f.powerMode, PlatformMJ: r.PlatformPJ * 1e-9}
+	if f.layers {
+		ls, err := e.Layers(m, set)
+		if err != nil {
+			return err
+		}
+		for _, l := range ls {
+			rec.Layers = append(rec.Layers, socLayerRow{Name: l.Name, Kind: l.Kind, Block: l.Block, Unit: l.Unit,
+				TimeMS: float64(l.TimePS) * 1e-9, EnergyMJ: l.EnergyPJ * 1e-9, FusedInto: l.FusedInto})
+		}
+	}
 	for _, b := range r.BusyPS {
 		rec.BusyMS = append(rec.BusyMS, float64(b)*1e-9)
 	}
@@ -225,6 +273,9 @@ func runSocEval(w io.Writer, f *socEvalFlags) error {
 	fmt.Fprintf(tw, "energy\t%.3f mJ\n", rec.EnergyMJ)
 	fmt.Fprintf(tw, "power\t%.3f W\n", rec.PowerW)
 	fmt.Fprintf(tw, "transitions\t%d (%.3f ms moving feature maps)\n", rec.Transitions, rec.TransferMS)
+	if rec.PowerMode != "" {
+		fmt.Fprintf(tw, "power mode\t%s\n", rec.PowerMode)
+	}
 	for i, u := range rec.Units {
 		fmt.Fprintf(tw, "busy %s\t%.3f ms\n", u, rec.BusyMS[i])
 	}
@@ -237,7 +288,26 @@ func runSocEval(w io.Writer, f *socEvalFlags) error {
 		}
 		fmt.Fprintf(tw, "memory stall\t%.3f ms\n", rec.MemoryStallMS)
 	}
+	if len(rec.Layers) > 0 {
+		fmt.Fprintf(tw, "\nlayer\tkind\tunit\tms\tmJ\tfused into\n")
+		for _, l := range rec.Layers {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%.4f\t%.4f\t%s\n", l.Name, l.Kind, l.Unit, l.TimeMS, l.EnergyMJ, l.FusedInto)
+		}
+	}
 	return tw.Flush()
+}
+
+// segmentList names segments for an error message, eliding the middle of
+// a long list.
+func segmentList(segs []soc.Segment) string {
+	names := make([]string, len(segs))
+	for i, sg := range segs {
+		names[i] = fmt.Sprintf("%d:%s", i, sg.Name)
+	}
+	if len(names) > 40 {
+		names = append(append(names[:20:20], fmt.Sprintf("... %d more ...", len(names)-30)), names[len(names)-10:]...)
+	}
+	return strings.Join(names, ", ")
 }
 
 type socUnitsFlags struct {
@@ -254,7 +324,9 @@ func newSocUnitsCmd() *cobra.Command {
 their peak rate, per-kernel-class efficiency (a class left out falls back
 or is refused), launch overhead, memory share, fallback unit, and every
 DVFS operating point with its voltage and idle/dynamic power; then the
-shared memory's operating points and bandwidth. The constants' sources are
+shared memory's operating points and bandwidth, the CPU cluster, and the
+power modes (nvpmodel on Jetson: budget, clock caps, online cores) that
+'soc eval --power-mode' takes. The constants' sources are
 in the spec file (soc/xavier.yaml for the default).`,
 		Example: `  gnnsim soc units
   gnnsim soc units --spec my-soc.yaml --json`,
@@ -285,20 +357,27 @@ type socUnitRecord struct {
 }
 
 type socUnitsRecord struct {
-	SoC       string          `json:"soc"`
-	Units     []socUnitRecord `json:"units"`
-	Memory    string          `json:"memory"`
-	MemPoints []socPoint      `json:"memory_points"`
-	HandoffUS float64         `json:"handoff_us"`
+	SoC        string          `json:"soc"`
+	Units      []socUnitRecord `json:"units"`
+	Memory     string          `json:"memory"`
+	MemPoints  []socPoint      `json:"memory_points"`
+	HandoffUS  float64         `json:"handoff_us"`
+	CPU        string          `json:"cpu,omitempty"`
+	CPUCores   int             `json:"cpu_cores,omitempty"`
+	CPUPoints  []float64       `json:"cpu_points_mhz,omitempty"`
+	PowerModes []soc.PowerMode `json:"power_modes,omitempty"`
 }
 
 func runSocUnits(w io.Writer, f *socUnitsFlags) error {
-	s, err := loadSoC(f.spec, "")
+	s, err := loadSoC(f.spec, "", "")
 	if err != nil {
 		return err
 	}
 	mem := s.Memory()
-	rec := socUnitsRecord{SoC: s.Name(), Memory: mem.Name, HandoffUS: mem.HandoffUS}
+	rec := socUnitsRecord{SoC: s.Name(), Memory: mem.Name, HandoffUS: mem.HandoffUS, PowerModes: s.PowerModes()}
+	if c := s.CPU(); c.Cores > 0 {
+		rec.CPU, rec.CPUCores, rec.CPUPoints = c.Name, c.Cores, c.PointsMHz
+	}
 	for _, mhz := range mem.PointsMHz {
 		rec.MemPoints = append(rec.MemPoints, socPoint{MHz: mhz, GBs: mem.BytesPerCycle * mhz * 1e-3})
 	}
@@ -359,5 +438,28 @@ func runSocUnits(w io.Writer, f *socUnitsFlags) error {
 	for _, p := range rec.MemPoints {
 		fmt.Fprintf(tw, "  %g\t%.1f\n", p.MHz, p.GBs)
 	}
+	if rec.CPU != "" {
+		fmt.Fprintf(tw, "\ncpu %s: %d cores, %g-%g MHz (%d points)\n", rec.CPU, rec.CPUCores, rec.CPUPoints[0], rec.CPUPoints[len(rec.CPUPoints)-1], len(rec.CPUPoints))
+	}
+	if len(rec.PowerModes) > 0 {
+		fmt.Fprintf(tw, "\npower mode\tid\tbudget W\tcaps MHz\tcores\n")
+		for _, m := range rec.PowerModes {
+			budget := "none"
+			if m.BudgetW > 0 {
+				budget = fmt.Sprintf("%g", m.BudgetW)
+			}
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\n", m.Name, m.ID, budget, sortedKV(m.CapsMHz), sortedKV(m.Cores))
+		}
+	}
 	return tw.Flush()
+}
+
+// sortedKV formats a map as "k=v,..." in key order.
+func sortedKV[V int | float64](m map[string]V) string {
+	keys := slices.Sorted(maps.Keys(m))
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s=%v", k, m[k])
+	}
+	return strings.Join(parts, ",")
 }

@@ -87,8 +87,8 @@ Fails, naming the chunk, if any part is missing.`,
 }
 
 func datasetCmd() *cobra.Command {
-	var out, mode, preset, dataDir, shard string
-	var seed uint64
+	var out, preset, dataDir, shard string
+	var do bench.DatasetOptions
 	var workers int
 	cmd := &cobra.Command{
 		Use:   "dataset",
@@ -102,8 +102,9 @@ they resume, shard and merge like 'gnnsim sweep'; their output feeds
 	}
 	flags := func(c *cobra.Command) {
 		outDirFlag(c.Flags(), &out, "out", "", "output directory (default results/<data set>)")
-		c.Flags().StringVar(&mode, "mode", "extended", "accelerator model: omega (STONNE-Omega numbers) or extended")
-		c.Flags().Uint64Var(&seed, "seed", 1, "seed of every random choice")
+		c.Flags().StringVar(&do.Mode, "mode", bench.DatasetMode, "accelerator model: omega (STONNE-Omega numbers, seed 002's labels and repro seed002's) or extended")
+		c.Flags().Uint64Var(&do.Seed, "seed", 1, "seed of every random choice")
+		sizeFlags(c, &do.Sizes)
 		workersFlag(c.Flags(), &workers, 0, "parallel workers (default: number of CPUs)")
 		c.Flags().StringVar(&shard, "shard", "", "run shard i of n, as for sweep")
 		summaryFlags(c)
@@ -114,12 +115,18 @@ they resume, shard and merge like 'gnnsim sweep'; their output feeds
 		Long: `Generate one of seed 002's synthetic data sets with the Graphlaxy generator
 (published sizes: small 243 graphs of 10.49 nodes on average, medium 9,171 of
 241.95, large 6,381 of 782.36) and simulate every graph on the 24
-configurations of the default 512-PE hardware. Graph i gets F = [16,32,64][i%3]
-and G = [16,32][i%2], the rule of the STONNE-Omega reference set. The last line
-reads: graphs=N runs=M wall_s=T out=DIR.`,
+configurations of the default 512-PE hardware. By default graph i gets
+F = [16,32,64][i%3] and G = [16,32][i%2], the rule of the STONNE-Omega reference
+set (seed 002 does not state its F and G); --F, --G and --sizes-mode change it.
+Labels default to omega mode, as in 'repro seed002', so 'predict train' on this
+output reaches the reproduction's accuracy. The last line reads: graphs=N runs=M
+wall_s=T out=DIR.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			spec, err := bench.GraphlaxySpec(preset, seed, mode)
+			if err := checkSizeFlags(do.Sizes); err != nil {
+				return err
+			}
+			spec, err := bench.GraphlaxySpec(preset, do)
 			if err != nil {
 				return err
 			}
@@ -131,13 +138,20 @@ reads: graphs=N runs=M wall_s=T out=DIR.`,
 	real := &cobra.Command{
 		Use:   "real",
 		Short: "The real data sets (TU, Matrix Market networks, Cora) x 24 configurations",
-		Long: `Load the real data sets under --data (ENZYMES, MUTAG, AIDS, NCI1 from tu/, every
-square matrix of matrix-market/, planetoid/cora) and simulate every graph on the
-24 configurations. Rectangular matrices are skipped and listed. The last line
-reads: graphs=N runs=M wall_s=T out=DIR.`,
+		Long: `Load the real data sets under --data and simulate every graph on the 24
+configurations. The sets looked for, and where (bench.RealSets): ENZYMES,
+PROTEINS, REDDIT-BINARY, MUTAG, AIDS, NCI1 as TU directories tu/<NAME>/; every
+square matrix of matrix-market/ (SuiteSparse; rectangular ones are skipped and
+listed); QOPTLib as tu/QOPTLib/ or qoptlib/*.mtx; PATTERN and TSP as tu/<NAME>/
+or benchmarking-gnns/<NAME>/*.mtx; Cora as planetoid/cora/cora.cites. Absent sets
+are left out (nothing is downloaded). Feature sizes as for graphlaxy. The last
+line reads: graphs=N runs=M wall_s=T out=DIR.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			spec, err := bench.RealSpec(dataDir, seed, mode)
+			if err := checkSizeFlags(do.Sizes); err != nil {
+				return err
+			}
+			spec, err := bench.RealSpec(dataDir, do)
 			if err != nil {
 				return err
 			}
@@ -181,6 +195,35 @@ func checkDataFlags(cmd *cobra.Command) error {
 		}
 	})
 	return err
+}
+
+// sizeFlags registers --F, --G and --sizes-mode, the feature sizes of a
+// preset data set (empty: bench.DefaultSizes).
+func sizeFlags(c *cobra.Command, s *bench.SizeSpec) {
+	d := bench.DefaultSizes()
+	c.Flags().IntSliceVar(&s.F, "F", nil, fmt.Sprintf("input feature sizes F, a list (default %v; 1..%d)", d.F, bench.MaxFeatures))
+	c.Flags().IntSliceVar(&s.G, "G", nil, fmt.Sprintf("output feature sizes G, a list (default %v; 1..%d)", d.G, bench.MaxFeatures))
+	c.Flags().StringVar(&s.Mode, "sizes-mode", "", "how graphs get F and G from the lists: cycle (graph i: F[i mod len], G[i mod len]; default), cross (every pair) or random")
+}
+
+// checkSizeFlags refuses feature sizes outside [1, bench.MaxFeatures] and
+// unknown modes, naming the flag.
+func checkSizeFlags(s bench.SizeSpec) error {
+	for _, f := range []struct {
+		name string
+		v    []int
+	}{{"F", s.F}, {"G", s.G}} {
+		for _, x := range f.v {
+			if x < 1 || x > bench.MaxFeatures {
+				return fmt.Errorf("--%s %d: a feature size is 1 to %d", f.name, x, bench.MaxFeatures)
+			}
+		}
+	}
+	switch s.Mode {
+	case "", "cycle", "cross", "random":
+		return nil
+	}
+	return fmt.Errorf("--sizes-mode %q: want cycle, cross or random", s.Mode)
 }
 
 func defaultDataDir() string {

@@ -175,3 +175,49 @@ func TestSweepLayers(t *testing.T) {
 		t.Errorf("model: key: error %v", err)
 	}
 }
+
+// 'dataset' labels in seed 002's mode by default, the mode of 'repro
+// seed002' (one default, bench.DatasetMode), so 'predict train' on its
+// output learns the reproduction's labels; --F and --G set the sizes.
+func TestDatasetDefaultsAndSizes(t *testing.T) {
+	clearShardEnv(t)
+	dir := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		mode string
+		f, g []int64
+	}{
+		{nil, bench.DatasetMode, []int64{16, 32, 64}, []int64{16, 32}},
+		{[]string{"--F", "512,64", "--G", "16", "--mode", "extended"}, "extended", []int64{512, 64}, []int64{16}},
+	} {
+		out := filepath.Join(dir, strconv.Itoa(len(c.args)))
+		mustRun(t, append([]string{"dataset", "graphlaxy", "--preset", "small", "--out", out, "--quiet"}, c.args...)...)
+		rows, _, err := pqio.Read[bench.RunRow](filepath.Join(out, bench.RunsFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		seenF, seenG := map[int64]bool{}, map[int64]bool{}
+		for _, r := range rows {
+			if r.Mode != c.mode {
+				t.Fatalf("%v: mode %q, want %q", c.args, r.Mode, c.mode)
+			}
+			seenF[r.F], seenG[r.G] = true, true
+		}
+		if len(seenF) != len(c.f) || len(seenG) != len(c.g) {
+			t.Errorf("%v: F %v, G %v; want %v, %v", c.args, seenF, seenG, c.f, c.g)
+		}
+		for _, f := range c.f {
+			if !seenF[f] {
+				t.Errorf("%v: no run with F=%d", c.args, f)
+			}
+		}
+	}
+	_, _, err := run(t, "dataset", "graphlaxy", "--preset", "small", "--out", filepath.Join(dir, "bad"), "--F", "0")
+	if err == nil || !strings.Contains(err.Error(), "--F 0") {
+		t.Errorf("--F 0: error %v", err)
+	}
+	_, _, err = run(t, "repro", "seed002", "--quick", "--out", filepath.Join(dir, "r"), "--G", "100000000")
+	if err == nil || !strings.Contains(err.Error(), "--G 100000000") {
+		t.Errorf("repro --G 100000000: error %v", err)
+	}
+}

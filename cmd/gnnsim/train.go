@@ -11,6 +11,7 @@ import (
 
 	"gnnsim/graphs"
 	"gnnsim/train"
+	"gnnsim/workload"
 )
 
 func init() { register(newTrainCmd) }
@@ -38,7 +39,7 @@ func newTrainCmd() *cobra.Command {
 		asJSON                             bool
 	)
 	cmd := &cobra.Command{
-		Use:   "train --data PATH [--model gcn|gat] [flags]",
+		Use:   "train --data PATH [--model gcn|gat|sage] [flags]",
 		Short: "Train a GNN for node classification on a Planetoid data set (CPU) and report accuracy",
 		Long: `Train a GNN for full-batch semi-supervised node classification on the CPU and
 report the test accuracy at the epoch of best validation accuracy, per seed
@@ -55,10 +56,17 @@ row-normalised.
   gat  Velickovic et al.: --heads x --hidden with ELU, --out-heads averaged
        output heads; lr 0.005, decay 5e-4 on all weights, dropout 0.6 on
        inputs and coefficients, 200 epochs
---attention (constant, gcn, gat), --aggregation (add, mean, max) change
+  sage GraphSAGE (Hamilton et al.; PyG's SAGEConv, root weight on): 2
+       layers, self and neighbour weights, mean of the neighbours, ReLU;
+       lr 0.01, decay 5e-4 on all weights, dropout 0.5, 200 epochs
+       (--aggregation max: the maximum of the projected neighbours,
+       max_j W x_j; PyG's max projects max_j x_j: 'go doc gnnsim/train')
+--attention (constant, gcn, gat, sage), --aggregation (add, mean, max) change
 every layer, --activation (linear, relu, tanh, sigmoid, elu, leaky_relu,
 relu6, softplus) the hidden layers; --arch gives the whole network as
-'go doc gnnsim/train.Arch.String' writes it. Training flags override the
+'go doc gnnsim/train.Arch.String' writes it, or as a GNN stack model file
+(FILE.yaml, 'gnnsim models show --help'; kinds gcn, gat and sage, the last
+layer as wide as the classes). Training flags override the
 model's setting.
 
 --bits quantises the trained weights and activations post-training to
@@ -69,19 +77,37 @@ per-layer groups with '/'. Float and quantised accuracies are both shown.
 The same flags give the same numbers, whatever --workers is.`,
 		Example: `  gnnsim train --data ../shared/data/planetoid/ind/cora --model gcn --hidden 16 --seeds 10
   gnnsim train --data ../shared/data/planetoid/ind/cora --model gat --heads 8 --hidden 8
+  gnnsim train --data ../shared/data/planetoid/ind/cora --model sage --aggregation max
+  gnnsim train --data ../shared/data/planetoid/ind/cora --model sage --arch sage3.yaml
   gnnsim train --data ../shared/data/planetoid/ind/citeseer --bits w=1.5,a=2.4 --json
   gnnsim train --data ../shared/data/planetoid/ind/cora --arch gat:16x4:max:tanh/gcn:0x1:mean:linear`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			fl := cmd.Flags()
-			if !fl.Changed("hidden") && model == "gat" {
-				hidden = 8
+			if !fl.Changed("hidden") {
+				switch model {
+				case "gat":
+					hidden = 8
+				case "sage":
+					hidden = 64
+				}
 			}
 			arch, preset, err := train.Preset(model, hidden, heads, outHeads)
 			if err != nil {
 				return fmt.Errorf("--model: %w", err)
 			}
-			if archText != "" {
+			specFeatures := 0
+			switch {
+			case strings.HasSuffix(archText, ".yaml") || strings.HasSuffix(archText, ".yml"):
+				spec, err := workload.ReadModelSpec(archText)
+				if err != nil {
+					return fmt.Errorf("--arch: %w", err)
+				}
+				if arch, err = train.SpecArch(spec); err != nil {
+					return fmt.Errorf("--arch %s: %w", archText, err)
+				}
+				specFeatures = spec.Features
+			case archText != "":
 				if arch, err = train.ParseArch(archText); err != nil {
 					return fmt.Errorf("--arch: %w", err)
 				}
@@ -127,6 +153,9 @@ The same flags give the same numbers, whatever --workers is.`,
 			if err != nil {
 				return err
 			}
+			if specFeatures != 0 && specFeatures != d.NumFeatures {
+				return fmt.Errorf("--arch %s: features %d, %s has %d", archText, specFeatures, d.Name, d.NumFeatures)
+			}
 			seeds := make([]uint64, nSeeds)
 			for i := range seeds {
 				seeds[i] = firstSeed + uint64(i)
@@ -150,12 +179,12 @@ The same flags give the same numbers, whatever --workers is.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&data, "data", "", "Planetoid prefix (dir/cora for dir/ind.cora.*) or .npz file (required)")
-	f.StringVar(&model, "model", "gcn", "reference model: gcn or gat")
-	f.StringVar(&archText, "arch", "", "whole network, e.g. gcn:16x1:add:relu/gcn:0x1:add:linear (overrides --model's layers)")
-	intFlag(f, &hidden, "hidden", 16, 1, train.MaxWidth, "features per head of the hidden layer (default 16 for gcn, 8 for gat)")
+	f.StringVar(&model, "model", "gcn", "reference model: gcn, gat or sage")
+	f.StringVar(&archText, "arch", "", "whole network, e.g. gcn:16x1:add:relu/gcn:0x1:add:linear, or a model file FILE.yaml (overrides --model's layers)")
+	intFlag(f, &hidden, "hidden", 16, 1, train.MaxWidth, "features per head of the hidden layer (default 16 for gcn, 8 for gat, 64 for sage)")
 	intFlag(f, &heads, "heads", 8, 1, train.MaxHeads, "attention heads of the hidden layer (gat)")
 	intFlag(f, &outHeads, "out-heads", 1, 1, train.MaxHeads, "averaged heads of the output layer (gat)")
-	f.StringVar(&attention, "attention", "", "attention of every layer: constant, gcn or gat")
+	f.StringVar(&attention, "attention", "", "attention of every layer: constant, gcn, gat or sage")
 	f.StringVar(&aggregation, "aggregation", "", "aggregation of every layer: add, mean or max")
 	f.StringVar(&activation, "activation", "", "activation of the hidden layers: linear, relu, tanh, sigmoid, elu, leaky_relu, relu6, softplus")
 	intFlag(f, &cfg.Epochs, "epochs", 200, 1, train.MaxEpochs, "training epochs (default: the model's, 200)")

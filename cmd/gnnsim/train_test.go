@@ -53,6 +53,34 @@ func TestTrainCommand(t *testing.T) {
 	}
 }
 
+// writeModel writes a GNN stack model file of the given layer lines.
+func writeModel(t *testing.T, name, layers string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte("name: m\nlayers:\n"+layers), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestTrainCommandSAGE trains GraphSAGE from --model sage and from issue
+// 27's three-layer model file.
+func TestTrainCommandSAGE(t *testing.T) {
+	cora := filepath.Join(planetoidData(t), "ind", "cora")
+	out := mustRun(t, "train", "--data", cora, "--model", "sage", "--seeds", "1", "--epochs", "5")
+	for _, want := range []string{"network sage:64x1:mean:relu/sage:0x1:mean:linear", "weight decay 0.0005 (all weights)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	file := writeModel(t, "sage3.yaml", "  - {kind: sage, width: 64, aggregation: mean, activation: relu}\n"+
+		"  - {kind: sage, width: 64, aggregation: max, activation: relu}\n  - {kind: sage, width: 7}\n")
+	out = mustRun(t, "train", "--data", cora, "--model", "sage", "--arch", file, "--seeds", "1", "--epochs", "5")
+	if want := "network sage:64x1:mean:relu/sage:64x1:max:relu/sage:0x1:mean:linear"; !strings.Contains(out, want) {
+		t.Errorf("output lacks %q:\n%s", want, out)
+	}
+}
+
 func TestTrainCommandErrors(t *testing.T) {
 	cora := filepath.Join(planetoidData(t), "ind", "cora")
 	for _, tc := range []struct {
@@ -60,7 +88,10 @@ func TestTrainCommandErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"train"}, `required flag(s) "data" not set`},
-		{[]string{"train", "--data", cora, "--model", "sage"}, "unknown model"},
+		{[]string{"train", "--data", cora, "--model", "gin"}, "unknown model"},
+		{[]string{"train", "--data", cora, "--arch", writeModel(t, "gin.yaml", "  - {kind: gin, width: 7}\n")}, "kind gin cannot be trained"},
+		{[]string{"train", "--data", cora, "--arch", writeModel(t, "wide.yaml", "  - {kind: sage, width: 64}\n")}, "output layer width 64"},
+		{[]string{"train", "--data", cora, "--arch", filepath.Join(t.TempDir(), "none.yaml")}, "--arch"},
 		{[]string{"train", "--data", cora, "--arch", "gcn:16"}, "--arch"},
 		{[]string{"train", "--data", cora, "--attention", "cos"}, "--attention"},
 		{[]string{"train", "--data", cora, "--bits", "w=1.5"}, "--bits"},

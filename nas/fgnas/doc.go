@@ -41,6 +41,26 @@
 // SeparateHardware): the first ignores the limits, so one architecture
 // search serves every specification, as a hardware-unaware search would.
 //
+// # Cost models and the authors' run modes
+//
+// Problem.Timing selects the FPGA cost model: ours (fpga.Gnnsim, the
+// default) or the FGNAS authors' own (fpga.FGNASCode, with their code's
+// any-resource rule behind AnyResource). Problem.TrainUntil is their
+// "train until N designs were trained" mode (--gpu-eps): joint search
+// and separate search's hardware phase run past their episodes until N
+// distinct designs were trained, checked after each batch, within
+// MaxEpisodes (RunResult.Capped says when the cap came first).
+//
+// Problem.ScreenDraws departs from FGNAS's separate search on purpose:
+// its architecture phase ignores the hardware, so at a tight
+// specification its best architectures may have no feasible hardware at
+// all (under ours at 0.8 ms / 10k / 10, none of 30 a phase drew had one
+// feasible design in 2,000 uniform hardware draws), and its hardware
+// phase then trains nothing. With the screen, the hardware phase takes
+// the best-ranked architecture with >= 1 % feasible hardware draws, else
+// the first of up to 200 uniformly drawn ones that has, and runs until it
+// has trained a design. 0 keeps FGNAS's protocol.
+//
 // What is left out: FGNAS's GPU timings (search effort is reported as
 // trained samples and episodes, not hours), and parameter sharing.
 package fgnas

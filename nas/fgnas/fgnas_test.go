@@ -156,3 +156,66 @@ func TestSeparatePhases(t *testing.T) {
 			len(whole.Samples), whole.Trained, whole.Best, len(parts.Samples), parts.Trained, parts.Best)
 	}
 }
+
+// Train-until mode (the authors' --gpu-eps): joint search runs past its
+// episodes until it has trained the designs asked for, within its cap, and
+// says when the cap stopped it first.
+func TestTrainUntil(t *testing.T) {
+	p := coraProblem(t, Limits{}) // every design feasible
+	fixed, err := p.Joint(context.Background(), 20, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fixed.Trained + 5
+	p.TrainUntil, p.MaxEpisodes = want, 20000
+	until, err := p.Joint(context.Background(), 20, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if until.Trained < want || until.Capped {
+		t.Errorf("train until %d: trained %d (capped %v); the fixed run trained %d", want, until.Trained, until.Capped, fixed.Trained)
+	}
+	// An empty specification: the cap ends the run, and says so.
+	q := coraProblem(t, Limits{LatencyMS: 1e-6})
+	q.TrainUntil, q.MaxEpisodes = 1, 40
+	empty, err := q.Joint(context.Background(), 10, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if empty.Trained != 0 || !empty.Capped || empty.Episodes > 40 {
+		t.Errorf("empty specification: trained %d, capped %v, %d designs", empty.Trained, empty.Capped, empty.Episodes)
+	}
+}
+
+// With the architecture screen, separate search's hardware phase searches
+// an architecture that has feasible hardware and trains a design, where
+// FGNAS's protocol (the best architecture) may find none.
+func TestSeparateScreen(t *testing.T) {
+	for _, model := range []fpga.Model{fpga.Gnnsim, fpga.FGNASCode} {
+		// Specifications with feasible designs (ours: ~3 % of uniform
+		// designs; theirs: a latency bound 7x looser): the screen starts from the
+		// first phase's architectures and falls back to uniform ones.
+		lim := Limits{LatencyMS: 1, LUT: 100000, DSP: 100}
+		if model == fpga.FGNASCode {
+			lim = Limits{LatencyMS: 7, LUT: 100000, DSP: 1000}
+		}
+		p := coraProblem(t, lim)
+		p.Timing = fpga.Options{Model: model}
+		a, err := p.SeparateArch(context.Background(), 30, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(a.Ranked) == 0 || !reflect.DeepEqual(a.Ranked[0], a.Best) {
+			t.Fatalf("%s: ranking %d architectures, best %v", model, len(a.Ranked), a.Best)
+		}
+		p.ScreenDraws = 2000
+		r, err := p.SeparateHardware(context.Background(), a, 100, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Best < 0 {
+			t.Errorf("%s %s: separate search with the screen found no feasible design (architecture rank %d, capped %v)", model, lim, r.ArchRank, r.Capped)
+		}
+		t.Logf("%s %s: architecture rank %d, %d trained, best val %.3f", model, lim, r.ArchRank, r.Trained, r.BestVal())
+	}
+}

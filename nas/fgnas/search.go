@@ -42,6 +42,20 @@ type Problem struct {
 	// Workers evaluates a controller batch in parallel (the oracle must be
 	// safe for it); results do not depend on it.
 	Workers int
+	// TrainUntil, when > 0, is the FGNAS authors' "train until N designs
+	// were trained" mode (their --gpu-eps): joint search and separate
+	// search's hardware phase run past their episodes until TrainUntil
+	// distinct designs were trained, checked after each controller batch,
+	// for at most MaxEpisodes episodes (0: 10x the phase's episodes).
+	TrainUntil, MaxEpisodes int
+	// ScreenDraws, when > 0, lets separate search's hardware phase skip
+	// architectures whose hardware is (nearly) infeasible everywhere: it
+	// takes the best architecture of the first phase for which 1 % of
+	// ScreenDraws uniform hardware genomes meet the limits, or failing
+	// that a uniformly drawn one that does (see screen), and runs until it
+	// has trained a design (within the TrainUntil cap).
+	// 0 is FGNAS's protocol: the best architecture, whatever its hardware.
+	ScreenDraws int
 }
 
 // Sample is one evaluated design of a search.
@@ -50,6 +64,7 @@ type Sample struct {
 	Episode   int // the batch (controller update) that first drew it
 	Phase     int // 0, or 1 for the hardware phase of separate search
 	LatencyMS float64
+	Cycles    int64 // the timing judged against the latency bound
 	Use       hw.Resources
 	Feasible  bool
 	Over      string
@@ -70,6 +85,14 @@ type RunResult struct {
 	Best int
 	// Top10Test is the mean test accuracy of the ten best by validation.
 	Top10Test float64
+	// Capped says a TrainUntil run stopped at its episode cap before it
+	// had trained TrainUntil designs.
+	Capped bool
+	// ArchRank is, for separate search, the rank (0: best) of the
+	// architecture its hardware phase searched (ScreenDraws may skip the
+	// best; a rank past the first phase's architectures is one the screen
+	// drew uniformly, see Problem.screen).
+	ArchRank int
 }
 
 // BestTest returns the test accuracy of the best sample, 0 if none.
@@ -120,7 +143,7 @@ func (p *Problem) Hardware(g []int) (Candidate, Sample, error) {
 	if err != nil {
 		return c, Sample{}, err
 	}
-	return c, Sample{Genome: g, LatencyMS: float64(r.Cost.TimePS) * 1e-9, Use: r.Resources, Feasible: r.Feasible, Over: r.Over}, nil
+	return c, Sample{Genome: g, LatencyMS: float64(r.Cost.TimePS) * 1e-9, Cycles: r.Cost.Cycles, Use: r.Resources, Feasible: r.Feasible, Over: r.Over}, nil
 }
 
 // evaluate is Eq. 5: reward 0 (objective 0) when the design is infeasible,
@@ -155,7 +178,9 @@ const (
 	HWEpisodes    = 800 // then hardware
 )
 
-func (p *Problem) reinforce(ctx context.Context, sp *search.Space, eval search.EvalFunc[[]int], episodes int, seed uint64) (*search.Result[[]int], error) {
+// reinforce runs the controller over sp for episodes, or, when until > 0,
+// until that many distinct designs were trained (at most cap episodes).
+func (p *Problem) reinforce(ctx context.Context, sp *search.Space, eval search.EvalFunc[[]int], episodes int, seed uint64, until int) (*search.Result[[]int], bool, error) {
 	rl := search.Reinforce{
 		Space: sp, Evaluate: eval,
 		Policy: search.LSTMPolicy, Optimizer: search.SGD, LearningRate: LearningRate,
@@ -163,7 +188,24 @@ func (p *Problem) reinforce(ctx context.Context, sp *search.Space, eval search.E
 		MaxEvaluations: episodes, MaxEpisodes: episodes,
 		Seed: seed, Workers: p.Workers,
 	}
-	return rl.Run(ctx)
+	trained, counted := 0, 0
+	if until > 0 {
+		budget := p.MaxEpisodes
+		if budget <= 0 {
+			budget = 10 * episodes
+		}
+		rl.MaxEvaluations, rl.MaxEpisodes = budget, budget
+		rl.Until = func(ev []search.Individual[[]int]) bool {
+			for ; counted < len(ev); counted++ {
+				if ev[counted].Info.(Sample).Trained {
+					trained++
+				}
+			}
+			return trained >= until
+		}
+	}
+	res, err := rl.Run(ctx)
+	return res, until > 0 && trained < until, err
 }
 
 // Joint runs FGNAS: the LSTM controller over the joint space for episodes
@@ -175,11 +217,14 @@ func (p *Problem) Joint(ctx context.Context, episodes int, seed uint64) (*RunRes
 	if episodes == 0 {
 		episodes = JointEpisodes
 	}
-	res, err := p.reinforce(ctx, p.Space.Joint(), func(g []int) (search.Evaluation, error) { return p.evaluate(g, true) }, episodes, seed)
+	res, capped, err := p.reinforce(ctx, p.Space.Joint(), func(g []int) (search.Evaluation, error) { return p.evaluate(g, true) }, episodes, seed, p.TrainUntil)
 	if err != nil {
 		return nil, fmt.Errorf("fgnas: joint search: %w", err)
 	}
-	out := &RunResult{Method: "joint", Episodes: episodes}
+	out := &RunResult{Method: "joint", Episodes: episodes, Capped: capped}
+	if p.TrainUntil > 0 {
+		out.Episodes = len(res.Evaluated) // distinct designs: a lower bound
+	}
 	for _, ind := range res.Evaluated {
 		s := ind.Info.(Sample)
 		s.Episode = ind.Generation
@@ -256,8 +301,10 @@ type ArchResult struct {
 	// first choice of every hardware gene and no hardware verdict.
 	Samples []Sample
 	// Best is the joint genome of the best architecture by validation
-	// accuracy (ties: the first), its hardware genes the first choices.
+	// accuracy (ties: the first), its hardware genes the first choices;
+	// Ranked every distinct architecture so, best first.
 	Best     []int
+	Ranked   [][]int
 	Episodes int
 }
 
@@ -282,25 +329,33 @@ func (p *Problem) SeparateArch(ctx context.Context, archEpisodes int, seed uint6
 	zero := make([]int, p.Space.Joint().Len())
 	free := *p
 	free.Limits = Limits{}
-	archRes, err := p.reinforce(ctx, archSp, func(g []int) (search.Evaluation, error) {
+	archRes, _, err := p.reinforce(ctx, archSp, func(g []int) (search.Evaluation, error) {
 		return free.evaluate(p.Space.Merge(Architecture, g, zero), false)
-	}, archEpisodes, seed)
+	}, archEpisodes, seed, 0)
 	if err != nil {
 		return nil, fmt.Errorf("fgnas: separate search, architecture: %w", err)
 	}
 	out := &ArchResult{Episodes: archEpisodes}
-	bestArch, bestVal := []int(nil), -1.0
 	for _, ind := range archRes.Evaluated {
 		s := ind.Info.(Sample)
 		s.Episode = ind.Generation
 		// The architecture phase's samples carry no hardware verdict.
 		s.Feasible, s.Over = false, "not evaluated"
 		out.Samples = append(out.Samples, s)
-		if s.Val > bestVal {
-			bestArch, bestVal = ind.Genome, s.Val
-		}
 	}
-	out.Best = p.Space.Merge(Architecture, bestArch, zero)
+	// Rank the distinct architectures by validation accuracy (ties: the
+	// first drawn).
+	idx := make([]int, len(out.Samples))
+	for i := range idx {
+		idx[i] = i
+	}
+	byValDesc(out.Samples, idx)
+	for _, i := range idx {
+		out.Ranked = append(out.Ranked, out.Samples[i].Genome)
+	}
+	if len(out.Ranked) > 0 {
+		out.Best = out.Ranked[0]
+	}
 	return out, ctx.Err()
 }
 
@@ -322,11 +377,26 @@ func (p *Problem) SeparateHardware(ctx context.Context, a *ArchResult, hwEpisode
 	}
 	out := &RunResult{Method: "separate", Episodes: a.Episodes + hwEpisodes}
 	out.Samples = append(out.Samples, a.Samples...)
-	hwRes, err := p.reinforce(ctx, hwSp, func(g []int) (search.Evaluation, error) {
-		return p.evaluate(p.Space.Merge(Hardware, g, a.Best), true)
-	}, hwEpisodes, seed)
+	best, rank, err := p.screen(a, hwSp, seed)
+	if err != nil {
+		return nil, err
+	}
+	out.ArchRank = rank
+	// With the screen on, the phase also runs until it has trained one
+	// design (within the TrainUntil cap): the screen says one exists.
+	until := p.TrainUntil
+	if p.ScreenDraws > 0 {
+		until = max(until, 1)
+	}
+	hwRes, capped, err := p.reinforce(ctx, hwSp, func(g []int) (search.Evaluation, error) {
+		return p.evaluate(p.Space.Merge(Hardware, g, best), true)
+	}, hwEpisodes, seed, until)
 	if err != nil {
 		return nil, fmt.Errorf("fgnas: separate search, hardware: %w", err)
+	}
+	out.Capped = capped
+	if until > 0 {
+		out.Episodes = a.Episodes + len(hwRes.Evaluated)
 	}
 	first := len(out.Samples)
 	for _, ind := range hwRes.Evaluated {
@@ -338,6 +408,74 @@ func (p *Problem) SeparateHardware(ctx context.Context, a *ArchResult, hwEpisode
 	out.finishFrom(first)
 	out.Trained += len(a.Samples)
 	return out, ctx.Err()
+}
+
+// screenFallback bounds the uniform architectures the screen tries when
+// none of the first phase's has feasible hardware.
+const screenFallback = 200
+
+// screen returns the architecture separate search's hardware phase
+// searches (a joint genome, its hardware genes unset) and its rank in the
+// first phase's ranking. With ScreenDraws it is the best-ranked one for
+// which at least 1 % (and at least one) of ScreenDraws uniform hardware
+// genomes (seeded by seed) are feasible, so that the phase's controller,
+// starting uniform, can expect to meet some. When none of the ranked
+// ones is, the screen goes on with up to screenFallback uniform
+// architectures (rank len(Ranked) + i: never trained by the first phase);
+// when none of those is either, the ranked one with the most feasible
+// draws (ties: the better ranked). Without ScreenDraws: the best.
+func (p *Problem) screen(a *ArchResult, hwSp *search.Space, seed uint64) ([]int, int, error) {
+	if p.ScreenDraws <= 0 || len(a.Ranked) == 0 {
+		return a.Best, 0, nil
+	}
+	need := max(1, p.ScreenDraws/100)
+	count := func(arch []int, k int) (int, error) {
+		r := rand.New(rand.NewPCG(seed, uint64(k)))
+		n := 0
+		for range p.ScreenDraws {
+			_, s, err := p.Hardware(p.Space.Merge(Hardware, hwSp.Sample(r), arch))
+			if err != nil {
+				return 0, err
+			}
+			if s.Feasible {
+				if n++; n >= need {
+					break
+				}
+			}
+		}
+		return n, nil
+	}
+	best, bestN := 0, 0
+	for k, arch := range a.Ranked {
+		n, err := count(arch, k)
+		if err != nil {
+			return nil, 0, err
+		}
+		if n >= need {
+			return arch, k, nil
+		}
+		if n > bestN {
+			best, bestN = k, n
+		}
+	}
+	archSp, err := p.Space.Part(Architecture)
+	if err != nil {
+		return nil, 0, err
+	}
+	zero := make([]int, p.Space.Joint().Len())
+	r := rand.New(rand.NewPCG(seed, 0x73637265656e)) // "screen"
+	for i := range screenFallback {
+		arch := p.Space.Merge(Architecture, archSp.Sample(r), zero)
+		k := len(a.Ranked) + i
+		n, err := count(arch, k)
+		if err != nil {
+			return nil, 0, err
+		}
+		if n >= need {
+			return arch, k, nil
+		}
+	}
+	return a.Ranked[best], best, nil
 }
 
 func (r *RunResult) finish() { r.finishFrom(0) }
@@ -359,8 +497,20 @@ func (r *RunResult) finishFrom(first int) {
 			r.Best = i
 		}
 	}
+	byValDesc(r.Samples, idx)
+	if len(idx) > 10 {
+		idx = idx[:10]
+	}
+	for _, i := range idx {
+		r.Top10Test += r.Samples[i].Test / float64(len(idx))
+	}
+}
+
+// byValDesc sorts idx, indices into samples, by validation accuracy,
+// highest first (ties keep their order).
+func byValDesc(samples []Sample, idx []int) {
 	slices.SortStableFunc(idx, func(a, b int) int {
-		va, vb := r.Samples[a].Val, r.Samples[b].Val
+		va, vb := samples[a].Val, samples[b].Val
 		switch {
 		case va > vb:
 			return -1
@@ -369,10 +519,4 @@ func (r *RunResult) finishFrom(first int) {
 		}
 		return 0
 	})
-	if len(idx) > 10 {
-		idx = idx[:10]
-	}
-	for _, i := range idx {
-		r.Top10Test += r.Samples[i].Test / float64(len(idx))
-	}
 }

@@ -261,3 +261,39 @@ func TestHardwareSpace(t *testing.T) {
 	}
 	_ = search.Inactive
 }
+
+// TestRowProfileDataset: a data set known by its size and degree profile
+// costs what the same graph costs; a profile that does not match the size
+// is refused.
+func TestRowProfileDataset(t *testing.T) {
+	ds := coraLike(t)
+	prof := Dataset{Name: "profile", Size: hw.SizeOf(ds.Graph), Rows: ds.Graph.RowPtr, Features: ds.Features, Classes: ds.Classes}
+	avg := prof
+	avg.Rows = nil
+	a := Handcrafted(ds.Classes)["GCN"]
+	// Static groups of rows that wait for their longest: skew costs time.
+	u, err := accel.New(accel.Config{Subs: []accel.Sub{{PEs: 1024, Kernel: accel.InnerProduct, TileM: 64, TileK: 64, TileN: 16}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got [3]int64
+	for i, d := range []Dataset{ds, prof, avg} {
+		p, err := NewProblem(d, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := p.Latency(a, u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[i] = c.TimePS
+	}
+	if got[0] != got[1] || got[2] >= got[0] {
+		t.Errorf("graph %d ps, its profile %d ps, average rows %d ps (skew should cost static row groups)", got[0], got[1], got[2])
+	}
+	bad := prof
+	bad.Rows = ds.Graph.RowPtr[:10]
+	if _, err := NewProblem(bad, nil); err == nil {
+		t.Error("mismatched row profile accepted")
+	}
+}

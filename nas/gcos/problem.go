@@ -16,9 +16,13 @@ import (
 // Dataset is the graph a GNN classifies nodes of: a concrete graph (real
 // row lengths) or its size alone, with its input features and classes.
 type Dataset struct {
-	Name     string
-	Graph    *graphs.Graph // nil: Size alone
-	Size     workload.Size // ignored when Graph is set
+	Name  string
+	Graph *graphs.Graph // nil: Size alone (and Rows, if set)
+	Size  workload.Size // ignored when Graph is set
+	// Rows is the degree profile of a graph known only by its size (row
+	// pointers, len Size.Nodes+1, ending at Size.NNZ: graphs.PowerLawRows);
+	// nil: every row of the average length. Ignored when Graph is set.
+	Rows     []int32
 	Features int
 	// FeatureDensity is the non-zero fraction of the input features, in
 	// (0, 1]; 0 means dense. The first layer's product with its weights
@@ -35,6 +39,14 @@ func (d Dataset) size() workload.Size {
 	return d.Size
 }
 
+// rows returns the degree profile the work carries: none with a graph.
+func (d Dataset) rows() []int32 {
+	if d.Graph != nil {
+		return nil
+	}
+	return d.Rows
+}
+
 // Validate reports a data set no GNN can run on.
 func (d Dataset) Validate() error {
 	if d.Features < 1 || d.Classes < 1 {
@@ -43,10 +55,14 @@ func (d Dataset) Validate() error {
 	if x := d.FeatureDensity; !(x >= 0 && x <= 1) {
 		return fmt.Errorf("gcos: data set %s: feature density %v, want (0, 1] (0 for dense)", d.Name, x)
 	}
-	if s := d.size(); s.Nodes < 1 {
+	s := d.size()
+	if s.Nodes < 1 {
 		return fmt.Errorf("gcos: data set %s has no nodes", d.Name)
 	} else if err := s.Validate(); err != nil {
 		return fmt.Errorf("gcos: data set %s: %w", d.Name, err)
+	}
+	if r := d.rows(); r != nil && (int64(len(r)) != s.Nodes+1 || r[0] != 0 || int64(r[s.Nodes]) != s.NNZ) {
+		return fmt.Errorf("gcos: data set %s: row profile of %d pointers, want %d from 0 to %d entries", d.Name, len(r), s.Nodes+1, s.NNZ)
 	}
 	return nil
 }
@@ -160,7 +176,7 @@ func (p *Problem) Latency(a Arch, u hw.Unit) (hw.Cost, error) {
 		}
 		sz := in
 		sz.NNZ = int64(math.Round(float64(in.NNZ) * a.Layers[i].Sampling))
-		work := hw.Work{Graph: p.Data.Graph, Block: workload.Block{Name: fmt.Sprintf("%s-layer%d", p.Data.Name, i), Kind: workload.GNNLayer, In: sz, Layers: ls}}
+		work := hw.Work{Graph: p.Data.Graph, Rows: p.Data.rows(), Block: workload.Block{Name: fmt.Sprintf("%s-layer%d", p.Data.Name, i), Kind: workload.GNNLayer, In: sz, Layers: ls}}
 		c, err := u.Run(work)
 		if err != nil {
 			return hw.Cost{}, err

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 
 	"gnnsim/soc"
@@ -238,6 +239,29 @@ func (t *Table) Standalone(u int) []int {
 			return nil
 		}
 		m[i] = u
+	}
+	return m
+}
+
+// StandaloneFallback returns the mapping of every segment to unit u where
+// u can run it, and elsewhere to the unit that runs that segment fastest
+// at setting s: a unit's standalone deployment with fallback (as the DLA
+// falls back to the GPU), for a unit that refuses some segment (a DSA
+// whose buffers do not hold a layer's tiles).
+func (t *Table) StandaloneFallback(u, s int) []int {
+	m := make([]int, t.Blocks())
+	for i, al := range t.Allowed {
+		if slices.Contains(al, u) {
+			m[i] = u
+			continue
+		}
+		best, bt := al[0], math.Inf(1)
+		for _, v := range al {
+			if tv, _ := t.SegmentCost(i, s, v); tv < bt {
+				best, bt = v, tv
+			}
+		}
+		m[i] = best
 	}
 	return m
 }

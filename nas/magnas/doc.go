@@ -32,7 +32,10 @@
 //     T_best are the best standalone energy and latency (Eq. 13's text:
 //     "normalized by the best standalone deployment"); latency (absolute
 //     or as an increase over the fastest standalone), energy, power and
-//     transition constraints with MaGNAS's standalone fallback; DVFS
+//     transition constraints with MaGNAS's standalone fallback (a
+//     transition bound k is searched inside its space: the mappings with
+//     at most k unit changes are enumerated when they fit the budget,
+//     else NSGA-II's children are repaired into it); DVFS
 //     fixed, brute-forced for m* (Eq. 14) or searched jointly; random
 //     search at the same budget (Section 5.7.3).
 //   - The outer engine (Searcher.Search): search.Nested over A with the
@@ -75,7 +78,9 @@
 // block-wise uniform crossover exchanges genes. Random search still
 // samples uniformly per gene. On the DSAs (TestLayerWiseReachesBlockWise)
 // layer-wise then reaches the block-wise hypervolume on every seed when
-// seeded with the standalone mappings, and on average unseeded (7.53 vs
-// 7.36 over 5 seeds; at least block-wise on 4 of them, 15 of 20 seeds
-// 0-19), where before it stayed about 9 % below on every seed.
+// seeded with the standalone mappings (9.455 vs 9.434 over 5 seeds), and
+// on average unseeded (8.983 vs 8.980; at least block-wise on 3 of 5
+// seeds), where before it stayed about 9 % below on every seed. (Figures
+// with the heterogeneous DSAs of soc.DefaultDSAConfigs; with three
+// 256-PE DSAs of unbounded buffers they were 7.53 vs 7.36 unseeded.)
 package magnas

@@ -21,7 +21,10 @@ type Limits struct {
 	PowerW          float64 // average power E/T
 	// MaxTransitions bounds the unit changes along the model (the
 	// constrained-transition baselines of Table 3, after [10]); 0 means
-	// no bound, use NoTransitions for standalone-only.
+	// no bound, use NoTransitions for standalone-only. The engine then
+	// searches only mappings within the bound: all of them when they fit
+	// the evaluation budget, else NSGA-II with repaired children (see
+	// transit.go).
 	MaxTransitions int
 }
 
@@ -69,6 +72,13 @@ type InnerConfig struct {
 	// MaxEvaluations caps the evaluations (0: PopSize x Generations).
 	MaxEvaluations int
 	Workers        int
+	// Seeds are mappings (a unit index per segment) planted in NSGA-II's
+	// first population after the standalone ones, as many as it holds;
+	// every compliant seed also joins the returned front (InnerResult.
+	// Front, m*), so the result is never worse than a seed. Table 3
+	// plants the constrained-transition fronts in the unconstrained
+	// search, whose front then cannot be worse than theirs.
+	Seeds [][]int
 }
 
 // DefaultInner returns the paper's inner settings.
@@ -240,8 +250,11 @@ type InnerResult struct {
 }
 
 // Run searches the mapping space with NSGA-II (or random search) seeded by
-// seed. NSGA-II's first population holds the standalone mappings, so m* is
-// never worse on Eq. 13 than the best compliant standalone mapping.
+// seed. NSGA-II's first population holds the standalone mappings (with
+// fallback for a unit that refuses some segment: Table.StandaloneFallback)
+// and InnerConfig.Seeds, so m* is never worse on Eq. 13 than the best
+// compliant one of them. A transition-limited space that fits the budget
+// is enumerated instead (Limits.MaxTransitions).
 func (e *Engine) Run(ctx context.Context, seed uint64) (*InnerResult, error) {
 	res, err := e.search(ctx, seed)
 	if err != nil {
@@ -250,6 +263,9 @@ func (e *Engine) Run(ctx context.Context, seed uint64) (*InnerResult, error) {
 	out := &InnerResult{Search: res}
 	for _, ind := range res.Front {
 		out.Front = append(out.Front, e.PointOf(ind.Genome))
+	}
+	if len(e.Cfg.Seeds) > 0 && !e.Cfg.NoSeed {
+		out.Front = e.withSeeds(out.Front)
 	}
 	slices.SortStableFunc(out.Front, func(a, b Point) int {
 		return cmpFloat(a.TimePS, b.TimePS)
@@ -301,31 +317,172 @@ func (e *Engine) bestStandalone() Point {
 	return e.Standalone[best]
 }
 
+// transitionLimit returns the bound on transitions of l (0 for
+// NoTransitions) and whether there is one.
+func transitionLimit(l Limits) (int, bool) {
+	switch {
+	case l.MaxTransitions > 0:
+		return l.MaxTransitions, true
+	case l.MaxTransitions == NoTransitions:
+		return 0, true
+	}
+	return 0, false
+}
+
 func (e *Engine) search(ctx context.Context, seed uint64) (*search.Result[[]int], error) {
 	c := e.Cfg
 	budget := c.PopSize * c.Generations
 	if c.MaxEvaluations > 0 {
 		budget = min(budget, c.MaxEvaluations)
 	}
-	if c.Random {
-		rs := search.RandomSearch[[]int]{Sampler: e.MS.Space, Evaluate: e.Evaluate, Evaluations: budget,
-			BatchSize: c.PopSize, Seed: seed, Workers: c.Workers}
-		return rs.Run(ctx)
+	k, limited := transitionLimit(c.Limits)
+	// A transition-limited space that fits the budget is enumerated: the
+	// exact constrained front at no more evaluations than the search.
+	if limited && !c.Random && !e.MS.DVFS && e.T.CountLimited(k) <= float64(budget) {
+		return e.enumerate(ctx, k)
 	}
 	var enc search.Encoding[[]int] = &search.Discrete{Space: e.MS.Space, MutationProb: c.MutationProb, CrossoverProb: c.CrossoverProb,
 		Kind: search.UniformCrossover, SwapProb: 0.5}
 	if be := newBlockEncoding(e.MS, c.MutationProb, c.CrossoverProb); be != nil {
 		enc = be
 	}
+	if limited {
+		enc = &limitedEncoding{Encoding: enc, ms: e.MS, k: k}
+	}
+	if c.Random {
+		var smp search.Sampler[[]int] = e.MS.Space
+		if limited {
+			smp = enc
+		}
+		rs := search.RandomSearch[[]int]{Sampler: smp, Evaluate: e.Evaluate, Evaluations: budget,
+			BatchSize: c.PopSize, Seed: seed, Workers: c.Workers}
+		return rs.Run(ctx)
+	}
 	var initial [][]int
-	for _, p := range e.Standalone {
-		if p.Mapping != nil && len(initial) < c.PopSize && !c.NoSeed {
-			initial = append(initial, e.MS.Encode(p.Mapping, e.Ref))
+	if !c.NoSeed {
+		for _, p := range e.Standalone {
+			if p.Mapping != nil && len(initial) < c.PopSize {
+				initial = append(initial, e.MS.Encode(p.Mapping, e.Ref))
+			}
+		}
+		// A unit that refuses some segment: its standalone with fallback.
+		for u, p := range e.Standalone {
+			if p.Mapping == nil && len(initial) < c.PopSize {
+				initial = append(initial, e.MS.Encode(e.T.StandaloneFallback(u, e.Ref), e.Ref))
+			}
+		}
+		for _, m := range c.Seeds {
+			if len(initial) >= c.PopSize {
+				break
+			}
+			if err := e.checkMapping(m); err != nil {
+				return nil, fmt.Errorf("magnas: inner search: seed mapping: %w", err)
+			}
+			initial = append(initial, e.MS.Encode(m, e.Ref))
 		}
 	}
 	ga := search.NSGA2[[]int]{Encoding: enc, Evaluate: e.Evaluate, PopSize: c.PopSize, Generations: c.Generations,
 		MaxEvaluations: budget, Seed: seed, Workers: c.Workers, Initial: initial}
 	return ga.Run(ctx)
+}
+
+// withSeeds returns the non-dominated points of front and of the
+// compliant seed mappings: the seeds that did not fit the first
+// population count as evaluated too, so the result is never worse than a
+// seed.
+func (e *Engine) withSeeds(front []Point) []Point {
+	all := slices.Clone(front)
+	for _, m := range e.Cfg.Seeds {
+		p := e.point(slices.Clone(m), e.Ref)
+		if p.Feasible && !slices.ContainsFunc(all, func(q Point) bool { return slices.Equal(q.Mapping, p.Mapping) && q.Setting == p.Setting }) {
+			all = append(all, p)
+		}
+	}
+	var out []Point
+	for i, p := range all {
+		dominated := false
+		for j, q := range all {
+			if j != i && q.TimePS <= p.TimePS && q.EnergyPJ <= p.EnergyPJ && (q.TimePS < p.TimePS || q.EnergyPJ < p.EnergyPJ) {
+				dominated = true
+				break
+			}
+		}
+		if !dominated {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// checkMapping reports a mapping of the wrong length or with a unit a
+// segment cannot run.
+func (e *Engine) checkMapping(m []int) error {
+	if len(m) != e.T.Blocks() {
+		return fmt.Errorf("%d units for %d segments", len(m), e.T.Blocks())
+	}
+	for i, u := range m {
+		if !slices.Contains(e.T.Allowed[i], u) {
+			return fmt.Errorf("segment %s cannot run on unit %d", e.T.Segments[i].Name, u)
+		}
+	}
+	return nil
+}
+
+// enumerate evaluates every mapping with at most k transitions (at the
+// reference setting) as one generation, ranked as NSGA-II ranks its
+// archive: feasible fronts first, then the infeasible by violation.
+func (e *Engine) enumerate(ctx context.Context, k int) (*search.Result[[]int], error) {
+	res := &search.Result[[]int]{}
+	for m := range e.T.Limited(k) {
+		if len(res.Evaluated)%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		g := e.MS.Encode(m, e.Ref)
+		ev, err := e.Evaluate(g)
+		if err != nil {
+			return nil, err
+		}
+		res.Evaluated = append(res.Evaluated, search.Individual[[]int]{ID: len(res.Evaluated), Genome: g,
+			Objectives: ev.Objectives, Constraints: ev.Constraints, Violation: ev.Violation(), Rank: -1})
+	}
+	var feas []int
+	var pts [][]float64
+	for i := range res.Evaluated {
+		if ind := &res.Evaluated[i]; ind.Feasible() {
+			feas, pts = append(feas, i), append(pts, ind.Objectives)
+		}
+	}
+	fronts := 0
+	if len(pts) > 0 {
+		fs, err := search.NonDominatedSort(pts)
+		if err != nil {
+			return nil, fmt.Errorf("magnas: ranking the transition-limited mappings: %w", err)
+		}
+		for r, f := range fs {
+			for _, j := range f {
+				res.Evaluated[feas[j]].Rank = r
+			}
+		}
+		fronts = len(fs)
+	}
+	var viol []float64
+	for i := range res.Evaluated {
+		if !res.Evaluated[i].Feasible() {
+			viol = append(viol, res.Evaluated[i].Violation)
+		}
+	}
+	slices.Sort(viol)
+	viol = slices.Compact(viol)
+	for i := range res.Evaluated {
+		if ind := &res.Evaluated[i]; !ind.Feasible() {
+			ind.Rank = fronts + slices.Index(viol, ind.Violation)
+		}
+	}
+	res.Front = search.ParetoFront(res.Evaluated)
+	res.Population = res.Evaluated
+	return res, nil
 }
 
 // bruteForceDVFS evaluates the best mapping at every setting (Eq. 14) and

@@ -35,20 +35,19 @@ func XavierGPUDomains() []Domain {
 	}
 }
 
-// XavierCPU is the name of the Xavier CPU clock domain, which package soc
-// does not model: pass it to SoCPlatform as unmodelled to search the
-// domains of MaGNAS Table 1 or HADAS Table II on soc.Default.
+// XavierCPU is the name of the Xavier CPU clock domain. soc.Default models
+// the CPU (its power and its kernel-launch floor); pass XavierCPU to
+// SoCPlatform as unmodelled to search its clocks without pricing them.
 const XavierCPU = "cpu"
 
 // SoCPlatform returns the platform of s: its units in s's order (mappings
 // index s.Units), the given DVFS domains, and an evaluator that is soc's
 // Evaluator over the segments given (MaGNAS Eq. 6-7) at the soc.DVFS setting
-// the domains' clocks name. Every domain must name a unit of s or its
-// memory ("gpu", "dla", "emc" on soc.Default) and list only clocks of its
-// operating-point table, except the domains named in unmodelled: they are
-// searched, but no cost depends on them (the CPU of the Xavier, which soc
-// leaves out, so every CPU clock prices alike). A domain not given stays at
-// its highest point. A segment a unit cannot run is an error wrapping
+// the domains' clocks name. Every domain must name a clock domain of s
+// (soc.SoC.Domains: "gpu", "dla", "emc", "cpu" on soc.Default) and list
+// only clocks of its operating-point table, except the domains named in
+// unmodelled: they are searched, but no cost depends on them. A domain not
+// given stays at its highest point. A segment a unit cannot run is an error wrapping
 // ErrUnsupported.
 func SoCPlatform(name string, s *soc.SoC, domains []Domain, unmodelled ...string) (*Platform, error) {
 	if s == nil {
@@ -59,7 +58,7 @@ func SoCPlatform(name string, s *soc.SoC, domains []Domain, unmodelled ...string
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	known := append(s.Units(), s.Memory().Name)
+	known := s.Domains()
 	seen := map[string]bool{}
 	for _, d := range domains {
 		key := strings.ToLower(d.Name)
@@ -90,8 +89,36 @@ func SoCPlatform(name string, s *soc.SoC, domains []Domain, unmodelled ...string
 		}
 		sets[i] = set
 	}
-	nu := len(p.Units)
-	p.Evaluate = func(segs []soc.Segment, mapping []int, st Setting) (Outcome, error) {
+	p.Evaluate = socEvaluator(name, s, sets)
+	return p, nil
+}
+
+// ModePlatform returns the platform of s under power mode m (a Jetson
+// nvpmodel mode, soc.PowerMode): no DVFS domains, one setting, every clock
+// at the highest point the mode allows and the mode's cores online
+// (soc.SoC.ModeSetting). MaGNAS Section 5.5 implements a power budget "by
+// fixing low values of clock frequencies and a limited number of CPU
+// cores and memory speed"; soc.SoC.ModeForBudget picks the mode.
+func ModePlatform(name string, s *soc.SoC, m soc.PowerMode) (*Platform, error) {
+	if s == nil {
+		return nil, fmt.Errorf("magnas: platform %q: nil SoC", name)
+	}
+	set, err := s.ModeSetting(m, nil)
+	if err != nil {
+		return nil, fmt.Errorf("magnas: platform %q: %w", name, err)
+	}
+	p := &Platform{Name: name, Units: s.Units(), Evaluate: socEvaluator(name, s, []soc.Setting{set})}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// socEvaluator is Eq. 6-7 by soc's evaluator over the segments given, at
+// sets[Setting.Index].
+func socEvaluator(name string, s *soc.SoC, sets []soc.Setting) Evaluator {
+	nu := len(s.Units())
+	return func(segs []soc.Segment, mapping []int, st Setting) (Outcome, error) {
 		if len(mapping) != len(segs) {
 			return Outcome{}, fmt.Errorf("magnas: %s: %d mapping genes for %d segments", name, len(mapping), len(segs))
 		}
@@ -121,5 +148,4 @@ func SoCPlatform(name string, s *soc.SoC, domains []Domain, unmodelled ...string
 		}
 		return Outcome{TimePS: r.LatencyPS, EnergyPJ: r.EnergyPJ}, nil
 	}
-	return p, nil
 }

@@ -152,3 +152,44 @@ func TestDSASoC(t *testing.T) {
 		t.Error("nil DSA accepted")
 	}
 }
+
+// TestModePlatform: a power mode's platform has one setting, and a lower
+// mode's clock caps never make a standalone mapping faster.
+func TestModePlatform(t *testing.T) {
+	s := soc.Default()
+	if _, err := ModePlatform("x", nil, soc.PowerMode{}); err == nil {
+		t.Error("nil SoC accepted")
+	}
+	m, err := workload.ViG("s", workload.GIN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prev := map[int]int64{}
+	for i, w := range []float64{0, 30, 15, 10} { // MAXN, then lower budgets
+		mode, err := s.ModeForBudget(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := ModePlatform("x", s, mode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.NumSettings() != 1 {
+			t.Errorf("%s: %d settings, want 1", mode.Name, p.NumSettings())
+		}
+		for u := range p.Units {
+			mp := make([]int, len(m.Blocks))
+			for j := range mp {
+				mp[j] = u
+			}
+			o, err := p.EvaluateModel(m, mp, p.Setting(0))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if i > 0 && o.TimePS < prev[u] {
+				t.Errorf("%s: %s-only %d ps, faster than under a higher mode (%d ps)", mode.Name, p.Units[u], o.TimePS, prev[u])
+			}
+			prev[u] = o.TimePS
+		}
+	}
+}

@@ -27,6 +27,9 @@ type series struct {
 	xs    []float64
 	ys    []float64
 	lines bool // connect the points (sorted by the caller)
+	// paper marks the paper's published values: black crosses, drawn
+	// over the rest.
+	paper bool
 }
 
 // figure draws series as scatter (or lines) and writes base.png.
@@ -34,7 +37,8 @@ func figure(base, title, xlabel, ylabel string, ss []series) error {
 	p := plot.New()
 	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = title, xlabel, ylabel
 	p.Legend.Top = true
-	for i, s := range ss {
+	ci := 0
+	for _, s := range ss {
 		if len(s.xs) == 0 {
 			continue
 		}
@@ -42,7 +46,11 @@ func figure(base, title, xlabel, ylabel string, ss []series) error {
 		for j := range s.xs {
 			pts[j].X, pts[j].Y = s.xs[j], s.ys[j]
 		}
-		c := palette[i%len(palette)]
+		if s.paper {
+			continue
+		}
+		c := palette[ci%len(palette)]
+		ci++
 		if s.lines {
 			l, sc, err := plotter.NewLinePoints(pts)
 			if err != nil {
@@ -61,6 +69,24 @@ func figure(base, title, xlabel, ylabel string, ss []series) error {
 		sc.Color = c
 		sc.Radius = vg.Points(1.6)
 		sc.Shape = draw.CircleGlyph{}
+		p.Add(sc)
+		p.Legend.Add(s.name, sc)
+	}
+	for i, s := range ss { // the paper's values on top
+		if !s.paper || len(s.xs) == 0 {
+			continue
+		}
+		pts := make(plotter.XYs, len(s.xs))
+		for j := range s.xs {
+			pts[j].X, pts[j].Y = s.xs[j], s.ys[j]
+		}
+		sc, err := plotter.NewScatter(pts)
+		if err != nil {
+			return fmt.Errorf("seed000: figure %s: %w", base, err)
+		}
+		sc.Color = color.Black
+		sc.Radius = vg.Points(4)
+		sc.Shape = []draw.GlyphDrawer{draw.CrossGlyph{}, draw.PlusGlyph{}, draw.TriangleGlyph{}, draw.SquareGlyph{}}[i%4]
 		p.Add(sc)
 		p.Legend.Add(s.name, sc)
 	}

@@ -4,10 +4,11 @@
 // each next to the paper's numbers in report.md, every evaluated candidate
 // in seed000.parquet and the figures as PNG.
 //
-// The GPU / DLA platform is package soc's calibrated Xavier (soc.Default
-// through magnas.SoCPlatform; soc does not model the CPU, so MaGNAS Table
-// 1's CPU clocks price alike); accuracy is nas/magnas's proxy (or a user
-// table), named in every output.
+// The GPU / DLA platform is package soc's Xavier as MaGNAS measured it
+// (soc.MaGNAS: FP32 GPU engines) through magnas.SoCPlatform, with MaGNAS
+// Table 1's GPU, DLA, CPU and EMC clocks; power budgets select the
+// nvpmodel power modes of soc.MaGNAS. Accuracy is nas/magnas's proxy (or
+// a user table), named in every output.
 package seed000
 
 import (
@@ -71,6 +72,13 @@ type run struct {
 	rep    *Report
 	// a0-a3: the nested search's top models by Eq. 12 on the main data set.
 	ours []magnas.Arch
+	t3   *table3Result
+	// fig9Fronts are Figure 9's block-wise and layer-wise fronts.
+	fig9Fronts [2][]magnas.Point
+	// checks are MaGNAS's conclusions as the experiments measure them.
+	checks []check
+	// modes holds the searchers of the Xavier's power modes (Figure 6).
+	modes map[string]*magnas.Searcher
 }
 
 // Run executes the reproduction into opts.Out.
@@ -81,10 +89,55 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if opts.Dataset == "" {
 		opts.Dataset = "cifar100"
 	}
+	// Check the data set before anything is written: a bad name must not
+	// leave an empty output directory behind.
+	if _, err := magnas.NewProxy(opts.Dataset, workload.MaGNASSpace()); err != nil {
+		return nil, fmt.Errorf("seed000: data set (--dataset): %w", err)
+	}
+	r, err := newRun(opts)
+	if err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(opts.Out, 0o755); err != nil {
 		return nil, fmt.Errorf("seed000: %w", err)
 	}
-	xp, err := magnas.SoCPlatform("xavier-soc", soc.Default(), magnas.XavierTable1Domains(), magnas.XavierCPU)
+	mode := "full (the paper's budgets)"
+	if opts.Quick {
+		mode = "quick (reduced budgets; see each section)"
+	}
+	fmt.Fprintf(&r.md, "# Seed 000 (MaGNAS) reproduction\n\nMode: %s. Seed %d. GPU/DLA platform: %s (soc's Xavier as MaGNAS measured it, soc.MaGNAS: FP32 GPU engines; GPU, DLA, CPU and memory clocks of MaGNAS Table 1 all priced); DSAs: soc.DefaultDSAs on soc/maestro. Accuracy: %s.\n\n",
+		mode, opts.Seed, r.xavier.Costs.P.Name, r.accuracy(opts.Dataset).Source())
+	steps := []struct {
+		name string
+		f    func(context.Context) error
+	}{
+		{"sizes", r.sizes}, {"table2", r.table2}, {"fig5", r.fig5}, {"table3", r.table3}, {"fig6", r.fig6},
+		{"fig7", r.fig7}, {"fig8", r.fig8}, {"fig9", r.fig9}, {"fig10", r.fig10}, {"conclusions", r.conclusions},
+	}
+	for _, s := range steps {
+		if err := s.f(ctx); err != nil {
+			return nil, fmt.Errorf("seed000: %s: %w", s.name, err)
+		}
+	}
+	meta := map[string]string{"seed": strconv.FormatUint(opts.Seed, 10), "quick": strconv.FormatBool(opts.Quick),
+		"platform": r.xavier.Costs.P.Name, "accuracy": r.accuracy(opts.Dataset).Source()}
+	pq := filepath.Join(opts.Out, "seed000.parquet")
+	if err := magnas.WriteRows(pq, r.rows, meta); err != nil {
+		return nil, err
+	}
+	r.rep.Files = append(r.rep.Files, pq)
+	r.rep.Rows = len(r.rows)
+	md := filepath.Join(opts.Out, "report.md")
+	if err := atomicfile.WriteFile(md, []byte(r.md.String())); err != nil {
+		return nil, fmt.Errorf("seed000: %w", err)
+	}
+	r.rep.Files = append(r.rep.Files, md)
+	return r.rep, nil
+}
+
+// newRun builds the platforms and searchers of a run; it writes nothing.
+func newRun(opts Options) (*run, error) {
+	xp, err := magnas.SoCPlatform("xavier-soc", soc.MaGNAS(), magnas.XavierTable1Domains())
 	if err != nil {
 		return nil, err
 	}
@@ -112,38 +165,32 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if r.dsa, err = magnas.NewSearcher(dc, net); err != nil {
 		return nil, err
 	}
-	mode := "full (the paper's budgets)"
-	if opts.Quick {
-		mode = "quick (reduced budgets; see each section)"
-	}
-	fmt.Fprintf(&r.md, "# Seed 000 (MaGNAS) reproduction\n\nMode: %s. Seed %d. GPU/DLA platform: %s (soc's calibrated Xavier roofline model, soc.Default; the CPU clock is searched but not modelled); DSAs: soc.DefaultDSAs on soc/maestro. Accuracy: %s.\n\n",
-		mode, opts.Seed, r.xavier.Costs.P.Name, r.accuracy(opts.Dataset).Source())
-	steps := []struct {
-		name string
-		f    func(context.Context) error
-	}{
-		{"sizes", r.sizes}, {"table2", r.table2}, {"fig5", r.fig5}, {"table3", r.table3}, {"fig6", r.fig6},
-		{"fig7", r.fig7}, {"fig8", r.fig8}, {"fig9", r.fig9}, {"fig10", r.fig10},
-	}
-	for _, s := range steps {
-		if err := s.f(ctx); err != nil {
-			return nil, fmt.Errorf("seed000: %s: %w", s.name, err)
+	return r, nil
+}
+
+// check is one of MaGNAS's conclusions: the paper's figure, ours, and
+// whether ours holds it in direction.
+type check struct {
+	claim, paper, ours string
+	holds              bool
+}
+
+func (r *run) check(holds bool, claim, paper, ours string, a ...any) {
+	r.checks = append(r.checks, check{claim: claim, paper: paper, ours: fmt.Sprintf(ours, a...), holds: holds})
+}
+
+// conclusions renders the checks.
+func (r *run) conclusions(context.Context) error {
+	r.md.WriteString("## MaGNAS's conclusions, measured\n\nEach of the paper's conclusions in direction (issue 24's acceptance), on this run; the sections above give the details and the reasons when one does not hold.\n\n| conclusion | paper | ours | holds |\n|---|---|---|---|\n")
+	for _, c := range r.checks {
+		h := "no"
+		if c.holds {
+			h = "yes"
 		}
+		fmt.Fprintf(&r.md, "| %s | %s | %s | %s |\n", c.claim, c.paper, c.ours, h)
 	}
-	meta := map[string]string{"seed": strconv.FormatUint(opts.Seed, 10), "quick": strconv.FormatBool(opts.Quick),
-		"platform": r.xavier.Costs.P.Name, "accuracy": r.accuracy(opts.Dataset).Source()}
-	pq := filepath.Join(opts.Out, "seed000.parquet")
-	if err := magnas.WriteRows(pq, r.rows, meta); err != nil {
-		return nil, err
-	}
-	r.rep.Files = append(r.rep.Files, pq)
-	r.rep.Rows = len(r.rows)
-	md := filepath.Join(opts.Out, "report.md")
-	if err := atomicfile.WriteFile(md, []byte(r.md.String())); err != nil {
-		return nil, fmt.Errorf("seed000: %w", err)
-	}
-	r.rep.Files = append(r.rep.Files, md)
-	return r.rep, nil
+	r.md.WriteString("\n")
+	return nil
 }
 
 // accuracy returns the user's table or the proxy of dataset.
@@ -153,7 +200,8 @@ func (r *run) accuracy(dataset string) magnas.Accuracy {
 	}
 	p, err := magnas.NewProxy(dataset, workload.MaGNASSpace())
 	if err != nil {
-		panic(err) // the data sets are the package's own constants
+		// Run checked Options.Dataset and the others are magnas.Datasets.
+		panic(fmt.Sprintf("seed000: unchecked data set: %v", err))
 	}
 	return p
 }

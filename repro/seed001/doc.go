@@ -3,8 +3,12 @@
 // pairs), Figure 7 (accuracy vs latency of the co-search against handcrafted
 // GNNs whose accelerators the same search tunes) and Figure 8 (speed-up of
 // searched accelerators over the HyGCN-like and AWB-GCN-like designs on
-// the same engine), as Parquet tables, PNG/SVG figures and a report.md
-// that sets the paper's numbers beside ours.
+// the same engine, each sized as its own paper: PE split, clock, memory,
+// AWB-GCN's reported balance; per case and per data set, with two variants
+// that show what moves the comparison), as Parquet tables, PNG/SVG figures
+// and a report.md that sets the paper's numbers beside ours. Reddit's rows
+// are a power-law degree profile with its published size and mean degree
+// (RedditRows; the exponent is swept in the report).
 //
 //	rep, err := seed001.Run(ctx, seed001.Options{Out: "results/seed001", Quick: true})
 //

@@ -46,7 +46,14 @@ func writeReport(rep *Report) error {
 		p("| %s | %s | %s | %.3f | %.1f | %d | %s | %s |", r.Dataset, r.Method, w, r.Accuracy, float64(r.LatencyPS)/1e6, r.Evaluations, r.Arch, r.Accel)
 	}
 	p("\nPaper (Sec. V-D): G-CoS designs reach up to 2.7 %% / 3.22 %% / 1.01 %% higher accuracy with 1.91x / 1.08x / 1.19x lower latency than the handcrafted GNNs with tuned accelerators (Cora / CiteSeer / PubMed). Handcrafted accelerators here are tuned by the same pool search (latency only).\n")
-	p("## Figure 8: speed-up over the baselines on the same engine\n")
+	p("## Figure 8: speed-up over the baselines\n")
+	p("Baselines as their own papers size them (accel/gcos/baseline.go), each on its own platform, since G-CoS compares with their published speed-ups over PyG-CPU (Sec. V-B); the 4,096-DSP cap binds G-CoS's designs only:\n")
+	p("- **HyGCN-like** (HPCA 2020, Table 6): aggregation engine of 32 SIMD cores x 16 lanes = %d lanes, combination engine of 8 systolic modules of 4 x 128 = %d PEs (aggregation has %.0f %% of the ALUs), its vertex-disperse aggregation (no vertex waits for another) and interval-shard partition (source features read once per 8 MB destination interval), inter-engine pipeline, %.0f GHz, %.0f GB/s HBM, ~24 MB of buffers. It aggregates the raw features before combining and does not skip their zeros, so it is priced on dense input features.",
+		accel.HyGCNSIMDCores*accel.HyGCNSIMDLanes, accel.HyGCNModules*accel.HyGCNModuleRows*accel.HyGCNModuleCols,
+		100*float64(accel.HyGCNSIMDCores*accel.HyGCNSIMDLanes)/float64(accel.HyGCNSIMDCores*accel.HyGCNSIMDLanes+accel.HyGCNModules*accel.HyGCNModuleRows*accel.HyGCNModuleCols),
+		accel.HyGCNClockHz/1e9, accel.HyGCNHBMBytesPerS/1e9)
+	p("- **AWB-GCN-like** (MICRO 2020): %d PEs at %.0f MHz, column-wise products, rows dealt round robin, rebalanced at run time to the %.1f %% PE utilisation AWB-GCN reports for 4K PEs (\"from 32.5 %% to 88.6 %%\", arXiv 1908.10834), or the static mapping's when better; the Intel PAC D5005's %.1f GB/s of DDR4. It multiplies the sparse X by W first, as G-CoS's designs.\n",
+		accel.AWBGCNPEs, accel.AWBGCNClockHz/1e6, 100*accel.AWBGCNUtilization, accel.AWBGCNDDRBytesPerS/1e9)
 	p("| data set | model | G-CoS (us) | HyGCN-like (us) | AWB-GCN-like (us) | over HyGCN-like | over AWB-GCN-like | G-CoS accelerator |")
 	p("|---|---|---|---|---|---|---|---|")
 	lat := map[[3]string]float64{}
@@ -60,6 +67,42 @@ func writeReport(rep *Report) error {
 		k := [3]string{r.Dataset, r.Model}
 		p("| %s | %s | %.1f | %.1f | %.1f | %.2fx | %.2fx | %s |", r.Dataset, r.Model, lat[[3]string{k[0], k[1], "G-CoS"}],
 			lat[[3]string{k[0], k[1], "HyGCN-like"}], lat[[3]string{k[0], k[1], "AWB-GCN-like"}], r.SpeedupHyGCN, r.SpeedupAWB, r.Accel)
+	}
+	p("\n### Per data set, beside the paper (`fig8_per_dataset.png`)\n")
+	p("The paper's text gives only the averages over Fig. 8 (%.2fx over HyGCN, %.2fx over AWB-GCN); its per-data-set bars are not in the text, so each data set is set beside the average. Ours: geometric means over GCN, GIN and GraphSAGE.\n", PaperSpeedupHyGCN, PaperSpeedupAWB)
+	p("| data set | over HyGCN-like | paper | ratio | over AWB-GCN-like | paper | ratio | AWB-GCN static balance (4,096 PEs, round robin) | over HyGCN-like given sparse X | over AWB-GCN-like given 460 GB/s |")
+	p("|---|---|---|---|---|---|---|---|---|---|")
+	for _, st := range rep.Fig8Sets {
+		bal := "-"
+		if st.AWBStaticBalance > 0 {
+			bal = fmt.Sprintf("%.1f %%", 100*st.AWBStaticBalance)
+		}
+		p("| %s | %.2fx | %.2fx | %.2f | %.2fx | %.2fx | %.2f | %s | %.2fx | %.2fx |", st.Dataset, st.SpeedupHyGCN, PaperSpeedupHyGCN, st.SpeedupHyGCN/PaperSpeedupHyGCN,
+			st.SpeedupAWB, PaperSpeedupAWB, st.SpeedupAWB/PaperSpeedupAWB, bal, st.SpeedupHyGCNSparseX, st.SpeedupAWBHBM)
+	}
+	p("| **all (geo-mean)** | **%.2fx** | %.2fx | %.2f | **%.2fx** | %.2fx | %.2f | AWB-GCN reports 32.5 %% on average | %.2fx | %.2fx |", rep.SpeedupHyGCN, PaperSpeedupHyGCN, rep.SpeedupHyGCN/PaperSpeedupHyGCN,
+		rep.SpeedupAWB, PaperSpeedupAWB, rep.SpeedupAWB/PaperSpeedupAWB, rep.SpeedupHyGCNSparseX, rep.SpeedupAWBHBM)
+	p("| all (arithmetic mean) | %.2fx | %.2fx | %.2f | %.2fx | %.2fx | %.2f | | | |", rep.ArithHyGCN, PaperSpeedupHyGCN, rep.ArithHyGCN/PaperSpeedupHyGCN,
+		rep.ArithAWB, PaperSpeedupAWB, rep.ArithAWB/PaperSpeedupAWB)
+	within := func(x, paper float64) string {
+		if math.Abs(x/paper-1) <= 0.2 {
+			return "within 20 %"
+		}
+		return "not within 20 %"
+	}
+	p("\nAgainst the paper's averages: over HyGCN-like %s (%.2fx vs %.2fx), over AWB-GCN-like %s (%.2fx vs %.2fx). This is a finding, not a tuning target: no factor is fitted to it. What moves it:\n",
+		within(rep.SpeedupHyGCN, PaperSpeedupHyGCN), rep.SpeedupHyGCN, PaperSpeedupHyGCN, within(rep.SpeedupAWB, PaperSpeedupAWB), rep.SpeedupAWB, PaperSpeedupAWB)
+	p("- HyGCN aggregates the raw, dense features before combining: on the citation graphs its 512 lanes sum %d / %d / %d-wide rows over every edge (Cora / CiteSeer / PubMed) and its systolic engine multiplies them dense, where G-CoS's designs first multiply the 1-10 %%-dense X by W. Given sparse X (the last-but-one column) the gap over HyGCN-like falls to %.2fx. Reddit's features are dense for every design, and there the gap is closest to the paper's.", 1433, 3703, 500, rep.SpeedupHyGCNSparseX)
+	p("- AWB-GCN's D5005 has %.1f GB/s of DDR4, G-CoS's VCU128 460 GB/s of HBM; on these layers every design is bandwidth-bound. On 460 GB/s the gap over AWB-GCN-like is %.2fx. On Reddit it also aggregates the 602-wide features before combining (package workload's order for a dense GCN layer), which AWB-GCN itself would not.", accel.AWBGCNDDRBytesPerS/1e9, rep.SpeedupAWBHBM)
+	p("- The two baselines against each other: AWB-GCN reports 7.4x over HyGCN on GCN (its arXiv version, the one G-CoS cites); the paper's own averages imply %.1fx; ours give %.1fx (geo-mean of HyGCN-like / AWB-GCN-like latency ratios over all cases).", PaperSpeedupHyGCN/PaperSpeedupAWB, rep.SpeedupHyGCN/rep.SpeedupAWB)
+	if len(rep.RedditSensitivity) > 0 {
+		p("\n### Reddit's degree exponent (`fig8_reddit_gamma.parquet`)\n")
+		p("Reddit's published statistics fix its size and mean degree (492), not its tail; the exponent (%.1f by default) is our assumption. The designs searched at %.1f, re-priced on profiles of other exponents:\n", RedditGamma, RedditGamma)
+		p("| exponent | model | over HyGCN-like | over AWB-GCN-like |")
+		p("|---|---|---|---|")
+		for _, r := range rep.RedditSensitivity {
+			p("| %.1f | %s | %.2fx | %.2fx |", r.Gamma, r.Model, r.SpeedupHyGCN, r.SpeedupAWB)
+		}
 	}
 	var logB float64
 	nb := 0
@@ -76,9 +119,7 @@ func writeReport(rep *Report) error {
 	if nb > 0 {
 		p("\nOff-chip bytes of the G-CoS designs relative to HyGCN-like's: geometric mean %.0f %% (paper: about 50 %% of HyGCN's bandwidth).", 100*math.Exp(logB/float64(nb)))
 	}
-	p("\nGeometric mean: **%.2fx over HyGCN-like** (paper: %.2fx over HyGCN), **%.2fx over AWB-GCN-like** (paper: %.2fx over AWB-GCN).\n",
-		rep.SpeedupHyGCN, PaperSpeedupHyGCN, rep.SpeedupAWB, PaperSpeedupAWB)
-	p("The paper compares against published speed-ups over PyG-CPU of the real accelerators; ours are modelled on one engine with documented configurations (accel/gcos: HyGCN, AWBGCN), all at 4,096 DSPs and the same HBM. The AWB-GCN-like design is modelled at perfect balance after rebalancing, which favours it. Reddit is priced by size (232,965 nodes, 114.6 M entries, average rows).\n")
+	p("\nOur latencies come from one analytical engine for all three designs; the paper's baselines are published speed-ups over PyG-CPU of the real accelerators. Left as they are: every design moves 16-bit words (HyGCN computes in 32-bit fixed point, a favour to its traffic), and on Reddit's dense features every design aggregates first ((AX)W, as package workload orders a dense GCN layer), where AWB-GCN and PyG's GCNConv compute A(XW).\n")
 	p("## Order of magnitude\n")
 	p("Cora two-layer GCN (hidden 16) on its searched accelerator: **%.1f us** (paper scale 1-50 us). The first layer multiplies only the non-zero input features by its weights and aggregates after (A(XW)): %.2f M MACs in all (%.1f us at 4,096 MACs/cycle and 330 MHz), where dense features would need %.1f M (%.1f us).\n",
 		rep.CoraGCNMicros, float64(rep.CoraGCNMACs)/1e6, bound(rep.CoraGCNMACs), float64(rep.CoraGCNDenseMACs)/1e6, bound(rep.CoraGCNDenseMACs))

@@ -122,8 +122,16 @@ type Report struct {
 	GoodFraction    float64 // of Fig 1's pairs in the good corner
 	Fig7            []Fig7Row
 	Fig8            []Fig8Row
-	// Geometric means of G-CoS's speed-ups over the baselines.
+	// Fig8Sets summarises Figure 8 per data set.
+	Fig8Sets []Fig8Set
+	// RedditSensitivity re-prices Reddit's cases at RedditGammas.
+	RedditSensitivity []SensRow
+	// Geometric and arithmetic means of G-CoS's speed-ups over the
+	// baselines (the paper says "average" without saying which).
 	SpeedupHyGCN, SpeedupAWB float64
+	ArithHyGCN, ArithAWB     float64
+	// Geometric means over the variants (baselines()).
+	SpeedupHyGCNSparseX, SpeedupAWBHBM float64
 	// CoraGCNMicros is the handcrafted GCN on Cora on its searched
 	// accelerator (the order-of-magnitude check).
 	CoraGCNMicros float64
@@ -259,7 +267,11 @@ func Run(ctx context.Context, o Options) (Report, error) {
 	}
 	tasks = append(tasks, func(o *Options) (err error) {
 		o.logf("seed001: figure 8")
-		rep.Fig8, rep.SpeedupHyGCN, rep.SpeedupAWB, err = fig8(ctx, o, data, sz)
+		f8, err := fig8(ctx, o, data, sz)
+		rep.Fig8, rep.Fig8Sets, rep.RedditSensitivity = f8.rows, f8.sets, f8.sens
+		rep.SpeedupHyGCN, rep.SpeedupAWB = f8.geo[0], f8.geo[1]
+		rep.ArithHyGCN, rep.ArithAWB = f8.arith[0], f8.arith[1]
+		rep.SpeedupHyGCNSparseX, rep.SpeedupAWBHBM = f8.geo[2], f8.geo[3]
 		return err
 	})
 	if err := runTasks(&o, tasks); err != nil {
@@ -296,6 +308,8 @@ func Run(ctx context.Context, o Options) (Report, error) {
 //     1,060 rows it has are 9.99 % non-zero),
 //   - Reddit: dense (our assumption: GraphSAGE's Reddit features are
 //     averaged GloVe word vectors and post statistics, not bags of words).
+//
+// Reddit's rows are a degree profile (RedditRows), not average rows.
 var published = []nas.Dataset{
 	{Name: "cora", Size: workload.Size{Nodes: 2708, NNZ: 10556}, Features: 1433, FeatureDensity: 49216.0 / (2708 * 1433), Classes: 7},
 	{Name: "citeseer", Size: workload.Size{Nodes: 3327, NNZ: 9104}, Features: 3703, FeatureDensity: 105165.0 / (3327 * 3703), Classes: 6},
@@ -303,10 +317,42 @@ var published = []nas.Dataset{
 	{Name: "reddit", Size: workload.Size{Nodes: 232965, NNZ: 114615892}, Features: 602, Classes: 41},
 }
 
+// Reddit's published size: 232,965 posts, 114,615,892 adjacency entries
+// (PyG's Reddit, GraphSAGE's data: "232,965 posts with an average degree
+// of 492", Hamilton et al., NeurIPS 2017, Sec. 4.1). Its degree
+// distribution is not published with it; RedditRows fits a power law to
+// this mean.
+const (
+	RedditNodes   = 232965
+	RedditEntries = 114615892
+	// RedditGamma is the power-law exponent of Reddit's degree profile: our
+	// assumption (social graphs' tails fall between 2 and 3; KONECT
+	// estimates 2.69 for the Digg reply network, a comparable social-news
+	// graph). The report sweeps RedditGammas.
+	RedditGamma = 2.5
+	// redditSeed orders the profile's rows (node ids carry no degree order).
+	redditSeed = 0x5eedd17
+)
+
+// RedditGammas are the exponents the report's sensitivity of Figure 8 on
+// Reddit sweeps.
+var RedditGammas = []float64{2.1, 2.5, 3.0}
+
+// RedditRows returns the degree profile of Reddit at exponent gamma: row
+// lengths from a power law on [xmin, nodes-1] whose mean is Reddit's 492
+// (graphs.PowerLawRows), in a seeded random order.
+func RedditRows(gamma float64) ([]int32, error) {
+	r, err := graphs.PowerLawRows(RedditNodes, RedditEntries, gamma, RedditNodes-1, redditSeed)
+	if err != nil {
+		return nil, fmt.Errorf("seed001: reddit profile: %w", err)
+	}
+	return r, nil
+}
+
 // Datasets returns Cora, CiteSeer, PubMed and Reddit: with their graphs
 // and measured feature densities when on disk, else their published sizes
-// and densities (Reddit always by size: its 115 M entries are priced from
-// the average row).
+// and densities (Reddit always by size, its rows a power-law degree
+// profile fitted to its mean degree: RedditRows).
 func Datasets(dir string) ([]nas.Dataset, error) {
 	out, _, err := datasets(dir)
 	return out, err
@@ -339,7 +385,21 @@ func datasets(dir string) ([]nas.Dataset, []string, error) {
 				src = fmt.Sprintf("measured from the Planetoid files (%d of %d rows)", rows, p.NumNodes())
 			}
 		}
-		from = append(from, fmt.Sprintf("%s: %d features, %.2f %% non-zero, %s", ds.Name, ds.Features, 100*cmp.Or(ds.FeatureDensity, 1), src))
+		rows := "rows of the graph on disk"
+		if ds.Graph == nil && ds.Name == "reddit" {
+			if ds.Rows, err = RedditRows(RedditGamma); err != nil {
+				return nil, nil, err
+			}
+			st, err := graphs.RowPtrStats(ds.Rows)
+			if err != nil {
+				return nil, nil, err
+			}
+			rows = fmt.Sprintf("rows a power-law degree profile (exponent %.1f, mean %.0f, median %d, 99th percentile %d, longest %d; the longest 1 %% hold %.0f %% of the entries)",
+				RedditGamma, st.Mean, st.Median, st.P99, st.Max, 100*st.Top1PctShare)
+		} else if ds.Graph == nil {
+			rows = "average rows (graph not on disk)"
+		}
+		from = append(from, fmt.Sprintf("%s: %d features, %.2f %% non-zero, %s; %s", ds.Name, ds.Features, 100*cmp.Or(ds.FeatureDensity, 1), src, rows))
 	}
 	return out, from, nil
 }
@@ -636,54 +696,201 @@ func Fig8Models(classes int) ([]string, []nas.Arch) {
 	return []string{"GCN", "GIN", "GraphSAGE"}, []nas.Arch{hc["GCN"], gin, hc["GraphSAGE"]}
 }
 
+// baseline is a baseline design of Figure 8 and how its work is priced.
+type baseline struct {
+	name string
+	cfg  accel.Config
+	// dense: the design does not skip zero input features. HyGCN
+	// aggregates the raw features before combining them (HPCA 2020,
+	// Table 5) and its sparsity elimination works on the adjacency only
+	// (Table 4 stores Cora's features dense); AWB-GCN multiplies the sparse
+	// X by W first (MICRO 2020), as G-CoS's designs may.
+	dense bool
+}
+
+// baselines returns Figure 8's two baselines as their papers size them,
+// then two variants that show what moves the comparison: HyGCN-like
+// skipping zero input features (combining them first, as the other
+// designs may) and AWB-GCN-like on G-CoS's 460 GB/s HBM instead of the
+// D5005's DDR4.
+func baselines() []baseline {
+	awbHBM := accel.AWBGCN()
+	awbHBM.Name, awbHBM.HBMBytesPerSec = "awb-gcn-like-hbm", accel.HBMBytesPerSec
+	hySparse := accel.HyGCN()
+	hySparse.Name = "hygcn-like-sparse-x"
+	return []baseline{{"HyGCN-like", accel.HyGCN(), true}, {"AWB-GCN-like", accel.AWBGCN(), false},
+		{"HyGCN-like, sparse X", hySparse, false}, {"AWB-GCN-like, 460 GB/s HBM", awbHBM, false}}
+}
+
+// nVariants is the number of baselines() that are variants, not Figure 8's.
+const nVariants = 2
+
+// Fig8Set is Figure 8 summarised per data set: geometric means over the
+// models of G-CoS's speed-ups, and the balance AWB-GCN's static row
+// mapping would have on the data set's rows.
+type Fig8Set struct {
+	Dataset      string  `parquet:"dataset"`
+	SpeedupHyGCN float64 `parquet:"speedup_hygcn"`
+	SpeedupAWB   float64 `parquet:"speedup_awb"`
+	// AWBStaticBalance is the PE utilisation of AWB-GCN's 4,096 PEs dealt
+	// the rows of A+I round robin, before rebalancing (AWB-GCN reports
+	// 32.5 % on average over its data sets).
+	AWBStaticBalance float64 `parquet:"awb_static_balance"`
+	// Speed-ups over the variants of baselines(): HyGCN-like with sparse
+	// input features, AWB-GCN-like on 460 GB/s.
+	SpeedupHyGCNSparseX float64 `parquet:"speedup_hygcn_sparse_x"`
+	SpeedupAWBHBM       float64 `parquet:"speedup_awb_hbm"`
+}
+
+// SensRow is one case of Figure 8 on Reddit at another degree exponent:
+// the designs searched at RedditGamma, re-priced.
+type SensRow struct {
+	Gamma        float64 `parquet:"gamma"`
+	Model        string  `parquet:"model"`
+	SpeedupHyGCN float64 `parquet:"speedup_hygcn"`
+	SpeedupAWB   float64 `parquet:"speedup_awb"`
+}
+
+// fig8Out is what fig8 returns.
+type fig8Out struct {
+	rows       []Fig8Row
+	sets       []Fig8Set
+	sens       []SensRow
+	geo, arith [4]float64 // over each of baselines()
+}
+
+// caseLatency prices a on G-CoS's design and on each baseline.
+func caseLatency(ds nas.Dataset, a nas.Arch, best accel.Config, base []baseline) (gcos hw.Cost, bl []hw.Cost, err error) {
+	p, err := nas.NewProblem(ds, nil)
+	if err != nil {
+		return gcos, nil, err
+	}
+	dense := ds
+	dense.FeatureDensity = 0
+	pd, err := nas.NewProblem(dense, nil)
+	if err != nil {
+		return gcos, nil, err
+	}
+	run := func(pr *nas.Problem, c accel.Config) (hw.Cost, error) {
+		u, err := accel.New(c)
+		if err != nil {
+			return hw.Cost{}, err
+		}
+		return pr.Latency(a, u)
+	}
+	if gcos, err = run(p, best); err != nil {
+		return gcos, nil, err
+	}
+	for _, b := range base {
+		pr := p
+		if b.dense {
+			pr = pd
+		}
+		c, err := run(pr, b.cfg)
+		if err != nil {
+			return gcos, nil, err
+		}
+		bl = append(bl, c)
+	}
+	return gcos, bl, nil
+}
+
 // fig8 compares the searched accelerator of each model and data set with
-// the two baselines.
-func fig8(ctx context.Context, o *Options, data []nas.Dataset, sz Sizes) ([]Fig8Row, float64, float64, error) {
-	var rows []Fig8Row
-	var logH, logA float64
+// the two baselines, and re-prices Reddit's cases at other degree
+// exponents.
+func fig8(ctx context.Context, o *Options, data []nas.Dataset, sz Sizes) (fig8Out, error) {
+	var out fig8Out
+	var logs, sums [4]float64
 	n := 0
-	base := []accel.Config{accel.HyGCN(), accel.AWBGCN()}
+	base := baselines()
 	for di, ds := range data {
 		names, archs := Fig8Models(ds.Classes)
-		p, err := nas.NewProblem(ds, nil)
-		if err != nil {
-			return nil, 0, 0, err
-		}
+		var setLog [4]float64
+		var bests []accel.Config
 		for mi, a := range archs {
 			best, _, err := tuneAccel(ctx, o, ds, a, sz, uint64(100+10*di+mi))
 			if err != nil {
-				return nil, 0, 0, err
+				return out, err
 			}
-			var lat [2]int64
-			var bytes [2]int64
-			for bi, c := range base {
-				u, err := accel.New(c)
-				if err != nil {
-					return nil, 0, 0, err
-				}
-				cost, err := p.Latency(a, u)
-				if err != nil {
-					return nil, 0, 0, err
-				}
-				lat[bi], bytes[bi] = cost.TimePS, cost.DRAMBytes
+			bests = append(bests, best.Design.HW)
+			g, bl, err := caseLatency(ds, a, best.Design.HW, base)
+			if err != nil {
+				return out, err
 			}
-			sh := float64(lat[0]) / float64(best.LatencyPS)
-			sa := float64(lat[1]) / float64(best.LatencyPS)
-			logH += math.Log(sh)
-			logA += math.Log(sa)
+			var sp [4]float64
+			for bi := range base {
+				sp[bi] = float64(bl[bi].TimePS) / float64(g.TimePS)
+				logs[bi] += math.Log(sp[bi])
+				sums[bi] += sp[bi]
+				setLog[bi] += math.Log(sp[bi])
+			}
 			n++
-			for _, r := range []struct {
-				design, accel string
-				lat, bytes    int64
-			}{{"G-CoS", describe(best.Design.HW), best.LatencyPS, best.DRAMBytes},
-				{"HyGCN-like", describe(base[0]), lat[0], bytes[0]}, {"AWB-GCN-like", describe(base[1]), lat[1], bytes[1]}} {
-				rows = append(rows, Fig8Row{Dataset: ds.Name, Model: names[mi], Design: r.design, Accel: r.accel,
-					LatencyPS: r.lat, DRAMBytes: r.bytes, SpeedupHyGCN: sh, SpeedupAWB: sa})
+			out.rows = append(out.rows, Fig8Row{Dataset: ds.Name, Model: names[mi], Design: "G-CoS", Accel: describe(best.Design.HW),
+				LatencyPS: g.TimePS, DRAMBytes: g.DRAMBytes, SpeedupHyGCN: sp[0], SpeedupAWB: sp[1]})
+			for bi, b := range base[:len(base)-nVariants] {
+				out.rows = append(out.rows, Fig8Row{Dataset: ds.Name, Model: names[mi], Design: b.name, Accel: describe(b.cfg),
+					LatencyPS: bl[bi].TimePS, DRAMBytes: bl[bi].DRAMBytes, SpeedupHyGCN: sp[0], SpeedupAWB: sp[1]})
 			}
-			o.logf("seed001: %s %s: G-CoS %.1f us, %.2fx over HyGCN-like, %.2fx over AWB-GCN-like", ds.Name, names[mi], float64(best.LatencyPS)/1e6, sh, sa)
+			o.logf("seed001: %s %s: G-CoS %.1f us, %.2fx over HyGCN-like, %.2fx over AWB-GCN-like", ds.Name, names[mi], float64(g.TimePS)/1e6, sp[0], sp[1])
+		}
+		k := float64(len(archs))
+		set := Fig8Set{Dataset: ds.Name, SpeedupHyGCN: math.Exp(setLog[0] / k), SpeedupAWB: math.Exp(setLog[1] / k),
+			SpeedupHyGCNSparseX: math.Exp(setLog[2] / k), SpeedupAWBHBM: math.Exp(setLog[3] / k)}
+		if ptr := rowPtrOf(ds); ptr != nil {
+			set.AWBStaticBalance = accel.RoundRobinBalance(withSelfLoops(ptr), accel.AWBGCNPEs)
+		}
+		out.sets = append(out.sets, set)
+		if ds.Name == "reddit" && ds.Graph == nil {
+			for _, gm := range RedditGammas {
+				alt := ds
+				var err error
+				if alt.Rows, err = RedditRows(gm); err != nil {
+					return out, err
+				}
+				for mi, a := range archs {
+					g, bl, err := caseLatency(alt, a, bests[mi], base)
+					if err != nil {
+						return out, err
+					}
+					out.sens = append(out.sens, SensRow{Gamma: gm, Model: names[mi],
+						SpeedupHyGCN: float64(bl[0].TimePS) / float64(g.TimePS), SpeedupAWB: float64(bl[1].TimePS) / float64(g.TimePS)})
+				}
+				if err := ctx.Err(); err != nil {
+					return out, err
+				}
+			}
 		}
 	}
-	return rows, math.Exp(logH / float64(n)), math.Exp(logA / float64(n)), nil
+	for bi := range base {
+		out.geo[bi] = math.Exp(logs[bi] / float64(n))
+		out.arith[bi] = sums[bi] / float64(n)
+	}
+	return out, nil
+}
+
+// rowPtrOf returns the row pointers of ds's adjacency (no self-loops):
+// its graph's or its degree profile; nil for average rows.
+func rowPtrOf(ds nas.Dataset) []int32 {
+	if g := ds.Graph; g != nil {
+		if !g.SelfLoops {
+			return g.RowPtr
+		}
+		out := make([]int32, len(g.RowPtr))
+		for i := 1; i < len(out); i++ {
+			out[i] = g.RowPtr[i] - int32(i)
+		}
+		return out
+	}
+	return ds.Rows
+}
+
+// withSelfLoops returns the row pointers of A+I: every row one longer.
+func withSelfLoops(ptr []int32) []int32 {
+	out := make([]int32, len(ptr))
+	for i := 1; i < len(out); i++ {
+		out[i] = ptr[i] + int32(i)
+	}
+	return out
 }
 
 func writeTables(rep *Report) error {
@@ -696,6 +903,14 @@ func writeTables(rep *Report) error {
 	}
 	if err := pqio.Write(filepath.Join(rep.Out, "fig8_speedup.parquet"), rep.Fig8, meta); err != nil {
 		return fmt.Errorf("seed001: %w", err)
+	}
+	if err := pqio.Write(filepath.Join(rep.Out, "fig8_per_dataset.parquet"), rep.Fig8Sets, meta); err != nil {
+		return fmt.Errorf("seed001: %w", err)
+	}
+	if len(rep.RedditSensitivity) > 0 {
+		if err := pqio.Write(filepath.Join(rep.Out, "fig8_reddit_gamma.parquet"), rep.RedditSensitivity, meta); err != nil {
+			return fmt.Errorf("seed001: %w", err)
+		}
 	}
 	return nil
 }

@@ -8,9 +8,11 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"gnnsim/graphs"
 	nas "gnnsim/nas/gcos"
 )
 
@@ -50,8 +52,18 @@ func TestRunSmall(t *testing.T) {
 		if len(rep.Fig8) != 4*3*3 {
 			t.Errorf("figure 8: %d rows, want 36", len(rep.Fig8))
 		}
-		if !(rep.SpeedupHyGCN > 0 && rep.SpeedupAWB > 0) {
-			t.Errorf("speed-ups %v %v", rep.SpeedupHyGCN, rep.SpeedupAWB)
+		if !(rep.SpeedupHyGCN > 0 && rep.SpeedupAWB > 0 && rep.SpeedupHyGCNSparseX > 0 && rep.SpeedupAWBHBM > 0) {
+			t.Errorf("speed-ups %v %v %v %v", rep.SpeedupHyGCN, rep.SpeedupAWB, rep.SpeedupHyGCNSparseX, rep.SpeedupAWBHBM)
+		}
+		if len(rep.Fig8Sets) != 4 || len(rep.RedditSensitivity) != 3*len(RedditGammas) {
+			t.Errorf("figure 8: %d data sets, %d Reddit sensitivity rows", len(rep.Fig8Sets), len(rep.RedditSensitivity))
+		}
+		// A faster baseline can only shrink the speed-up: HyGCN-like given
+		// sparse X, AWB-GCN-like given more bandwidth.
+		for _, st := range rep.Fig8Sets {
+			if st.SpeedupHyGCNSparseX > st.SpeedupHyGCN*(1+1e-9) || st.SpeedupAWBHBM > st.SpeedupAWB*(1+1e-9) {
+				t.Errorf("%s: a favoured baseline is slower: %+v", st.Dataset, st)
+			}
 		}
 		// The paper's scale: a two-layer GCN on Cora takes 1-50 us on a
 		// 4,096-DSP accelerator at 330 MHz.
@@ -66,7 +78,7 @@ func TestRunSmall(t *testing.T) {
 	if !bytes.Equal(logs[0].Bytes(), logs[1].Bytes()) || !strings.HasPrefix(logs[0].String(), "seed001: figure 1") {
 		t.Errorf("logs differ between 1 and 2 workers or start wrong:\n%s\n---\n%s", logs[0].String(), logs[1].String())
 	}
-	for _, f := range []string{"fig1_pairs.parquet", "fig7_frontier.parquet", "fig8_speedup.parquet", "report.md", "fig1_pairs.png", "fig7_cora.svg", "fig8_speedup.png"} {
+	for _, f := range []string{"fig1_pairs.parquet", "fig7_frontier.parquet", "fig8_speedup.parquet", "report.md", "fig1_pairs.png", "fig7_cora.svg", "fig8_speedup.png", "fig8_per_dataset.png", "fig8_per_dataset.parquet", "fig8_reddit_gamma.parquet"} {
 		a, err := os.ReadFile(filepath.Join(outs[0], f))
 		if err != nil {
 			t.Fatal(err)
@@ -102,7 +114,7 @@ func TestDatasetsFeatureDensity(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, ds := range pub {
-		if ds.Graph != nil || ds.FeatureDensity != published[i].FeatureDensity {
+		if ds.Graph != nil || ds.FeatureDensity != published[i].FeatureDensity || (ds.Rows != nil) != (ds.Name == "reddit") {
 			t.Errorf("%s without data: graph %v, density %v", ds.Name, ds.Graph != nil, ds.FeatureDensity)
 		}
 		if want := ds.Name == "reddit"; (ds.FeatureDensity == 0) != want {
@@ -122,5 +134,34 @@ func TestDatasetsFeatureDensity(t *testing.T) {
 		if ds.Graph == nil || math.Abs(ds.FeatureDensity/pub[i].FeatureDensity-1) > tol {
 			t.Errorf("%s: measured density %v, published %v", ds.Name, ds.FeatureDensity, pub[i].FeatureDensity)
 		}
+	}
+}
+
+// TestRedditRows: Reddit's profile has its published size and mean degree
+// (232,965 posts, 114,615,892 entries, 492), a heavier tail at a smaller
+// exponent, and is the same on every call.
+func TestRedditRows(t *testing.T) {
+	prev := math.Inf(1)
+	for _, g := range RedditGammas {
+		r, err := RedditRows(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := graphs.RowPtrStats(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Rows != RedditNodes || st.Entries != RedditEntries || math.Round(st.Mean) != 492 {
+			t.Errorf("exponent %v: %+v", g, st)
+		}
+		if !(st.Top1PctShare < prev) {
+			t.Errorf("exponent %v: top 1 %% hold %.3f, not less than at a smaller exponent (%.3f)", g, st.Top1PctShare, prev)
+		}
+		prev = st.Top1PctShare
+	}
+	a, _ := RedditRows(RedditGamma)
+	b, _ := RedditRows(RedditGamma)
+	if !slices.Equal(a, b) {
+		t.Error("Reddit's profile differs between calls")
 	}
 }

@@ -23,14 +23,38 @@
 // # The reproduction
 //
 // Run reproduces seed 002 end to end into one directory: data/ (sweep
-// directories of the Graphlaxy sets and the real sets), models/<variant>/
+// directories of the Graphlaxy sets, the real sets and the spread study),
+// models/<variant>/
 // (24 LightGBM v3 files and manifest.json per Table-4 variant),
 // table3.parquet, table4.parquet, optimal_configs.parquet,
-// schedule_{records,metrics,mean,speedups}.parquet, the figures
-// (fig1_optimal_enzymes, fig5_optimal_configs, fig6_scenario1,
-// fig7_scenario2; PNG and SVG) and report.md. Labels use omega mode by
-// default, as the seed's figures are STONNE-Omega numbers. Everything but the
-// report's last section (wall-clock times) is reproducible byte for byte.
+// schedule_{records,metrics,mean,speedups,study}.parquet, fg_spread.parquet,
+// the figures (fig1_optimal_enzymes, fig5_optimal_configs, fig6_scenario1,
+// fig7_scenario2, fig_fg_spread_{medium,large}, fig_schedule_study; PNG and
+// SVG) and report.md. Labels use omega mode by default
+// (bench.DatasetMode), as the seed's figures are STONNE-Omega numbers. The
+// data sets' F and G are spec values (Options.FeatureSizes; default
+// bench.DefaultSizes, the STONNE-Omega reference set's rule, since the seed
+// does not state its own). Everything but the report's last section
+// (wall-clock times) is reproducible byte for byte.
+//
+// # The (F, G) spread study
+//
+// Spread sweeps the first Graphlaxy Medium and Large graphs over every F, G
+// in SpreadSizes (16..512) and reports, from the labels alone, the optimal
+// configuration's improvement over a random one and over the best fixed
+// one per (F, G) and per range of sizes mixed within a set, with the
+// setting nearest the seed's Table 3 figures (93.63 % / 58.42 % on Medium)
+// and the largest spread any setting gives.
+//
+// # The scheduling study
+//
+// Study varies, one factor at a time, what the seed's scheduling speed-ups
+// (3.17x completion, 6.26x execution, > 1000x turnaround) depend on: load
+// (StudyLoads) x job mix (StudyMixes: all real graphs, the seed's sets that
+// are present, molecules only, larger graphs only, an even mix), trace
+// length (StudyLengths), predictor charge (StudyCharges), and the grid's
+// most overloaded setting on the longest trace; the report names the
+// setting nearest the seed's speed-ups.
 //
 // # Tables
 //
@@ -40,6 +64,11 @@
 // evaluated alike) are here; package predict holds the metrics.
 //
 // Left out: the seed's QOPTLib, PATTERN, TSP, PROTEINS and REDDIT-BINARY
-// job sets (not in ../shared/data), and STONNE-Omega itself (labels come
-// from gnnsim's omega mode, validated against its reference runs).
+// sets are not in ../shared/data and are never downloaded; bench.RealSets
+// lists where each comes from, its licence and the path under the data
+// directory where a user can place it (the report lists present and
+// missing sets). The seed's 43 SuiteSparse networks are not listed by the
+// seed; ours are the 33 square ones of ../shared/data. STONNE-Omega itself
+// is left out too (labels come from gnnsim's omega mode, validated against
+// its reference runs).
 package seed002

@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"math"
 	"slices"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -292,4 +293,178 @@ func ratioLabel(v float64) string {
 	default:
 		return fmt.Sprintf("%.1e", v)
 	}
+}
+
+// sizeColours are the line colours of the six G values of the spread study.
+var sizeColours = []color.Color{gnplot.Blue, gnplot.Orange, gnplot.Green, gnplot.Vermillion, gnplot.Purple, gnplot.SkyBlue}
+
+// seedLine is a dashed black horizontal line at y across [x0, x1], labelled
+// in the legend: how a figure marks the seed's published value.
+func seedLine(p *plot.Plot, x0, x1, y float64, label string) error {
+	l, err := plotter.NewLine(plotter.XYs{{X: x0, Y: y}, {X: x1, Y: y}})
+	if err != nil {
+		return err
+	}
+	l.Color = color.Black
+	l.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
+	l.Width = vg.Points(1.5)
+	p.Add(l)
+	p.Legend.Add(label, l)
+	return nil
+}
+
+// PlotSpread writes the (F, G) spread study of data set ds (the single
+// settings of rows) to base.png and base.svg: the optimal configuration's
+// improvement over a random one and over the best fixed one against F, one
+// line per G, with seed 002's Table 3 figures for the set marked.
+func PlotSpread(base, ds string, rows []SpreadRow, seedRandom, seedBest float64) error {
+	var sel []SpreadRow
+	for _, r := range rows {
+		if r.Dataset == ds && !r.Range {
+			sel = append(sel, r)
+		}
+	}
+	if len(sel) == 0 {
+		return fmt.Errorf("seed002: no spread rows of %s", ds)
+	}
+	ticks := make([]plot.Tick, len(SpreadSizes))
+	for i, f := range SpreadSizes {
+		ticks[i] = plot.Tick{Value: float64(f), Label: fmt.Sprint(f)}
+	}
+	x0, x1 := float64(SpreadSizes[0]), float64(SpreadSizes[len(SpreadSizes)-1])
+	var yticks []plot.Tick
+	for v := 0; v <= 100; v += 20 {
+		yticks = append(yticks, plot.Tick{Value: float64(v), Label: fmt.Sprint(v)})
+	}
+	// legendTop: where the legend clears the lines (the data sit low over
+	// best fixed, in the middle over random).
+	panel := func(title, ylabel string, value func(*SpreadRow) float64, seedV float64, legendTop bool) (*plot.Plot, error) {
+		p := plot.New()
+		p.Title.Text = title
+		p.X.Label.Text = "input features F (per node; log scale)"
+		p.Y.Label.Text = ylabel
+		p.X.Scale = plot.LogScale{}
+		p.X.Tick.Marker = plot.ConstantTicks(ticks)
+		p.X.Min, p.X.Max = x0/1.1, x1*1.1
+		p.Y.Min, p.Y.Max = 0, 100
+		p.Y.Tick.Marker = plot.ConstantTicks(yticks)
+		for gi, g := range SpreadSizes {
+			var xys plotter.XYs
+			for i := range sel {
+				if int(sel[i].G) == g {
+					xys = append(xys, plotter.XY{X: float64(sel[i].F), Y: value(&sel[i])})
+				}
+			}
+			if len(xys) == 0 {
+				continue
+			}
+			l, pts, err := plotter.NewLinePoints(xys)
+			if err != nil {
+				return nil, err
+			}
+			l.Color, pts.Color = sizeColours[gi%len(sizeColours)], sizeColours[gi%len(sizeColours)]
+			p.Add(l, pts)
+			p.Legend.Add(fmt.Sprintf("G = %d", g), l, pts)
+		}
+		if err := seedLine(p, x0, x1, seedV, fmt.Sprintf("seed 002, Table 3: %.2f %%", seedV)); err != nil {
+			return nil, err
+		}
+		p.Legend.Top = legendTop
+		p.Legend.Left = !legendTop
+		p.Legend.TextStyle.Font.Size = vg.Points(8)
+		p.Add(plotter.NewGrid())
+		return p, nil
+	}
+	a, err := panel("over a random configuration", "improvement, % of total latency",
+		func(r *SpreadRow) float64 { return r.ImprovementVsRandom }, seedRandom, false)
+	if err != nil {
+		return err
+	}
+	b, err := panel("over the best fixed configuration", "improvement, % of total latency",
+		func(r *SpreadRow) float64 { return r.ImprovementVsBestFixed }, seedBest, true)
+	if err != nil {
+		return err
+	}
+	title := fmt.Sprintf("%s, %d graphs: improvement of the optimal configuration per graph (simulated cycles) by feature sizes F x G", ds, sel[0].Graphs)
+	return gnplot.Save(base, 12*vg.Inch, 5*vg.Inch, [][]*plot.Plot{{a, b}}, title)
+}
+
+// ticks125 are labelled ticks at 1, 2, 5 x 10^k within [lo, hi], for log
+// axes that span less than a decade or two.
+func ticks125(lo, hi float64) []plot.Tick {
+	var out []plot.Tick
+	for d := math.Pow(10, math.Floor(math.Log10(lo))); d <= hi; d *= 10 {
+		for _, m := range []float64{1, 2, 5} {
+			if v := m * d; v >= lo && v <= hi {
+				out = append(out, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', -1, 64)})
+			}
+		}
+	}
+	return out
+}
+
+// PlotStudy writes the scheduling study's load x job mix grid to base.png
+// and base.svg: SJF-Predicted's scenario-1 speed-ups over the best feasible
+// baseline against the load, one line per job mix, one panel per metric
+// (log scale), with seed 002's speed-ups marked.
+func PlotStudy(base string, rows []StudyRow) error {
+	var mixes []string
+	for _, r := range rows {
+		if r.Factor == "load x mix" && !slices.Contains(mixes, r.Mix) {
+			mixes = append(mixes, r.Mix)
+		}
+	}
+	if len(mixes) == 0 {
+		return fmt.Errorf("seed002: no load x mix rows to plot")
+	}
+	metrics := []struct {
+		name  string
+		value func(*StudyRow) float64
+		seed  float64
+		label string
+	}{
+		{"mean completion time", func(r *StudyRow) float64 { return r.Completion }, SeedCompletionSpeedup, "seed 002: 3.17x"},
+		{"mean execution time", func(r *StudyRow) float64 { return r.Execution }, SeedExecutionSpeedup, "seed 002: 6.26x"},
+		{"mean turnaround time", func(r *StudyRow) float64 { return r.Turnaround }, SeedTurnaroundSpeedup, "seed 002: > 1000x"},
+	}
+	var panels []*plot.Plot
+	for _, m := range metrics {
+		p := plot.New()
+		p.Title.Text = m.name
+		p.X.Label.Text = "offered load at the best tilings (fraction of 3 machines' capacity)"
+		p.Y.Label.Text = "speed-up of SJF-Predicted (x, log scale)"
+		p.Y.Scale = plot.LogScale{}
+		lo, hi := m.seed, m.seed
+		for mi, mix := range mixes {
+			var xys plotter.XYs
+			for i := range rows {
+				if r := &rows[i]; r.Factor == "load x mix" && r.Mix == mix {
+					v := m.value(r)
+					xys = append(xys, plotter.XY{X: r.Utilisation, Y: v})
+					lo, hi = min(lo, v), max(hi, v)
+				}
+			}
+			l, pts, err := plotter.NewLinePoints(xys)
+			if err != nil {
+				return err
+			}
+			l.Color, pts.Color = sizeColours[mi%len(sizeColours)], sizeColours[mi%len(sizeColours)]
+			p.Add(l, pts)
+			p.Legend.Add(mix, l, pts)
+		}
+		x0, x1 := StudyLoads[0], StudyLoads[len(StudyLoads)-1]
+		if err := seedLine(p, x0, x1, m.seed, m.label); err != nil {
+			return err
+		}
+		p.X.Min, p.X.Max = x0-0.03, x1+0.03
+		p.Y.Min, p.Y.Max = max(0.5, lo/1.5), hi*3
+		p.Y.Tick.Marker = plot.ConstantTicks(ticks125(p.Y.Min, p.Y.Max))
+		p.Legend.Top = true
+		p.Legend.Left = true
+		p.Legend.TextStyle.Font.Size = vg.Points(7)
+		p.Add(plotter.NewGrid())
+		panels = append(panels, p)
+	}
+	return gnplot.Save(base, 15*vg.Inch, 5*vg.Inch, [][]*plot.Plot{panels},
+		"Scheduling study, scenario 1: SJF-Predicted over the best feasible baseline by load and job mix (each job once, 2,312-cycle charge)")
 }

@@ -27,6 +27,10 @@ type Sizes struct {
 	Small, Medium, Large int
 	// ScheduleSeeds is the number of seeded scheduling runs (default 5).
 	ScheduleSeeds int
+	// SpreadGraphs overrides the graphs per preset of the (F, G) spread
+	// study (default SpreadGraphs: 100 Medium and 30 Large quick, 600 and
+	// 200 full).
+	SpreadGraphs int
 }
 
 // QuickSizes are the reduced Graphlaxy sets of a quick reproduction. The
@@ -43,9 +47,16 @@ type Options struct {
 	DataDir string
 	Quick   bool
 	// Mode is the accelerator model of the labels: "omega" (default,
-	// STONNE-Omega's numbers, what seed 002 used) or "extended".
-	Mode    string
-	Workers int // <= 0: all CPUs; never changes the results
+	// bench.DatasetMode: STONNE-Omega's numbers, what seed 002 used) or
+	// "extended".
+	Mode string
+	// FeatureSizes are the F and G of every data set's graphs (lists
+	// allowed; bench.SizeSpec's modes). Empty: bench.DefaultSizes, graph i
+	// F = [16,32,64][i mod 3], G = [16,32][i mod 2]; seed 002 does not
+	// state its own. The (F, G) spread study sweeps its own grid
+	// (SpreadSizes) whatever this is.
+	FeatureSizes bench.SizeSpec
+	Workers      int // <= 0: all CPUs; never changes the results
 	// Log receives progress lines (nil: none). They carry wall-clock
 	// times, which never reach a result table.
 	Log io.Writer
@@ -75,6 +86,12 @@ type Summary struct {
 	// seed): the trace-length effect the report explains.
 	LongJobs     int
 	LongSpeedups []Speedup
+	// Spread is the (F, G) spread study (SpreadRow): per Graphlaxy preset
+	// of SpreadSets, the single settings then the ranges.
+	Spread []SpreadRow
+	// Study is the scheduling study (StudyRow): scenario-1 speed-ups by
+	// load, trace length, job mix and predictor charge.
+	Study []StudyRow
 	// InferenceNs is the measured wall time of one prediction of all 24
 	// configurations (not reproducible; reported only).
 	InferenceNs float64
@@ -119,7 +136,7 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	if o.Out == "" {
 		return nil, errors.New("seed002: no output directory")
 	}
-	mode := cmp.Or(o.Mode, "omega")
+	mode := cmp.Or(o.Mode, bench.DatasetMode)
 	if mode != "omega" && mode != "extended" {
 		return nil, fmt.Errorf("seed002: mode %q (want omega or extended)", mode)
 	}
@@ -155,18 +172,21 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 
 	// 1. Data sets: graphs x 24 configurations.
 	t0 := time.Now()
+	dsOpts := bench.DatasetOptions{Seed: o.Seed, Mode: mode, Sizes: o.FeatureSizes}
+	var fg bench.SizeSpec // the normalized sizes, for the report
 	var glxDirs []string
 	for _, set := range []struct {
 		preset string
 		n      int
 	}{{"small", sz.Small}, {"medium", sz.Medium}, {"large", sz.Large}} {
-		spec, err := bench.GraphlaxySpec(set.preset, o.Seed, mode)
+		spec, err := bench.GraphlaxySpec(set.preset, dsOpts)
 		if err != nil {
 			return nil, err
 		}
 		if set.n > 0 {
 			spec.Graphs[0].Count = set.n
 		}
+		fg = spec.Sizes
 		dir := filepath.Join(o.Out, "data", "graphlaxy-"+set.preset)
 		if err := runSweep(ctx, spec, dir, o, logf); err != nil {
 			return nil, err
@@ -181,7 +201,7 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	case !isDir(o.DataDir):
 		realNote = fmt.Sprintf("the real data directory %s does not exist", o.DataDir)
 	default:
-		spec, err := bench.RealSpec(o.DataDir, o.Seed, mode)
+		spec, err := bench.RealSpec(o.DataDir, dsOpts)
 		if err != nil {
 			realNote = err.Error()
 			break
@@ -196,6 +216,15 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	}
 	sum.RealData = realDir != ""
 	step("simulation of the data sets", t0)
+
+	// 1b. The (F, G) spread study, from the labels alone.
+	t0 = time.Now()
+	spread, err := runSpread(ctx, o, mode, logf)
+	if err != nil {
+		return nil, err
+	}
+	sum.Spread = spread
+	step("(F, G) spread study", t0)
 
 	glx, err := bench.ReadDatasets(glxDirs)
 	if err != nil {
@@ -325,6 +354,22 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	if sum.LongSpeedups, err = Speedups(long.Mean, ours); err != nil {
 		return nil, err
 	}
+	// The scheduling study: speed-ups by load, trace length, job mix and
+	// charge (first two seeds in a quick run).
+	var heldOut []predict.Sample
+	for i, sp := range predict.AssignSplits(glx, pred.Manifest().SplitSeed) {
+		if sp == predict.TestSplit {
+			heldOut = append(heldOut, glx[i])
+		}
+	}
+	studySeeds := seeds
+	if o.Quick {
+		studySeeds = seeds[:min(2, len(seeds))]
+	}
+	mixes := StudyMixes(real, heldOut)
+	if sum.Study, err = Study(StudyOptions{Predictor: pred, Mixes: mixes, Seeds: studySeeds, Workers: o.Workers}); err != nil {
+		return nil, err
+	}
 	if d, err := MeasureInference(pred, cases, 2000); err == nil {
 		sum.InferenceNs = float64(d.Nanoseconds())
 	}
@@ -336,18 +381,23 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	if err := writeReproTables(o.Out, sum, sres, shares, meta); err != nil {
 		return nil, err
 	}
-	figs, err := writeReproFigures(o.Out, shares, sres, real != nil, len(seeds))
+	figs, err := writeReproFigures(o.Out, shares, sres, sum.Spread, sum.Study, real != nil, len(seeds))
 	if err != nil {
 		return nil, err
 	}
-	for _, base := range append([]string{figs.fig1, figs.fig5}, figs.sched[Scenario1], figs.sched[Scenario2]) {
+	bases := append([]string{figs.fig1, figs.fig5}, figs.sched[Scenario1], figs.sched[Scenario2])
+	for _, set := range SpreadSets {
+		bases = append(bases, figs.spread[set.Preset])
+	}
+	bases = append(bases, figs.study)
+	for _, base := range bases {
 		if base != "" {
 			sum.Figures = append(sum.Figures, base+".png", base+".svg")
 		}
 	}
 	step("tables, figures and report", t0)
 	sum.Wall = time.Since(start)
-	rep := reportInput{o: o, mode: mode, sizes: sz, sum: sum, sres: sres, shares: shares, glx: glx, real: real,
+	rep := reportInput{o: o, mode: mode, sizes: sz, fg: fg, mixes: mixes, sum: sum, sres: sres, shares: shares, glx: glx, real: real,
 		realNote: realNote, figs: figs, steps: steps, seeds: seeds}
 	if err := atomicfile.Write(sum.Report, rep.write); err != nil {
 		return nil, fmt.Errorf("seed002: %w", err)
@@ -370,6 +420,24 @@ func (s *Summary) Highlights() []string {
 		}
 		out = append(out, fmt.Sprintf("scenario 1, mean %-11s %s %.4g cycles, %.3gx faster than %s, %.4f x SJF-Truth",
 			sp.Metric+":", sp.Policy, sp.Value, sp.Speedup, sp.Baseline, sp.TruthRatio))
+	}
+	for _, set := range SpreadSets {
+		var sel []SpreadRow
+		for _, r := range s.Spread {
+			if r.Dataset == "Graphlaxy."+set.Preset {
+				sel = append(sel, r)
+			}
+		}
+		if len(sel) > 0 {
+			_, w := Closest(sel)
+			out = append(out, fmt.Sprintf("(F, G) spread, Graphlaxy.%s: at most %.1f %% over a random configuration (%s; seed 002: %.2f %%)",
+				set.Preset, w.ImprovementVsRandom, w.Setting(), set.Random))
+		}
+	}
+	if len(s.Study) > 0 {
+		c := ClosestStudy(s.Study)
+		out = append(out, fmt.Sprintf("scheduling study, nearest the seed: %s, load %.2f, %d jobs: %.3gx completion, %.3gx execution, %.3gx turnaround (seed 002: 3.17x, 6.26x, >1000x)",
+			c.Mix, c.Utilisation, c.TraceJobs, c.Completion, c.Execution, c.Turnaround))
 	}
 	return out
 }
@@ -404,6 +472,12 @@ func writeReproTables(out string, sum *Summary, sres *ScheduleResult, shares []O
 	if err := WriteSchedule(out, sres, meta); err != nil {
 		return err
 	}
+	if err := WriteSpread(filepath.Join(out, SpreadFile), sum.Spread, meta); err != nil {
+		return err
+	}
+	if err := WriteStudy(filepath.Join(out, StudyFile), sum.Study, meta); err != nil {
+		return err
+	}
 	return WriteSpeedups(filepath.Join(out, SpeedupsFile), sum.Speedups, meta)
 }
 
@@ -411,10 +485,25 @@ func writeReproTables(out string, sum *Summary, sres *ScheduleResult, shares []O
 type reproFigures struct {
 	fig1, fig1Set, fig5 string
 	sched               map[Scenario]string
+	spread              map[string]string // per Graphlaxy preset
+	study               string
 }
 
-func writeReproFigures(out string, shares []OptimalShare, sres *ScheduleResult, haveReal bool, nseeds int) (reproFigures, error) {
-	f := reproFigures{fig5: "fig5_optimal_configs", sched: map[Scenario]string{}}
+func writeReproFigures(out string, shares []OptimalShare, sres *ScheduleResult, spread []SpreadRow, study []StudyRow, haveReal bool, nseeds int) (reproFigures, error) {
+	f := reproFigures{fig5: "fig5_optimal_configs", sched: map[Scenario]string{}, spread: map[string]string{}}
+	if len(study) > 0 {
+		f.study = "fig_schedule_study"
+		if err := PlotStudy(filepath.Join(out, f.study), study); err != nil {
+			return f, err
+		}
+	}
+	for _, set := range SpreadSets {
+		base := "fig_fg_spread_" + set.Preset
+		if err := PlotSpread(filepath.Join(out, base), "Graphlaxy."+set.Preset, spread, set.Random, set.Best); err != nil {
+			return f, err
+		}
+		f.spread[set.Preset] = base
+	}
 	// Figure 1 is seed 002's ENZYMES; without it, the first set of shares.
 	f.fig1Set = shares[0].Dataset
 	if slices.ContainsFunc(shares, func(s OptimalShare) bool { return s.Dataset == "ENZYMES" }) {

@@ -70,7 +70,7 @@ func fakeRealData(t *testing.T) string {
 // tinyRun is a reproduction small enough for a unit test.
 func tinyRun(out, data string) Options {
 	return Options{Out: out, Seed: 3, DataDir: data, Mode: "omega",
-		Sizes: Sizes{Small: 30, Medium: 30, Large: 16, ScheduleSeeds: 2}}
+		Sizes: Sizes{Small: 30, Medium: 30, Large: 16, ScheduleSeeds: 2, SpreadGraphs: 3}}
 }
 
 // The whole chain on tiny sets writes the report, the figures and the
@@ -98,12 +98,16 @@ func TestReproTiny(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"## Table 3", "## Table 4", "Scenario 1", "Scenario 2", "3.17x", "6.26x", ">1000x",
-		"SuiteSparse", "fig6_scenario1.png", "## Wall-clock times"} {
+		"SuiteSparse", "fig6_scenario1.png", "## Wall-clock times",
+		"## (F, G) spread", "Closest to seed 002", "Largest spread of any setting", "improvement over random >= 80 % on Medium",
+		"### Scheduling study", "Load x job mix", "Nearest setting to the seed's speed-ups",
+		"### Real data sets: present and missing", "| PROTEINS | 1,113 graphs | missing |", "Missing from seed 002's sets: ENZYMES, PROTEINS"} {
 		if !bytes.Contains(rep, []byte(want)) {
 			t.Errorf("report lacks %q", want)
 		}
 	}
-	for _, f := range []string{"fig1_optimal_graphlaxy_small", "fig5_optimal_configs", "fig6_scenario1", "fig7_scenario2"} {
+	for _, f := range []string{"fig1_optimal_graphlaxy_small", "fig5_optimal_configs", "fig6_scenario1", "fig7_scenario2",
+		"fig_fg_spread_medium", "fig_fg_spread_large", "fig_schedule_study"} {
 		fh, err := os.Open(filepath.Join(a, f+".png"))
 		if err != nil {
 			t.Fatal(err)
@@ -140,6 +144,25 @@ func TestReproTiny(t *testing.T) {
 	mean, _, err := pqio.Read[MetricsRow](filepath.Join(a, ScheduleMeanFile))
 	if err != nil || len(mean) != 14 {
 		t.Errorf("schedule means: %d rows (%v), want 14", len(mean), err)
+	}
+	spread, _, err := pqio.Read[SpreadRow](filepath.Join(a, SpreadFile))
+	n := len(SpreadSizes)
+	if want := len(SpreadSets) * (2*n*n - 1); err != nil || len(spread) != want {
+		t.Errorf("spread table: %d rows (%v), want %d", len(spread), err, want)
+	}
+	for _, r := range spread {
+		if r.Graphs != 3 || r.ImprovementVsRandom <= 0 || r.ImprovementVsRandom >= 100 || r.ImprovementVsBestFixed < 0 {
+			t.Errorf("spread row %s of %s: %d graphs, %.2f %% over random, %.2f %% over best fixed", r.Setting(), r.Dataset, r.Graphs, r.ImprovementVsRandom, r.ImprovementVsBestFixed)
+		}
+	}
+	study, _, err := pqio.Read[StudyRow](filepath.Join(a, StudyFile))
+	if err != nil || len(study) == 0 {
+		t.Fatalf("study table: %d rows (%v)", len(study), err)
+	}
+	for _, r := range study {
+		if !(r.Completion > 0) || !(r.Execution > 0) || !(r.Turnaround > 0) || r.Cases == 0 {
+			t.Errorf("study row %+v", r)
+		}
 	}
 	recs, _, err := pqio.Read[RecordRow](filepath.Join(a, ScheduleRecordsFile))
 	if err != nil || len(recs) != 2*2*7*5 {

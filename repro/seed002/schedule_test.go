@@ -31,7 +31,7 @@ var (
 // into a temp dir and reads them back as cases.
 func tinyCases(tb testing.TB, n int) []predict.Sample {
 	tb.Helper()
-	spec, err := bench.GraphlaxySpec("small", 7, "omega")
+	spec, err := bench.GraphlaxySpec("small", bench.DatasetOptions{Seed: 7, Mode: "omega"})
 	if err != nil {
 		tb.Fatal(err)
 	}

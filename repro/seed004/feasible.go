@@ -9,14 +9,14 @@ import (
 )
 
 // FeasibleRow is the share of uniform random designs that meet a
-// specification under one timing: how hard the specification is, and
+// specification under one cost model: how hard the specification is, and
 // what random search pays in hardware evaluations per trained design.
 type FeasibleRow struct {
 	Data      string  `parquet:"data"`
 	LatencyMS float64 `parquet:"latency_ms"`
 	LUT       int64   `parquet:"lut_ff"`
 	DSP       int64   `parquet:"dsp"`
-	Timing    string  `parquet:"timing"`
+	Model     string  `parquet:"model"`
 	Draws     int64   `parquet:"draws"`
 	Feasible  int64   `parquet:"feasible"`
 	// Over counts the designs by the first limit they break (LUT, FF,
@@ -38,73 +38,133 @@ type FeasibleRow struct {
 	FeasibleReLU int64 `parquet:"feasible_relu_priced"`
 }
 
-// feasibility draws uniform designs of d's joint space and judges them
-// against every specification under the published timing and ours.
-func feasibility(d fgnas.Dataset, limits []fgnas.Limits, draws int, seed uint64) ([]FeasibleRow, error) {
-	sp, err := fgnas.NewSpace(2, d.Classes)
-	if err != nil {
-		return nil, err
+// Share returns the feasible share of the draws.
+func (f FeasibleRow) Share() float64 {
+	if f.Draws == 0 {
+		return 0
 	}
-	var acts []int // the activation genes
-	for i := range sp.Joint().Len() {
-		if strings.HasSuffix(sp.Joint().Var(i).Name, ".act") {
-			acts = append(acts, i)
-		}
-	}
-	relu := make([]int, sp.Joint().Len())
+	return float64(f.Feasible) / float64(f.Draws)
+}
+
+// verdictModel is one way of judging a design: a cost model (its pricing)
+// and a feasibility rule.
+type verdictModel struct {
+	name  string
+	price int // index of the pricing (the cost model's options)
+	opt   fpga.Options
+}
+
+// specSet is a data set and the specifications judged on it.
+type specSet struct {
+	data   fgnas.Dataset
+	limits []fgnas.Limits
+}
+
+// feasibility draws uniform designs of each data set's joint space, prices
+// each once per cost model and judges it against every specification
+// under every verdict model (the same designs for every row of a data set).
+func feasibility(sets []specSet, models []verdictModel, pricing []fpga.Options, draws int, seed uint64) ([]FeasibleRow, error) {
 	var out []FeasibleRow
-	for _, pub := range []bool{true, false} {
-		name := "ours"
-		if pub {
-			name = "published"
+	for _, set := range sets {
+		d := set.data
+		sp, err := fgnas.NewSpace(2, d.Classes)
+		if err != nil {
+			return nil, err
 		}
-		for _, l := range limits {
-			p := &fgnas.Problem{Space: sp, Data: d, Limits: l, Timing: fpga.Options{Published: pub}}
-			r := rand.New(rand.NewPCG(seed, 0x66656173)) // the same designs for every row
-			row := FeasibleRow{Data: d.Name, LatencyMS: l.LatencyMS, LUT: l.LUT, DSP: l.DSP, Timing: name, Draws: int64(draws)}
-			for range draws {
-				g := sp.Joint().Sample(r)
-				_, s, err := p.Hardware(g)
-				if err != nil {
+		var acts []int // the activation genes
+		for i := range sp.Joint().Len() {
+			if strings.HasSuffix(sp.Joint().Var(i).Name, ".act") {
+				acts = append(acts, i)
+			}
+		}
+		relu := make([]int, sp.Joint().Len())
+		rows := make([][]FeasibleRow, len(models)) // model, spec
+		for m, vm := range models {
+			for _, l := range set.limits {
+				rows[m] = append(rows[m], FeasibleRow{Data: d.Name, LatencyMS: l.LatencyMS, LUT: l.LUT, DSP: l.DSP, Model: vm.name, Draws: int64(draws)})
+			}
+		}
+		probs := make([]*fgnas.Problem, len(pricing))
+		for i, opt := range pricing {
+			probs[i] = &fgnas.Problem{Space: sp, Data: d, Timing: opt}
+		}
+		priced := make([]fgnas.Sample, len(pricing))
+		pricedReLU := make([]fgnas.Sample, len(pricing))
+		r := rand.New(rand.NewPCG(seed, 0x66656173))
+		for range draws {
+			g := sp.Joint().Sample(r)
+			// The hardware of the same design with ReLU units: the
+			// activation genes' choice 0 (relu, in the fpga order).
+			copy(relu, g)
+			for _, i := range acts {
+				relu[i] = int(fpga.ReLU)
+			}
+			for i, p := range probs {
+				if _, priced[i], err = p.Hardware(g); err != nil {
 					return nil, err
 				}
-				// The hardware of the same design with ReLU units: the
-				// activation genes' choice 0 (relu, in the fpga order).
-				copy(relu, g)
-				for _, i := range acts {
-					relu[i] = int(fpga.ReLU)
-				}
-				_, sr, err := p.Hardware(relu)
-				if err != nil {
+				if _, pricedReLU[i], err = p.Hardware(relu); err != nil {
 					return nil, err
-				}
-				if sr.Feasible {
-					row.FeasibleReLU++
-				}
-				for _, b := range []struct {
-					n    *int64
-					over bool
-				}{{&row.BreaksLatency, s.LatencyMS > l.LatencyMS}, {&row.BreaksLUT, s.Use.LUT > l.LUT},
-					{&row.BreaksFF, s.Use.FF > l.LUT}, {&row.BreaksDSP, s.Use.DSP > l.DSP}} {
-					if b.over {
-						*b.n++
-					}
-				}
-				switch s.Over {
-				case "":
-					row.Feasible++
-				case "latency":
-					row.OverLatency++
-				case "LUT":
-					row.OverLUT++
-				case "FF":
-					row.OverFF++
-				case "DSP":
-					row.OverDSP++
 				}
 			}
-			out = append(out, row)
+			for m, vm := range models {
+				s, sr := priced[vm.price], pricedReLU[vm.price]
+				for k, l := range set.limits {
+					row := &rows[m][k]
+					o := vm.opt
+					o.Budget = l.Budget()
+					_, over := o.Judge(s.Use, s.Cycles)
+					if ok2, _ := o.Judge(sr.Use, sr.Cycles); ok2 {
+						row.FeasibleReLU++
+					}
+					switch over {
+					case "":
+						row.Feasible++
+					case "latency":
+						row.OverLatency++
+					case "LUT":
+						row.OverLUT++
+					case "FF":
+						row.OverFF++
+					case "DSP":
+						row.OverDSP++
+					}
+					// Each limit alone, under the model's rule.
+					b := o.Budget
+					for _, one := range []struct {
+						n *int64
+						b fpga.Budget
+					}{{&row.BreaksLatency, fpga.Budget{LatencyPS: b.LatencyPS}}, {&row.BreaksLUT, lutOnly(b)},
+						{&row.BreaksFF, ffOnly(b)}, {&row.BreaksDSP, dspOnly(b)}} {
+						o.Budget = one.b
+						if ok, _ := o.Judge(s.Use, s.Cycles); !ok {
+							*one.n++
+						}
+					}
+				}
+			}
+		}
+		for m := range models {
+			out = append(out, rows[m]...)
 		}
 	}
 	return out, nil
+}
+
+func lutOnly(b fpga.Budget) fpga.Budget {
+	var o fpga.Budget
+	o.LUT = b.LUT
+	return o
+}
+
+func ffOnly(b fpga.Budget) fpga.Budget {
+	var o fpga.Budget
+	o.FF = b.FF
+	return o
+}
+
+func dspOnly(b fpga.Budget) fpga.Budget {
+	var o fpga.Budget
+	o.DSP = b.DSP
+	return o
 }

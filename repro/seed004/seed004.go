@@ -28,11 +28,12 @@ type OracleFor func(d fgnas.Dataset) (fgnas.Oracle, error)
 type Options struct {
 	// Out is the results directory (created if needed).
 	Out string
-	// Quick runs a reduced experiment: one run of joint and random search
-	// (1,500 joint episodes) under the tightest and the loosest
-	// specification of Table 3. Separate search is left out: its
-	// architecture phase trains unconstrained networks (a 64 x 16-head
-	// GAT takes minutes on a CPU).
+	// Quick runs a reduced experiment on Cora (unless Datasets says
+	// otherwise): two runs of each method under the tightest and the
+	// loosest specification of Table 3, with 300 joint episodes and a
+	// separate search of 5 architecture and 150 hardware episodes (its
+	// architecture phase trains unconstrained networks: a 64 x 16-head GAT
+	// takes minutes on a CPU even at the quick oracle's 20 epochs).
 	Quick bool
 	// Runs per method and specification; 0 means FGNAS's 5 (1 when Quick).
 	Runs int
@@ -44,10 +45,25 @@ type Options struct {
 	Seed uint64
 	// Oracle supplies accuracy per data set (required).
 	Oracle OracleFor
-	// Timing is the FPGA model's timing (its Budget is ignored). The zero
-	// value is our model (nodes counted, sparse input, summed stages);
-	// Published gives FGNAS's.
+	// Models are the cost models every search runs under, in report
+	// order; nil means both: the FGNAS authors' (fpga.FGNASCode) and ours
+	// (fpga.Gnnsim, with Timing).
+	Models []fpga.Model
+	// Timing is our model's timing (its Model and Budget are ignored).
+	// The zero value is nodes counted, sparse input, summed stages;
+	// Published gives FGNAS's linear stage.
 	Timing fpga.Options
+	// AnyResource judges designs under the authors' model by their code's
+	// any-resource rule instead of the paper's every-limit rule.
+	AnyResource bool
+	// TrainUntil > 0 runs joint search and separate search's hardware
+	// phase until that many designs were trained (the authors' --gpu-eps),
+	// for at most MaxEpisodes episodes (0: 10x the phase's episodes).
+	TrainUntil, MaxEpisodes int
+	// ScreenDraws > 0 lets separate search skip architectures with no
+	// feasible hardware among that many uniform hardware draws
+	// (fgnas.Problem.ScreenDraws); 0 is FGNAS's protocol.
+	ScreenDraws int
 	// Workers runs that many (specification, run) searches at once (<= 0:
 	// one per CPU); the architecture phases of separate search all run at
 	// once, each evaluating its batches concurrently, so the oracle should
@@ -58,6 +74,9 @@ type Options struct {
 	// required (Table 3); "cora" alone runs Table 3 and Table 4's Cora
 	// row.
 	Datasets []string
+	// FeasibilityDraws is the number of uniform designs per data set the
+	// feasibility table judges (0: FeasibilityDraws, 100,000).
+	FeasibilityDraws int
 	// Log receives progress lines (nil: none).
 	Log io.Writer
 }
@@ -66,7 +85,9 @@ type Options struct {
 // best over the runs, as FGNAS reports it, and the mean over runs.
 type Cell struct {
 	Data, Method string
-	Limits       fgnas.Limits
+	// Model is the cost model the searches ran under.
+	Model  string
+	Limits fgnas.Limits
 	// BestTest is the test accuracy of the best sample (by validation) of
 	// the run whose best sample has the highest test accuracy (FGNAS's
 	// rule); MeanBestTest the mean of the runs' best samples.
@@ -77,6 +98,13 @@ type Cell struct {
 	MeanBestVal, SDBestVal float64
 	// Top10Test is the selected run's mean test accuracy of its ten best.
 	Top10Test float64
+	// Found counts the runs that trained a feasible design; MeanTestFound
+	// and SDTestFound are the mean and sample standard deviation of their
+	// best designs' test accuracy. Capped counts TrainUntil runs that hit
+	// their episode cap.
+	Found                      int
+	MeanTestFound, SDTestFound float64
+	Capped                     int
 	// Trained and Episodes are summed over runs; Feasible counts the
 	// feasible distinct designs.
 	Trained, Episodes, Samples, Feasible int
@@ -89,7 +117,9 @@ type Report struct {
 	// Skipped names the data sets left out and why.
 	Skipped map[string]string
 	// Feasibility is the share of uniform designs meeting each Table 3
-	// specification on Cora, under both timings.
+	// specification on Cora and each Table 4 one on its data set, under
+	// every model (the authors' with the paper's and their code's rule,
+	// ours).
 	Feasibility []FeasibleRow
 	Files       []string
 }
@@ -107,6 +137,23 @@ func Table3Limits() []fgnas.Limits {
 	return out
 }
 
+// Quick runs' episodes: joint search, separate search's architecture and
+// hardware phases.
+const (
+	quickJoint = 300
+	quickArch  = 5
+	quickHW    = 150
+)
+
+// Table4Limits are FGNAS Table 4's specifications for CiteSeer and PubMed
+// (Cora's is Table 3's loosest).
+func Table4Limits(d fgnas.Dataset) fgnas.Limits {
+	if d.Name == fgnas.PubMed.Name {
+		return fgnas.Limits{LatencyMS: 7, LUT: 100000, DSP: 1000}
+	}
+	return fgnas.Limits{LatencyMS: 1, LUT: 100000, DSP: 100}
+}
+
 // Methods are the three searches in the tables' order.
 var Methods = []string{"joint", "random", "separate"}
 
@@ -120,7 +167,7 @@ func (o Options) plan() plan {
 	p := plan{runs: 5, joint: fgnas.JointEpisodes, arch: fgnas.ArchEpisodes, hw: fgnas.HWEpisodes, limits: Table3Limits(), separate: true}
 	if o.Quick {
 		all := p.limits
-		p = plan{runs: 1, joint: 1500, limits: []fgnas.Limits{all[0], all[11]}}
+		p = plan{runs: 2, joint: quickJoint, arch: quickArch, hw: quickHW, limits: []fgnas.Limits{all[0], all[11]}, separate: true}
 	}
 	if o.Runs > 0 {
 		p.runs = o.Runs
@@ -155,6 +202,10 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 	pl := opts.plan()
 	rep.Skipped = map[string]string{}
 	oracles := map[string]fgnas.Oracle{}
+	if opts.Quick && opts.Datasets == nil {
+		// Quick runs Table 3's two specifications on Cora only.
+		opts.Datasets = []string{fgnas.Cora.Name}
+	}
 	for _, name := range opts.Datasets {
 		if _, err := fgnas.DatasetByName(name); err != nil {
 			return rep, fmt.Errorf("seed004: %w", err)
@@ -192,23 +243,18 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 		if oracles[d.Name] == nil {
 			continue
 		}
-		l := fgnas.Limits{LatencyMS: 1, LUT: 100000, DSP: 100}
-		if d.Name == fgnas.PubMed.Name {
-			l = fgnas.Limits{LatencyMS: 7, LUT: 100000, DSP: 1000}
-		}
-		jobs = append(jobs, job{d, l, 4})
+		jobs = append(jobs, job{d, Table4Limits(d), 4})
 	}
-	timing := opts.Timing
-	timing.Budget = fpga.Budget{}
-	problem := func(j job) (*fgnas.Problem, error) {
+	models := opts.models()
+	problem := func(j job, m fpga.Options) (*fgnas.Problem, error) {
 		sp, err := fgnas.NewSpace(2, j.data.Classes)
 		if err != nil {
 			return nil, err
 		}
 		// A batch's designs are evaluated concurrently: the oracle bounds
 		// the trainings that run at once.
-		return &fgnas.Problem{Space: sp, Data: j.data, Limits: j.limits, Oracle: oracles[j.data.Name], Timing: timing,
-			Workers: fgnas.BatchEpisodes}, nil
+		return &fgnas.Problem{Space: sp, Data: j.data, Limits: j.limits, Oracle: oracles[j.data.Name], Timing: m,
+			Workers: fgnas.BatchEpisodes, TrainUntil: opts.TrainUntil, MaxEpisodes: opts.MaxEpisodes, ScreenDraws: opts.ScreenDraws}, nil
 	}
 	workers := opts.Workers
 	if workers <= 0 {
@@ -236,7 +282,7 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 		start := time.Now()
 		err := par.For(len(ajobs), len(ajobs), func(i int) error {
 			a := ajobs[i]
-			p, err := problem(a.j)
+			p, err := problem(a.j, models[0].opt)
 			if err != nil {
 				return err
 			}
@@ -254,27 +300,33 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 		logf("seed004: separate search architecture phases: %.0f s", time.Since(start).Seconds())
 	}
 
-	// Then every (specification, run): joint search, random search with
-	// its trained count, separate search's hardware phase.
-	type runJob struct{ cell, k int }
+	// Then every (specification, model, run): joint search, random search
+	// with its trained count, separate search's hardware phase. Both models
+	// use the same seeds.
+	type runJob struct{ cell, model, k int }
 	var rjobs []runJob
 	for i := range jobs {
-		for k := range pl.runs {
-			rjobs = append(rjobs, runJob{i, k})
+		for m := range models {
+			for k := range pl.runs {
+				rjobs = append(rjobs, runJob{i, m, k})
+			}
 		}
 	}
-	runs := make([][][]*fgnas.RunResult, len(jobs)) // cell, method, run
+	runs := make([][][][]*fgnas.RunResult, len(jobs)) // cell, model, method, run
 	for i := range runs {
-		runs[i] = make([][]*fgnas.RunResult, len(Methods))
-		for m := range Methods {
-			runs[i][m] = make([]*fgnas.RunResult, pl.runs)
+		runs[i] = make([][][]*fgnas.RunResult, len(models))
+		for mo := range models {
+			runs[i][mo] = make([][]*fgnas.RunResult, len(Methods))
+			for m := range Methods {
+				runs[i][mo][m] = make([]*fgnas.RunResult, pl.runs)
+			}
 		}
 	}
 	start := time.Now()
 	err := par.For(len(rjobs), workers, func(r int) error {
-		i, k := rjobs[r].cell, rjobs[r].k
+		i, mo, k := rjobs[r].cell, rjobs[r].model, rjobs[r].k
 		j := jobs[i]
-		p, err := problem(j)
+		p, err := problem(j, models[mo].opt)
 		if err != nil {
 			return err
 		}
@@ -285,10 +337,10 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 		res, err := runOne(ctx, p, pl, splitmix.Mix64(splitmix.Mix64(opts.Seed^uint64(i+1))+uint64(k)), sep,
 			splitmix.Mix64(opts.Seed+uint64(k))+1)
 		if err != nil {
-			return fmt.Errorf("seed004: %s %s run %d: %w", j.data.Name, j.limits, k, err)
+			return fmt.Errorf("seed004: %s %s %s run %d: %w", j.data.Name, j.limits, models[mo].name, k, err)
 		}
 		for m := range res {
-			runs[i][m][k] = res[m]
+			runs[i][mo][m][k] = res[m]
 		}
 		return nil
 	})
@@ -298,20 +350,21 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 	logf("seed004: joint, random and separate hardware searches: %.0f s", time.Since(start).Seconds())
 	cells := make([][]Cell, len(jobs))
 	for i, j := range jobs {
-		cells[i] = make([]Cell, len(Methods))
-		for m, name := range Methods {
-			c := &cells[i][m]
-			*c = Cell{Data: j.data.Name, Method: name, Limits: j.limits}
-			for _, r := range runs[i][m] {
-				if r != nil {
-					c.Runs = append(c.Runs, r)
+		for mo, model := range models {
+			for m, name := range Methods {
+				c := Cell{Data: j.data.Name, Method: name, Model: model.name, Limits: j.limits}
+				for _, r := range runs[i][mo][m] {
+					if r != nil {
+						c.Runs = append(c.Runs, r)
+					}
 				}
+				summarise(&c)
+				cells[i] = append(cells[i], c)
 			}
-			summarise(c)
+			cs := cells[i][len(cells[i])-len(Methods):]
+			logf("seed004: %s %s %s: joint %s, random %s, separate %s (best test)", j.data.Name, j.limits, model.name,
+				cs[0].Verdict(), cs[1].Verdict(), cs[2].Verdict())
 		}
-		cs := cells[i]
-		logf("seed004: %s %s: joint %.3f, random %.3f, separate %.3f (best test)", j.data.Name, j.limits,
-			cs[0].BestTest, cs[1].BestTest, cs[2].BestTest)
 	}
 	for i, j := range jobs {
 		if j.table == 3 {
@@ -328,13 +381,21 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 		}
 	}
 	rep.Table4 = append(cora, rep.Table4...)
-	draws := 100_000
-	if opts.Quick {
-		draws = 2000
+	start = time.Now()
+	draws := opts.FeasibilityDraws
+	if draws <= 0 {
+		draws = FeasibilityDraws
 	}
-	if rep.Feasibility, err = feasibility(fgnas.Cora, Table3Limits(), draws, opts.Seed); err != nil {
+	var sets []fgnas.Dataset
+	for _, d := range []fgnas.Dataset{fgnas.Cora, fgnas.CiteSeer, fgnas.PubMed} {
+		if _, skipped := rep.Skipped[d.Name]; !skipped || d.Name == fgnas.PubMed.Name && rep.Skipped[d.Name] != "not requested" {
+			sets = append(sets, d)
+		}
+	}
+	if rep.Feasibility, err = opts.feasibility(sets, draws); err != nil {
 		return rep, err
 	}
+	logf("seed004: feasible shares (%d uniform designs per data set): %.0f s", draws, time.Since(start).Seconds())
 	if err := write(opts, pl, &rep); err != nil {
 		return rep, err
 	}
@@ -365,9 +426,83 @@ func runOne(ctx context.Context, p *fgnas.Problem, pl plan, seed uint64, sep *fg
 	return out, nil
 }
 
+// FeasibilityDraws is the number of uniform designs per data set the
+// feasibility table judges.
+const FeasibilityDraws = 100_000
+
+// model is a cost model as the reproduction runs it: a name and the FPGA
+// options (Budget unset).
+type model struct {
+	name string
+	opt  fpga.Options
+}
+
+func (o Options) models() []model {
+	ms := o.Models
+	if ms == nil {
+		ms = []fpga.Model{fpga.FGNASCode, fpga.Gnnsim}
+	}
+	var out []model
+	for _, m := range ms {
+		opt := o.Timing
+		opt.Model, opt.Budget = m, fpga.Budget{}
+		name := m.String()
+		if m == fpga.FGNASCode {
+			opt = fpga.Options{Model: m, AnyResource: o.AnyResource}
+			if o.AnyResource {
+				name += " (any resource)"
+			}
+		}
+		out = append(out, model{name, opt})
+	}
+	return out
+}
+
+// feasibility judges draws uniform designs per data set of data against
+// Table 3's specifications (Cora) and Table 4's (CiteSeer, PubMed) under the
+// authors' model with the paper's rule and their code's, and ours.
+func (o Options) feasibility(data []fgnas.Dataset, draws int) ([]FeasibleRow, error) {
+	own := o.Timing
+	own.Model, own.Budget = fpga.Gnnsim, fpga.Budget{}
+	pricing := []fpga.Options{{Model: fpga.FGNASCode}, own}
+	vms := []verdictModel{
+		{name: "fgnas-code", price: 0, opt: pricing[0]},
+		{name: "fgnas-code (any resource)", price: 0, opt: fpga.Options{Model: fpga.FGNASCode, AnyResource: true}},
+		{name: "gnnsim", price: 1, opt: own},
+	}
+	var sets []specSet
+	for _, d := range data {
+		if d.Name == fgnas.Cora.Name {
+			sets = append(sets, specSet{d, Table3Limits()})
+		} else {
+			sets = append(sets, specSet{d, []fgnas.Limits{Table4Limits(d)}})
+		}
+	}
+	return feasibility(sets, vms, pricing, draws, o.Seed)
+}
+
+// Verdict renders the cell's outcome honestly: "not run" when no run was
+// made, "none feasible" when no run trained a feasible design, else the
+// mean ± sd of the runs' best test accuracy and how many runs found one.
+func (c Cell) Verdict() string {
+	switch {
+	case len(c.Runs) == 0:
+		return "not run"
+	case c.Found == 0:
+		return fmt.Sprintf("none feasible (0 of %d runs)", len(c.Runs))
+	case c.Found == 1:
+		return fmt.Sprintf("%.1f%% (1 of %d runs)", 100*c.MeanTestFound, len(c.Runs))
+	}
+	s := fmt.Sprintf("%.1f ± %.1f%%", 100*c.MeanTestFound, 100*c.SDTestFound)
+	if c.Found < len(c.Runs) {
+		s += fmt.Sprintf(" (%d of %d runs)", c.Found, len(c.Runs))
+	}
+	return s
+}
+
 func summarise(c *Cell) {
 	sel := -1
-	var bests []float64
+	var bests, found []float64
 	for i, r := range c.Runs {
 		c.Trained += r.Trained
 		c.Episodes += r.Episodes
@@ -380,6 +515,13 @@ func summarise(c *Cell) {
 		c.MeanBestTest += r.BestTest() / float64(len(c.Runs))
 		c.MeanBestVal += r.BestVal() / float64(len(c.Runs))
 		bests = append(bests, r.BestVal())
+		if r.Best >= 0 {
+			c.Found++
+			found = append(found, r.BestTest())
+		}
+		if r.Capped {
+			c.Capped++
+		}
 		if r.Best >= 0 && (sel < 0 || r.BestTest() > c.Runs[sel].BestTest()) {
 			sel = i
 		}
@@ -390,6 +532,12 @@ func summarise(c *Cell) {
 	}
 	if len(bests) > 1 {
 		_, c.SDBestVal = stat.MeanStdDev(bests, nil)
+	}
+	if len(found) > 0 {
+		c.MeanTestFound = stat.Mean(found, nil)
+	}
+	if len(found) > 1 {
+		_, c.SDTestFound = stat.MeanStdDev(found, nil)
 	}
 }
 

@@ -33,6 +33,7 @@ var (
 // SampleRow is one searched design: a row of samples.parquet.
 type SampleRow struct {
 	Data      string  `parquet:"data"`
+	Model     string  `parquet:"model"`
 	Limits    string  `parquet:"limits"`
 	Method    string  `parquet:"method"`
 	Run       int32   `parquet:"run"`
@@ -55,6 +56,7 @@ type SampleRow struct {
 // CellRow is one table entry: a row of table3.parquet / table4.parquet.
 type CellRow struct {
 	Data         string  `parquet:"data"`
+	Model        string  `parquet:"model"`
 	LatencyMS    float64 `parquet:"latency_ms"`
 	LUT          int64   `parquet:"lut_ff"`
 	DSP          int64   `parquet:"dsp"`
@@ -69,12 +71,16 @@ type CellRow struct {
 	Episodes     int32   `parquet:"episodes"`
 	Samples      int32   `parquet:"distinct_designs"`
 	Feasible     int32   `parquet:"feasible_designs"`
+	Found        int32   `parquet:"runs_with_feasible"`
+	MeanTestFnd  float64 `parquet:"mean_best_test_acc_found"`
+	SDTestFound  float64 `parquet:"sd_best_test_acc_found"`
+	Capped       int32   `parquet:"runs_capped"`
 }
 
 func cellRows(cs []Cell) []CellRow {
 	var out []CellRow
 	for _, c := range cs {
-		out = append(out, CellRow{Data: c.Data, LatencyMS: c.Limits.LatencyMS, LUT: c.Limits.LUT, DSP: c.Limits.DSP,
+		out = append(out, CellRow{Data: c.Data, Model: c.Model, Found: int32(c.Found), MeanTestFnd: c.MeanTestFound, SDTestFound: c.SDTestFound, Capped: int32(c.Capped), LatencyMS: c.Limits.LatencyMS, LUT: c.Limits.LUT, DSP: c.Limits.DSP,
 			Method: c.Method, Runs: int32(len(c.Runs)), BestTest: c.BestTest, MeanBestTest: c.MeanBestTest,
 			MeanBestVal: c.MeanBestVal, SDBestVal: c.SDBestVal, Top10Test: c.Top10Test, Trained: int32(c.Trained), Episodes: int32(c.Episodes),
 			Samples: int32(c.Samples), Feasible: int32(c.Feasible)})
@@ -87,7 +93,7 @@ func sampleRows(sp *fgnas.Space, cs []Cell) []SampleRow {
 	for _, c := range cs {
 		for k, r := range c.Runs {
 			for i, s := range r.Samples {
-				out = append(out, SampleRow{Data: c.Data, Limits: c.Limits.String(), Method: c.Method, Run: int32(k),
+				out = append(out, SampleRow{Data: c.Data, Model: c.Model, Limits: c.Limits.String(), Method: c.Method, Run: int32(k),
 					Index: int32(i), Episode: int32(s.Episode), Phase: int32(s.Phase), Genome: sp.Format(s.Genome),
 					LatencyMS: s.LatencyMS, LUT: s.Use.LUT, FF: s.Use.FF, DSP: s.Use.DSP, BRAM: s.Use.BRAM,
 					Feasible: s.Feasible, Over: s.Over, Trained: s.Trained, Val: s.Val, Test: s.Test})
@@ -99,7 +105,7 @@ func sampleRows(sp *fgnas.Space, cs []Cell) []SampleRow {
 
 func write(opts Options, pl plan, rep *Report) error {
 	meta := map[string]string{"seed": fmt.Sprint(opts.Seed), "runs": fmt.Sprint(pl.runs), "quick": fmt.Sprint(opts.Quick),
-		"timing": timingName(opts), "joint_episodes": fmt.Sprint(pl.joint),
+		"timing": timingName(opts), "train_until": fmt.Sprint(opts.TrainUntil), "screen_draws": fmt.Sprint(opts.ScreenDraws), "joint_episodes": fmt.Sprint(pl.joint),
 		"separate_episodes": fmt.Sprintf("%d+%d", pl.arch, pl.hw)}
 	add := func(name string) string {
 		p := outPath(opts, name)
@@ -131,7 +137,7 @@ func write(opts Options, pl plan, rep *Report) error {
 	// Figure 3: the tightest specification run (Table 3's first).
 	var fig []Cell
 	for _, c := range rep.Table3 {
-		if c.Limits == rep.Table3[0].Limits {
+		if c.Limits == rep.Table3[0].Limits && c.Model == rep.Table3[0].Model {
 			fig = append(fig, c)
 		}
 	}
@@ -175,12 +181,15 @@ func timingName(opts Options) string {
 
 func pct(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
 
-// best renders a cell's best and mean test accuracy, or "not run".
-func best(c Cell) string {
-	if len(c.Runs) == 0 {
-		return "not run"
+// share returns the feasible share of uniform designs for a cell's data
+// set, specification and model, or "-" when the table has no such row.
+func share(rep *Report, c Cell) string {
+	for _, f := range rep.Feasibility {
+		if f.Data == c.Data && f.Model == c.Model && f.LatencyMS == c.Limits.LatencyMS && f.LUT == c.Limits.LUT && f.DSP == c.Limits.DSP {
+			return fmt.Sprintf("%.4f%%", 100*f.Share())
+		}
 	}
-	return fmt.Sprintf("%s (%s)", pct(c.BestTest), pct(c.MeanBestTest))
+	return "-"
 }
 
 func reportMarkdown(opts Options, pl plan, rep *Report) string {
@@ -190,16 +199,28 @@ func reportMarkdown(opts Options, pl plan, rep *Report) string {
 	if !pl.separate {
 		sep = "separate not run"
 	}
-	fmt.Fprintf(&b, "Timing model: %s. Runs per cell: %d. Episodes: joint %d; %s; "+
-		"random search trains as many designs as the joint run of the same index. Seed %d.", timingName(opts), pl.runs, pl.joint, sep, opts.Seed)
+	var names []string
+	for _, m := range opts.models() {
+		names = append(names, m.name)
+	}
+	fmt.Fprintf(&b, "Cost models: %s; gnnsim's timing: %s. Runs per cell: %d. Episodes: joint %d; %s; "+
+		"random search trains as many designs as the joint run of the same index. Seed %d.", strings.Join(names, ", "), timingName(opts), pl.runs, pl.joint, sep, opts.Seed)
+	if opts.TrainUntil > 0 {
+		fmt.Fprintf(&b, " Train-until mode (the authors' --gpu-eps): joint search and separate search's hardware phase run until %d designs were trained "+
+			"(at most %d episodes; 0 means 10x the phase's).", opts.TrainUntil, opts.MaxEpisodes)
+	}
+	if opts.ScreenDraws > 0 {
+		fmt.Fprintf(&b, " Separate search's hardware phase takes the best architecture with a feasible design among %d uniform hardware draws "+
+			"(FGNAS's protocol takes the best, feasible or not).", opts.ScreenDraws)
+	}
 	if opts.Quick {
-		b.WriteString(" **Quick run**: the tightest and loosest specifications, joint and random search only, reduced episodes and " +
+		b.WriteString(" **Quick run**: the tightest and loosest specifications, reduced episodes and " +
 			"short trainings; not comparable with the paper's budgets.")
 	}
 	b.WriteString("\n\nAccuracy: networks trained on the CPU by package train and post-training quantised to each design's formats " +
-		"(validation accuracy is the reward; test accuracy is reported). Best = the test accuracy of the best-by-validation sample of " +
-		"the run whose best is highest (FGNAS's selection over runs); mean = over runs. Search effort is counted in trained designs, " +
-		"not GPU hours. Published numbers are FGNAS's, beside ours.\n\n")
+		"(validation accuracy is the reward; test accuracy is reported). Per method: the test accuracy of each run's best-by-validation " +
+		"design, mean ± sd over the runs that trained a feasible design (how many, when not all); \"none feasible\" when no run did. " +
+		"Search effort is counted in trained designs, not GPU hours. Published numbers are FGNAS's, beside ours.\n\n")
 	if len(rep.Skipped) > 0 {
 		names := make([]string, 0, len(rep.Skipped))
 		for n := range rep.Skipped {
@@ -213,8 +234,8 @@ func reportMarkdown(opts Options, pl plan, rep *Report) string {
 		b.WriteString("\n")
 	}
 	b.WriteString("## Table 3 (Cora)\n\n")
-	b.WriteString("| latency | LUT/FF | DSP | joint best (mean) | random best (mean) | separate best (mean) | trained j/r/s | feasible designs j/r/s | paper acc j/r/s | paper hours j/r/s |\n")
-	b.WriteString("|---|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("| latency | LUT/FF | DSP | model | feasible share (uniform) | joint | random | separate | trained j/r/s | feasible designs j/r/s | paper acc j/r/s | paper hours j/r/s |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	all := Table3Limits()
 	for i := 0; i+2 < len(rep.Table3); i += 3 {
 		j, r, s := rep.Table3[i], rep.Table3[i+1], rep.Table3[i+2]
@@ -225,41 +246,46 @@ func reportMarkdown(opts Options, pl plan, rep *Report) string {
 			pa = fmt.Sprintf("%.1f / %.1f / %.1f", p[0], p[1], p[2])
 			ph = fmt.Sprintf("%.2f / %.2f / %.2f", h[0], h[1], h[2])
 		}
-		fmt.Fprintf(&b, "| %g ms | %d | %d | %s | %s | %s | %d / %d / %d | %d / %d / %d | %s | %s |\n",
-			j.Limits.LatencyMS, j.Limits.LUT, j.Limits.DSP, best(j), best(r), best(s),
+		fmt.Fprintf(&b, "| %g ms | %d | %d | %s | %s | %s | %s | %s | %d / %d / %d | %d / %d / %d | %s | %s |\n",
+			j.Limits.LatencyMS, j.Limits.LUT, j.Limits.DSP, j.Model, share(rep, j), j.Verdict(), r.Verdict(), s.Verdict(),
 			j.Trained, r.Trained, s.Trained, j.Feasible, r.Feasible, s.Feasible, pa, ph)
 	}
 	b.WriteString(jointVsRandom(rep.Table3))
-	b.WriteString("\n## Table 4\n\n| data | latency | LUT/FF | DSP | joint | random | separate | paper j/r/s |\n|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("\n## Table 4\n\n| data | latency | LUT/FF | DSP | model | feasible share | joint | random | separate | trained j/r/s | paper j/r/s |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for i := 0; i+2 < len(rep.Table4); i += 3 {
 		j, r, s := rep.Table4[i], rep.Table4[i+1], rep.Table4[i+2]
 		p := published4[j.Data]
-		fmt.Fprintf(&b, "| %s | %g ms | %d | %d | %s | %s | %s | %.1f / %.1f / %.1f |\n", j.Data, j.Limits.LatencyMS, j.Limits.LUT, j.Limits.DSP,
-			best(j), best(r), best(s), p[0], p[1], p[2])
+		fmt.Fprintf(&b, "| %s | %g ms | %d | %d | %s | %s | %s | %s | %s | %d / %d / %d | %.1f / %.1f / %.1f |\n", j.Data, j.Limits.LatencyMS, j.Limits.LUT, j.Limits.DSP,
+			j.Model, share(rep, j), j.Verdict(), r.Verdict(), s.Verdict(), j.Trained, r.Trained, s.Trained, p[0], p[1], p[2])
 	}
 	for _, name := range []string{"citeseer", "pubmed"} {
 		if why, ok := rep.Skipped[name]; ok {
 			p := published4[name]
-			fmt.Fprintf(&b, "| %s | - | - | - | not run | not run | not run | %.1f / %.1f / %.1f |\n", name, p[0], p[1], p[2])
+			fmt.Fprintf(&b, "| %s | - | - | - | - | - | not run | not run | not run | - | %.1f / %.1f / %.1f |\n", name, p[0], p[1], p[2])
 			_ = why
 		}
 	}
-	b.WriteString("\n## How hard the specifications are\n\nShare of uniform random designs of the joint space that meet each " +
-		"specification on Cora, under the published timing and ours; \"first over\" counts a design by the first limit the model " +
-		"checks that it breaks (LUT, FF, DSP, then latency), \"breaks\" counts every design over each limit, and \"ReLU-priced\" " +
-		"would be feasible if each activation unit cost what a ReLU does:\n\n" +
-		"| latency | LUT/FF | DSP | timing | feasible | first over LUT / FF / DSP / latency | breaks latency | breaks LUT | breaks FF | breaks DSP | ReLU-priced |\n" +
-		"|---|---|---|---|---|---|---|---|---|---|---|\n")
+	draws := int64(0)
+	if len(rep.Feasibility) > 0 {
+		draws = rep.Feasibility[0].Draws
+	}
+	fmt.Fprintf(&b, "\n## How hard the specifications are\n\nShare of %d uniform random designs of the joint space (per data set) that meet each "+
+		"specification, under the FGNAS authors' model (fgnas-code) with the paper's every-limit rule and with their code's any-resource rule, "+
+		"and under ours (gnnsim); \"first over\" counts a design by the first limit the model "+
+		"checks that it breaks (LUT, FF, DSP, then latency), \"breaks\" counts every design over each limit, and \"ReLU-priced\" "+
+		"would be feasible if each activation unit cost what a ReLU does:\n\n"+
+		"| data | latency | LUT/FF | DSP | model | feasible | first over LUT / FF / DSP / latency | breaks latency | breaks LUT | breaks FF | breaks DSP | ReLU-priced |\n"+
+		"|---|---|---|---|---|---|---|---|---|---|---|---|\n", draws)
 	for _, f := range rep.Feasibility {
-		fr := func(n int64) string { return fmt.Sprintf("%.3f%%", 100*float64(n)/float64(f.Draws)) }
-		fmt.Fprintf(&b, "| %g ms | %d | %d | %s | %s | %s / %s / %s / %s | %s | %s | %s | %s | %s |\n", f.LatencyMS, f.LUT, f.DSP, f.Timing,
+		fr := func(n int64) string { return fmt.Sprintf("%.4f%%", 100*float64(n)/float64(f.Draws)) }
+		fmt.Fprintf(&b, "| %s | %g ms | %d | %d | %s | %s | %s / %s / %s / %s | %s | %s | %s | %s | %s |\n", f.Data, f.LatencyMS, f.LUT, f.DSP, f.Model,
 			fr(f.Feasible), fr(f.OverLUT), fr(f.OverFF), fr(f.OverDSP), fr(f.OverLatency),
 			fr(f.BreaksLatency), fr(f.BreaksLUT), fr(f.BreaksFF), fr(f.BreaksDSP), fr(f.FeasibleReLU))
 	}
-	b.WriteString("\n## Figure 3\n\n![figure 3](figure3.png)\n\nEvery distinct design each method evaluated under the tightest " +
-		"specification (Table 3's first row), on the LUT-, FF- and DSP-latency planes; the shaded box is the feasible region. " +
-		"The separate search's architecture phase has no hardware verdict and is drawn with its designs' usage all the same.\n\n")
-	b.WriteString("Files: table3.parquet, table4.parquet (one row per cell and method), samples.parquet (every distinct design of every run), " +
+	fmt.Fprintf(&b, "\n## Figure 3\n\n![figure 3](figure3.png)\n\nEvery distinct design each method evaluated under the tightest "+
+		"specification (Table 3's first row) and the first model (%s), on the LUT-, FF- and DSP-latency planes; the shaded box is the feasible region. "+
+		"The separate search's architecture phase has no hardware verdict and is drawn with its designs' usage all the same.\n\n", names[0])
+	b.WriteString("Files: table3.parquet, table4.parquet (one row per cell, model and method), samples.parquet (every distinct design of every run), " +
 		"feasibility.parquet (the table above).\n")
 	return b.String()
 }
@@ -274,8 +300,8 @@ func jointVsRandom(t3 []Cell) string {
 	b.WriteString("\n### Joint against random search (best reward per run)\n\n" +
 		"The reward is the best validation accuracy of a run's trained designs (0 when it drew no feasible design); random search " +
 		"trains as many designs as the joint run of the same index. Feasible share: feasible distinct designs over distinct designs drawn.\n\n" +
-		"| latency | LUT/FF | DSP | joint mean ± sd | random mean ± sd | joint per run | random per run | trained per run | feasible share j / r |\n" +
-		"|---|---|---|---|---|---|---|---|---|\n")
+		"| latency | LUT/FF | DSP | model | joint mean ± sd | random mean ± sd | joint per run | random per run | trained per run | feasible share j / r |\n" +
+		"|---|---|---|---|---|---|---|---|---|---|\n")
 	wins, n := 0, 0
 	for i := 0; i+2 < len(t3); i += 3 {
 		j, r := t3[i], t3[i+1]
@@ -296,14 +322,14 @@ func jointVsRandom(t3 []Cell) string {
 			}
 			return fmt.Sprintf("%.2f%%", 100*float64(c.Feasible)/float64(c.Samples))
 		}
-		fmt.Fprintf(&b, "| %g ms | %d | %d | %.3f ± %.3f | %.3f ± %.3f | %s | %s | %s | %s / %s |\n",
-			j.Limits.LatencyMS, j.Limits.LUT, j.Limits.DSP, j.MeanBestVal, j.SDBestVal, r.MeanBestVal, r.SDBestVal,
+		fmt.Fprintf(&b, "| %g ms | %d | %d | %s | %.3f ± %.3f | %.3f ± %.3f | %s | %s | %s | %s / %s |\n",
+			j.Limits.LatencyMS, j.Limits.LUT, j.Limits.DSP, j.Model, j.MeanBestVal, j.SDBestVal, r.MeanBestVal, r.SDBestVal,
 			per(j, val), per(r, val), per(j, func(run *fgnas.RunResult) string { return fmt.Sprint(run.Trained) }), share(j), share(r))
 		n++
 		if j.MeanBestVal > r.MeanBestVal {
 			wins++
 		}
 	}
-	fmt.Fprintf(&b, "\nJoint search has the higher mean best reward under %d of %d specifications.\n", wins, n)
+	fmt.Fprintf(&b, "\nJoint search has the higher mean best reward in %d of %d (specification, model) cells.\n", wins, n)
 	return b.String()
 }

@@ -1,0 +1,144 @@
+package soc
+
+import (
+	"math"
+	"testing"
+
+	"gnnsim/workload"
+)
+
+func zooModel(t testing.TB, name string) workload.Model {
+	t.Helper()
+	m, err := workload.LookupModel(name, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestFusedNeverSlower: every block of GoogleNet and ViG-S run as TensorRT
+// runs it (fusion, shared inputs, concat in place, the DLA's buffer) is
+// never slower nor costlier than its kernels run one by one.
+func TestFusedNeverSlower(t *testing.T) {
+	s := Default()
+	for _, m := range []workload.Model{zooModel(t, "googlenet"), zooModel(t, "resnet50"), vigS(t, workload.MRConv)} {
+		segs, err := Segments(m, Blocks)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range []string{"gpu", "dla"} {
+			u, _ := s.Unit(name)
+			r := u.(*Roofline)
+			for _, sg := range segs {
+				plan, err := r.PlanDAG(sg.Kernels, sg.Producers, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var fused, apart float64
+				var fusedPJ, apartPJ float64
+				for i, k := range sg.Kernels {
+					fused += float64(plan[i].Cost.TimePS)
+					fusedPJ += plan[i].Cost.EnergyPJ
+					eng := r
+					if !r.runs(k) {
+						eng = r.fallback
+					}
+					c, err := eng.KernelCost(k)
+					if err != nil {
+						t.Fatal(err)
+					}
+					apart += float64(c.TimePS)
+					apartPJ += c.EnergyPJ
+				}
+				// Kernels apart pay no crossings; leave those out of the
+				// fused side's comparison only where none happened.
+				crossings := false
+				for i := 1; i < len(plan); i++ {
+					crossings = crossings || (plan[i].FusedInto < 0 && plan[i].Unit != plan[i-1].Unit)
+				}
+				if !crossings && (fused > apart || fusedPJ > apartPJ*(1+1e-9)) {
+					t.Errorf("%s %s on %s: fused %.0f ps %.4g pJ, apart %.0f ps %.4g pJ", m.Name, sg.Name, name, fused, fusedPJ, apart, apartPJ)
+				}
+			}
+		}
+	}
+}
+
+// TestTilingQuantisation: a dense product never gets faster with more
+// output columns or rows, and its efficiency depends on its shape.
+func TestTilingQuantisation(t *testing.T) {
+	u, _ := Default().Unit("gpu")
+	r := u.(*Roofline)
+	gemm := func(m, k, n int64) workload.Kernel {
+		return workload.Kernel{Class: workload.GEMM, M: m, K: k, N: n, MACs: m * k * n, InElems: m * k, WeightElems: k * n, OutElems: m * n}
+	}
+	prev := 0.0
+	for n := int64(1); n <= 600; n++ {
+		c := r.computePS(gemm(784, 512, n))
+		if c < prev {
+			t.Fatalf("N = %d: %.0f ps, less than N = %d (%.0f ps)", n, c, n-1, prev)
+		}
+		prev = c
+	}
+	eff := func(m, k, n int64) float64 { return float64(m*k*n) / r.computePS(gemm(m, k, n)) / r.peak }
+	if a, b := eff(3136, 576, 192), eff(49, 576, 192); !(a > 1.5*b) {
+		t.Errorf("efficiency of a 3136-row product %.3f, of a 49-row one %.3f: want the small one well below", a, b)
+	}
+	if a, b := eff(1024, 512, 512), eff(1024, 512, 513); !(a > b) {
+		t.Errorf("a 513-column product (%.3f) is as efficient as a 512-column one (%.3f): no tile quantisation", b, a)
+	}
+	for _, k := range []workload.Kernel{gemm(3136, 576, 192), gemm(1, 1024, 1000)} {
+		if e := eff(k.M, k.K, k.N); !(e > 0 && e <= 1) {
+			t.Errorf("%d x %d x %d: efficiency %v of the peak", k.M, k.K, k.N, e)
+		}
+	}
+}
+
+// TestLayersSumToTotal: the per-layer rows of a single-unit mapping add up
+// to the frame's latency and its energy less the CPU and memory power
+// over the frame; fused layers cost nothing and name their absorber.
+func TestLayersSumToTotal(t *testing.T) {
+	s := Default()
+	for _, name := range []string{"googlenet", "resnet50", "mobilenetv2"} {
+		m := zooModel(t, name)
+		e := mustEvaluator(t, s, m, Blocks)
+		for _, unit := range []string{"gpu", "dla"} {
+			mp := MapAll(Blocks, unitIndex(t, s, unit), len(e.Segments()))
+			set, _ := s.Setting(nil)
+			var r Result
+			if err := e.EvaluateAt(&r, mp, set); err != nil {
+				t.Fatal(err)
+			}
+			rows, err := e.Layers(mp, set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			nodes, err := m.Graph()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rows) != len(nodes) {
+				t.Fatalf("%s: %d rows for %d layers", name, len(rows), len(nodes))
+			}
+			var ps int64
+			var pj float64
+			for i, row := range rows {
+				if row.Name != nodes[i].Name {
+					t.Errorf("%s row %d: %q, layer %q", name, i, row.Name, nodes[i].Name)
+				}
+				if row.FusedInto != "" && (row.TimePS != 0 || row.EnergyPJ != 0) {
+					t.Errorf("%s: %s fused into %s costs %d ps", name, row.Name, row.FusedInto, row.TimePS)
+				}
+				ps += row.TimePS
+				pj += row.EnergyPJ
+			}
+			entry := r.LatencyPS - r.TransferPS - ps // the DLA's first submission
+			if entry < 0 || entry > int64(1e8) {
+				t.Errorf("%s on %s: rows sum to %d ps, frame %d ps (%d ps of transfers)", name, unit, ps, r.LatencyPS, r.TransferPS)
+			}
+			if want := r.EnergyPJ - r.PlatformPJ; math.Abs(pj-want) > 0.01*want {
+				t.Errorf("%s on %s: rows sum to %.4g pJ, frame less platform %.4g pJ", name, unit, pj, want)
+			}
+		}
+	}
+}
