@@ -105,8 +105,8 @@ quantised to the design's formats; infeasible designs get 0 untrained.`,
 	c.Flags().Uint64Var(&seed, "seed", 1, "seed")
 	c.Flags().StringVar(&model, "model", "gnnsim", "cost model: gnnsim (ours) or fgnas-code (the FGNAS authors' model)")
 	c.Flags().BoolVar(&anyResource, "any-resource", false, "fgnas-code: the authors' code's any-resource rule (default: every limit, as the paper)")
-	c.Flags().IntVar(&trainUntil, "train-until", 0, "joint and separate (hardware phase): run until N designs were trained (the authors' --gpu-eps; capped at 10x the episodes)")
-	c.Flags().IntVar(&screen, "screen", 2000, "separate: skip architectures with no feasible design among N uniform hardware draws (0: FGNAS's protocol)")
+	intFlag(c.Flags(), &trainUntil, "train-until", 0, 0, maxTrained, "joint and separate (hardware phase): run until N designs were trained (the authors' --gpu-eps; capped at 10x the episodes)")
+	intFlag(c.Flags(), &screen, "screen", 2000, 0, maxScreen, "separate: skip architectures with no feasible design among N uniform hardware draws (0: FGNAS's protocol)")
 	c.Flags().BoolVar(&published, "published", true, "FGNAS's published timing; false: ours (nodes counted, sparse input)")
 	c.Flags().BoolVar(&pipelined, "pipelined", false, "judge latency on the pipelined time")
 	return c
