@@ -3,8 +3,8 @@ package accel
 import (
 	"errors"
 	"fmt"
-	"os"
 
+	"gnnsim/internal/boundedio"
 	"gnnsim/internal/strictyaml"
 )
 
@@ -84,9 +84,9 @@ func DefaultHW() HW {
 	}
 }
 
-// maxPEs bounds the PE count: far above any design in the seeds, and small
+// MaxPEs bounds the PE count: far above any design in the seeds, and small
 // enough that per-PE quantities never overflow.
-const maxPEs = 1 << 24
+const MaxPEs = 1 << 24
 
 // maxBurst bounds HW.DRAMBurstBytes: far above any DRAM burst or DMA chunk.
 const maxBurst = 1 << 24
@@ -109,8 +109,8 @@ const (
 // within the limits above.
 func (h HW) Validate() error {
 	switch {
-	case h.PEs < 2 || h.PEs > maxPEs:
-		return fmt.Errorf("accel: hw: pes = %d, want 2..%d", h.PEs, maxPEs)
+	case h.PEs < 2 || h.PEs > MaxPEs:
+		return fmt.Errorf("accel: hw: pes = %d, want 2..%d", h.PEs, MaxPEs)
 	case h.PPAggPEs < 0 || h.PPAggPEs >= h.PEs:
 		return fmt.Errorf("accel: hw: pp_agg_pes = %d, want 0 (half) or 1..%d", h.PPAggPEs, h.PEs-1)
 	case h.WordBytes <= 0 || h.WordBytes > 64:
@@ -160,7 +160,7 @@ func ParseHW(data []byte) (HW, error) {
 
 // LoadHW reads a hardware spec file; see ParseHW.
 func LoadHW(path string) (HW, error) {
-	data, err := os.ReadFile(path)
+	data, err := boundedio.ReadFile(path, boundedio.Spec)
 	if err != nil {
 		return HW{}, fmt.Errorf("accel: %w", err)
 	}

@@ -15,6 +15,7 @@ import (
 
 	"gnnsim/graphs"
 	"gnnsim/internal/atomicfile"
+	"gnnsim/internal/boundedio"
 	"gnnsim/internal/par"
 	"gnnsim/internal/pqio"
 )
@@ -446,7 +447,7 @@ func Merge(dirs []string, out string) (*Summary, error) {
 	}
 	var spec *Spec
 	for _, d := range dirs {
-		data, err := os.ReadFile(filepath.Join(d, SpecFile))
+		data, err := boundedio.ReadFile(filepath.Join(d, SpecFile), boundedio.Spec)
 		if err != nil {
 			return nil, fmt.Errorf("bench: %s is not a sweep directory: %w", d, err)
 		}
@@ -461,7 +462,7 @@ func Merge(dirs []string, out string) (*Summary, error) {
 	}
 	// The manifest gives the graph count, so merging needs neither the
 	// input files nor the generators.
-	data, err := os.ReadFile(filepath.Join(dirs[0], ManifestFile))
+	data, err := boundedio.ReadFile(filepath.Join(dirs[0], ManifestFile), boundedio.Manifest)
 	if err != nil {
 		return nil, fmt.Errorf("bench: %w", err)
 	}

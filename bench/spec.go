@@ -6,12 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"regexp"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 
+	"gnnsim/internal/boundedio"
 	"gnnsim/internal/strictyaml"
 	"gnnsim/workload"
 )
@@ -162,7 +162,7 @@ func ParseSpec(data []byte) (*Spec, error) {
 
 // LoadSpec reads a spec file.
 func LoadSpec(path string) (*Spec, error) {
-	data, err := os.ReadFile(path)
+	data, err := boundedio.ReadFile(path, boundedio.Spec)
 	if err != nil {
 		return nil, fmt.Errorf("spec: %w", err)
 	}

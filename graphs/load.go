@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"gnnsim/internal/boundedio"
 )
 
 // Format names an on-disk graph format understood by Load.
@@ -79,7 +81,7 @@ func Load(path string, format Format) ([]*Graph, error) {
 		return nil, fmt.Errorf("graphs: unknown format %q (want %q, %q, %q, %q, %q or %q)",
 			format, FormatTU, FormatMTX, FormatEdgeList, FormatCites, FormatPlanetoid, FormatNPZ)
 	}
-	f, err := os.Open(path)
+	f, err := boundedio.Open(path, boundedio.Graph)
 	if err != nil {
 		return nil, fmt.Errorf("graphs: %w", err)
 	}
@@ -133,7 +135,7 @@ func detectFormat(path string) (Format, error) {
 }
 
 func hasMatrixMarketBanner(path string) bool {
-	f, err := os.Open(path)
+	f, err := boundedio.Open(path, boundedio.Graph)
 	if err != nil {
 		return false
 	}

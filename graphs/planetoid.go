@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"gnnsim/internal/boundedio"
 )
 
 // Planetoid is a node-classification data set: a graph, a sparse feature
@@ -210,12 +212,28 @@ func IsPlanetoid(path string) bool {
 // allx (PubMed in the shared data) is not an error: the data set then has
 // features only for the x and tx rows, says so in Missing and FeatureRows,
 // and keeps its full graph and labels.
-func LoadPlanetoid(path string) (*Planetoid, error) {
+func LoadPlanetoid(path string) (p *Planetoid, err error) {
 	if strings.EqualFold(filepath.Ext(path), ".npz") {
-		return ReadPlanetoidNPZ(path)
+		p, err = ReadPlanetoidNPZ(path)
+	} else {
+		p, err = loadPlanetoidInd(path)
 	}
-	return loadPlanetoidInd(path)
+	if err != nil {
+		return nil, err
+	}
+	// The feature matrix is sparse, so a file of a few kilobytes can
+	// declare billions of columns; a model over them would then allocate
+	// columns x width weights.
+	if f := p.NumFeatures(); f > MaxFeatureCols {
+		return nil, fmt.Errorf("graphs: %s declares %d feature columns, at most %d", path, f, MaxFeatureCols)
+	}
+	return p, nil
 }
+
+// MaxFeatureCols bounds the feature width of a node-classification data
+// set: far above the shared sets (Cora 1,433, CoraFull 8,710 columns), low
+// enough that a first layer over it fits in memory.
+const MaxFeatureCols = 1 << 20
 
 // loadPlanetoidInd reads the Planetoid file set path names.
 func loadPlanetoidInd(path string) (*Planetoid, error) {
@@ -225,7 +243,7 @@ func loadPlanetoidInd(path string) (*Planetoid, error) {
 	}
 	read := func(suffix string, optional bool) ([]byte, string, error) {
 		file := prefix + "." + suffix
-		b, err := os.ReadFile(file)
+		b, err := boundedio.ReadFile(file, boundedio.DataSet)
 		if optional && errors.Is(err, fs.ErrNotExist) {
 			return nil, file, nil
 		}

@@ -7,13 +7,14 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 
 	"github.com/sbinet/npyio/npy"
 	"github.com/sbinet/npyio/npz"
+
+	"gnnsim/internal/boundedio"
 )
 
 // ReadPlanetoidNPZ reads a gnn-benchmark archive (Shchur et al.,
@@ -27,7 +28,7 @@ import (
 // sets are not the Planetoid ones: CiteSeer has 3,312 nodes, in another
 // order.
 func ReadPlanetoidNPZ(path string) (*Planetoid, error) {
-	b, err := os.ReadFile(path)
+	b, err := boundedio.ReadFile(path, boundedio.DataSet)
 	if err != nil {
 		return nil, fmt.Errorf("graphs: %w", err)
 	}
@@ -70,6 +71,9 @@ func decodePlanetoidNPZ(data []byte, file string) (p *Planetoid, err error) {
 			"attr_data", "attr_indices", "attr_indptr", "attr_shape", "labels":
 		default:
 			continue // node_names, class_names, idx_to_node, ...
+		}
+		if _, dup := arrays[name]; dup {
+			return nil, perr("two members named %s", name)
 		}
 		a, err := readNPY(z, k)
 		if err != nil {

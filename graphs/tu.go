@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"gnnsim/internal/boundedio"
 )
 
 // LoadTU reads a data set in the TUDataset raw text format (Morris et al.,
@@ -39,8 +41,8 @@ func LoadTU(dirOrPrefix string) ([]*Graph, error) {
 	if err != nil {
 		return nil, err
 	}
-	open := func(suffix string, required bool) (*os.File, error) {
-		f, err := os.Open(prefix + suffix)
+	open := func(suffix string, required bool) (io.ReadCloser, error) {
+		f, err := boundedio.Open(prefix+suffix, boundedio.Graph)
 		if err != nil && !required && errors.Is(err, os.ErrNotExist) {
 			return nil, nil
 		}
@@ -49,7 +51,7 @@ func LoadTU(dirOrPrefix string) ([]*Graph, error) {
 		}
 		return f, nil
 	}
-	var files [4]*os.File
+	var files [4]io.ReadCloser
 	defer func() {
 		for _, f := range files {
 			if f != nil {

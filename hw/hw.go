@@ -103,6 +103,22 @@ func (c Cost) Validate() error {
 	return nil
 }
 
+// MaxTimePS is the largest time, in ps, a result may hold (about 26.7
+// days): sums saturate at math.MaxInt64 (SatAdd) or math.MaxInt64/2, so a
+// time at or above this bound is a saturated one, and results report an
+// error (CheckCount) rather than print it.
+const MaxTimePS = math.MaxInt64 / 4
+
+// CheckCount reports an error naming quantity when v reached the
+// saturation range of SatAdd (>= MaxTimePS) or is negative: a time, a
+// byte count or a cycle count too large to hold. how says what to rescale.
+func CheckCount(quantity string, v int64, how string) error {
+	if v >= MaxTimePS || v < 0 {
+		return fmt.Errorf("%s does not fit in 64 bits (it reaches 2^61 = %.3g): %s", quantity, float64(MaxTimePS), how)
+	}
+	return nil
+}
+
 // SatAdd adds two non-negative counts, saturating at MaxInt64 rather than
 // wrapping: a cost too large to count must never look small.
 func SatAdd(a, b int64) int64 {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,6 +16,7 @@ import (
 	"gnnsim/accel"
 	"gnnsim/dataflow"
 	"gnnsim/graphs"
+	"gnnsim/internal/boundedio"
 	"gnnsim/predict/gbdt"
 )
 
@@ -53,13 +55,19 @@ func LoadPredictor(dir string) (*Predictor, error) {
 	if err != nil {
 		return nil, err
 	}
+	// One directory, one description: a manifest silently winning over a
+	// sidecar (or the reverse) would predict with models the user did not
+	// mean, perhaps on another scale (log or raw cycles).
+	if _, serr := os.Stat(filepath.Join(dir, SidecarFile)); serr == nil {
+		return nil, fmt.Errorf("predict: %s holds both %s (written by 'gnnsim predict train') and %s (LightGBM models trained elsewhere): keep only the one meant", dir, ManifestFile, SidecarFile)
+	}
 	return newPredictor(dir, path, man)
 }
 
 // readJSONFile decodes the JSON file at path, of at most
 // maxManifestBytes, into v; unknown keys are errors.
 func readJSONFile(path string, v any) error {
-	fh, err := os.Open(path)
+	fh, err := boundedio.Open(path, boundedio.Manifest)
 	if err != nil {
 		return fmt.Errorf("predict: %w", err)
 	}
@@ -280,6 +288,12 @@ func (p *Predictor) Extrapolation(g *graphs.Graph, F, G int, hw accel.HW) ([]str
 	return out, nil
 }
 
+// MaxPredictedCycles bounds a prediction: 1e15 cycles is 11 days at
+// 1 GHz, far beyond any layer a model of the seeds is trained on, so a
+// larger (or non-finite) prediction is a model read on the
+// wrong scale, refused rather than printed.
+const MaxPredictedCycles = 1e15
+
 // maxLinearInputs is the most inputs a log-linear baseline has (Full).
 const maxLinearInputs = 4 + dataflow.NumComposite
 
@@ -327,6 +341,10 @@ func (p *Predictor) predictTiles(g *graphs.Graph, gf *graphs.Features, F, G int,
 			v += p.man.Linear.Terms[c].dot(z)
 		}
 		out[c] = toLatency(v, p.man.Log)
+		if !(math.Abs(out[c]) <= MaxPredictedCycles) {
+			return -1, fmt.Errorf("predict: model %s predicts %.3g cycles, beyond %.0g: the models' scale is wrong (log-cycle models read as raw, or the reverse: check \"log\" in %s or %s)",
+				p.man.Models[c].Config, out[c], float64(MaxPredictedCycles), ManifestFile, SidecarFile)
+		}
 	}
 	return ArgMin(out[:NumConfigs]), nil
 }

@@ -113,7 +113,7 @@ func runSeed004(ctx context.Context, o Options) (*Report, error) {
 	if _, err := os.Stat(filepath.Join(o.DataDir, "planetoid", "ind", "ind.cora.graph")); err != nil {
 		return skipped(o, "FGNAS trains its candidates on Planetoid Cora, which is absent", filepath.Join(o.DataDir, "planetoid", "ind"))
 	}
-	oracle, err := seed004.TrainedOracle(o.DataDir, o.Quick, o.Workers)
+	oracle, err := seed004.TrainedOracle(ctx, o.DataDir, o.Quick, o.Workers)
 	if err != nil {
 		return nil, err
 	}

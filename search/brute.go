@@ -39,7 +39,7 @@ func (c *BruteForce) Run(ctx context.Context) (*Result[[]int], error) {
 	if batch == 0 {
 		batch = 100
 	}
-	ev := evaluator[[]int]{eval: c.Evaluate, workers: c.Workers}
+	ev := evaluator[[]int]{eval: c.Evaluate, workers: c.Workers, ctx: ctx}
 	res := &Result[[]int]{}
 	var gs [][]int
 	var err error

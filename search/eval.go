@@ -1,6 +1,7 @@
 package search
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -86,7 +87,8 @@ func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, pcgStre
 type evaluator[G any] struct {
 	eval    EvalFunc[G]
 	workers int
-	nObj    int // fixed by the first evaluation; 0 until then
+	ctx     context.Context // stops a batch early; nil: never
+	nObj    int             // fixed by the first evaluation; 0 until then
 	errs    []error
 	evals   []Evaluation // appendTo's scratch
 }
@@ -121,6 +123,12 @@ func (e *evaluator[G]) run(gs []G, out []Evaluation) error {
 	// not be safe for concurrent use unless Workers > 1. For's error is the
 	// first non-nil errs entry, which the loop below reports in turn.
 	par.For(n, max(e.workers, 1), func(i int) error {
+		// A cancelled run skips the rest of the batch: one evaluation can
+		// take seconds (a training, a large graph's latency).
+		if e.ctx != nil && e.ctx.Err() != nil {
+			errs[i] = e.ctx.Err()
+			return errs[i]
+		}
 		out[i], errs[i] = e.eval(gs[i])
 		return errs[i]
 	})

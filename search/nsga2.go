@@ -155,7 +155,7 @@ func (c *NSGA2[G]) Run(ctx context.Context) (*Result[G], error) {
 	s := &nsga2State[G]{
 		c:      c,
 		r:      newRand(c.Seed),
-		ev:     evaluator[G]{eval: c.Evaluate, workers: c.Workers},
+		ev:     evaluator[G]{eval: c.Evaluate, workers: c.Workers, ctx: ctx},
 		seen:   newGenomeSet[G](c.Encoding),
 		budget: -1,
 	}

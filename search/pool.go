@@ -73,7 +73,7 @@ func (c *Pool[G]) Run(ctx context.Context) (*Result[G], error) {
 	}
 	step := max(1, int(math.Round(rate*float64(c.PoolSize))))
 	r := newRand(c.Seed)
-	ev := evaluator[G]{eval: c.Evaluate, workers: c.Workers}
+	ev := evaluator[G]{eval: c.Evaluate, workers: c.Workers, ctx: ctx}
 	seen := newGenomeSet(c.Encoding)
 	res := &Result[G]{}
 	var pool []int // archive IDs

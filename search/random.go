@@ -41,7 +41,7 @@ func (c *RandomSearch[G]) Run(ctx context.Context) (*Result[G], error) {
 		batch = 100
 	}
 	r := newRand(c.Seed)
-	ev := evaluator[G]{eval: c.Evaluate, workers: c.Workers}
+	ev := evaluator[G]{eval: c.Evaluate, workers: c.Workers, ctx: ctx}
 	seen := newGenomeSet(c.Sampler)
 	res := &Result[G]{}
 	var gs []G

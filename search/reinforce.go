@@ -157,7 +157,7 @@ func (c *Reinforce) Run(ctx context.Context) (*Result[[]int], error) {
 		pol = newPolicy(sp)
 	}
 	opt := optimizer{kind: c.Optimizer}
-	ev := evaluator[[]int]{eval: c.Evaluate, workers: c.Workers}
+	ev := evaluator[[]int]{eval: c.Evaluate, workers: c.Workers, ctx: ctx}
 	// seen holds the evaluated designs in archive order, so a design's
 	// position in it is its ID.
 	seen := newGenomeSet[[]int](sp)

@@ -288,7 +288,7 @@ func NewScalableDSA(c DSAConfig) (*ScalableDSA, error) {
 	top := c.Points[0]
 	for _, p := range c.Points {
 		if !(p.FreqHz > 0) || !(p.Volts > 0) || math.IsInf(p.FreqHz, 0) || math.IsInf(p.Volts, 0) {
-			return nil, fmt.Errorf("soc: dsa %q: operating point %+v", c.Name, p)
+			return nil, fmt.Errorf("soc: dsa %q: operating point %v Hz at %v V: want a finite clock and voltage above 0", c.Name, p.FreqHz, p.Volts)
 		}
 		if p.FreqHz > top.FreqHz {
 			top = p
@@ -317,5 +317,5 @@ func (s *ScalableDSA) At(p hw.OperatingPoint) (hw.Unit, error) {
 			return &d, nil
 		}
 	}
-	return nil, fmt.Errorf("soc: %s: %+v is not an operating point", s.name, p)
+	return nil, fmt.Errorf("soc: %s: %v Hz at %v V is not one of its operating points", s.name, p.FreqHz, p.Volts)
 }

@@ -3,6 +3,7 @@ package soc
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sync"
 
@@ -372,6 +373,29 @@ func (e *Evaluator) EvaluateAt(r *Result, m Mapping, set Setting) error {
 	}
 	r.PlatformPJ = t.platformW * float64(r.LatencyPS)
 	r.EnergyPJ += r.PlatformPJ
+	return r.checkRange()
+}
+
+// rescale says how to bring a saturated result back in range.
+const rescale = "the spec or table gives times or sizes too large for one frame; give them in smaller units or split the model"
+
+// checkRange refuses a result whose sums saturated, so a clamped number
+// is never reported.
+func (r *Result) checkRange() error {
+	if err := hw.CheckCount("soc: one frame's latency (ps)", r.LatencyPS, rescale); err != nil {
+		return err
+	}
+	if err := hw.CheckCount("soc: one frame's off-chip bytes", r.DRAMBytes, rescale); err != nil {
+		return err
+	}
+	for u, b := range r.BusyPS {
+		if err := hw.CheckCount(fmt.Sprintf("soc: unit %d's busy time (ps)", u), b, rescale); err != nil {
+			return err
+		}
+	}
+	if math.IsNaN(r.EnergyPJ) || math.IsInf(r.EnergyPJ, 0) {
+		return fmt.Errorf("soc: one frame's energy is %v pJ: %s", r.EnergyPJ, rescale)
+	}
 	return nil
 }
 

@@ -82,6 +82,10 @@ func (e *Evaluator) Pipeline(m Mapping, set Setting, opt PipelineOptions) (Pipel
 	if opt.InFlight < 0 || opt.IntervalPS < 0 {
 		return PipelineResult{}, fmt.Errorf("soc: pipeline: in-flight %d, interval %d ps, want >= 0", opt.InFlight, opt.IntervalPS)
 	}
+	if opt.IntervalPS > 0 && int64(opt.Frames-1) > hw.MaxTimePS/opt.IntervalPS {
+		return PipelineResult{}, fmt.Errorf("soc: pipeline: %d frames %.3g ms apart arrive over %.3g s, beyond the %.3g s the ps clock holds: fewer frames or a shorter interval",
+			opt.Frames, float64(opt.IntervalPS)*1e-9, float64(opt.Frames-1)*float64(opt.IntervalPS)*1e-12, float64(hw.MaxTimePS)*1e-12)
+	}
 	var one Result
 	if err := e.EvaluateAt(&one, m, set); err != nil {
 		return PipelineResult{}, err
@@ -111,7 +115,11 @@ func (e *Evaluator) Pipeline(m Mapping, set Setting, opt PipelineOptions) (Pipel
 	if p.done != opt.Frames {
 		return PipelineResult{}, errors.New("soc: pipeline: run ended with frames unfinished")
 	}
-	return p.result(one), nil
+	r := p.result(one)
+	if err := hw.CheckCount("soc: pipeline makespan (ps)", r.MakespanPS, "fewer frames or a shorter interval"); err != nil {
+		return PipelineResult{}, err
+	}
+	return r, nil
 }
 
 // top returns the setting with every unit and the memory at its highest
@@ -327,10 +335,7 @@ func (p *pipe) admit() {
 		p.free = p.free[:len(p.free)-1]
 		sl.frame, sl.k = p.next, 0
 		p.next++
-		arrive := int64(sl.frame) * p.opt.IntervalPS
-		if p.opt.IntervalPS > 0 && arrive/p.opt.IntervalPS != int64(sl.frame) {
-			arrive = math.MaxInt64 / 4
-		}
+		arrive := int64(sl.frame) * p.opt.IntervalPS // Pipeline checked it fits
 		at := max(arrive, p.s.Now())
 		p.entered[sl.frame] = at
 		p.s.At(at, 0, sl.begin)

@@ -2,10 +2,10 @@ package soc
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"gnnsim/hw"
+	"gnnsim/internal/boundedio"
 	"gnnsim/workload"
 )
 
@@ -240,7 +240,7 @@ func (s *SoC) ParseMapping(text string, g Granularity, n int) (Mapping, error) {
 
 // LoadMapping reads a mapping file; see ParseMapping.
 func (s *SoC) LoadMapping(path string, g Granularity, n int) (Mapping, error) {
-	data, err := os.ReadFile(path)
+	data, err := boundedio.ReadFile(path, boundedio.Mapping)
 	if err != nil {
 		return Mapping{}, fmt.Errorf("soc: %w", err)
 	}

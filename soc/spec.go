@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 
+	"gnnsim/internal/boundedio"
 	"gnnsim/workload"
 )
 
@@ -312,7 +312,7 @@ func ParseSpec(data []byte) (Spec, error) {
 
 // LoadSpec reads a SoC spec file; see ParseSpec.
 func LoadSpec(path string) (Spec, error) {
-	data, err := os.ReadFile(path)
+	data, err := boundedio.ReadFile(path, boundedio.Spec)
 	if err != nil {
 		return Spec{}, fmt.Errorf("soc: %w", err)
 	}
@@ -487,6 +487,11 @@ func (u UnitSpec) validate() error {
 	}
 	if err := checkPoints("unit "+u.Name, u.PointsMHz); err != nil {
 		return err
+	}
+	// peak_flops is the rate at peak_mhz, the unit's highest clock: a
+	// point above it would scale the rate past the datasheet's peak.
+	if top := u.PointsMHz[len(u.PointsMHz)-1]; top > u.PeakMHz*(1+1e-9) {
+		return fmt.Errorf("soc: unit %s: operating point %v MHz above peak_mhz = %v: the peak is the highest clock", u.Name, top, u.PeakMHz)
 	}
 	if len(u.Efficiency) == 0 {
 		return fmt.Errorf("soc: unit %s: no efficiency: it could run nothing", u.Name)

@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
 	"gnnsim/hw"
+	"gnnsim/internal/boundedio"
 	"gnnsim/internal/pqio"
 	"gnnsim/workload"
 )
@@ -149,8 +149,9 @@ func (r *TableRow) entry(line int) (entry, error) {
 		}
 	}
 	lat, en := *r.LatencyMS, *r.EnergyMJ
-	if !finiteNonNeg(lat) || lat > 1e9 {
-		return e, fmt.Errorf("latency_ms = %v, want 0..1e9", lat)
+	if !finitePos(lat) || lat > 1e9 {
+		// A measured block takes time: 0 would give an infinite throughput.
+		return e, fmt.Errorf("latency_ms = %v, want above 0, at most 1e9", lat)
 	}
 	if !finiteNonNeg(en) || en > 1e12 {
 		return e, fmt.Errorf("energy_mj = %v, want 0..1e12", en)
@@ -276,7 +277,7 @@ func ParseTableCSV(r io.Reader, name string) ([]TableRow, error) {
 func ReadTable(path string) ([]TableRow, error) {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".csv":
-		f, err := os.Open(path)
+		f, err := boundedio.Open(path, boundedio.Table)
 		if err != nil {
 			return nil, fmt.Errorf("soc: %w", err)
 		}

@@ -168,10 +168,13 @@ func GATArch(hidden, heads, outHeads int) Arch {
 	}}
 }
 
-// maxWidth bounds Heads*Hidden: far above the seeds' spaces (G-CoS: 256
+// MaxWidth bounds Heads*Hidden: far above the seeds' spaces (G-CoS: 256
 // hidden x 16 heads) and small enough that a typo cannot allocate the
 // machine away.
-const maxWidth = 1 << 14
+const MaxWidth = 1 << 14
+
+// MaxHeads bounds a layer's attention heads.
+const MaxHeads = 64
 
 // Validate checks the architecture against a class count.
 func (a Arch) Validate(classes int) error {
@@ -181,10 +184,10 @@ func (a Arch) Validate(classes int) error {
 	for i, l := range a.Layers {
 		last := i == len(a.Layers)-1
 		switch {
-		case l.Heads < 1 || l.Heads > 64:
-			return fmt.Errorf("train: layer %d: %d heads, want 1..64", i, l.Heads)
-		case !last && (l.Hidden < 1 || l.Hidden*l.Heads > maxWidth):
-			return fmt.Errorf("train: layer %d: hidden width %d x %d heads, want 1..%d features", i, l.Hidden, l.Heads, maxWidth)
+		case l.Heads < 1 || l.Heads > MaxHeads:
+			return fmt.Errorf("train: layer %d: %d heads, want 1..%d", i, l.Heads, MaxHeads)
+		case !last && (l.Hidden < 1 || l.Hidden*l.Heads > MaxWidth):
+			return fmt.Errorf("train: layer %d: hidden width %d x %d heads, want 1..%d features", i, l.Hidden, l.Heads, MaxWidth)
 		case last && l.Hidden != 0 && l.Hidden != classes:
 			return fmt.Errorf("train: output layer width %d, want 0 or the %d classes", l.Hidden, classes)
 		case int(l.Attention) >= len(attentionNames):

@@ -59,10 +59,10 @@ func NewData(p *graphs.Planetoid) (*Data, error) {
 		return nil, fmt.Errorf("train: %s: %w", p.Name, err)
 	}
 	if p.NumClasses < 2 {
-		return nil, fmt.Errorf("train: %s: %d classes", p.Name, p.NumClasses)
+		return nil, fmt.Errorf("train: %s: the labels name %d classes, want at least 2 (a label of -1 marks an unlabelled node)", p.Name, p.NumClasses)
 	}
 	if len(p.Train) == 0 || len(p.Val) == 0 || len(p.Test) == 0 {
-		return nil, fmt.Errorf("train: %s: split %d/%d/%d has an empty part (an .npz file needs SplitPerClass)",
+		return nil, fmt.Errorf("train: %s: split %d/%d/%d has an empty part (an .npz data set is split per class: give --split-train and --split-val)",
 			p.Name, len(p.Train), len(p.Val), len(p.Test))
 	}
 	d := &Data{

@@ -38,8 +38,8 @@ func GATConfig() Config {
 // Validate checks the ranges.
 func (c Config) Validate() error {
 	switch {
-	case c.Epochs < 1 || c.Epochs > 1_000_000:
-		return fmt.Errorf("train: %d epochs, want 1..1000000", c.Epochs)
+	case c.Epochs < 1 || c.Epochs > MaxEpochs:
+		return fmt.Errorf("train: %d epochs, want 1..%d", c.Epochs, MaxEpochs)
 	case !(c.LR > 0) || math.IsInf(c.LR, 0):
 		return fmt.Errorf("train: learning rate %v, want a positive number", c.LR)
 	case !(c.WeightDecay >= 0) || math.IsInf(c.WeightDecay, 0):
@@ -97,6 +97,10 @@ func newModel(d *Data, a Arch, c Config) (*Model, error) {
 	}
 	if err := c.Validate(); err != nil {
 		return nil, err
+	}
+	if need := MemoryEstimate(d, a); need > MaxModelMemory {
+		return nil, fmt.Errorf("train: training %s on %s (%d nodes, %d features) would need about %.1f GiB, at most %d GiB: narrow the hidden layers or use fewer features",
+			a, d.Name, d.NumNodes, d.NumFeatures, float64(need)/(1<<30), MaxModelMemory>>30)
 	}
 	m := &Model{d: d, arch: a, cfg: c, drop: rand.New(rand.NewPCG(c.Seed, streamDropout))}
 	type span struct {
@@ -342,4 +346,47 @@ func Preset(name string, hidden, heads, outHeads int) (Arch, Config, error) {
 		return SAGEArch(2, hidden, Mean), SAGEConfig(), nil
 	}
 	return Arch{}, Config{}, fmt.Errorf("train: unknown model %q (want gcn, gat or sage)", name)
+}
+
+// MaxEpochs bounds Config.Epochs.
+const MaxEpochs = 1_000_000
+
+// MaxModelMemory bounds MemoryEstimate for one model: a model of the seed
+// papers on the largest shared set (GAT 8x8 on PubMed) needs ~0.1 GiB, and
+// a width read from a file must not allocate the machine away.
+const MaxModelMemory = 2 << 30
+
+// MemoryEstimate is the bytes a model of a on d allocates (parameters with
+// their gradients and Adam moments, and the buffers newLayer allocates),
+// computed in float64 so that absurd widths cannot overflow it.
+func MemoryEstimate(d *Data, a Arch) float64 {
+	n, nnz, xnnz := float64(d.NumNodes), float64(len(d.aCol)), float64(len(d.xVal))
+	in := float64(d.NumFeatures)
+	var words float64
+	for i, l := range a.Layers {
+		last := i == len(a.Layers)-1
+		out := float64(l.Hidden)
+		if last {
+			out = float64(d.NumClasses)
+		}
+		h := float64(l.Heads)
+		width := h * out
+		outW := out
+		if !last {
+			outW = width
+		}
+		words += 5 * (in*width + outW + 2*width) // p, g, best, m1, m2
+		if i == 0 {
+			words += 4 * xnnz
+		} else {
+			words += 3*n*in + in*width
+		}
+		words += 3*n*width + 2*n*outW
+		if l.Attention == GAT {
+			words += 4*n*h + 5*nnz*h
+		}
+		in = outW
+	}
+	words += n * float64(d.NumClasses)
+	return 8 * words
 }

@@ -1,6 +1,7 @@
 package train
 
 import (
+	"context"
 	"fmt"
 	"sync"
 )
@@ -45,8 +46,9 @@ type Oracle struct {
 	d         *Data
 	cfg       Config
 	maxModels int
-	maxBytes  int64         // bound on the kept networks' memory; 0: none
-	trainers  chan struct{} // one token per training allowed at once; nil: no bound
+	maxBytes  int64           // bound on the kept networks' memory; 0: none
+	trainers  chan struct{}   // one token per training allowed at once; nil: no bound
+	ctx       context.Context // stops trainings (Cancel); nil: never
 
 	mu        sync.Mutex
 	bytes     int64 // memory of the finished networks kept
@@ -102,6 +104,11 @@ func (o *Oracle) Limit(trainers int, maxBytes int64) {
 	}
 	o.maxBytes = max(maxBytes, 0)
 }
+
+// Cancel makes the oracle's trainings, running and future, stop when ctx
+// is done (at their next epoch); the questions waiting on them then fail
+// with ctx's error. Call it before the first question.
+func (o *Oracle) Cancel(ctx context.Context) { o.ctx = ctx }
 
 // Accuracy returns the genome's accuracies, training if no answer is
 // cached. An invalid genome gives an error (cached like an answer).
@@ -164,12 +171,20 @@ func (o *Oracle) model(arch Arch) (*modelEntry, error) {
 	o.trainings++
 	o.evict()
 	o.mu.Unlock()
-	if o.trainers != nil {
-		o.trainers <- struct{}{}
+	ctx := o.ctx
+	if ctx == nil {
+		ctx = context.Background()
 	}
-	e.val, e.err = Train(o.d, arch, o.cfg)
 	if o.trainers != nil {
-		<-o.trainers
+		select {
+		case o.trainers <- struct{}{}:
+			e.val, e.err = TrainContext(ctx, o.d, arch, o.cfg)
+			<-o.trainers
+		case <-ctx.Done():
+			e.err = ctx.Err()
+		}
+	} else {
+		e.val, e.err = TrainContext(ctx, o.d, arch, o.cfg)
 	}
 	o.mu.Lock()
 	if e.err == nil {

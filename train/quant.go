@@ -74,6 +74,9 @@ func ParseFixed(s string) (Fixed, error) {
 		return Fixed{}, fmt.Errorf("train: fixed-point format %q: want INT.FRAC, e.g. 1.5 for 1 integer and 5 fraction bits", s)
 	}
 	x := Fixed{Int: i, Frac: f}
+	if i+f < 1 && x.Validate() == nil {
+		return Fixed{}, fmt.Errorf("train: fixed-point format %q has no integer or fraction bit: want at least one", s)
+	}
 	return x, x.Validate()
 }
 

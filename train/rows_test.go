@@ -1,6 +1,7 @@
 package train
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"testing"
@@ -59,7 +60,7 @@ func TestRowPlansExact(t *testing.T) {
 					t.Fatal(err)
 				}
 				whole.wholeGraph = true
-				if err := whole.train(); err != nil {
+				if err := whole.train(context.Background()); err != nil {
 					t.Fatal(err)
 				}
 				r, w := part.Result, whole.Result

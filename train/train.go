@@ -1,6 +1,7 @@
 package train
 
 import (
+	"context"
 	"math"
 	"slices"
 
@@ -29,19 +30,31 @@ type Result struct {
 // of 1,664 and 644 of the 2,708 nodes), which changes no result: see
 // rowSet.
 func Train(d *Data, a Arch, c Config) (*Model, error) {
+	return TrainContext(context.Background(), d, a, c)
+}
+
+// TrainContext is Train stopped early when ctx is done: it checks ctx
+// before every epoch and then returns ctx's error and no model.
+func TrainContext(ctx context.Context, d *Data, a Arch, c Config) (*Model, error) {
 	m, err := newModel(d, a, c)
 	if err != nil {
 		return nil, err
 	}
-	return m, m.train()
+	if err := m.train(ctx); err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 // train runs Train's epochs on a new model.
-func (m *Model) train() error {
+func (m *Model) train(ctx context.Context) error {
 	d, c := m.d, m.cfg
 	m.Result.Loss = make([]float64, 0, c.Epochs)
 	bestAcc, bestLoss := -1.0, math.Inf(1)
 	for epoch := 1; epoch <= c.Epochs; epoch++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		m.drawMasks()
 		loss := m.lossAndGrad()
 		m.Result.Loss = append(m.Result.Loss, loss)
@@ -117,8 +130,9 @@ type Run struct {
 // TrainSeeds trains one network per seed (Config.Seed replaced) on up to
 // workers goroutines (<= 0: GOMAXPROCS) and evaluates each, quantised to
 // bits when bits is not nil. Runs come back in seed order, identical for
-// any number of workers.
-func TrainSeeds(d *Data, a Arch, c Config, bits []Bits, seeds []uint64, workers int) ([]Run, error) {
+// any number of workers. When ctx is done the trainings in flight stop
+// at their next epoch and ctx's error is returned.
+func TrainSeeds(ctx context.Context, d *Data, a Arch, c Config, bits []Bits, seeds []uint64, workers int) ([]Run, error) {
 	if _, err := expandBits(bits, len(a.Layers)); err != nil {
 		return nil, err
 	}
@@ -126,7 +140,7 @@ func TrainSeeds(d *Data, a Arch, c Config, bits []Bits, seeds []uint64, workers 
 	err := par.For(len(seeds), workers, func(i int) error {
 		cc := c
 		cc.Seed = seeds[i]
-		m, err := Train(d, a, cc)
+		m, err := TrainContext(ctx, d, a, cc)
 		if err != nil {
 			return err
 		}

@@ -1,6 +1,7 @@
 package train
 
 import (
+	"context"
 	"math"
 	"slices"
 	"strings"
@@ -53,7 +54,7 @@ func TestReferenceAccuracy(t *testing.T) {
 				t.Skip("GAT on Cora, 10 seeds: skipped in -short mode")
 			}
 			d := loadData(t, c.data)
-			runs, err := TrainSeeds(d, c.arch, c.cfg, nil, seeds(10), 0)
+			runs, err := TrainSeeds(context.Background(), d, c.arch, c.cfg, nil, seeds(10), 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -78,11 +79,11 @@ func TestTrainDeterministic(t *testing.T) {
 	}}
 	c := GATConfig()
 	c.Epochs = 30
-	serial, err := TrainSeeds(d, a, c, nil, []uint64{1, 2, 1}, 1)
+	serial, err := TrainSeeds(context.Background(), d, a, c, nil, []uint64{1, 2, 1}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	parallel, err := TrainSeeds(d, a, c, nil, []uint64{1, 2, 1}, 3)
+	parallel, err := TrainSeeds(context.Background(), d, a, c, nil, []uint64{1, 2, 1}, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -363,11 +364,11 @@ func TestSAGEDeterministic(t *testing.T) {
 	}}
 	c := SAGEConfig()
 	c.Epochs = 30
-	serial, err := TrainSeeds(d, a, c, nil, []uint64{1, 2, 1}, 1)
+	serial, err := TrainSeeds(context.Background(), d, a, c, nil, []uint64{1, 2, 1}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	parallel, err := TrainSeeds(d, a, c, nil, []uint64{1, 2, 1}, 3)
+	parallel, err := TrainSeeds(context.Background(), d, a, c, nil, []uint64{1, 2, 1}, 3)
 	if err != nil {
 		t.Fatal(err)
 	}

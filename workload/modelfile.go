@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"gnnsim/internal/boundedio"
 	"gnnsim/internal/strictyaml"
 )
 
@@ -103,7 +104,7 @@ func ParseModelSpec(data []byte) (*ModelSpec, error) {
 
 // ReadModelSpec reads a model description file (at most MaxModelFileBytes).
 func ReadModelSpec(path string) (*ModelSpec, error) {
-	f, err := os.Open(path)
+	f, err := boundedio.Open(path, boundedio.Spec)
 	if err != nil {
 		return nil, fmt.Errorf("workload: model file: %w", err)
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"gnnsim/internal/boundedio"
 	"gnnsim/internal/pqio"
 )
 
@@ -49,7 +49,7 @@ type ReadOptions struct {
 func ReadTrace(path string, opt ReadOptions) ([]Job, error) {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".csv":
-		f, err := os.Open(path)
+		f, err := boundedio.Open(path, boundedio.Trace)
 		if err != nil {
 			return nil, fmt.Errorf("workload: %w", err)
 		}

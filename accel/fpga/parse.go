@@ -48,12 +48,16 @@ func ParseLayers(arch, tiles, bits string) ([]LayerDesign, error) {
 	return out, nil
 }
 
+// splitList splits a ';'-separated list; an empty entry (a;;b) is kept, so
+// that it is refused as a layer instead of silently dropped. A trailing
+// ';' is allowed.
 func splitList(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ";") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
+	if strings.TrimSpace(s) == "" {
+		return nil
+	}
+	out := strings.Split(strings.TrimSuffix(strings.TrimSpace(s), ";"), ";")
+	for i := range out {
+		out[i] = strings.TrimSpace(out[i])
 	}
 	return out
 }
@@ -79,10 +83,10 @@ func parseArch(s string) (LayerDesign, error) {
 		h = "1"
 	}
 	if l.Embed, err = strconv.Atoi(e); err != nil {
-		return l, fmt.Errorf("embedding %q: %w", e, err)
+		return l, fmt.Errorf("embedding %q: not an integer", e)
 	}
 	if l.Heads, err = strconv.Atoi(h); err != nil {
-		return l, fmt.Errorf("heads %q: %w", h, err)
+		return l, fmt.Errorf("heads %q: not an integer", h)
 	}
 	return l, nil
 }
@@ -96,7 +100,7 @@ func parseTiles(s string) (Groups, error) {
 	for i, x := range f {
 		n, err := strconv.Atoi(strings.TrimSpace(x))
 		if err != nil {
-			return Groups{}, fmt.Errorf("tiles %q: %w", s, err)
+			return Groups{}, fmt.Errorf("tiles %q: %q is not an integer", s, x)
 		}
 		v[i] = n
 	}
@@ -122,13 +126,13 @@ func parseFixed(s string) (Fixed, error) {
 	if !ok {
 		return Fixed{}, fmt.Errorf("fixed-point format %q: want INT.FRAC", s)
 	}
-	a, err := strconv.Atoi(i)
-	if err != nil {
-		return Fixed{}, fmt.Errorf("fixed-point format %q: %w", s, err)
+	a, err1 := strconv.Atoi(i)
+	b, err2 := strconv.Atoi(f)
+	if err1 != nil || err2 != nil {
+		return Fixed{}, fmt.Errorf("fixed-point format %q: want INT.FRAC, two integers", s)
 	}
-	b, err := strconv.Atoi(f)
-	if err != nil {
-		return Fixed{}, fmt.Errorf("fixed-point format %q: %w", s, err)
+	if a+b < 1 {
+		return Fixed{}, fmt.Errorf("fixed-point format %q has no integer or fraction bit: want at least one", s)
 	}
 	return Fixed{Int: a, Frac: b}, nil
 }

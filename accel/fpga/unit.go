@@ -90,9 +90,10 @@ func New(d Design, opt Options) (*Unit, error) {
 	case opt.BlockNodes < 0:
 		return nil, fmt.Errorf("fpga: block of %d nodes", opt.BlockNodes)
 	case opt.Budget.LatencyPS < 0:
-		return nil, fmt.Errorf("fpga: latency budget %d ps", opt.Budget.LatencyPS)
+		return nil, fmt.Errorf("fpga: latency budget %d ps: want 0 (no limit) or more", opt.Budget.LatencyPS)
 	case opt.Budget.LUT < 0 || opt.Budget.FF < 0 || opt.Budget.DSP < 0 || opt.Budget.BRAM < 0 || opt.Budget.OnChipBytes < 0:
-		return nil, fmt.Errorf("fpga: negative budget %+v", opt.Budget.Resources)
+		r := opt.Budget
+		return nil, fmt.Errorf("fpga: negative budget (LUT %d, FF %d, DSP %d, BRAM %d, on-chip %d bytes): want 0 (no limit) or more", r.LUT, r.FF, r.DSP, r.BRAM, r.OnChipBytes)
 	}
 	if int(opt.Model) >= len(modelNames) {
 		return nil, fmt.Errorf("fpga: unknown model %d", opt.Model)

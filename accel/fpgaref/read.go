@@ -11,6 +11,7 @@ import (
 	"strconv"
 
 	"gnnsim/accel/fpga"
+	"gnnsim/internal/boundedio"
 	"gnnsim/internal/shared"
 )
 
@@ -62,12 +63,13 @@ func FindDir() (string, bool) {
 
 // Load reads dir/reference.csv.
 func Load(dir string) (*Reference, error) {
-	f, err := os.Open(filepath.Join(dir, FileName))
+	name := filepath.Join(dir, FileName)
+	f, err := boundedio.Open(name, boundedio.CSV)
 	if err != nil {
 		return nil, fmt.Errorf("fpgaref: %w", err)
 	}
 	defer f.Close()
-	rows, err := ReadRows(f, f.Name())
+	rows, err := ReadRows(f, name)
 	if err != nil {
 		return nil, err
 	}

@@ -34,6 +34,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -42,6 +43,7 @@ import (
 
 	"gnnsim/dataflow"
 	"gnnsim/graphs"
+	"gnnsim/internal/boundedio"
 )
 
 // Run is one row of omega_reference.csv.
@@ -92,12 +94,13 @@ func (r *Reference) WallSeconds() float64 {
 // Load reads the reference set in dir: omega_reference.csv and the .csr
 // graph of every graph it names.
 func Load(dir string) (*Reference, error) {
-	f, err := os.Open(filepath.Join(dir, "omega_reference.csv"))
+	name := filepath.Join(dir, "omega_reference.csv")
+	f, err := boundedio.Open(name, boundedio.CSV)
 	if err != nil {
 		return nil, fmt.Errorf("omegaref: %w", err)
 	}
 	defer f.Close()
-	runs, err := ReadRuns(f, f.Name())
+	runs, err := ReadRuns(f, name)
 	if err != nil {
 		return nil, err
 	}
@@ -227,8 +230,8 @@ func (p *fieldParser) int(c string) int {
 func (p *fieldParser) float(c string) float64 {
 	s := p.str(c)
 	v, err := strconv.ParseFloat(s, 64)
-	if (err != nil || v != v) && p.err == nil {
-		p.err = fmt.Errorf("omegaref: %s:%d: %s = %q is not a number", p.name, p.line, c, s)
+	if (err != nil || math.IsNaN(v) || math.IsInf(v, 0)) && p.err == nil {
+		p.err = fmt.Errorf("omegaref: %s:%d: %s = %q is not a number, or not finite", p.name, p.line, c, s)
 	}
 	return v
 }
@@ -248,7 +251,7 @@ func ReadCSR(path string) (*graphs.Graph, error) {
 	if st.Size() > maxCSRBytes {
 		return nil, fmt.Errorf("omegaref: %s: %d bytes exceeds the %d-byte limit", path, st.Size(), maxCSRBytes)
 	}
-	data, err := os.ReadFile(path)
+	data, err := boundedio.ReadFile(path, boundedio.Graph)
 	if err != nil {
 		return nil, fmt.Errorf("omegaref: %w", err)
 	}

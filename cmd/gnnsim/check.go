@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"sync"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -106,7 +107,46 @@ func progressOut(cmd *cobra.Command) io.Writer {
 }
 
 // signalContext is cancelled by SIGINT (Ctrl-C) or SIGTERM; long commands
-// check it between units of work and stop within a second.
+// pass it to every loop and training they run, which stop within a second
+// or two, and write nothing half done (outputs go through atomicfile). A
+// second signal exits at once with status 130: whatever was written is
+// whole, and what was not yet renamed into place is left as hidden temp
+// files at worst.
 func signalContext() (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancel(context.Background())
+	ch := make(chan os.Signal, 2)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case s := <-ch:
+			fmt.Fprintf(os.Stderr, "gnnsim: %v received: stopping (send it again to exit at once)\n", s)
+			cancel()
+		case <-done:
+			return
+		}
+		select {
+		case <-ch:
+			fmt.Fprintln(os.Stderr, "gnnsim: second signal: exiting")
+			os.Exit(130)
+		case <-done:
+		}
+	}()
+	var once sync.Once
+	return ctx, func() {
+		once.Do(func() {
+			signal.Stop(ch)
+			close(done)
+			cancel()
+		})
+	}
+}
+
+// sharedHint says where a reference set under the shared folder was
+// looked for: in $GNNSIM_SHARED when it is set, else how to set it.
+func sharedHint(sub string) string {
+	if d := os.Getenv("GNNSIM_SHARED"); d != "" {
+		return fmt.Sprintf("GNNSIM_SHARED=%s has no %s", d, sub)
+	}
+	return fmt.Sprintf("no shared/%s found above the working directory (set GNNSIM_SHARED to the shared folder)", sub)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -17,17 +18,17 @@ func newDemoCmd() *cobra.Command {
 		Use:   "demo",
 		Short: "The end-to-end tour: every seed's quick reproduction into results/demo/",
 		Long: `Run gnnsim's main jobs on built-in defaults: the quick reproduction of every
-seed paper that has one (today seed 002: 'gnnsim repro seed002 --quick'), each
-into its own folder of results/demo/, and results/demo/index.md linking every
-report and figure.
+seed paper (` + strings.Join(reproNames(), ", ") + `: 'gnnsim repro seedNNN --quick'),
+each into its own folder of results/demo/, and results/demo/index.md linking
+every report and figure.
 
-Seed 002's run generates the Graphlaxy sets (reduced sizes), simulates every
+Seed 002's run, for one, generates the Graphlaxy sets (reduced sizes), simulates every
 graph on the 24 configurations, trains and evaluates the latency predictors
 (Tables 3 and 4), schedules jobs on three accelerators with seven policies in
 both scenarios, and writes Parquet tables, report.md and PNG/SVG figures.
 Real data sets are used when ../shared/data (or GNNSIM_DATA) exists;
-otherwise only generated graphs, as the reports say. Works offline on a
-fresh clone; about 10 to 20 seconds on two cores.`,
+otherwise only generated graphs, and the reproductions that need real data
+say they were skipped. Works offline on a fresh clone.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := checkOutDir("out", o.Out); err != nil {
@@ -55,10 +56,10 @@ fresh clone; about 10 to 20 seconds on two cores.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&o.Out, "out", "results/demo", "results directory (one folder per seed, and index.md)")
+	outDirFlag(cmd.Flags(), &o.Out, "out", "results/demo", "results directory (one folder per seed, and index.md)")
 	cmd.Flags().Uint64Var(&o.Seed, "seed", 1, "seed of every random choice")
 	cmd.Flags().StringVar(&o.DataDir, "data", defaultDataDir(), "folder of the real data sets (env GNNSIM_DATA); used only if it exists")
-	cmd.Flags().IntVar(&o.Workers, "workers", 0, "parallel workers (default: number of CPUs); results do not depend on it")
+	workersFlag(cmd.Flags(), &o.Workers, 0, "parallel workers (default: number of CPUs); results do not depend on it")
 	quietFlag(cmd)
 	return cmd
 }
@@ -70,4 +71,13 @@ func printReport(cmd *cobra.Command, r *repro.Report) {
 		fmt.Fprintln(w, h)
 	}
 	fmt.Fprintf(w, "report: %s (wall %.1f s)\n", r.Report, r.Wall.Seconds())
+}
+
+// reproNames lists the reproductions 'demo' runs, for its help.
+func reproNames() []string {
+	var names []string
+	for _, r := range repro.All() {
+		names = append(names, r.Name)
+	}
+	return names
 }

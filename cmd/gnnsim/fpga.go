@@ -101,10 +101,10 @@ Example: gnnsim fpga eval --data cora --arch 'gcn/add/relu/8;gcn/add/relu/7' --t
 	c.Flags().BoolVar(&published, "published", false, "FGNAS's published linear-stage timing (no node count, dense input)")
 	c.Flags().BoolVar(&pipelined, "pipelined", false, "judge the latency limit on the pipelined time (default: the summed stages)")
 	c.Flags().BoolVar(&dense, "dense", false, "read the first layer's input dense instead of streaming its non-zeros")
-	c.Flags().IntVar(&block, "block", 64, "node block of the pipelined timing and the ping-pong buffers")
-	c.Flags().Float64Var(&lim.LatencyMS, "latency-ms", 0, "latency limit in ms (0: none)")
-	c.Flags().Int64Var(&lim.LUT, "lut", 0, "LUT and FF limit (0: none)")
-	c.Flags().Int64Var(&lim.DSP, "dsp", 0, "DSP limit (0: none)")
+	intFlag(c.Flags(), &block, "block", 64, 1, maxBlock, "node block of the pipelined timing and the ping-pong buffers")
+	floatFlag(c.Flags(), &lim.LatencyMS, "latency-ms", 0, 0, maxLatencyMS, false, "latency limit in ms (0: none)")
+	intFlag(c.Flags(), &lim.LUT, "lut", 0, 0, maxFPGAResource, "LUT and FF limit (0: none)")
+	intFlag(c.Flags(), &lim.DSP, "dsp", 0, 0, maxFPGAResource, "DSP limit (0: none)")
 	c.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
 	return c
 }

@@ -57,7 +57,7 @@ The exit status is 1 when a row cannot be priced (the summary is still printed).
 	fl := cmd.Flags()
 	fl.StringVar(&refDir, "reference", "", "reference set directory (default: $GNNSIM_SHARED/fgnas-reference, or shared/fgnas-reference beside the module)")
 	fl.BoolVar(&asJSON, "json", false, "print a JSON array with one object per row instead of the report")
-	fl.IntVar(&worst, "worst", 0, "show the N rows with the largest error (with --json: print only those)")
+	intFlag(fl, &worst, "worst", 0, 0, 1_000_000, "show the N rows with the largest error (with --json: print only those)")
 	return cmd
 }
 

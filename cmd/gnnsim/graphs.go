@@ -121,12 +121,12 @@ nothing; rerun the command to start again.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&spec.Generator, "generator", "", "generator name: "+generatorHelp+" (required)")
-	f.IntVar(&spec.Count, "count", 100, "number of graphs to generate")
+	intFlag(f, &spec.Count, "count", 100, 1, maxGenCount, "number of graphs to generate")
 	f.Uint64Var(&spec.Seed, "seed", 1, "random seed; graph i uses the PCG stream of (seed, i)")
 	f.StringVar(&nodes, "nodes", "", "node-count range A:B, A:, :B or N (default: the generator's)")
 	f.StringVar(&edges, "edges", "", "edge-count range A:B, A:, :B or N, for er, rmat and graphlaxy (default: the generator's)")
 	f.StringArrayVar(&params, "param", nil, "generator parameter KEY=VALUE (repeatable), e.g. --param a=0.6; see above for the keys")
-	f.StringVar(&out, "out", "", "output graph-set Parquet file (required; its directory must exist)")
+	outFileFlag(f, &out, "out", "", "output graph-set Parquet file (required; its directory must exist)")
 	cmd.MarkFlagRequired("generator")
 	cmd.MarkFlagRequired("out")
 	return cmd
@@ -190,7 +190,7 @@ summarises their features, labels and split.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&format, "format", "", "input format: tu, mtx, edgelist, cites, planetoid or npz (default: detect from PATH)")
-	f.StringVar(&out, "out", "", "output graph-set Parquet file (required; its directory must exist)")
+	outFileFlag(f, &out, "out", "", "output graph-set Parquet file (required; its directory must exist)")
 	cmd.MarkFlagRequired("out")
 	return cmd
 }

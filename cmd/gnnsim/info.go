@@ -11,6 +11,7 @@ import (
 	"gnnsim"
 	"gnnsim/accel"
 	"gnnsim/dataflow"
+	"gnnsim/workload"
 )
 
 // This file holds the commands that describe gnnsim itself rather than
@@ -98,11 +99,11 @@ may use.`,
 		},
 	}
 	def := accel.DefaultHW()
-	c.Flags().IntVar(&d.V, "V", 1000, "nodes of the layer's graph")
-	c.Flags().IntVar(&d.F, "F", 16, "input features")
-	c.Flags().IntVar(&d.G, "G", 16, "output features")
-	c.Flags().IntVar(&pes, "pes", def.PEs, "PE array size")
-	c.Flags().IntVar(&ppAgg, "pp-agg-pes", def.PPAggPEs, "PEs aggregation gets under pp (0: half)")
+	intFlag(c.Flags(), &d.V, "V", 1000, 1, maxNodes, "nodes of the layer's graph")
+	intFlag(c.Flags(), &d.F, "F", 16, 1, workload.MaxFeatures, "input features")
+	intFlag(c.Flags(), &d.G, "G", 16, 1, workload.MaxFeatures, "output features")
+	intFlag(c.Flags(), &pes, "pes", def.PEs, 2, accel.MaxPEs, "PE array size")
+	intFlag(c.Flags(), &ppAgg, "pp-agg-pes", def.PPAggPEs, 0, accel.MaxPEs, "PEs aggregation gets under pp (0: half)")
 	c.Flags().BoolVar(&asJSON, "json", false, "print a JSON array, one object per configuration")
 	return c
 }

@@ -8,8 +8,11 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -43,6 +46,8 @@ Run 'gnnsim demo' for the end-to-end example on built-in defaults.`,
 	for _, newCmd := range commands {
 		root.AddCommand(newCmd())
 	}
+	root.SetFlagErrorFunc(flagError)
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error { return checkDataFlags(cmd) }
 	rejectUnknownSubcommands(root)
 	return root
 }
@@ -54,16 +59,49 @@ Run 'gnnsim demo' for the end-to-end example on built-in defaults.`,
 func rejectUnknownSubcommands(root *cobra.Command) {
 	for _, c := range root.Commands() {
 		if c.HasSubCommands() && !c.Runnable() {
-			c.Args = cobra.NoArgs
+			c.Args = unknownSubcommand
+			// flagError reports an unknown subcommand before the flags
+			// meant for it ('repro seed005 --quick' is an unknown seed,
+			// not an unknown flag).
+			c.Annotations = map[string]string{groupAnnotation: "true"}
 			c.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
 		}
 		rejectUnknownSubcommands(c)
 	}
 }
 
+// groupAnnotation marks the commands that only group subcommands.
+const groupAnnotation = "gnnsim-group"
+
+// unknownSubcommand is the Args check of a command that only groups
+// subcommands: any argument is an unknown subcommand, reported with the
+// list of the known ones.
+func unknownSubcommand(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	var names []string
+	for _, s := range cmd.Commands() {
+		if s.IsAvailableCommand() {
+			names = append(names, s.Name())
+		}
+	}
+	what := "command"
+	if cmd.Name() == "repro" {
+		what = "seed"
+	}
+	return fmt.Errorf("unknown %s %q for %q: want one of %s", what, cut(args[0]), cmd.CommandPath(), strings.Join(names, ", "))
+}
+
 func main() {
 	if err := newRootCmd().Execute(); err != nil {
-		fmt.Fprintln(os.Stderr, "gnnsim:", err)
+		if errors.Is(err, context.Canceled) {
+			// A signal stopped the command (signalContext); what it had
+			// written is whole.
+			fmt.Fprintln(os.Stderr, "gnnsim: interrupted: stopped before the end; files already written are complete, the rest were not written")
+			os.Exit(130)
+		}
+		fmt.Fprintln(os.Stderr, "gnnsim:", cutMessage(err.Error()))
 		os.Exit(1)
 	}
 }

@@ -196,7 +196,7 @@ func TestBadCommandLines(t *testing.T) {
 		{"misspelt subcommand", []string{"predict", "trian"}, `unknown command "trian" for "gnnsim predict"`},
 		{"unknown flag", []string{"simulate", "--graphs", missing, "--bogus"}, "unknown flag: --bogus"},
 		{"flag without value", []string{"simulate", "--graphs"}, "flag needs an argument"},
-		{"flag of wrong type", []string{"graphs", "gen", "--generator", "er", "--out", missing, "--count", "x"}, `invalid argument "x" for "--count"`},
+		{"flag of wrong type", []string{"graphs", "gen", "--generator", "er", "--out", missing, "--count", "x"}, "--count x: not an integer (want 1 to 1000000)"},
 		{"gen without generator", []string{"graphs", "gen", "--out", missing}, `required flag(s) "generator" not set`},
 		{"gen without out", []string{"graphs", "gen", "--generator", "er"}, `required flag(s) "out" not set`},
 		{"load without out", []string{"graphs", "load", missing}, `required flag(s) "out" not set`},

@@ -119,9 +119,9 @@ A GNN stack is shown on a graph of --nodes nodes and --nnz adjacency entries
 		RunE: func(cmd *cobra.Command, args []string) error { return runModelsShow(cmd.OutOrStdout(), args[0], &f) },
 	}
 	fl := c.Flags()
-	fl.Int64Var(&f.nodes, "nodes", coraNodes, "nodes of the graph a GNN stack runs on (default: Cora's)")
-	fl.Int64Var(&f.nnz, "nnz", coraNNZ, "adjacency entries of that graph, both directions (default: Cora's)")
-	fl.IntVar(&f.features, "features", coraFeatures, "input width of a GNN stack whose file gives none (default: Cora's)")
+	intFlag(fl, &f.nodes, "nodes", coraNodes, 1, workload.MaxNodes, "nodes of the graph a GNN stack runs on (default: Cora's)")
+	intFlag(fl, &f.nnz, "nnz", coraNNZ, 0, 1<<40, "adjacency entries of that graph, both directions (default: Cora's)")
+	intFlag(fl, &f.features, "features", coraFeatures, 1, workload.MaxFeatures, "input width of a GNN stack whose file gives none (default: Cora's)")
 	fl.StringVar(&f.gran, "granularity", "block", "segments to list: block, layer or kernel")
 	fl.BoolVar(&f.asJSON, "json", false, "print a JSON object instead of text")
 	return c

@@ -20,6 +20,7 @@ import (
 	"gnnsim/internal/atomicfile"
 	"gnnsim/predict"
 	"gnnsim/repro/seed002"
+	"gnnsim/workload"
 )
 
 func init() { register(newPredictCmd) }
@@ -49,19 +50,19 @@ func fitFlags(c *cobra.Command, o *predict.FitOptions) {
 	p := &o.Params
 	f := c.Flags()
 	f.Uint64Var(&o.SplitSeed, "split-seed", d.SplitSeed, "seed of the 70/15/15 split by graph (eval recomputes the split from the manifest)")
-	f.IntVar(&o.Workers, "workers", 0, "models trained at once (default: number of CPUs); results do not depend on it")
-	f.IntVar(&p.NumIterations, "num-iterations", d.Params.NumIterations, "most boosting rounds (trees) per model")
-	f.Float64Var(&p.LearningRate, "learning-rate", d.Params.LearningRate, "shrinkage of every tree")
-	f.IntVar(&p.NumLeaves, "num-leaves", d.Params.NumLeaves, "most leaves per tree (leaf-wise growth)")
-	f.IntVar(&p.MaxDepth, "max-depth", d.Params.MaxDepth, "most depth of a leaf; <= 0: no limit")
-	f.IntVar(&p.MinDataInLeaf, "min-data-in-leaf", d.Params.MinDataInLeaf, "fewest training rows in a leaf")
-	f.Float64Var(&p.MinSumHessianInLeaf, "min-sum-hessian", d.Params.MinSumHessianInLeaf, "smallest hessian sum in a leaf")
-	f.Float64Var(&p.LambdaL2, "lambda-l2", d.Params.LambdaL2, "L2 regularisation of leaf values")
-	f.IntVar(&p.MaxBin, "max-bin", d.Params.MaxBin, "most histogram bins per feature (2..256)")
-	f.Float64Var(&p.FeatureFraction, "feature-fraction", d.Params.FeatureFraction, "fraction of features each tree may use")
-	f.Float64Var(&p.BaggingFraction, "bagging-fraction", d.Params.BaggingFraction, "fraction of rows each tree is grown on (with --bagging-freq > 0)")
-	f.IntVar(&p.BaggingFreq, "bagging-freq", d.Params.BaggingFreq, "redraw the bag every this many rounds; 0: no bagging")
-	f.IntVar(&p.EarlyStoppingRound, "early-stopping", d.Params.EarlyStoppingRound, "stop when the validation L2 has not improved for this many rounds; 0: never")
+	workersFlag(f, &o.Workers, 0, "models trained at once (default: number of CPUs); results do not depend on it")
+	intFlag(f, &p.NumIterations, "num-iterations", d.Params.NumIterations, 1, 100_000, "most boosting rounds (trees) per model")
+	floatFlag(f, &p.LearningRate, "learning-rate", d.Params.LearningRate, 0, 1, true, "shrinkage of every tree")
+	intFlag(f, &p.NumLeaves, "num-leaves", d.Params.NumLeaves, 2, 131_072, "most leaves per tree (leaf-wise growth)")
+	intFlag(f, &p.MaxDepth, "max-depth", d.Params.MaxDepth, -1, 1000, "most depth of a leaf; <= 0: no limit")
+	intFlag(f, &p.MinDataInLeaf, "min-data-in-leaf", d.Params.MinDataInLeaf, 1, 1_000_000, "fewest training rows in a leaf")
+	floatFlag(f, &p.MinSumHessianInLeaf, "min-sum-hessian", d.Params.MinSumHessianInLeaf, 0, 1e12, false, "smallest hessian sum in a leaf")
+	floatFlag(f, &p.LambdaL2, "lambda-l2", d.Params.LambdaL2, 0, 1e12, false, "L2 regularisation of leaf values")
+	intFlag(f, &p.MaxBin, "max-bin", d.Params.MaxBin, 2, 256, "most histogram bins per feature (2..256)")
+	floatFlag(f, &p.FeatureFraction, "feature-fraction", d.Params.FeatureFraction, 0, 1, true, "fraction of features each tree may use")
+	floatFlag(f, &p.BaggingFraction, "bagging-fraction", d.Params.BaggingFraction, 0, 1, true, "fraction of rows each tree is grown on (with --bagging-freq > 0)")
+	intFlag(f, &p.BaggingFreq, "bagging-freq", d.Params.BaggingFreq, 0, 1_000_000, "redraw the bag every this many rounds; 0: no bagging")
+	intFlag(f, &p.EarlyStoppingRound, "early-stopping", d.Params.EarlyStoppingRound, 0, 1_000_000, "stop when the validation L2 has not improved for this many rounds; 0: never")
 	f.Uint64Var(&p.Seed, "gbdt-seed", d.Params.Seed, "seed of bagging and feature sampling")
 	f.Var(&baselineFlag{&o.Baseline}, "baseline", "what +log trees are boosted from: loglinear (a per-configuration linear model of log latency, stored in the manifest) or none (the mean, as LightGBM and seed 002); ignored without the log target")
 }
@@ -150,8 +151,8 @@ each data set on its validation split: the figures to tune parameters on.`,
 			return seed002.WriteTable3(w, predict.Rows(f.Validation, &f.Manifest, out))
 		},
 	}
-	c.Flags().StringSliceVar(&data, "data", nil, "sweep directory to train on (repeat or comma-separate for several)")
-	c.Flags().StringVar(&out, "out", "", "model directory to write")
+	pathListFlag(c.Flags(), &data, "data", nil, "sweep directory to train on (repeat or comma-separate for several)")
+	outDirFlag(c.Flags(), &out, "out", "", "model directory to write")
 	fitFlags(c, &o)
 	c.Flags().StringVar(&features, "features", "full", "feature set: base (Table 1's base) or full (base+features, adds S1..S6)")
 	c.Flags().BoolVar(&asJSON, "json", false, "print one JSON object (variant, baseline, samples, best_fixed, models with their trees, validation rows as 'predict eval --json'); the training time goes to stderr")
@@ -247,10 +248,10 @@ degradation_vs_optimal.`,
 		},
 	}
 	c.Flags().StringVar(&models, "models", "", "model directory written by 'predict train', or LightGBM models trained elsewhere with a sidecar.json (see 'go doc gnnsim/predict')")
-	c.Flags().StringSliceVar(&data, "data", nil, "sweep directory to evaluate on (repeat or comma-separate for several)")
+	pathListFlag(c.Flags(), &data, "data", nil, "sweep directory to evaluate on (repeat or comma-separate for several)")
 	c.Flags().BoolVar(&asJSON, "json", false, "print a JSON array (one object per data set, figures in percent) instead of the table")
-	c.Flags().StringVar(&parquetOut, "parquet", "", "also write the rows to this Parquet file")
-	c.Flags().StringVar(&mdOut, "markdown", "", "also write the Markdown table to this file")
+	outFileFlag(c.Flags(), &parquetOut, "parquet", "", "also write the rows to this Parquet file")
+	outFileFlag(c.Flags(), &mdOut, "markdown", "", "also write the Markdown table to this file")
 	return c
 }
 
@@ -332,8 +333,8 @@ features; a prediction below one cycle is refused.`,
 	c.Flags().StringVar(&models, "models", "", "model directory written by 'predict train', or LightGBM models trained elsewhere with a sidecar.json (see 'go doc gnnsim/predict')")
 	c.Flags().StringVar(&graphsFile, "graphs", "", "graph-set Parquet file (e.g. a sweep's graphs.parquet)")
 	c.Flags().StringVar(&graph, "graph", "", "the graph: its name, or its 0-based index in the file (a name wins), as for simulate")
-	c.Flags().IntVar(&F, "F", 16, "input features of the GCN layer")
-	c.Flags().IntVar(&G, "G", 16, "output features of the GCN layer")
+	intFlag(c.Flags(), &F, "F", 16, 1, workload.MaxFeatures, "input features of the GCN layer")
+	intFlag(c.Flags(), &G, "G", 16, 1, workload.MaxFeatures, "output features of the GCN layer")
 	c.Flags().StringVar(&hwFile, "hw", "", "accelerator spec YAML (default: the built-in 512-PE hardware)")
 	return c
 }
@@ -397,9 +398,9 @@ beside the seed's) and OUT/table3.md (all metrics of every variant).`,
 			return seed002.WriteTable4(w, rows)
 		},
 	}
-	c.Flags().StringSliceVar(&data, "data", nil, "sweep directory to train on (repeat or comma-separate for several)")
-	c.Flags().StringSliceVar(&evalData, "eval", nil, "further sweep directories to evaluate on (e.g. the real data sets)")
-	c.Flags().StringVar(&out, "out", "", "output directory (models, ablation.parquet, table3.md, table4.md)")
+	pathListFlag(c.Flags(), &data, "data", nil, "sweep directory to train on (repeat or comma-separate for several)")
+	pathListFlag(c.Flags(), &evalData, "eval", nil, "further sweep directories to evaluate on (e.g. the real data sets)")
+	outDirFlag(c.Flags(), &out, "out", "", "output directory (models, ablation.parquet, table3.md, table4.md)")
 	fitFlags(c, &o)
 	return c
 }

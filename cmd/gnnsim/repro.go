@@ -101,12 +101,12 @@ published sizes, takes a few minutes.`,
 		},
 	}
 	c.Flags().BoolVar(&f.quick, "quick", false, "reduced Graphlaxy sets (Medium 1,500, Large 600 graphs; seconds, not minutes)")
-	c.Flags().StringVar(&f.out, "out", "", "results directory (default results/seed002, or results/seed002-quick with --quick)")
+	outDirFlag(c.Flags(), &f.out, "out", "", "results directory (default results/seed002, or results/seed002-quick with --quick)")
 	c.Flags().Uint64Var(&f.seed, "seed", 1, "seed of every random choice (graphs, splits, training, traces; scheduling runs use seeds S..S+4)")
 	c.Flags().StringVar(&f.data, "data", defaultDataDir(), "folder of the real data sets (env GNNSIM_DATA); when absent, generated graphs only, as the report says")
 	c.Flags().StringVar(&f.mode, "mode", bench.DatasetMode, "accelerator model of the labels: omega (STONNE-Omega's numbers, as the seed) or extended")
 	sizeFlags(c, &f.fg)
-	c.Flags().IntVar(&f.workers, "workers", 0, "parallel workers (default: number of CPUs); results do not depend on it")
+	workersFlag(c.Flags(), &f.workers, 0, "parallel workers (default: number of CPUs); results do not depend on it")
 	return c
 }
 

@@ -1,10 +1,9 @@
 package main
 
 import (
-	"os"
-
 	"github.com/spf13/cobra"
 
+	"gnnsim/internal/boundedio"
 	"gnnsim/nas/magnas"
 	"gnnsim/repro/seed000"
 )
@@ -36,7 +35,7 @@ names a CSV with columns arch (e.g. d4G.fc0.ffn1.w192|d2M.fc1.ffn0|...) and top1
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts := seed000.Options{Out: out, Quick: quick, Seed: seed, Workers: workers, Dataset: dataset}
 			if accCSV != "" {
-				f, err := os.Open(accCSV)
+				f, err := boundedio.Open(accCSV, boundedio.CSV)
 				if err != nil {
 					return err
 				}
@@ -55,10 +54,10 @@ names a CSV with columns arch (e.g. d4G.fc0.ffn1.w192|d2M.fc1.ffn0|...) and top1
 			return nil
 		},
 	}
-	c.Flags().StringVar(&out, "out", "results/seed000", "output directory")
+	outDirFlag(c.Flags(), &out, "out", "results/seed000", "output directory")
 	c.Flags().BoolVar(&quick, "quick", false, "small budgets (the demo run)")
 	c.Flags().Uint64Var(&seed, "seed", 1, "random seed")
-	c.Flags().IntVar(&workers, "workers", 2, "parallel outer candidates (results do not depend on it)")
+	workersFlag(c.Flags(), &workers, 2, "parallel outer candidates (results do not depend on it)")
 	c.Flags().StringVar(&accCSV, "accuracy", "", "CSV of measured top-1 per architecture (default: the proxy)")
 	c.Flags().StringVar(&dataset, "dataset", "cifar100", "proxy data set for Tables 3-5 and Figure 7: cifar10, cifar100, flowers, tiny-imagenet")
 	return c

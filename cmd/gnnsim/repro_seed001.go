@@ -1,11 +1,7 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -52,7 +48,7 @@ about 40 s on two busy cores. The full run trains hundreds of GNNs up to
 					out = "results/seed001-quick"
 				}
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := signalContext()
 			defer stop()
 			rep, err := seed001.Run(ctx, seed001.Options{Out: out, Quick: quick, Seed: seed, DataDir: data, Workers: workers, Log: progressOut(cmd)})
 			if err != nil {
@@ -68,9 +64,9 @@ about 40 s on two busy cores. The full run trains hundreds of GNNs up to
 		},
 	}
 	c.Flags().BoolVar(&quick, "quick", false, "reduced sizes (within a minute)")
-	c.Flags().StringVar(&out, "out", "", "results directory (default results/seed001, or results/seed001-quick with --quick)")
+	outDirFlag(c.Flags(), &out, "out", "", "results directory (default results/seed001, or results/seed001-quick with --quick)")
 	c.Flags().Uint64Var(&seed, "seed", 1, "seed of every random choice")
 	c.Flags().StringVar(&data, "data", defaultDataDir(), "folder of the Planetoid data (env GNNSIM_DATA)")
-	c.Flags().IntVar(&workers, "workers", 0, "parallel workers (default: number of CPUs); results do not depend on it")
+	workersFlag(c.Flags(), &workers, 0, "parallel workers (default: number of CPUs); results do not depend on it")
 	return c
 }

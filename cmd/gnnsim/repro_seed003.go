@@ -56,9 +56,9 @@ on Table III's a0 gain). Full run about 1.5 CPU-minutes (the paper's budgets);
 		},
 	}
 	c.Flags().BoolVar(&o.Quick, "quick", false, "small budgets (the demo run)")
-	c.Flags().StringVar(&o.Out, "out", "", "output directory (default results/seed003, or results/seed003-quick with --quick)")
+	outDirFlag(c.Flags(), &o.Out, "out", "", "output directory (default results/seed003, or results/seed003-quick with --quick)")
 	c.Flags().Uint64Var(&o.Seed, "seed", 1, "random seed")
-	c.Flags().IntVar(&o.Workers, "workers", 2, "parallel outer candidates (results do not depend on it)")
+	workersFlag(c.Flags(), &o.Workers, 2, "parallel outer candidates (results do not depend on it)")
 	c.Flags().StringVar(&o.DataDir, "data", defaultDataDir(), "shared data folder holding hadas/ (env GNNSIM_DATA)")
 	c.Flags().StringVar(&o.Platform, "platform", "tx2", "target: tx2 (HADAS Table III) or xavier")
 	c.Flags().Float64Var(&o.Overlap, "overlap", -1, "exit-error overlap rho in [0, 1] (negative: fitted on Table III's a0 gain)")

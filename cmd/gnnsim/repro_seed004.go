@@ -1,11 +1,7 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -54,9 +50,9 @@ searches and short trainings (under a minute on two cores).`,
 					out = "results/seed004-quick"
 				}
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := signalContext()
 			defer stop()
-			oracle, err := seed004.TrainedOracle(data, quick, workers)
+			oracle, err := seed004.TrainedOracle(ctx, data, quick, workers)
 			if err != nil {
 				return err
 			}
@@ -94,18 +90,18 @@ searches and short trainings (under a minute on two cores).`,
 		},
 	}
 	c.Flags().BoolVar(&quick, "quick", false, "4 specifications, 1 run, short searches and trainings")
-	c.Flags().StringVar(&out, "out", "", "results directory (default results/seed004, or results/seed004-quick)")
+	outDirFlag(c.Flags(), &out, "out", "", "results directory (default results/seed004, or results/seed004-quick)")
 	c.Flags().Uint64Var(&seed, "seed", 1, "seed of every random choice")
 	c.Flags().StringVar(&data, "data", defaultDataDir(), "folder of the real data sets (planetoid/ind inside)")
-	c.Flags().IntVar(&runs, "runs", 0, "runs per method and specification (default 5, 1 with --quick)")
-	c.Flags().StringSliceVar(&datasets, "datasets", nil, "data sets to run (default cora,citeseer,pubmed; cora alone: Table 3 and Table 4's Cora row)")
-	c.Flags().StringSliceVar(&models, "models", []string{"fgnas-code", "gnnsim"}, "cost models to search under: fgnas-code (the FGNAS authors' model), gnnsim (ours)")
+	intFlag(c.Flags(), &runs, "runs", 0, 0, maxRuns, "runs per method and specification (default 5, 1 with --quick)")
+	listFlag(c.Flags(), &datasets, "datasets", nil, "data sets to run (default cora,citeseer,pubmed; cora alone: Table 3 and Table 4's Cora row)")
+	listFlag(c.Flags(), &models, "models", []string{"fgnas-code", "gnnsim"}, "cost models to search under: fgnas-code (the FGNAS authors' model), gnnsim (ours)")
 	c.Flags().BoolVar(&anyResource, "any-resource", false, "fgnas-code: judge resources by the authors' code's any-resource rule (default: the paper's every limit)")
-	c.Flags().IntVar(&trainUntil, "train-until", 0, "run joint search and separate search's hardware phase until N designs were trained (the authors' --gpu-eps; 0: fixed episodes)")
-	c.Flags().IntVar(&maxEpisodes, "max-episodes", 0, "episode cap of --train-until (0: 10x the phase's episodes)")
-	c.Flags().IntVar(&screen, "screen", 2000, "separate search: skip architectures with no feasible design among N uniform hardware draws (0: FGNAS's protocol, the best architecture whatever its hardware)")
+	intFlag(c.Flags(), &trainUntil, "train-until", 0, 0, maxTrained, "run joint search and separate search's hardware phase until N designs were trained (the authors' --gpu-eps; 0: fixed episodes)")
+	intFlag(c.Flags(), &maxEpisodes, "max-episodes", 0, 0, maxEpisodesFlag, "episode cap of --train-until (0: 10x the phase's episodes)")
+	intFlag(c.Flags(), &screen, "screen", 2000, 0, maxScreen, "separate search: skip architectures with no feasible design among N uniform hardware draws (0: FGNAS's protocol, the best architecture whatever its hardware)")
 	c.Flags().BoolVar(&published, "published", true, "FGNAS's published timing (the paper's specifications were set for it); false: ours")
 	c.Flags().BoolVar(&pipelined, "pipelined", false, "judge latency on the pipelined time")
-	c.Flags().IntVar(&workers, "workers", 0, "networks trained and runs searched at once (default: number of CPUs); results do not depend on it")
+	workersFlag(c.Flags(), &workers, 0, "networks trained and runs searched at once (default: number of CPUs); results do not depend on it")
 	return c
 }

@@ -167,21 +167,21 @@ seeds, --utilisation above 0, --shape above 1.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringSliceVar(&data, "data", nil, "sweep directory whose cases are the jobs (repeat or comma-separate for several)")
+	pathListFlag(f, &data, "data", nil, "sweep directory whose cases are the jobs (repeat or comma-separate for several)")
 	f.StringVar(&models, "models", "", "model directory of the latency predictor (needed by SJF-Predicted)")
-	f.StringSliceVar(&policies, "policies", nil, "policies to run (default all seven: Random, FCFS, LIFO, SJF-Nodes, SJF-Edges, SJF-Truth, SJF-Predicted)")
+	listFlag(f, &policies, "policies", nil, "policies to run (default all seven: Random, FCFS, LIFO, SJF-Nodes, SJF-Edges, SJF-Truth, SJF-Predicted)")
 	f.StringVar(&machines, "machines", "seq,sp,pp", "accelerators, DATAFLOW[:TILINGS] each: seq,sp,pp is seed 002's set with free tiling a..h; sp:c fixes tiling c")
 	f.Float64Var(&util, "utilisation", workload.DefaultUtilisation, "target offered load of generated arrivals (0..1 and beyond)")
 	f.StringVar(&arrivals, "arrivals", "pareto", "arrival process pareto, lomax or poisson, or a trace file (.csv, .parquet) to replay")
 	f.Float64Var(&shape, "shape", workload.DefaultParetoShape, "shape of Pareto/Lomax inter-arrival gaps (> 1)")
 	f.BoolVar(&exact, "exact", true, "rescale each seed's gaps so that it offers exactly --utilisation")
-	f.IntVar(&jobs, "jobs", 0, "trace length; 0: every case once in a seeded order, N: N jobs drawn with replacement")
-	f.StringSliceVar(&seedList, "seeds", []string{"1", "2", "3", "4", "5"}, "seeds of the runs (each draws its own trace and random choices)")
+	intFlag(f, &jobs, "jobs", 0, 0, seed002.MaxJobs, "trace length; 0: every case once in a seeded order, N: N jobs drawn with replacement")
+	listFlag(f, &seedList, "seeds", []string{"1", "2", "3", "4", "5"}, "seeds of the runs (each draws its own trace and random choices)")
 	f.StringVar(&scenario, "scenario", "both", "1 (baselines with random tiling), 2 (with optimal tiling) or both")
 	f.StringVar(&inference, "inference-cycles", strconv.Itoa(seed002.InferenceCycles), "cycles charged per job to SJF-Predicted for running the predictors: a number (default: seed 002's 2,312), or 'measured' to time this host's predictor at the accelerator clock (not reproducible)")
-	f.StringVar(&out, "out", "", "directory to write the Parquet records and metrics into")
+	outDirFlag(f, &out, "out", "", "directory to write the Parquet records and metrics into")
 	f.BoolVar(&asJSON, "json", false, "print a JSON array (one object per policy and scenario, cycles averaged over seeds)")
-	f.IntVar(&workers, "workers", 0, "seeds run at once (default: number of CPUs); results do not depend on it")
+	workersFlag(f, &workers, 0, "seeds run at once (default: number of CPUs); results do not depend on it")
 	return cmd
 }
 

@@ -120,14 +120,14 @@ within a second; nothing is written, rerun the command to start again.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&name, "problem", "", "test problem: zdt1, zdt2, dtlz2, bnh or srn (required)")
-	f.IntVar(&pop, "pop", 100, "population size")
-	f.IntVar(&gens, "generations", 250, "generations, counting the initial population (pymoo's n_gen)")
-	f.IntVar(&offspring, "offspring", 0, "offspring per generation (0 = population size)")
+	intFlag(f, &pop, "pop", 100, 1, maxPop, "population size")
+	intFlag(f, &gens, "generations", 250, 1, maxGenerations, "generations, counting the initial population (pymoo's n_gen)")
+	intFlag(f, &offspring, "offspring", 0, 0, maxPop, "offspring per generation (0 = population size)")
 	f.Uint64Var(&seed, "seed", 1, "random seed")
-	f.IntVar(&workers, "workers", 1, "goroutines evaluating each generation (results do not depend on it)")
+	workersFlag(f, &workers, 1, "goroutines evaluating each generation (results do not depend on it)")
 	f.StringVar(&ref, "ref", "", "hypervolume reference point, comma-separated (default 1.1 per objective\nfor zdt1, zdt2, dtlz2; otherwise the archive front's worst values moved\nout by 10 %)")
 	f.BoolVar(&keepGens, "keep-generations", false, "also write one row per population member and generation")
-	f.StringVar(&out, "out", "", "write the result rows to this Parquet file")
+	outFileFlag(f, &out, "out", "", "write the result rows to this Parquet file")
 	cmd.MarkFlagRequired("problem")
 	return cmd
 }

@@ -1,11 +1,7 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -42,7 +38,9 @@ quantised to the design's formats; infeasible designs get 0 untrained.`,
 			if err != nil {
 				return err
 			}
-			oracles, err := seed004.TrainedOracle(dataDir, false, 0)
+			ctx, stop := signalContext()
+			defer stop()
+			oracles, err := seed004.TrainedOracle(ctx, dataDir, false, 0)
 			if err != nil {
 				return err
 			}
@@ -63,8 +61,6 @@ quantised to the design's formats; infeasible designs get 0 untrained.`,
 			}
 			p := &fgnas.Problem{Space: sp, Data: ds, Limits: lim, Oracle: oracle, TrainUntil: trainUntil, ScreenDraws: screen,
 				Timing: fpga.Options{Model: m, AnyResource: anyResource, Published: published, Pipelined: pipelined}}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
 			var res *fgnas.RunResult
 			switch method {
 			case "joint":
@@ -101,16 +97,16 @@ quantised to the design's formats; infeasible designs get 0 untrained.`,
 	c.Flags().StringVar(&data, "data", "cora", "cora, citeseer or pubmed")
 	c.Flags().StringVar(&dataDir, "data-dir", defaultDataDir(), "folder of the real data sets (planetoid/ind inside)")
 	c.Flags().StringVar(&method, "method", "joint", "joint, random or separate")
-	c.Flags().Float64Var(&lim.LatencyMS, "latency-ms", 1, "latency limit in ms (0: none)")
-	c.Flags().Int64Var(&lim.LUT, "lut", 100000, "LUT and FF limit (0: none)")
-	c.Flags().Int64Var(&lim.DSP, "dsp", 100, "DSP limit (0: none)")
-	c.Flags().IntVar(&episodes, "episodes", 0, "joint episodes (default 2,000)")
-	c.Flags().IntVar(&trained, "trained", 0, "random search: trained designs to reach (default: as many as the joint run)")
+	floatFlag(c.Flags(), &lim.LatencyMS, "latency-ms", 1, 0, maxLatencyMS, false, "latency limit in ms (0: none)")
+	intFlag(c.Flags(), &lim.LUT, "lut", 100000, 0, maxFPGAResource, "LUT and FF limit (0: none)")
+	intFlag(c.Flags(), &lim.DSP, "dsp", 100, 0, maxFPGAResource, "DSP limit (0: none)")
+	intFlag(c.Flags(), &episodes, "episodes", 0, 0, maxEpisodes, "joint episodes (default 2,000)")
+	intFlag(c.Flags(), &trained, "trained", 0, 0, maxTrained, "random search: trained designs to reach (default: as many as the joint run)")
 	c.Flags().Uint64Var(&seed, "seed", 1, "seed")
 	c.Flags().StringVar(&model, "model", "gnnsim", "cost model: gnnsim (ours) or fgnas-code (the FGNAS authors' model)")
 	c.Flags().BoolVar(&anyResource, "any-resource", false, "fgnas-code: the authors' code's any-resource rule (default: every limit, as the paper)")
-	c.Flags().IntVar(&trainUntil, "train-until", 0, "joint and separate (hardware phase): run until N designs were trained (the authors' --gpu-eps; capped at 10x the episodes)")
-	c.Flags().IntVar(&screen, "screen", 2000, "separate: skip architectures with no feasible design among N uniform hardware draws (0: FGNAS's protocol)")
+	intFlag(c.Flags(), &trainUntil, "train-until", 0, 0, maxTrained, "joint and separate (hardware phase): run until N designs were trained (the authors' --gpu-eps; capped at 10x the episodes)")
+	intFlag(c.Flags(), &screen, "screen", 2000, 0, maxScreen, "separate: skip architectures with no feasible design among N uniform hardware draws (0: FGNAS's protocol)")
 	c.Flags().BoolVar(&published, "published", true, "FGNAS's published timing; false: ours (nodes counted, sparse input)")
 	c.Flags().BoolVar(&pipelined, "pipelined", false, "judge latency on the pipelined time")
 	return c

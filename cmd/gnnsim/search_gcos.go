@@ -1,13 +1,9 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"os/signal"
 	"slices"
 	"strings"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -50,7 +46,7 @@ Data sets: cora, citeseer (trainable), pubmed, reddit (latency only: use
 			if !(latWeight >= 0 && latWeight <= 1) {
 				return fmt.Errorf("--lat-weight %v outside [0, 1]", latWeight)
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := signalContext()
 			defer stop()
 			var sp *nas.Space
 			var p *nas.Problem
@@ -103,11 +99,11 @@ Data sets: cora, citeseer (trainable), pubmed, reddit (latency only: use
 	c.Flags().StringVar(&dataset, "dataset", "cora", "cora, citeseer, pubmed or reddit")
 	c.Flags().StringVar(&data, "data", defaultDataDir(), "folder of the Planetoid data (env GNNSIM_DATA)")
 	c.Flags().StringVar(&model, "model", "", "fix the GNN (gcn, gat, graphsage, gin) and search the accelerator only")
-	c.Flags().IntVar(&evals, "evaluations", 1000, "evaluation budget")
-	c.Flags().IntVar(&pool, "pool", 50, "pool size p_max")
-	c.Flags().IntVar(&top, "top", 5, "designs returned (N2)")
-	c.Flags().Float64Var(&latWeight, "lat-weight", 0.5, "weight of the latency term (the accuracy's is 1 - w)")
+	intFlag(c.Flags(), &evals, "evaluations", 1000, 1, maxGcosEvaluations, "evaluation budget")
+	intFlag(c.Flags(), &pool, "pool", 50, 1, maxPool, "pool size p_max")
+	intFlag(c.Flags(), &top, "top", 5, 1, maxPool, "designs returned (N2)")
+	floatFlag(c.Flags(), &latWeight, "lat-weight", 0.5, 0, 1, false, "weight of the latency term (the accuracy's is 1 - w)")
 	c.Flags().Uint64Var(&seed, "seed", 1, "seed of the search")
-	c.Flags().IntVar(&workers, "workers", 0, "parallel workers; results do not depend on it")
+	workersFlag(c.Flags(), &workers, 0, "parallel workers; results do not depend on it")
 	return c
 }

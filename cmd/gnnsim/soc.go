@@ -76,7 +76,7 @@ func runSocValidateMaestro(w io.Writer, refDir string, asJSON bool) error {
 	if refDir == "" {
 		d, ok := maestro.FindReferenceDir()
 		if !ok {
-			return fmt.Errorf("--reference not given and no shared/maestro-reference found (set GNNSIM_SHARED)")
+			return fmt.Errorf("--reference not given and %s", sharedHint("maestro-reference"))
 		}
 		refDir = d
 	}

@@ -88,13 +88,13 @@ layers, unit, freq_mhz, emc_mhz, latency_ms, energy_mj).`,
 	fl.StringVar(&f.powerMode, "power-mode", "", "run under a power mode of the SoC (MAXN, 10W, 15W, 30W_ALL, ... or its ID); see 'gnnsim soc units'")
 	fl.StringVar(&f.precision, "precision", "", "arithmetic of the GPU's engines: fp16 (default: tensor cores) or fp32 (CUDA cores, as MaGNAS's Table 2 implies)")
 	fl.BoolVar(&f.layers, "layers", false, "also report every layer: unit, time, energy, the layer it was fused into")
-	fl.IntVar(&f.frames, "frames", 0, "also stream this many frames through the mapping (pipelined run)")
-	fl.IntVar(&f.inFlight, "in-flight", 0, "frames in the SoC at once in the pipelined run (0: one per unit used)")
-	fl.Float64Var(&f.intervalMS, "interval-ms", 0, "gap between frame arrivals in the pipelined run (0: back to back)")
+	intFlag(fl, &f.frames, "frames", 0, 0, maxFrames, "also stream this many frames through the mapping (pipelined run)")
+	intFlag(fl, &f.inFlight, "in-flight", 0, 0, maxInFlight, "frames in the SoC at once in the pipelined run (0: one per unit used)")
+	floatFlag(fl, &f.intervalMS, "interval-ms", 0, 0, maxIntervalMS, false, "gap between frame arrivals in the pipelined run (0: back to back)")
 	fl.StringVar(&f.spec, "spec", "", "SoC spec YAML (default: the built-in Jetson AGX Xavier; see 'gnnsim soc units')")
 	fl.StringVar(&f.table, "table", "", "measured per-block table (CSV or Parquet) replacing the units it names")
 	fl.BoolVar(&f.jsonOut, "json", false, "print a JSON object instead of text")
-	fl.StringVar(&f.out, "out", "", "also write the result as a one-row Parquet file")
+	outFileFlag(fl, &f.out, "out", "", "also write the result as a one-row Parquet file")
 	return cmd
 }
 

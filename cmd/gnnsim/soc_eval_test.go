@@ -134,7 +134,7 @@ func TestSocBadCommandLines(t *testing.T) {
 		{[]string{"eval", "--mapping-file", missing}, "missing"},
 		{[]string{"eval", "--spec", badSpec}, "bytes_per_cycle"},
 		{[]string{"eval", "--table", missing + ".csv"}, "missing"},
-		{[]string{"eval", "--frames", "-1"}, "must be >= 0"},
+		{[]string{"eval", "--frames", "-1"}, "--frames -1: want 0 to"},
 		{[]string{"eval", "extra"}, "unknown command"},
 		{[]string{"units", "--spec", missing}, "missing"},
 	}

@@ -1,13 +1,16 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"gnnsim/bench"
 )
@@ -51,8 +54,8 @@ worker count or sharding.`,
 			return runSweep(cmd, spec, out, def, workers, shard)
 		},
 	}
-	sweepCmd.Flags().StringVar(&out, "out", "", "output directory (default results/<spec name>)")
-	sweepCmd.Flags().IntVar(&workers, "workers", 0, "parallel workers (default: number of CPUs); results do not depend on it")
+	outDirFlag(sweepCmd.Flags(), &out, "out", "", "output directory (default results/<spec name>)")
+	workersFlag(sweepCmd.Flags(), &workers, 0, "parallel workers (default: number of CPUs); results do not depend on it")
 	sweepCmd.Flags().StringVar(&shard, "shard", "", "run shard i of n (0-based), e.g. 0/4; default: from Slurm/Kubernetes environment, else the whole sweep")
 	summaryFlags(sweepCmd)
 	return sweepCmd
@@ -84,7 +87,7 @@ Fails, naming the chunk, if any part is missing.`,
 			return nil
 		},
 	}
-	mergeCmd.Flags().StringVar(&mergeOut, "out", "", "output directory (default: the first DIR)")
+	outDirFlag(mergeCmd.Flags(), &mergeOut, "out", "", "output directory (default: the first DIR)")
 	return mergeCmd
 }
 
@@ -103,11 +106,11 @@ they resume, shard and merge like 'gnnsim sweep'; their output feeds
 'gnnsim predict' and 'gnnsim schedule'.`,
 	}
 	flags := func(c *cobra.Command) {
-		c.Flags().StringVar(&out, "out", "", "output directory (default results/<data set>)")
+		outDirFlag(c.Flags(), &out, "out", "", "output directory (default results/<data set>)")
 		c.Flags().StringVar(&do.Mode, "mode", bench.DatasetMode, "accelerator model: omega (STONNE-Omega numbers, seed 002's labels and repro seed002's) or extended")
 		c.Flags().Uint64Var(&do.Seed, "seed", 1, "seed of every random choice")
 		sizeFlags(c, &do.Sizes)
-		c.Flags().IntVar(&workers, "workers", 0, "parallel workers (default: number of CPUs)")
+		workersFlag(c.Flags(), &workers, 0, "parallel workers (default: number of CPUs)")
 		c.Flags().StringVar(&shard, "shard", "", "run shard i of n, as for sweep")
 		summaryFlags(c)
 	}
@@ -164,6 +167,39 @@ line reads: graphs=N runs=M wall_s=T out=DIR.`,
 	real.Flags().StringVar(&dataDir, "data", defaultDataDir(), "folder of the real data sets (env GNNSIM_DATA)")
 	cmd.AddCommand(glx, real)
 	return cmd
+}
+
+// checkDataFlags checks the data-folder flags whose default is
+// defaultDataDir: a folder the user named (with the flag or GNNSIM_DATA)
+// must exist and hold something, or every data set would be skipped
+// silently. The built-in default may be absent (a fresh clone works
+// offline on generated graphs).
+func checkDataFlags(cmd *cobra.Command) error {
+	def := defaultDataDir()
+	var err error
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		if err != nil || f.DefValue != def || f.Value.Type() != "string" {
+			return
+		}
+		named := f.Changed || os.Getenv("GNNSIM_DATA") != ""
+		if !named {
+			return
+		}
+		dir, how := f.Value.String(), "--"+f.Name+" "
+		if !f.Changed {
+			how = "GNNSIM_DATA="
+		}
+		ents, rerr := os.ReadDir(dir)
+		switch {
+		case errors.Is(rerr, fs.ErrNotExist):
+			err = fmt.Errorf("%s%s: not a directory (it does not exist): name the shared data folder (with planetoid/, ...)", how, dir)
+		case rerr != nil:
+			err = fmt.Errorf("%s%s: not a readable directory (%v): name the shared data folder (with planetoid/, ...)", how, dir, errors.Unwrap(rerr))
+		case len(ents) == 0:
+			err = fmt.Errorf("%s%s is an empty folder: name the shared data folder (with planetoid/, ...)", how, dir)
+		}
+	})
+	return err
 }
 
 // sizeFlags registers --F, --G and --sizes-mode, the feature sizes of a

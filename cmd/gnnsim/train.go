@@ -16,6 +16,16 @@ import (
 
 func init() { register(newTrainCmd) }
 
+// maxLR bounds --lr: Adam steps above 10 per unit gradient only diverge
+// (the seed papers use 0.005 to 0.01).
+const maxLR = 10.0
+
+// maxTrainSeeds bounds train --seeds: each seed is a whole training.
+const maxTrainSeeds = 10_000
+
+// maxSplitPerClass bounds --split-train and --split-val (nodes per class).
+const maxSplitPerClass = 1_000_000
+
 func newTrainCmd() *cobra.Command {
 	var (
 		data, model, archText              string
@@ -130,9 +140,6 @@ The same flags give the same numbers, whatever --workers is.`,
 					return fmt.Errorf("--bits: %w", err)
 				}
 			}
-			if nSeeds < 1 {
-				return fmt.Errorf("--seeds %d: want at least 1", nSeeds)
-			}
 			p, err := graphs.LoadPlanetoid(data)
 			if err != nil {
 				return err
@@ -154,7 +161,9 @@ The same flags give the same numbers, whatever --workers is.`,
 				seeds[i] = firstSeed + uint64(i)
 			}
 			preset.Seed = firstSeed // reported; run i trains with seed firstSeed+i
-			runs, err := train.TrainSeeds(d, arch, preset, bits, seeds, workers)
+			ctx, stop := signalContext()
+			defer stop()
+			runs, err := train.TrainSeeds(ctx, d, arch, preset, bits, seeds, workers)
 			if err != nil {
 				return err
 			}
@@ -172,24 +181,24 @@ The same flags give the same numbers, whatever --workers is.`,
 	f.StringVar(&data, "data", "", "Planetoid prefix (dir/cora for dir/ind.cora.*) or .npz file (required)")
 	f.StringVar(&model, "model", "gcn", "reference model: gcn, gat or sage")
 	f.StringVar(&archText, "arch", "", "whole network, e.g. gcn:16x1:add:relu/gcn:0x1:add:linear, or a model file FILE.yaml (overrides --model's layers)")
-	f.IntVar(&hidden, "hidden", 16, "features per head of the hidden layer (default 16 for gcn, 8 for gat, 64 for sage)")
-	f.IntVar(&heads, "heads", 8, "attention heads of the hidden layer (gat)")
-	f.IntVar(&outHeads, "out-heads", 1, "averaged heads of the output layer (gat)")
+	intFlag(f, &hidden, "hidden", 16, 1, train.MaxWidth, "features per head of the hidden layer (default 16 for gcn, 8 for gat, 64 for sage)")
+	intFlag(f, &heads, "heads", 8, 1, train.MaxHeads, "attention heads of the hidden layer (gat)")
+	intFlag(f, &outHeads, "out-heads", 1, 1, train.MaxHeads, "averaged heads of the output layer (gat)")
 	f.StringVar(&attention, "attention", "", "attention of every layer: constant, gcn, gat or sage")
 	f.StringVar(&aggregation, "aggregation", "", "aggregation of every layer: add, mean or max")
 	f.StringVar(&activation, "activation", "", "activation of the hidden layers: linear, relu, tanh, sigmoid, elu, leaky_relu, relu6, softplus")
-	f.IntVar(&cfg.Epochs, "epochs", 200, "training epochs (default: the model's, 200)")
-	f.Float64Var(&cfg.LR, "lr", 0.01, "Adam learning rate (default: the model's)")
-	f.Float64Var(&cfg.WeightDecay, "weight-decay", 5e-4, "L2 weight decay (default: the model's)")
+	intFlag(f, &cfg.Epochs, "epochs", 200, 1, train.MaxEpochs, "training epochs (default: the model's, 200)")
+	floatFlag(f, &cfg.LR, "lr", 0.01, 0, maxLR, true, "Adam learning rate (default: the model's)")
+	floatFlag(f, &cfg.WeightDecay, "weight-decay", 5e-4, 0, 1, false, "L2 weight decay (default: the model's)")
 	f.BoolVar(&cfg.DecayAll, "decay-all", false, "decay every layer's weights, not only the first layer's (default: the model's)")
-	f.Float64Var(&cfg.Dropout, "dropout", 0.5, "dropout on every layer input (default: the model's)")
-	f.Float64Var(&cfg.AttnDropout, "attn-dropout", 0, "dropout on GAT coefficients (default: the model's)")
+	floatFlag(f, &cfg.Dropout, "dropout", 0.5, 0, 0.99, false, "dropout on every layer input (default: the model's)")
+	floatFlag(f, &cfg.AttnDropout, "attn-dropout", 0, 0, 0.99, false, "dropout on GAT coefficients (default: the model's)")
 	f.StringVar(&bitsText, "bits", "", "post-training fixed-point formats, w=I.F,a=I.F (every layer) or one group per layer joined by '/'")
-	f.IntVar(&nSeeds, "seeds", 10, "number of seeds (trainings): --seed, --seed+1, ...")
+	intFlag(f, &nSeeds, "seeds", 10, 1, maxTrainSeeds, "number of seeds (trainings): --seed, --seed+1, ...")
 	f.Uint64Var(&firstSeed, "seed", 1, "first seed (and the seed of an .npz split)")
-	f.IntVar(&splitTrain, "split-train", 20, "training nodes per class of an .npz split")
-	f.IntVar(&splitVal, "split-val", 30, "validation nodes per class of an .npz split")
-	f.IntVar(&workers, "workers", 0, "trainings run at once (default: number of CPUs); results do not depend on it")
+	intFlag(f, &splitTrain, "split-train", 20, 1, maxSplitPerClass, "training nodes per class of an .npz split")
+	intFlag(f, &splitVal, "split-val", 30, 0, maxSplitPerClass, "validation nodes per class of an .npz split")
+	workersFlag(f, &workers, 0, "trainings run at once (default: number of CPUs); results do not depend on it")
 	f.BoolVar(&asJSON, "json", false, "print one JSON object (accuracies in percent) instead of the table")
 	cmd.MarkFlagRequired("data")
 	return cmd

@@ -96,7 +96,7 @@ func TestTrainCommandErrors(t *testing.T) {
 		{[]string{"train", "--data", cora, "--attention", "cos"}, "--attention"},
 		{[]string{"train", "--data", cora, "--bits", "w=1.5"}, "--bits"},
 		{[]string{"train", "--data", cora, "--seeds", "0"}, "--seeds 0"},
-		{[]string{"train", "--data", cora, "--lr", "-1"}, "learning rate"},
+		{[]string{"train", "--data", cora, "--lr", "-1"}, "--lr -1: want a finite number above 0"},
 		{[]string{"train", "--data", filepath.Join(planetoidData(t), "ind", "pubmed")}, "have no features"},
 		{[]string{"train", "--data", filepath.Join(t.TempDir(), "cora")}, "no Planetoid file set"},
 	} {

@@ -71,7 +71,7 @@ printed).`,
 	fl.StringVar(&hwPath, "hw", "", "hardware spec YAML (default: built in; its pes must be the reference's P = 512)")
 	fl.StringVar(&engine, "engine", "events", "events (discrete-event kernel) or fast (closed form; same numbers)")
 	fl.BoolVar(&asJSON, "json", false, "print a JSON array with one object per run (ours and theirs per quantity) instead of the report")
-	fl.IntVar(&worst, "worst", 0, "show the N runs with the largest error (with --json: print only those)")
+	intFlag(fl, &worst, "worst", 0, 0, 1_000_000, "show the N runs with the largest error (with --json: print only those)")
 	return cmd
 }
 
@@ -79,7 +79,7 @@ func runValidateOmega(w io.Writer, refDir, hwPath, engine string, asJSON bool, w
 	if refDir == "" {
 		d, ok := omegaref.FindDir()
 		if !ok {
-			return fmt.Errorf("--reference not given and no shared/omega-reference found (set GNNSIM_SHARED)")
+			return fmt.Errorf("--reference not given and %s", sharedHint("omega-reference"))
 		}
 		refDir = d
 	}

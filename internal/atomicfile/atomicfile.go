@@ -156,7 +156,10 @@ func Write(path string, write func(w io.Writer) error) (err error) {
 	RemoveStale(real)
 	tmp, err := createLocked(real)
 	if err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, unwrapPath(err))
+		// The failing operation is the temp file's creation, not the
+		// target's: say so, or "no such file" about an existing target
+		// (a file in /proc, whose directory takes no new files) misleads.
+		return fmt.Errorf("cannot write %s: cannot create a file in %s to replace it atomically: %w", path, filepath.Dir(real), unwrapPath(err))
 	}
 	defer func() {
 		if err != nil {

@@ -25,6 +25,7 @@ import (
 
 	"gnnsim"
 	"gnnsim/internal/atomicfile"
+	"gnnsim/internal/boundedio"
 )
 
 // RowGroupRows bounds the rows per row group.
@@ -87,6 +88,9 @@ func (f *File) Close() error { return f.f.Close() }
 // whatever footer length a file declares, so a 19-byte corrupt file could
 // otherwise ask for gigabytes.
 func Open(path string) (*File, error) {
+	if err := boundedio.CheckRegular(path, "Parquet"); err != nil {
+		return nil, fmt.Errorf("pqio: %w", err)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("pqio: %w", err)
@@ -111,6 +115,9 @@ func Open(path string) (*File, error) {
 // a complete Parquet file (magic numbers, a footer that fits): a cheap
 // check for files that a crash or a bad disk may have damaged.
 func CheckFile(path string) error {
+	if err := boundedio.CheckRegular(path, "Parquet"); err != nil {
+		return fmt.Errorf("pqio: %w", err)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return fmt.Errorf("pqio: %w", err)

@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+
+	"gnnsim/internal/boundedio"
 )
 
 // Curve is the measured top-1 accuracy of exits along one backbone:
@@ -99,7 +100,7 @@ var Datasets = []string{"cifar-100", "tiny-imagenet"}
 // GNNSIM_DATA/hadas).
 func LoadCurve(dir, dataset, model string) (*Curve, error) {
 	p := filepath.Join(dir, dataset+"-"+model+"exit_perf.csv")
-	f, err := os.Open(p)
+	f, err := boundedio.Open(p, boundedio.CSV)
 	if err != nil {
 		return nil, fmt.Errorf("hadas: %w", err)
 	}

@@ -188,6 +188,9 @@ func ReadAccuracyCSV(r io.Reader, name string) (*TableAccuracy, error) {
 		if err != nil || !(v >= 0 && v <= 100) {
 			return nil, fmt.Errorf("magnas: accuracy table %s: line %d: top1 %q is not a percentage", name, line, rec[ti])
 		}
+		if _, dup := t.top1[a.String()]; dup {
+			return nil, fmt.Errorf("magnas: accuracy table %s: line %d: architecture %s appears twice", name, line, a)
+		}
 		t.top1[a.String()] = v
 	}
 	if len(t.top1) == 0 {

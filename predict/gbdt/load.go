@@ -7,13 +7,14 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/dmitryikh/leaves"
+
+	"gnnsim/internal/boundedio"
 )
 
 // MaxModelBytes bounds the size of a model file LoadModel and ReadModel
@@ -94,7 +95,7 @@ func (e *Ensemble) PredictBatch(X [][]float64, out []float64) error {
 // refused with an error naming the file and line instead of being
 // half-read or crashing leaves.
 func LoadModel(path string) (*Ensemble, error) {
-	f, err := os.Open(path)
+	f, err := boundedio.Open(path, boundedio.Model)
 	if err != nil {
 		return nil, fmt.Errorf("gbdt: %w", err)
 	}
@@ -145,11 +146,11 @@ type modelInfo struct {
 // feature, "[min:max]" for numeric features, "none" for unused ones.
 // Tokens it cannot read give unknown ranges, as LightGBM's categorical
 // lists ("1:2:3") do.
-func parseFeatureInfos(v string, n int) []FeatureRange {
+func parseFeatureInfos(v string, n int) ([]FeatureRange, error) {
 	out := make([]FeatureRange, n)
 	tok := strings.Fields(v)
 	if len(tok) != n {
-		return out
+		return out, nil
 	}
 	for i, t := range tok {
 		inner, ok := strings.CutPrefix(t, "[")
@@ -162,11 +163,24 @@ func parseFeatureInfos(v string, n int) []FeatureRange {
 		}
 		lo, err1 := strconv.ParseFloat(a, 64)
 		hi, err2 := strconv.ParseFloat(b, 64)
-		if err1 == nil && err2 == nil && lo <= hi {
+		if err1 == nil && err2 == nil {
+			// Numbers that are no range (NaN, Inf, min above max) mean a
+			// damaged file, not an unknown range.
+			if !(lo <= hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+				return nil, fmt.Errorf("feature_infos: feature %d has range %s, not a finite [min:max]", i, cutText(t))
+			}
 			out[i] = FeatureRange{Min: lo, Max: hi, Known: true}
 		}
 	}
-	return out
+	return out, nil
+}
+
+// cutText shortens a token quoted in an error to 80 characters.
+func cutText(s string) string {
+	if len(s) > 80 {
+		return s[:80] + "..."
+	}
+	return s
 }
 
 // textLines splits a model file into lines, remembering where each starts.
@@ -298,7 +312,9 @@ func checkModelText(data []byte) (modelInfo, error) {
 	if len(info.featureNames) != maxFeat+1 {
 		return info, fmt.Errorf("%d: %d feature_names for max_feature_idx=%d", hdrEnd, len(info.featureNames), maxFeat)
 	}
-	info.ranges = parseFeatureInfos(hdr["feature_infos"], len(info.featureNames))
+	if info.ranges, err = parseFeatureInfos(hdr["feature_infos"], len(info.featureNames)); err != nil {
+		return info, fmt.Errorf("%d: %w", hdrEnd, err)
+	}
 	sizesText, ok := hdr["tree_sizes"]
 	if !ok {
 		return info, fmt.Errorf("%d: header has no tree_sizes", hdrEnd)

@@ -50,6 +50,8 @@ func TrainedAccuracy(dataDir string, epochs int, seed uint64) AccuracySource {
 		if err != nil {
 			return Oracle{}, err
 		}
+		gcnO.Cancel(ctx) // trainings in flight stop with the run
+		gatO.Cancel(ctx)
 		ask := func(a nas.Arch) (train.Accuracy, error) {
 			if err := ctx.Err(); err != nil {
 				return train.Accuracy{}, err

@@ -1,6 +1,7 @@
 package seed004
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"runtime"
@@ -17,8 +18,9 @@ import (
 // architecture trained once and re-quantised per design. At most workers
 // networks train at once (<= 0: one per CPU), however many designs the
 // searches ask about concurrently, and the trained networks kept for
-// re-quantisation hold at most keptBytes of memory.
-func TrainedOracle(dataDir string, quick bool, workers int) (OracleFor, error) {
+// re-quantisation hold at most keptBytes of memory. Trainings stop when
+// ctx is done.
+func TrainedOracle(ctx context.Context, dataDir string, quick bool, workers int) (OracleFor, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -46,6 +48,7 @@ func TrainedOracle(dataDir string, quick bool, workers int) (OracleFor, error) {
 			return nil, err
 		}
 		o.Limit(workers, keptBytes)
+		o.Cancel(ctx) // trainings in flight stop with the run
 		return fgnas.FromTrain(o), nil
 	}, nil
 }

@@ -3,11 +3,12 @@ package maestro
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"gnnsim/internal/boundedio"
 )
 
 // maxOperand bounds literal operands so that products of tile sizes stay
@@ -55,7 +56,7 @@ func ParseString(src string) (Dataflow, error) {
 // ParseFile parses the dataflow in the named file; the dataflow is named
 // after the file without its extension.
 func ParseFile(path string) (Dataflow, error) {
-	f, err := os.Open(path)
+	f, err := boundedio.Open(path, boundedio.Spec)
 	if err != nil {
 		return Dataflow{}, fmt.Errorf("maestro: %w", err)
 	}

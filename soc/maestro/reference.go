@@ -5,11 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+
+	"gnnsim/internal/boundedio"
 )
 
 // RefRow is one row of the MAESTRO reference set
@@ -91,7 +94,7 @@ func refExists(dir string) bool {
 // LoadReference reads dir/maestro_reference.csv and the dataflows
 // dir/dataflows/<name>.m its rows name.
 func LoadReference(dir string) (*Reference, error) {
-	f, err := os.Open(filepath.Join(dir, ReferenceFile))
+	f, err := boundedio.Open(filepath.Join(dir, ReferenceFile), boundedio.CSV)
 	if err != nil {
 		return nil, fmt.Errorf("maestro: %w", err)
 	}
@@ -192,7 +195,7 @@ func parseRefRow(rec []string, col map[string]int, line int) (RefRow, error) {
 			return 0
 		}
 		v, e := strconv.ParseFloat(s, 64)
-		if e != nil || v < 0 || v > 1e18 {
+		if e != nil || !(v >= 0 && v <= 1e18) { // NaN fails too
 			err = fmt.Errorf("column %s: %q is not a non-negative number", c, s)
 			return 0
 		}
@@ -207,8 +210,8 @@ func parseRefRow(rec []string, col map[string]int, line int) (RefRow, error) {
 			return 0
 		}
 		v, e := strconv.ParseFloat(s, 64)
-		if e != nil || v != v {
-			err = fmt.Errorf("column %s: %q is not a number", c, s)
+		if e != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			err = fmt.Errorf("column %s: %q is not a finite number", c, s)
 		}
 		return v
 	}

@@ -108,6 +108,8 @@ func TestReadReferenceRowsErrors(t *testing.T) {
 		{header + "\n" + strings.Replace(first, "K=192", "K=x", 1) + "\n", ":2: dims: bad field"},
 		{header + "\n" + strings.Replace(first, ",kcp_ws,", ",../x,", 1) + "\n", "bad dataflow name"},
 		{header + "\n" + strings.Replace(first, ",564484,", ",-3,", 1) + "\n", "runtime_cycles"},
+		{header + "\n" + strings.Replace(first, ",564484,", ",NaN,", 1) + "\n", "runtime_cycles"},
+		{header + "\n" + strings.Replace(first, ",564484,", ",+Inf,", 1) + "\n", "runtime_cycles"},
 	}
 	for _, tc := range tests {
 		_, err := ReadReferenceRows(strings.NewReader(tc.csv), "t.csv")
