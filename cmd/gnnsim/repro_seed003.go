@@ -13,6 +13,7 @@ import (
 // reproSeed003Cmd is 'gnnsim repro seed003': HADAS's experiments end to end.
 func reproSeed003Cmd() *cobra.Command {
 	var o seed003.Options
+	var overlap float64 // --overlap; negative: fitted
 	c := &cobra.Command{
 		Use:   "seed003 [--quick] [--out DIR] [--seed S] [--data DIR] [--platform tx2|xavier] [--overlap RHO]",
 		Short: "Seed 003 (HADAS): nested backbone x early-exit x DVFS search, Table III, Figures 5-7",
@@ -44,8 +45,11 @@ on Table III's a0 gain). Full run about 1.5 CPU-minutes (the paper's budgets);
 			if o.Platform != "tx2" && o.Platform != "xavier" {
 				return fmt.Errorf("--platform %q: want tx2 or xavier", o.Platform)
 			}
-			if o.Overlap > 1 || o.Overlap != o.Overlap {
-				return fmt.Errorf("--overlap %v: want a value in [0, 1], or negative to fit it", o.Overlap)
+			if overlap > 1 || overlap != overlap {
+				return fmt.Errorf("--overlap %v: want a value in [0, 1], or negative to fit it", overlap)
+			}
+			if overlap >= 0 {
+				o.Overlap = &overlap
 			}
 			rep, err := seed003.Run(cmd.Context(), o)
 			if err != nil {
@@ -61,7 +65,7 @@ on Table III's a0 gain). Full run about 1.5 CPU-minutes (the paper's budgets);
 	workersFlag(c.Flags(), &o.Workers, 2, "parallel outer candidates (results do not depend on it)")
 	c.Flags().StringVar(&o.DataDir, "data", defaultDataDir(), "shared data folder holding hadas/ (env GNNSIM_DATA)")
 	c.Flags().StringVar(&o.Platform, "platform", "tx2", "target: tx2 (HADAS Table III) or xavier")
-	c.Flags().Float64Var(&o.Overlap, "overlap", -1, "exit-error overlap rho in [0, 1] (negative: fitted on Table III's a0 gain)")
+	c.Flags().Float64Var(&overlap, "overlap", -1, "exit-error overlap rho in [0, 1] (negative: fitted on Table III's a0 gain)")
 	return c
 }
 

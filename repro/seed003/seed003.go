@@ -51,9 +51,9 @@ type Options struct {
 	DataDir string
 	// Platform is the target: "tx2" (default) or "xavier".
 	Platform string
-	// Overlap is the exit-error overlap rho in [0, 1]; negative (or NaN)
-	// fits it on Table III's a0 gain.
-	Overlap float64
+	// Overlap is the exit-error overlap rho in [0, 1]; nil (the zero
+	// value, as the demo runs it) fits it on Table III's a0 gain.
+	Overlap *float64
 }
 
 // Report summarises a run.
@@ -215,9 +215,11 @@ func (r *run) setup(dir string) error {
 	r.s = &hadas.Searcher{Space: sp, Target: r.tg, Acc: acc, Classes: 100}
 	r.curves, r.proxy = curves, px
 	// The overlap: given, or fitted on Table III's a0 gain (below).
-	rho := r.opts.Overlap
+	var rho float64
 	r.rhoFit = math.NaN()
-	if !(rho >= 0) {
+	if r.opts.Overlap != nil {
+		rho = *r.opts.Overlap
+	} else {
 		a0, err := sp.Backbone(hadas.Baselines()[0], 100)
 		if err != nil {
 			return err

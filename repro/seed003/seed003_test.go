@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"gnnsim/internal/pqio"
@@ -30,8 +31,13 @@ func TestQuickRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	fitted := false
 	for _, f := range rep.Findings {
 		t.Log(f)
+		fitted = fitted || strings.Contains(f, "(fitted")
+	}
+	if !fitted { // the zero Options (the demo's) must fit rho, not take rho = 0
+		t.Error("zero-value Options did not fit the overlap")
 	}
 	rows, _, err := pqio.Read[Row](filepath.Join(out, RowsFile))
 	if err != nil || len(rows) != rep.Rows || len(rows) == 0 {
@@ -68,11 +74,13 @@ func TestWithoutData(t *testing.T) {
 	}
 }
 
+func ptr(x float64) *float64 { return &x }
+
 func TestBadOptions(t *testing.T) {
 	d := dataDir(t)
 	for _, o := range []Options{
-		{Platform: "orin", Overlap: -1},
-		{Platform: "tx2", Overlap: 1.5},
+		{Platform: "orin"},
+		{Platform: "tx2", Overlap: ptr(1.5)},
 	} {
 		o.Out, o.Quick, o.DataDir = t.TempDir(), true, d
 		if _, err := Run(context.Background(), o); err == nil {
