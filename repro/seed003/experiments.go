@@ -113,13 +113,21 @@ func (r *run) headline(context.Context) error {
 		r.finding("headline: no HADAS design reaches a6's dynamic top-1 %.2f %%", 100*a6.Top1)
 		return nil
 	}
-	vs6, vs0 := 100*(1-best.EnergyPJ/a6.EnergyPJ), 100*(1-best.EnergyPJ/a0.EnergyPJ)
-	fmt.Fprintf(&r.md, "Ours: the least-energy design at least as accurate as a6's (%.2f %%, %.2f mJ) is %s with exits %s at %s: %.2f %%, %.2f mJ, %.0f %% less energy than a6 (paper 57 %%) and %.0f %% less than a0 (%.2f %%, %.2f mJ; paper 19 %%).\n\n",
+	vs6, vs0 := lessOrMore(best.EnergyPJ, a6.EnergyPJ), lessOrMore(best.EnergyPJ, a0.EnergyPJ)
+	fmt.Fprintf(&r.md, "Ours: the least-energy design at least as accurate as a6's (%.2f %%, %.2f mJ) is %s with exits %s at %s: %.2f %%, %.2f mJ, %s energy than a6 (paper 57 %% less) and %s than a0 (%.2f %%, %.2f mJ; paper 19 %% less).\n\n",
 		100*a6.Top1, a6.EnergyPJ*1e-9, arch, exitsString(best.Exits), r.tg.P.SettingName(best.Setting), 100*best.Top1, best.EnergyPJ*1e-9, vs6, vs0, 100*a0.Top1, a0.EnergyPJ*1e-9)
 	fmt.Fprintf(&r.md, "Both comparisons are against the baselines' own EEx+DVFS points, so they inherit the baselines' DVFS savings (ours a0 %.1f %%, a6 %.1f %%; paper 33.2 %%, 34.9 %%): the larger those, the less room a searched backbone has.\n\n",
 		100*(1-a0.EnergyPJ/r.base[0].EnergyPJ), 100*(1-a6.EnergyPJ/r.base[6].EnergyPJ))
-	r.finding("headline: b1-like design %.2f mJ at %.2f %% top-1: %.0f %% less than a6 (paper 57 %%), %.0f %% less than a0 (paper 19 %%)", best.EnergyPJ*1e-9, 100*best.Top1, vs6, vs0)
+	r.finding("headline: b1-like design %.2f mJ at %.2f %% top-1: %s than a6 (paper 57 %% less), %s than a0 (paper 19 %% less)", best.EnergyPJ*1e-9, 100*best.Top1, vs6, vs0)
 	return nil
+}
+
+// lessOrMore words x against ref in plain terms: "28 % less" or "36 % more".
+func lessOrMore(x, ref float64) string {
+	if x <= ref {
+		return fmt.Sprintf("%.0f %% less", 100*(1-x/ref))
+	}
+	return fmt.Sprintf("%.0f %% more", 100*(x/ref-1))
 }
 
 type ser struct {
