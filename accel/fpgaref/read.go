@@ -2,8 +2,8 @@ package fpgaref
 
 import (
 	"encoding/csv"
-	"errors"
 	"fmt"
+	"gnnsim/internal/csvtab"
 	"io"
 	"math"
 	"os"
@@ -77,43 +77,32 @@ func Load(dir string) (*Reference, error) {
 }
 
 // columns is the header of a reference table: column name -> index.
-type columns map[string]int
+type columns = csvtab.Columns
+
+// needColumns are the columns every reference table has; layer columns are
+// looked up as each row's layer count asks.
+var needColumns = []string{"dataset", "num_nodes", "num_edges", "in_features", "classes", "layers", "cycles", "LUT", "FF", "DSP"}
 
 // ReadRows reads a reference table from r (name is used in errors).
 func ReadRows(r io.Reader, name string) ([]Row, error) {
 	cr := csv.NewReader(r)
-	cr.ReuseRecord = false
-	head, err := cr.Read()
+	col, err := csvtab.ReadHeader(cr, needColumns)
 	if err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("fpgaref: %s: empty file", name)
-		}
 		return nil, fmt.Errorf("fpgaref: %s: %w", name, err)
 	}
-	cols := columns{}
-	for i, h := range head {
-		cols[h] = i
-	}
-	for _, c := range []string{"dataset", "num_nodes", "num_edges", "in_features", "classes", "layers", "cycles", "LUT", "FF", "DSP"} {
-		if _, ok := cols[c]; !ok {
-			return nil, fmt.Errorf("fpgaref: %s: no column %q", name, c)
-		}
-	}
+	cols := columns(col)
 	var rows []Row
-	for line := 2; ; line++ {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
+	_, err = csvtab.Each(cr, func(rec []string, line int) error {
+		row, err := rowOf(cols, rec)
 		if err != nil {
-			return nil, fmt.Errorf("fpgaref: %s: %w", name, err)
-		}
-		row, err := cols.row(rec)
-		if err != nil {
-			return nil, fmt.Errorf("fpgaref: %s line %d: %w", name, line, err)
+			return fmt.Errorf("line %d: %w", line, err)
 		}
 		row.Line = line
 		rows = append(rows, row)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("fpgaref: %s: %w", name, err)
 	}
 	if len(rows) == 0 {
 		return nil, fmt.Errorf("fpgaref: %s: no rows", name)
@@ -163,7 +152,7 @@ func (f field) int(c string, lo, hi int64, optional bool, def int64) (int64, err
 	return v, nil
 }
 
-func (cols columns) row(rec []string) (Row, error) {
+func rowOf(cols columns, rec []string) (Row, error) {
 	f := field{cols, rec}
 	r := Row{DesignID: f.str("design_id"), Source: f.str("source"), Tags: f.str("tags"), Dataset: f.str("dataset"), Error: f.str("error")}
 	var err error

@@ -33,6 +33,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"gnnsim/internal/csvtab"
 	"io"
 	"math"
 	"os"
@@ -135,18 +136,9 @@ var runColumns = []string{
 func ReadRuns(r io.Reader, name string) ([]Run, error) {
 	cr := csv.NewReader(bufio.NewReader(r))
 	cr.ReuseRecord = true
-	head, err := cr.Read()
+	col, err := csvtab.ReadHeader(cr, runColumns)
 	if err != nil {
-		return nil, fmt.Errorf("omegaref: %s: header: %w", name, err)
-	}
-	col := map[string]int{}
-	for i, h := range head {
-		col[strings.TrimSpace(h)] = i
-	}
-	for _, c := range runColumns {
-		if _, ok := col[c]; !ok {
-			return nil, fmt.Errorf("omegaref: %s: missing column %q", name, c)
-		}
+		return nil, fmt.Errorf("omegaref: %s: %w", name, err)
 	}
 	var runs []Run
 	for {

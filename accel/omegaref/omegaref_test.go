@@ -76,7 +76,7 @@ func TestLoadAndScoreTiny(t *testing.T) {
 
 func TestReadErrors(t *testing.T) {
 	bad := []struct{ csv, csr, want string }{
-		{"set,graph\nx,y\n", "0,1\n0\n", "missing column"},
+		{"set,graph\nx,y\n", "0,1\n0\n", "no column"},
 		{header, "0,1\n0\n", "no runs"},
 		{strings.Replace(tiny, ",16,16,a,512", ",x,16,a,512", 1), "0,2,4\n0,1,0,1\n", "not an integer"},
 		{strings.Replace(tiny, "0.02,ok;pp_oob\nvisible", "nan,ok;pp_oob\nvisible", 1), "0,2,4\n0,1,0,1\n", "not a number"},

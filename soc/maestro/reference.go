@@ -2,8 +2,8 @@ package maestro
 
 import (
 	"encoding/csv"
-	"errors"
 	"fmt"
+	"gnnsim/internal/csvtab"
 	"io"
 	"math"
 	"os"
@@ -132,46 +132,35 @@ func (r *Reference) DataflowNames() []string {
 // ReadReferenceRows parses the reference CSV; name is used in errors.
 func ReadReferenceRows(r io.Reader, name string) ([]RefRow, error) {
 	cr := csv.NewReader(r)
-	cr.ReuseRecord = false
-	header, err := cr.Read()
+	col, err := csvtab.ReadHeader(cr, refColumns)
 	if err != nil {
-		return nil, fmt.Errorf("maestro: %s: reading header: %w", name, err)
-	}
-	col := map[string]int{}
-	for i, h := range header {
-		col[strings.TrimSpace(h)] = i
-	}
-	need := []string{"family", "model", "layer_id", "layer_type", "layout", "dims", "stride", "dataflow",
-		"num_pes", "noc_bw", "status", "macs_ok", "expected_macs", "maestro_macs", "runtime_cycles",
-		"l2_rd_in", "l2_wr_in", "l2_rd_w", "l2_wr_w", "l2_rd_out", "l2_wr_out",
-		"l1_rd_in", "l1_wr_in", "l1_rd_w", "l1_wr_w", "l1_rd_out", "l1_wr_out",
-		"l1_size_in", "l1_size_w", "l1_size_out", "l2_size_in", "l2_size_w", "l2_size_out",
-		"energy_total_macunits", "avg_utilized_pes"}
-	for _, c := range need {
-		if _, ok := col[c]; !ok {
-			return nil, fmt.Errorf("maestro: %s: no column %q", name, c)
-		}
+		return nil, fmt.Errorf("maestro: %s: %w", name, err)
 	}
 	var rows []RefRow
-	for line := 2; ; line++ {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("maestro: %s: %w", name, err)
-		}
+	_, err = csvtab.Each(cr, func(rec []string, line int) error {
 		row, err := parseRefRow(rec, col, line)
 		if err != nil {
-			return nil, fmt.Errorf("maestro: %s:%d: %w", name, line, err)
+			return fmt.Errorf("line %d: %w", line, err)
 		}
 		rows = append(rows, row)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("maestro: %s: %w", name, err)
 	}
 	if len(rows) == 0 {
 		return nil, fmt.Errorf("maestro: %s: no rows", name)
 	}
 	return rows, nil
 }
+
+// refColumns are the reference CSV's columns that ReadReferenceRows reads.
+var refColumns = []string{"family", "model", "layer_id", "layer_type", "layout", "dims", "stride", "dataflow",
+	"num_pes", "noc_bw", "status", "macs_ok", "expected_macs", "maestro_macs", "runtime_cycles",
+	"l2_rd_in", "l2_wr_in", "l2_rd_w", "l2_wr_w", "l2_rd_out", "l2_wr_out",
+	"l1_rd_in", "l1_wr_in", "l1_rd_w", "l1_wr_w", "l1_rd_out", "l1_wr_out",
+	"l1_size_in", "l1_size_w", "l1_size_out", "l2_size_in", "l2_size_w", "l2_size_out",
+	"energy_total_macunits", "avg_utilized_pes"}
 
 func parseRefRow(rec []string, col map[string]int, line int) (RefRow, error) {
 	get := func(c string) string {

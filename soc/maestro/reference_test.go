@@ -102,10 +102,10 @@ func TestReadReferenceRowsErrors(t *testing.T) {
 	header, first, _ := strings.Cut(string(data), "\n")
 	first, _, _ = strings.Cut(first, "\n")
 	tests := []struct{ csv, want string }{
-		{"", "reading header"},
+		{"", "empty file"},
 		{header + "\n", "no rows"},
 		{"a,b\n1,2\n", "no column"},
-		{header + "\n" + strings.Replace(first, "K=192", "K=x", 1) + "\n", ":2: dims: bad field"},
+		{header + "\n" + strings.Replace(first, "K=192", "K=x", 1) + "\n", "line 2: dims: bad field"},
 		{header + "\n" + strings.Replace(first, ",kcp_ws,", ",../x,", 1) + "\n", "bad dataflow name"},
 		{header + "\n" + strings.Replace(first, ",564484,", ",-3,", 1) + "\n", "runtime_cycles"},
 		{header + "\n" + strings.Replace(first, ",564484,", ",NaN,", 1) + "\n", "runtime_cycles"},
