@@ -13,6 +13,8 @@ func TestReproSeed003Flags(t *testing.T) {
 	}{
 		{[]string{"--platform", "orin"}, "--platform"},
 		{[]string{"--overlap", "1.5"}, "--overlap"},
+		{[]string{"--overlap", "-1"}, "--overlap"},
+		{[]string{"--overlap", "NaN"}, "--overlap"},
 	} {
 		cmd := reproSeed003Cmd()
 		var out bytes.Buffer
