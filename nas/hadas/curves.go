@@ -190,7 +190,11 @@ func NewProxy(name string, bs []*Backbone, cs []*Curve) (*Proxy, error) {
 		var xs, ys []float64
 		for j, a := range c.Top1 {
 			xs = append(xs, fr[FirstExit-1+j])
-			ys = append(ys, a/y)
+			r := 1.0 // a final top-1 of 0 gives no shape: flat, so scaled curves stay finite
+			if y > 0 {
+				r = a / y
+			}
+			ys = append(ys, r)
 		}
 		p.shapes = append(p.shapes, [2][]float64{xs, ys})
 	}

@@ -487,3 +487,31 @@ func magnasArch() []workload.Superblock {
 	sb := workload.Superblock{Depth: 3, Op: workload.GIN, PreFC: true, FFN: true, FFNHidden: 320}
 	return []workload.Superblock{sb, sb, sb, sb}
 }
+
+// TestProxyAllZeroCurves: curves whose every exit is 0 % (valid input: an
+// untrained network) fit a proxy whose curves are finite (they were 0/0 =
+// NaN, reported as "objective 0 is NaN" by the search; issue 28).
+func TestProxyAllZeroCurves(t *testing.T) {
+	curves, bs := curvesFor(t, "cifar-100")
+	var cs []*Curve
+	for _, b := range bs {
+		c := *curves[b.Arch]
+		c.Top1 = make([]float64, len(c.Top1))
+		cs = append(cs, &c)
+	}
+	px, err := NewProxy("zero", bs, cs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range bs {
+		c, err := px.Curve(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range c.Top1 {
+			if math.IsNaN(a) || math.IsInf(a, 0) || a != 0 {
+				t.Fatalf("%s: proxy curve %v, want all 0", b.Arch, c.Top1)
+			}
+		}
+	}
+}
