@@ -10,11 +10,7 @@ import (
 // karateGraph is the Matrix Market karate club graph of the shared data.
 func karateGraph(t *testing.T) string {
 	t.Helper()
-	dir := os.Getenv("GNNSIM_DATA")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared", "data")
-	}
-	p := filepath.Join(dir, "matrix-market", "karate.mtx")
+	p := filepath.Join(testDataDir(), "matrix-market", "karate.mtx")
 	if _, err := os.Stat(p); err != nil {
 		t.Skipf("%s absent (set GNNSIM_DATA to the shared data folder): %v", p, err)
 	}
