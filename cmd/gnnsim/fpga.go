@@ -3,9 +3,11 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"gnnsim/accel/fpga"
 	"gnnsim/hw"
@@ -31,16 +33,21 @@ equal to their code; 'fpga validate fgnas' checks it against their outputs).`,
 	return cmd
 }
 
+// fpgaEvalFlags are the options of fpga eval and 'eval --unit fpga'.
+type fpgaEvalFlags struct {
+	data, arch, tiles, bits string
+	model                   string // the cost model
+	published, pipelined    bool
+	anyResource             bool
+	dense, asJSON           bool
+	block                   int
+	lim                     fgnas.Limits
+	// spec, when set, is the design's GNN stack instead of arch.
+	spec *workload.ModelSpec
+}
+
 func fpgaEvalCmd() *cobra.Command {
-	var (
-		data, arch, tiles, bits string
-		model                   string
-		published, pipelined    bool
-		anyResource             bool
-		dense, asJSON           bool
-		block                   int
-		lim                     fgnas.Limits
-	)
+	var f fpgaEvalFlags
 	c := &cobra.Command{
 		Use:   "eval --data cora --arch ... --tiles ... --bits ... [--json]",
 		Short: "Price one FPGA design on a Planetoid graph",
@@ -61,56 +68,71 @@ Example: gnnsim fpga eval --data cora --arch 'gcn/add/relu/8;gcn/add/relu/7' --t
          gnnsim fpga eval --data cora --arch 'sage/mean/relu/64;sage/mean/linear/7'
          gnnsim fpga eval --data cora --arch sage3.yaml`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			ds, err := fgnas.DatasetByName(data)
-			if err != nil {
-				return err
-			}
-			layers, err := fpgaLayers(arch, tiles, bits, ds.Features)
-			if err != nil {
-				return err
-			}
-			d := fpga.Design{Layers: layers, InputNNZ: ds.FeatureNNZ}
-			if dense {
-				d.InputNNZ = 0
-			}
-			m, err := fpga.ParseModel(model)
-			if err != nil {
-				return fmt.Errorf("--model: %w", err)
-			}
-			u, err := fpga.New(d, fpga.Options{Model: m, AnyResource: anyResource, Published: published, Pipelined: pipelined, BlockNodes: block, Budget: lim.Budget()})
-			if err != nil {
-				return err
-			}
-			rep, err := u.Evaluate(hw.BlockWork(d.Block(ds.Size, ds.Features)))
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				return printFPGAJSON(cmd, ds, rep)
-			}
-			return printFPGA(cmd, ds, rep)
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return runFPGAEval(cmd.OutOrStdout(), &f) },
 	}
-	c.Flags().StringVar(&data, "data", "cora", "graph: cora, citeseer or pubmed (Planetoid statistics)")
-	c.Flags().StringVar(&arch, "arch", "gcn/add/relu/8;gcn/add/relu/7", "architecture per layer")
-	c.Flags().StringVar(&tiles, "tiles", "8,8,8,8,8", "group sizes per layer")
-	c.Flags().StringVar(&bits, "bits", "2.5,2.5", "weight and activation formats per layer")
-	c.Flags().StringVar(&model, "model", "gnnsim", "cost model: gnnsim (ours) or fgnas-code (the FGNAS authors' model: summed stages, their operator table; --bits 0.0,0.0 is float mode)")
-	c.Flags().BoolVar(&anyResource, "any-resource", false, "fgnas-code: judge resources as the authors' code does (any of LUT/FF/DSP under its limit passes; default: every limit)")
-	c.Flags().BoolVar(&published, "published", false, "FGNAS's published linear-stage timing (no node count, dense input)")
-	c.Flags().BoolVar(&pipelined, "pipelined", false, "judge the latency limit on the pipelined time (default: the summed stages)")
-	c.Flags().BoolVar(&dense, "dense", false, "read the first layer's input dense instead of streaming its non-zeros")
-	intFlag(c.Flags(), &block, "block", 64, 1, maxBlock, "node block of the pipelined timing and the ping-pong buffers")
-	floatFlag(c.Flags(), &lim.LatencyMS, "latency-ms", 0, 0, maxLatencyMS, false, "latency limit in ms (0: none)")
-	intFlag(c.Flags(), &lim.LUT, "lut", 0, 0, maxFPGAResource, "LUT and FF limit (0: none)")
-	intFlag(c.Flags(), &lim.DSP, "dsp", 0, 0, maxFPGAResource, "DSP limit (0: none)")
-	c.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
+	c.Flags().StringVar(&f.data, "data", "cora", "graph: cora, citeseer or pubmed (Planetoid statistics)")
+	c.Flags().StringVar(&f.arch, "arch", "gcn/add/relu/8;gcn/add/relu/7", "architecture per layer")
+	addFPGAFlags(c.Flags(), &f, "model")
+	c.Flags().BoolVar(&f.asJSON, "json", false, "print one JSON object")
 	return c
 }
 
-func printFPGA(cmd *cobra.Command, ds fgnas.Dataset, r fpga.Report) error {
-	w := cmd.OutOrStdout()
+// addFPGAFlags registers the FPGA design's options but the data and the
+// architecture, shared by fpga eval and 'eval --unit fpga'; the cost model
+// is the flag costFlag.
+func addFPGAFlags(fl *pflag.FlagSet, f *fpgaEvalFlags, costFlag string) {
+	fl.StringVar(&f.tiles, "tiles", "8,8,8,8,8", "group sizes per layer")
+	fl.StringVar(&f.bits, "bits", "2.5,2.5", "weight and activation formats per layer")
+	fl.StringVar(&f.model, costFlag, "gnnsim", "cost model: gnnsim (ours) or fgnas-code (the FGNAS authors' model: summed stages, their operator table; --bits 0.0,0.0 is float mode)")
+	fl.BoolVar(&f.anyResource, "any-resource", false, "fgnas-code: judge resources as the authors' code does (any of LUT/FF/DSP under its limit passes; default: every limit)")
+	fl.BoolVar(&f.published, "published", false, "FGNAS's published linear-stage timing (no node count, dense input)")
+	fl.BoolVar(&f.pipelined, "pipelined", false, "judge the latency limit on the pipelined time (default: the summed stages)")
+	fl.BoolVar(&f.dense, "dense", false, "read the first layer's input dense instead of streaming its non-zeros")
+	intFlag(fl, &f.block, "block", 64, 1, maxBlock, "node block of the pipelined timing and the ping-pong buffers")
+	floatFlag(fl, &f.lim.LatencyMS, "latency-ms", 0, 0, maxLatencyMS, false, "latency limit in ms (0: none)")
+	intFlag(fl, &f.lim.LUT, "lut", 0, 0, maxFPGAResource, "LUT and FF limit (0: none)")
+	intFlag(fl, &f.lim.DSP, "dsp", 0, 0, maxFPGAResource, "DSP limit (0: none)")
+}
+
+// runFPGAEval prices the design of f: the one code path of fpga eval and
+// 'eval --unit fpga'.
+func runFPGAEval(w io.Writer, f *fpgaEvalFlags) error {
+	ds, err := fgnas.DatasetByName(f.data)
+	if err != nil {
+		return err
+	}
+	var layers []fpga.LayerDesign
+	if f.spec != nil {
+		layers, err = fpgaSpecLayers(f.spec, f.spec.Name, f.tiles, f.bits, ds.Features)
+	} else {
+		layers, err = fpgaLayers(f.arch, f.tiles, f.bits, ds.Features)
+	}
+	if err != nil {
+		return err
+	}
+	d := fpga.Design{Layers: layers, InputNNZ: ds.FeatureNNZ}
+	if f.dense {
+		d.InputNNZ = 0
+	}
+	m, err := fpga.ParseModel(f.model)
+	if err != nil {
+		return fmt.Errorf("--model: %w", err)
+	}
+	u, err := fpga.New(d, fpga.Options{Model: m, AnyResource: f.anyResource, Published: f.published, Pipelined: f.pipelined, BlockNodes: f.block, Budget: f.lim.Budget()})
+	if err != nil {
+		return err
+	}
+	rep, err := u.Evaluate(hw.BlockWork(d.Block(ds.Size, ds.Features)))
+	if err != nil {
+		return err
+	}
+	if f.asJSON {
+		return printFPGAJSON(w, ds, rep)
+	}
+	return printFPGA(w, ds, rep)
+}
+
+func printFPGA(w io.Writer, ds fgnas.Dataset, r fpga.Report) error {
 	fmt.Fprintf(w, "%s: %d nodes, %d adjacency entries, %d features (%d non-zeros), 100 MHz\n",
 		ds.Name, ds.Size.Nodes, ds.Size.NNZ, ds.Features, ds.FeatureNNZ)
 	fmt.Fprintf(w, "%-5s %-11s %12s %8s %12s %8s %8s %5s\n", "layer", "stage", "work", "depth", "cycles", "LUT", "FF", "DSP")
@@ -133,7 +155,7 @@ func printFPGA(cmd *cobra.Command, ds fgnas.Dataset, r fpga.Report) error {
 	return nil
 }
 
-func printFPGAJSON(cmd *cobra.Command, ds fgnas.Dataset, r fpga.Report) error {
+func printFPGAJSON(w io.Writer, ds fgnas.Dataset, r fpga.Report) error {
 	type stage struct {
 		Layer   int    `json:"layer"`
 		Stage   string `json:"stage"`
@@ -165,7 +187,7 @@ func printFPGAJSON(cmd *cobra.Command, ds fgnas.Dataset, r fpga.Report) error {
 			out.Stages = append(out.Stages, stage{Layer: i, Stage: fpga.Stage(s).String(), Work: st.Work, Latency: st.Latency, Cycles: st.Cycles, LUT: st.Use.LUT, FF: st.Use.FF, DSP: st.Use.DSP})
 		}
 	}
-	enc := json.NewEncoder(cmd.OutOrStdout())
+	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
 }
@@ -181,12 +203,18 @@ func fpgaLayers(arch, tiles, bits string, features int) ([]fpga.LayerDesign, err
 	if err != nil {
 		return nil, fmt.Errorf("--arch: %w", err)
 	}
+	return fpgaSpecLayers(s, "--arch "+arch, tiles, bits, features)
+}
+
+// fpgaSpecLayers returns the FPGA layers of the GNN stack s (named by
+// what in errors) on a data set of that many features.
+func fpgaSpecLayers(s *workload.ModelSpec, what, tiles, bits string, features int) ([]fpga.LayerDesign, error) {
 	if s.Features != 0 && s.Features != features {
-		return nil, fmt.Errorf("--arch %s: features %d, the data set has %d", arch, s.Features, features)
+		return nil, fmt.Errorf("%s: features %d, the data set has %d", what, s.Features, features)
 	}
 	ls, err := fpga.SpecLayers(s, tiles, bits)
 	if err != nil {
-		return nil, fmt.Errorf("--arch %s: %w", arch, err)
+		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	return ls, nil
 }

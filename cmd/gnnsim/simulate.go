@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"gnnsim/accel"
 	"gnnsim/accel/omegaref"
@@ -65,15 +66,8 @@ omega's quirks. --disable switches extended-mode effects off one by one.`,
   gnnsim simulate --graphs g.csr --tiling "T_Va=*,T_N=4,T_Fa=16,T_Vc=*,T_Gc=1,T_Fc=16" --hw hw.yaml`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			// Leaving a flag out takes the hardware spec's value; an
-			// explicit 0 is an error, not a silent default.
-			for _, fl := range []struct {
-				name string
-				v    int
-			}{{"pes", f.pes}, {"pp-agg-pes", f.ppAggPEs}} {
-				if cmd.Flags().Changed(fl.name) && fl.v < 1 {
-					return fmt.Errorf("--%s %d: want at least 1 (leave the flag out for the hardware spec's)", fl.name, fl.v)
-				}
+			if err := checkOmegaFlags(cmd, &f); err != nil {
+				return err
 			}
 			return runSimulate(cmd.OutOrStdout(), &f)
 		},
@@ -85,6 +79,15 @@ omega's quirks. --disable switches extended-mode effects off one by one.`,
 	intFlag(fl, &f.F, "F", 64, 1, workload.MaxFeatures, "input feature width F")
 	intFlag(fl, &f.G, "G", 16, 1, workload.MaxFeatures, "output feature width G")
 	fl.StringVar(&f.layer, "layer", "gcn", "layer kind: gcn, gin, sage or gat")
+	addOmegaFlags(fl, &f)
+	fl.BoolVar(&f.jsonOut, "json", false, "print a JSON array of results instead of a table")
+	_ = cmd.MarkFlagRequired("graphs")
+	return cmd
+}
+
+// addOmegaFlags registers the Omega accelerator's options (everything
+// but the graph and the layer), shared by simulate and 'eval --unit omega'.
+func addOmegaFlags(fl *pflag.FlagSet, f *simulateFlags) {
 	fl.StringVar(&f.dataflows, "dataflow", "all", "inter-phase dataflow: seq, sp, pp, a comma-separated list, or all")
 	fl.StringVar(&f.tilings, "tiling", "all", `tiling: a..h, a comma-separated list of names, all, or one custom recipe "T_Va=..,T_N=..,T_Fa=..,T_Vc=..,T_Gc=..,T_Fc=.."`)
 	intFlag(fl, &f.pes, "pes", 0, 0, accel.MaxPEs, "PE count (default: the hardware spec's, 512 built in)")
@@ -93,9 +96,21 @@ omega's quirks. --disable switches extended-mode effects off one by one.`,
 	fl.StringVar(&f.hwPath, "hw", "", "hardware spec YAML (keys as in 'go doc gnnsim/accel.HW'; left-out keys keep the built-in defaults)")
 	fl.StringVar(&f.disable, "disable", "", "extended-mode effects to switch off, comma-separated: buffer, noc, ports, energy, fix-last-group, fix-row-times, fix-pp-tiles, fix-pp-stamps, all")
 	fl.StringVar(&f.engine, "engine", "events", "events (run on the discrete-event kernel) or fast (closed form where exact; same numbers)")
-	fl.BoolVar(&f.jsonOut, "json", false, "print a JSON array of results instead of a table")
-	_ = cmd.MarkFlagRequired("graphs")
-	return cmd
+}
+
+// checkOmegaFlags refuses an explicit PE count below 1: leaving the flag
+// out takes the hardware spec's value, an explicit 0 is an error, not a
+// silent default.
+func checkOmegaFlags(cmd *cobra.Command, f *simulateFlags) error {
+	for _, fl := range []struct {
+		name string
+		v    int
+	}{{"pes", f.pes}, {"pp-agg-pes", f.ppAggPEs}} {
+		if cmd.Flags().Changed(fl.name) && fl.v < 1 {
+			return fmt.Errorf("--%s %d: want at least 1 (leave the flag out for the hardware spec's)", fl.name, fl.v)
+		}
+	}
+	return nil
 }
 
 // simRecord is one output row (also the JSON object).
@@ -146,6 +161,18 @@ type simRecord struct {
 }
 
 func runSimulate(w io.Writer, f *simulateFlags) error {
+	kind, err := workload.ParseLayerKind(f.layer)
+	if err != nil {
+		return fmt.Errorf("--layer: %w", err)
+	}
+	layer := workload.Layer{Kind: kind, F: f.F, G: f.G}
+	return runOmega(w, f, func(*graphs.Graph) ([]workload.Layer, error) { return []workload.Layer{layer}, nil })
+}
+
+// runOmega runs, on every selected graph of f, each layer layersOf gives
+// for it under every configuration of f, and prints the records: the one
+// code path of simulate and 'eval --unit omega'.
+func runOmega(w io.Writer, f *simulateFlags, layersOf func(*graphs.Graph) ([]workload.Layer, error)) error {
 	hw := accel.DefaultHW()
 	if f.hwPath != "" {
 		var err error
@@ -184,11 +211,6 @@ func runSimulate(w io.Writer, f *simulateFlags) error {
 	default:
 		return fmt.Errorf("--engine: unknown engine %q (want events or fast)", f.engine)
 	}
-	kind, err := workload.ParseLayerKind(f.layer)
-	if err != nil {
-		return fmt.Errorf("--layer: %w", err)
-	}
-	layer := workload.Layer{Kind: kind, F: f.F, G: f.G}
 	inters, err := parseInters(f.dataflows)
 	if err != nil {
 		return fmt.Errorf("--dataflow: %w", err)
@@ -207,11 +229,20 @@ func runSimulate(w io.Writer, f *simulateFlags) error {
 
 	var recs []simRecord
 	for _, g := range gs {
-		rs, err := simulateGraph(g, layer, inters, tilings, hw, opts)
+		layers, err := layersOf(g)
 		if err != nil {
 			return fmt.Errorf("graph %s: %w", g.Name, err)
 		}
-		recs = append(recs, rs...)
+		for _, layer := range layers {
+			rs, err := simulateGraph(g, layer, inters, tilings, hw, opts)
+			if err != nil {
+				if layer.Name != "" {
+					return fmt.Errorf("graph %s: layer %s: %w", g.Name, layer.Name, err)
+				}
+				return fmt.Errorf("graph %s: %w", g.Name, err)
+			}
+			recs = append(recs, rs...)
+		}
 	}
 	if f.jsonOut {
 		enc := json.NewEncoder(w)

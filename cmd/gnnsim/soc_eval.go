@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"gnnsim/internal/pqio"
 	"gnnsim/soc"
@@ -72,14 +73,23 @@ layers, unit, freq_mhz, emc_mhz, latency_ms, energy_mj).`,
   gnnsim soc eval --granularity layer --mapping-file map.txt --out result.parquet`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if cmd.Flags().Changed("mapping") && f.mappingFile != "" {
-				return fmt.Errorf("--mapping and --mapping-file exclude each other")
+			if err := checkSocFlags(cmd, &f); err != nil {
+				return err
 			}
 			return runSocEval(cmd.OutOrStdout(), &f)
 		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.model, "model", "vig-s", "zoo model: "+strings.Join(workload.ModelNames(), ", "))
+	addSocFlags(fl, &f)
+	fl.BoolVar(&f.jsonOut, "json", false, "print a JSON object instead of text")
+	outFileFlag(fl, &f.out, "out", "", "also write the result as a one-row Parquet file")
+	return cmd
+}
+
+// addSocFlags registers the SoC's options but the model and the output
+// form, shared by soc eval and 'eval --unit soc'.
+func addSocFlags(fl *pflag.FlagSet, f *socEvalFlags) {
 	fl.StringVar(&f.graphOp, "graph-op", "mr", "graph op of every Grapher: mr, edge, gin or sage")
 	fl.StringVar(&f.mapping, "mapping", "gpu", `unit for every segment ("gpu", "dla"), or one unit per segment: "G,G,D,..."`)
 	fl.StringVar(&f.mappingFile, "mapping-file", "", "read the mapping from a file (units separated by commas, spaces or lines; # comments)")
@@ -93,9 +103,14 @@ layers, unit, freq_mhz, emc_mhz, latency_ms, energy_mj).`,
 	floatFlag(fl, &f.intervalMS, "interval-ms", 0, 0, maxIntervalMS, false, "gap between frame arrivals in the pipelined run (0: back to back)")
 	fl.StringVar(&f.spec, "spec", "", "SoC spec YAML (default: the built-in Jetson AGX Xavier; see 'gnnsim soc units')")
 	fl.StringVar(&f.table, "table", "", "measured per-block table (CSV or Parquet) replacing the units it names")
-	fl.BoolVar(&f.jsonOut, "json", false, "print a JSON object instead of text")
-	outFileFlag(fl, &f.out, "out", "", "also write the result as a one-row Parquet file")
-	return cmd
+}
+
+// checkSocFlags refuses --mapping beside --mapping-file.
+func checkSocFlags(cmd *cobra.Command, f *socEvalFlags) error {
+	if cmd.Flags().Changed("mapping") && f.mappingFile != "" {
+		return fmt.Errorf("--mapping and --mapping-file exclude each other")
+	}
+	return nil
 }
 
 // socEvalRecord is the result (the JSON object and the Parquet row).

@@ -8,15 +8,20 @@ import (
 	"testing"
 )
 
+// testDataDir is the shared data folder: GNNSIM_DATA, else ../shared/data
+// beside the main checkout.
+func testDataDir() string {
+	if dir := os.Getenv("GNNSIM_DATA"); dir != "" {
+		return dir
+	}
+	return filepath.Join("..", "..", "..", "shared", "data")
+}
+
 // planetoidData returns the shared Planetoid folder (env GNNSIM_DATA,
 // else ../shared/data beside the repository), or skips.
 func planetoidData(t *testing.T) string {
 	t.Helper()
-	dir := os.Getenv("GNNSIM_DATA")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared", "data")
-	}
-	p := filepath.Join(dir, "planetoid")
+	p := filepath.Join(testDataDir(), "planetoid")
 	if _, err := os.Stat(filepath.Join(p, "ind", "ind.cora.graph")); err != nil {
 		t.Skipf("Planetoid data %s absent (set GNNSIM_DATA to the shared data folder): %v", p, err)
 	}
