@@ -103,7 +103,7 @@ Example: gnnsim fpga eval --data cora --arch 'gcn/add/relu/8;gcn/add/relu/7' --t
 			if err != nil {
 				return err
 			}
-			if err := writeOut(cmd, out, []fpgaEvalRecord{fpgaRecord(ds, rep)}); err != nil {
+			if err := writeOut(cmd, out, []fpgaEvalRecord{fpgaRecord(ds, rep)}, nil); err != nil {
 				return err
 			}
 			if asJSON {

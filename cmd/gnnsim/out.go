@@ -36,10 +36,15 @@ func runMeta(cmd *cobra.Command) map[string]string {
 	return meta
 }
 
-// writeOut writes rows to path (when not empty) with the run's metadata.
-func writeOut[T any](cmd *cobra.Command, path string, rows []T) error {
+// writeOut writes rows to path (when not empty) with the run's metadata
+// and extra, the command's own keys (a setting the rows leave out).
+func writeOut[T any](cmd *cobra.Command, path string, rows []T, extra map[string]string) error {
 	if path == "" {
 		return nil
 	}
-	return pqio.Write(path, rows, runMeta(cmd))
+	meta := runMeta(cmd)
+	for k, v := range extra {
+		meta[k] = v
+	}
+	return pqio.Write(path, rows, meta)
 }

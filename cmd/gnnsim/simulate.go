@@ -236,7 +236,7 @@ func runSimulate(cmd *cobra.Command, f *simulateFlags) error {
 		}
 		recs = append(recs, rs...)
 	}
-	if err := writeOut(cmd, f.out, recs); err != nil {
+	if err := writeOut(cmd, f.out, recs, nil); err != nil {
 		return err
 	}
 	if f.jsonOut {
