@@ -11,7 +11,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"gnnsim/internal/pqio"
 	"gnnsim/soc"
 	"gnnsim/workload"
 )
@@ -75,7 +74,7 @@ layers, unit, freq_mhz, emc_mhz, latency_ms, energy_mj).`,
 			if cmd.Flags().Changed("mapping") && f.mappingFile != "" {
 				return fmt.Errorf("--mapping and --mapping-file exclude each other")
 			}
-			return runSocEval(cmd.OutOrStdout(), &f)
+			return runSocEval(cmd, &f)
 		},
 	}
 	fl := cmd.Flags()
@@ -94,7 +93,7 @@ layers, unit, freq_mhz, emc_mhz, latency_ms, energy_mj).`,
 	fl.StringVar(&f.spec, "spec", "", "SoC spec YAML (default: the built-in Jetson AGX Xavier; see 'gnnsim soc units')")
 	fl.StringVar(&f.table, "table", "", "measured per-block table (CSV or Parquet) replacing the units it names")
 	fl.BoolVar(&f.jsonOut, "json", false, "print a JSON object instead of text")
-	outFileFlag(fl, &f.out, "out", "", "also write the result as a one-row Parquet file")
+	outFileFlag(fl, &f.out, "out", "", "also write the result as a one-row Parquet file (the --json fields as columns; metadata gnnsim.command, gnnsim.flags, gnnsim.version)")
 	return cmd
 }
 
@@ -176,7 +175,8 @@ func loadSoC(spec, table, p string) (*soc.SoC, error) {
 	return s, nil
 }
 
-func runSocEval(w io.Writer, f *socEvalFlags) error {
+func runSocEval(cmd *cobra.Command, f *socEvalFlags) error {
+	w := cmd.OutOrStdout()
 	op, err := workload.ParseViGOp(f.graphOp)
 	if err != nil {
 		return fmt.Errorf("--graph-op: %w", err)
@@ -256,10 +256,8 @@ func runSocEval(w io.Writer, f *socEvalFlags) error {
 		rec.LatencyP50MS, rec.LatencyP99MS = float64(p.LatencyP50PS)*1e-9, float64(p.LatencyP99PS)*1e-9
 		rec.MemoryStallMS, rec.Utilization = float64(p.MemoryStallPS)*1e-9, p.Utilization
 	}
-	if f.out != "" {
-		if err := pqio.Write(f.out, []socEvalRecord{rec}, map[string]string{"gnnsim.command": "soc eval"}); err != nil {
-			return err
-		}
+	if err := writeOut(cmd, f.out, []socEvalRecord{rec}, nil); err != nil {
+		return err
 	}
 	if f.jsonOut {
 		enc := json.NewEncoder(w)
