@@ -126,7 +126,6 @@ A unit's options are refused with another --unit.`,
 
 // runEval resolves the model and hands it to the unit's own code path.
 func runEval(cmd *cobra.Command, f *evalFlags) error {
-	w := cmd.OutOrStdout()
 	spec, err := workload.ResolveModelSpec(f.model)
 	if err != nil {
 		return fmt.Errorf("--model: %w", err)
@@ -147,7 +146,7 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 		if o.graphsPath == "" {
 			return fmt.Errorf("--unit omega needs a graph: --graph PATH or --data PATH")
 		}
-		return runOmega(w, &o, func(g *graphs.Graph) ([]workload.Layer, error) {
+		return runOmega(cmd, &o, func(g *graphs.Graph) ([]workload.Layer, error) {
 			m, err := spec.Build(workload.Size{Nodes: int64(g.NumNodes()), NNZ: int64(g.NumEdges())}, f.features)
 			if err != nil {
 				return nil, fmt.Errorf("--model %s: %w", f.model, err)
@@ -176,7 +175,7 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 		}
 		s := f.soc
 		s.model, s.jsonOut = spec.Zoo, f.jsonOut
-		return runSocEval(w, &s)
+		return runSocEval(cmd, &s)
 	default: // fpga
 		if f.graph != "" {
 			return fmt.Errorf("--unit fpga prices a design on a data set's statistics: give --data cora, citeseer or pubmed, not --graph")
@@ -207,6 +206,6 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 		if spec.Name == "" {
 			spec.Name = f.model
 		}
-		return runFPGAEval(w, &p)
+		return runFPGAEval(cmd, &p)
 	}
 }

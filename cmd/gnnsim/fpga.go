@@ -40,6 +40,7 @@ type fpgaEvalFlags struct {
 	published, pipelined    bool
 	anyResource             bool
 	dense, asJSON           bool
+	out                     string // --out: a one-row Parquet file
 	block                   int
 	lim                     fgnas.Limits
 	// spec, when set, is the design's GNN stack instead of arch.
@@ -64,16 +65,33 @@ the LUT / FF / DSP / BRAM usage and whether the design meets the limits.
   --tiles  per layer t_in,t_out,t_attn,t_aggr,t_act (one spec: every layer)
   --bits   per layer WI.WF,AI.AF: integer.fraction bits of weights, activations
 
+Table columns, one row per stage of each layer and a total per layer:
+layer (0-based); stage (linear, attention, aggregation, activation);
+work (operations the stage performs); depth (its pipeline latency in
+cycles before the first result); cycles (the stage's time at 100 MHz);
+LUT, FF, DSP (resources it uses); BRAM18 (18 Kb block RAMs of the
+layer). Then the summed and pipelined times, the resources, and
+"feasible": whether the design meets --lut, --dsp and --latency-ms (when
+not, the resource or latency over its limit).
+
+--json and --out (a one-row Parquet file) carry: data; stages (a list of
+{layer, stage, work, latency (the depth), cycles, lut, ff, dsp});
+summed_cycles, pipelined_cycles (0 when not computed), latency_ms (the
+latency judged), lut, ff, dsp, bram18, feasible, over (what is over its
+limit, empty when feasible). The Parquet file's metadata holds
+gnnsim.command, gnnsim.flags (the flags given) and gnnsim.version.
+
 Example: gnnsim fpga eval --data cora --arch 'gcn/add/relu/8;gcn/add/relu/7' --tiles 8,8,8,8,8 --bits 2.5,2.5
          gnnsim fpga eval --data cora --arch 'sage/mean/relu/64;sage/mean/linear/7'
-         gnnsim fpga eval --data cora --arch sage3.yaml`,
+         gnnsim fpga eval --data cora --arch sage3.yaml --out design.parquet`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runFPGAEval(cmd.OutOrStdout(), &f) },
+		RunE: func(cmd *cobra.Command, _ []string) error { return runFPGAEval(cmd, &f) },
 	}
 	c.Flags().StringVar(&f.data, "data", "cora", "graph: cora, citeseer or pubmed (Planetoid statistics)")
 	c.Flags().StringVar(&f.arch, "arch", "gcn/add/relu/8;gcn/add/relu/7", "architecture per layer")
 	addFPGAFlags(c.Flags(), &f, "model")
 	c.Flags().BoolVar(&f.asJSON, "json", false, "print one JSON object")
+	outFileFlag(c.Flags(), &f.out, "out", "", "also write the result as a one-row Parquet file (columns as in --json)")
 	return c
 }
 
@@ -96,7 +114,7 @@ func addFPGAFlags(fl *pflag.FlagSet, f *fpgaEvalFlags, costFlag string) {
 
 // runFPGAEval prices the design of f: the one code path of fpga eval and
 // 'eval --unit fpga'.
-func runFPGAEval(w io.Writer, f *fpgaEvalFlags) error {
+func runFPGAEval(cmd *cobra.Command, f *fpgaEvalFlags) error {
 	ds, err := fgnas.DatasetByName(f.data)
 	if err != nil {
 		return err
@@ -126,10 +144,14 @@ func runFPGAEval(w io.Writer, f *fpgaEvalFlags) error {
 	if err != nil {
 		return err
 	}
-	if f.asJSON {
-		return printFPGAJSON(w, ds, rep)
+	rec := fpgaRecord(ds, rep)
+	if err := writeOut(cmd, f.out, []fpgaEvalRecord{rec}, nil); err != nil {
+		return err
 	}
-	return printFPGA(w, ds, rep)
+	if f.asJSON {
+		return printFPGAJSON(cmd.OutOrStdout(), rec)
+	}
+	return printFPGA(cmd.OutOrStdout(), ds, rep)
 }
 
 func printFPGA(w io.Writer, ds fgnas.Dataset, r fpga.Report) error {
@@ -155,41 +177,51 @@ func printFPGA(w io.Writer, ds fgnas.Dataset, r fpga.Report) error {
 	return nil
 }
 
-func printFPGAJSON(w io.Writer, ds fgnas.Dataset, r fpga.Report) error {
-	type stage struct {
-		Layer   int    `json:"layer"`
-		Stage   string `json:"stage"`
-		Work    int64  `json:"work"`
-		Latency int64  `json:"latency"`
-		Cycles  int64  `json:"cycles"`
-		LUT     int64  `json:"lut"`
-		FF      int64  `json:"ff"`
-		DSP     int64  `json:"dsp"`
-	}
-	out := struct {
-		Data            string  `json:"data"`
-		Stages          []stage `json:"stages"`
-		SummedCycles    int64   `json:"summed_cycles"`
-		PipelinedCycles int64   `json:"pipelined_cycles"`
-		LatencyMS       float64 `json:"latency_ms"`
-		LUT             int64   `json:"lut"`
-		FF              int64   `json:"ff"`
-		DSP             int64   `json:"dsp"`
-		BRAM            int64   `json:"bram18"`
-		Feasible        bool    `json:"feasible"`
-		Over            string  `json:"over,omitempty"`
-	}{Data: ds.Name, SummedCycles: r.SummedCycles, PipelinedCycles: r.PipelinedCycles,
+// fpgaStageRow is one stage of one layer of an fpga eval result.
+type fpgaStageRow struct {
+	Layer   int    `json:"layer" parquet:"layer"`
+	Stage   string `json:"stage" parquet:"stage"`
+	Work    int64  `json:"work" parquet:"work"`
+	Latency int64  `json:"latency" parquet:"latency"`
+	Cycles  int64  `json:"cycles" parquet:"cycles"`
+	LUT     int64  `json:"lut" parquet:"lut"`
+	FF      int64  `json:"ff" parquet:"ff"`
+	DSP     int64  `json:"dsp" parquet:"dsp"`
+}
+
+// fpgaEvalRecord is fpga eval's result: the --json object and the one row
+// of --out.
+type fpgaEvalRecord struct {
+	Data            string         `json:"data" parquet:"data"`
+	Stages          []fpgaStageRow `json:"stages" parquet:"stages,list"`
+	SummedCycles    int64          `json:"summed_cycles" parquet:"summed_cycles"`
+	PipelinedCycles int64          `json:"pipelined_cycles" parquet:"pipelined_cycles"`
+	LatencyMS       float64        `json:"latency_ms" parquet:"latency_ms"`
+	LUT             int64          `json:"lut" parquet:"lut"`
+	FF              int64          `json:"ff" parquet:"ff"`
+	DSP             int64          `json:"dsp" parquet:"dsp"`
+	BRAM            int64          `json:"bram18" parquet:"bram18"`
+	Feasible        bool           `json:"feasible" parquet:"feasible"`
+	Over            string         `json:"over,omitempty" parquet:"over"`
+}
+
+func fpgaRecord(ds fgnas.Dataset, r fpga.Report) fpgaEvalRecord {
+	out := fpgaEvalRecord{Data: ds.Name, SummedCycles: r.SummedCycles, PipelinedCycles: r.PipelinedCycles,
 		LatencyMS: float64(r.Cost.TimePS) * 1e-9,
 		LUT:       r.Resources.LUT, FF: r.Resources.FF, DSP: r.Resources.DSP, BRAM: r.Resources.BRAM,
 		Feasible: r.Feasible, Over: r.Over}
 	for i, l := range r.Layers {
 		for s, st := range l.Stages {
-			out.Stages = append(out.Stages, stage{Layer: i, Stage: fpga.Stage(s).String(), Work: st.Work, Latency: st.Latency, Cycles: st.Cycles, LUT: st.Use.LUT, FF: st.Use.FF, DSP: st.Use.DSP})
+			out.Stages = append(out.Stages, fpgaStageRow{Layer: i, Stage: fpga.Stage(s).String(), Work: st.Work, Latency: st.Latency, Cycles: st.Cycles, LUT: st.Use.LUT, FF: st.Use.FF, DSP: st.Use.DSP})
 		}
 	}
+	return out
+}
+
+func printFPGAJSON(w io.Writer, rec fpgaEvalRecord) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return enc.Encode(rec)
 }
 
 // fpgaLayers reads --arch: the per-layer list, or a GNN stack model file

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -89,4 +90,16 @@ func TestFPGAEvalSAGE(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestFPGAEvalOut: --out writes the object --json prints (stages as a list
+// column), with the run's metadata.
+func TestFPGAEvalOut(t *testing.T) {
+	pq := filepath.Join(t.TempDir(), "fpga.parquet")
+	out := mustRun(t, "fpga", "eval", "--data", "cora", "--lut", "1000", "--pipelined", "--json", "--out", pq)
+	recs := decodeJSON[fpgaEvalRecord](t, out, false)
+	if len(recs[0].Stages) != 8 || recs[0].Feasible || recs[0].Over == "" {
+		t.Fatalf("2 layers x 4 stages, over 1000 LUTs expected: %+v", recs[0])
+	}
+	checkOut(t, pq, recs, "fpga eval", "summed_cycles", "feasible", "over")
 }

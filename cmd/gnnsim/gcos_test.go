@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -39,5 +40,26 @@ func TestReproSeed001Help(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "--quick") {
 		t.Errorf("help:\n%s", out.String())
+	}
+}
+
+// TestSearchGcosOut: --out writes the designs --json prints; a
+// latency-only search leaves accuracy null and prints "not measured".
+func TestSearchGcosOut(t *testing.T) {
+	pq := filepath.Join(t.TempDir(), "gcos.parquet")
+	args := []string{"search", "gcos", "--dataset", "pubmed", "--model", "gcn", "--evaluations", "30", "--pool", "10", "--top", "3"}
+	js := mustRun(t, append(args, "--json", "--out", pq)...)
+	rows := decodeJSON[gcosTopRow](t, js, true)
+	if len(rows) != 3 || rows[0].Rank != 1 || rows[0].Fitness < rows[2].Fitness {
+		t.Fatalf("top 3, best first: %+v", rows)
+	}
+	for _, r := range rows {
+		if r.Accuracy != nil || r.LatencyPS <= 0 || r.Subs < 1 {
+			t.Errorf("latency-only row %+v: want accuracy null, a latency and sub-accelerators", r)
+		}
+	}
+	checkOut(t, pq, rows, "search gcos", "rank", "fitness", "accuracy", "latency_ps", "gnn", "accelerator")
+	if text := mustRun(t, args...); !strings.Contains(text, "accuracy not measured") || strings.Contains(text, "accuracy 0.000") {
+		t.Errorf("latency-only text output:\n%s", text)
 	}
 }

@@ -55,7 +55,17 @@ job_id,arrival_cycle,graph_index is a complete trace; sizes, widths and kinds
 come from the data, not the trace. A trace without jobs is an error.
 
 Prints the metrics per scenario and policy, averaged over the seeds (cycles), and
-SJF-Predicted's speed-ups over the best feasible baseline. With --json prints a
+SJF-Predicted's speed-ups over the best feasible baseline. Table columns: sc
+(the scenario, 1 or 2); policy; feas (whether the policy could run in
+practice in that scenario: "no" when it knows the true latencies, as
+SJF-Truth, or runs the optimal tiling, as the scenario 2 baselines; seed 002
+marks these with a diamond); completion (mean finish time); turnaround (mean
+finish - arrival); execution (mean finish - start); waiting (mean start -
+arrival); p99 turnaround (99th percentile, nearest rank). Speed-ups are the
+best baseline's mean over SJF-Predicted's, written "Nx faster" above 1 and
+"Nx slower" (the inverse) below it; "x SJF-Truth" is SJF-Predicted's mean
+over SJF-Truth's (1 is the oracle's); ♦ marks a scenario without a feasible
+baseline. With --json prints a
 JSON array instead: one object per policy and scenario with keys policy, scenario,
 mean_completion, mean_turnaround, mean_execution, mean_waiting, p99_turnaround.
 --out DIR writes schedule_records.parquet (every job of every run),
@@ -157,7 +167,7 @@ seeds, --utilisation above 0, --shape above 1.`,
 					if !s.BaselineFeasible {
 						mark = " ♦"
 					}
-					fmt.Fprintf(w, "  scenario %d mean %-10s %.3gx faster than %s%s; %.4f x SJF-Truth\n", s.Scenario, s.Metric, s.Speedup, s.Baseline, mark, s.TruthRatio)
+					fmt.Fprintf(w, "  scenario %d mean %-10s %s%s; %.4f x SJF-Truth\n", s.Scenario, s.Metric, s.Words(), mark, s.TruthRatio)
 				}
 			}
 			if out != "" {

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"github.com/spf13/cobra"
 
@@ -21,6 +23,8 @@ func searchFGNASCmd() *cobra.Command {
 		model                 string
 		anyResource           bool
 		trainUntil, screen    int
+		asJSON                bool
+		out                   string
 	)
 	c := &cobra.Command{
 		Use:   "fgnas --data cora --latency-ms 0.8 --lut 10000 --dsp 10 [--method joint|random|separate]",
@@ -31,7 +35,25 @@ joint (FGNAS's LSTM REINFORCE controller, 2,000 episodes), random (uniform
 designs until --trained were trained; default: as many as a joint run with the
 same seed trains) and separate (architecture 200 episodes, then hardware 800).
 Rewards are validation accuracies of the networks trained on the CPU and
-quantised to the design's formats; infeasible designs get 0 untrained.`,
+quantised to the design's formats; infeasible designs get 0 untrained.
+
+Prints the number of distinct designs and of trained ones, then the best
+design by validation accuracy: val and test accuracy (%), its latency (ms,
+the timing judged against --latency-ms), LUT, FF and DSP usage, and its
+genome (per layer: embedding width, attention, aggregation, heads,
+activation, group sizes t_*, and the integer.fraction bits ai.af of the
+activations and wi.wf of the weights).
+
+--json prints every distinct design, in evaluation order, and --out writes
+them to a Parquet file, one row per design, typed columns: method, data,
+index (evaluation order), episode (the controller batch that first drew
+it), phase (1 for the hardware phase of separate search, else 0), design
+(the genome as printed), latency_ms, cycles (the timing judged), lut, ff,
+dsp, feasible (within every limit), over (the limit exceeded, empty when
+feasible), trained, val, test (accuracies in [0, 1], 0 when not trained),
+best (the design printed). The file's metadata holds gnnsim.command,
+gnnsim.flags, gnnsim.seed, gnnsim.limits, gnnsim.episodes, gnnsim.trained
+and gnnsim.version.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ds, err := fgnas.DatasetByName(data)
@@ -82,7 +104,24 @@ quantised to the design's formats; infeasible designs get 0 untrained.`,
 			if err != nil {
 				return err
 			}
+			rows := make([]fgnasSampleRow, len(res.Samples))
+			for i, x := range res.Samples {
+				rows[i] = fgnasSampleRow{Method: res.Method, Data: ds.Name, Index: i, Episode: x.Episode, Phase: x.Phase,
+					Design: sp.Format(x.Genome), LatencyMS: x.LatencyMS, Cycles: x.Cycles,
+					LUT: x.Use.LUT, FF: x.Use.FF, DSP: x.Use.DSP, Feasible: x.Feasible, Over: x.Over,
+					Trained: x.Trained, Val: x.Val, Test: x.Test, Best: i == res.Best}
+			}
+			extra := map[string]string{"gnnsim.limits": lim.String(), "gnnsim.trained": strconv.Itoa(res.Trained),
+				"gnnsim.episodes": strconv.Itoa(res.Episodes)}
+			if err := writeOut(cmd, out, rows, extra); err != nil {
+				return err
+			}
 			w := cmd.OutOrStdout()
+			if asJSON {
+				enc := json.NewEncoder(w)
+				enc.SetIndent("", "  ")
+				return enc.Encode(rows)
+			}
 			fmt.Fprintf(w, "%s search on %s under %s: %d distinct designs, %d trained\n", res.Method, ds.Name, lim, len(res.Samples), res.Trained)
 			if res.Best < 0 {
 				fmt.Fprintln(w, "no feasible design found")
@@ -109,5 +148,29 @@ quantised to the design's formats; infeasible designs get 0 untrained.`,
 	intFlag(c.Flags(), &screen, "screen", 2000, 0, maxScreen, "separate: skip architectures with no feasible design among N uniform hardware draws (0: FGNAS's protocol)")
 	c.Flags().BoolVar(&published, "published", true, "FGNAS's published timing; false: ours (nodes counted, sparse input)")
 	c.Flags().BoolVar(&pipelined, "pipelined", false, "judge latency on the pipelined time")
+	c.Flags().BoolVar(&asJSON, "json", false, "print every distinct design as a JSON array instead of the summary")
+	outFileFlag(c.Flags(), &out, "out", "", "also write every distinct design to a Parquet file (columns in --help)")
 	return c
+}
+
+// fgnasSampleRow is one distinct design of a search fgnas run: a --json
+// object and an --out row.
+type fgnasSampleRow struct {
+	Method    string  `json:"method" parquet:"method"`
+	Data      string  `json:"data" parquet:"data"`
+	Index     int     `json:"index" parquet:"index"`
+	Episode   int     `json:"episode" parquet:"episode"`
+	Phase     int     `json:"phase" parquet:"phase"`
+	Design    string  `json:"design" parquet:"design"`
+	LatencyMS float64 `json:"latency_ms" parquet:"latency_ms"`
+	Cycles    int64   `json:"cycles" parquet:"cycles"`
+	LUT       int64   `json:"lut" parquet:"lut"`
+	FF        int64   `json:"ff" parquet:"ff"`
+	DSP       int64   `json:"dsp" parquet:"dsp"`
+	Feasible  bool    `json:"feasible" parquet:"feasible"`
+	Over      string  `json:"over" parquet:"over"`
+	Trained   bool    `json:"trained" parquet:"trained"`
+	Val       float64 `json:"val" parquet:"val"`
+	Test      float64 `json:"test" parquet:"test"`
+	Best      bool    `json:"best" parquet:"best"`
 }

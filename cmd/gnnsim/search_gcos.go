@@ -1,8 +1,10 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -19,6 +21,8 @@ func searchGcosCmd() *cobra.Command {
 		latWeight            float64
 		seed                 uint64
 		workers              int
+		asJSON               bool
+		out                  string
 	)
 	c := &cobra.Command{
 		Use:   "gcos [--dataset cora] [--model NAME] [flags]",
@@ -31,7 +35,21 @@ each GNN on the CPU. With --model (gcn, gat, graphsage, gin) the GNN is fixed
 and only the accelerator is searched, for latency alone (no training).
 
 Data sets: cora, citeseer (trainable), pubmed, reddit (latency only: use
---model). Prints the top designs.`,
+--model). Prints the top designs, best first, each with: fitness (the
+formula above; with --model, w = 1: RefPS / (RefPS + latency), in (0, 1],
+higher is faster); accuracy (the GNN's validation accuracy in [0, 1] used
+by the fitness; "not measured" with --model, which trains nothing);
+latency (one inference on the accelerator, us); MB off chip (HBM
+traffic); GNN (its two layers); accelerator (each sub-accelerator's PEs,
+tiling and kernel mode, tile sizes and options).
+
+--json prints the designs as an array and --out writes them to a Parquet
+file, one row per design, typed columns: dataset, rank (1 = best),
+fitness, accuracy (null when not measured), latency_ps, latency_us,
+dram_bytes, feasible (within the platform's resources), gnn, accelerator
+(text as printed), sub_accelerators (their count). The file's metadata
+holds gnnsim.command, gnnsim.flags, gnnsim.seed, gnnsim.evaluations and
+gnnsim.version.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			all, err := seed001.Datasets(data)
@@ -87,11 +105,32 @@ Data sets: cora, citeseer (trainable), pubmed, reddit (latency only: use
 			if err != nil {
 				return err
 			}
-			w := cmd.OutOrStdout()
-			fmt.Fprintf(w, "%s: %d evaluations\n", ds.Name, len(res.Evaluated))
+			rows := make([]gcosTopRow, len(res.Top))
 			for k, c := range res.Top {
-				fmt.Fprintf(w, "%d. fitness %.4f  accuracy %.3f  latency %.2f us  %.2f MB off chip\n   GNN: %s\n   accelerator: %+v\n",
-					k+1, c.Fitness, c.Accuracy, float64(c.LatencyPS)/1e6, float64(c.DRAMBytes)/1e6, c.Design.Arch, c.Design.HW.Subs)
+				rows[k] = gcosTopRow{Dataset: ds.Name, Rank: k + 1, Fitness: c.Fitness, LatencyPS: c.LatencyPS,
+					LatencyUS: float64(c.LatencyPS) / 1e6, DRAMBytes: c.DRAMBytes, Feasible: c.Feasible,
+					GNN: fmt.Sprint(c.Design.Arch), Accelerator: fmt.Sprintf("%+v", c.Design.HW.Subs), Subs: len(c.Design.HW.Subs)}
+				if model == "" {
+					rows[k].Accuracy = &c.Accuracy
+				}
+			}
+			if err := writeOut(cmd, out, rows, map[string]string{"gnnsim.evaluations": strconv.Itoa(len(res.Evaluated))}); err != nil {
+				return err
+			}
+			w := cmd.OutOrStdout()
+			if asJSON {
+				enc := json.NewEncoder(w)
+				enc.SetIndent("", "  ")
+				return enc.Encode(rows)
+			}
+			fmt.Fprintf(w, "%s: %d evaluations\n", ds.Name, len(res.Evaluated))
+			for _, r := range rows {
+				acc := "not measured (latency-only search)"
+				if r.Accuracy != nil {
+					acc = fmt.Sprintf("%.3f", *r.Accuracy)
+				}
+				fmt.Fprintf(w, "%d. fitness %.4f  accuracy %s  latency %.2f us  %.2f MB off chip\n   GNN: %s\n   accelerator: %s\n",
+					r.Rank, r.Fitness, acc, r.LatencyUS, float64(r.DRAMBytes)/1e6, r.GNN, r.Accelerator)
 			}
 			return nil
 		},
@@ -105,5 +144,24 @@ Data sets: cora, citeseer (trainable), pubmed, reddit (latency only: use
 	floatFlag(c.Flags(), &latWeight, "lat-weight", 0.5, 0, 1, false, "weight of the latency term (the accuracy's is 1 - w)")
 	c.Flags().Uint64Var(&seed, "seed", 1, "seed of the search")
 	workersFlag(c.Flags(), &workers, 0, "parallel workers; results do not depend on it")
+	c.Flags().BoolVar(&asJSON, "json", false, "print the top designs as a JSON array instead of text")
+	outFileFlag(c.Flags(), &out, "out", "", "also write the top designs to a Parquet file (columns in --help)")
 	return c
+}
+
+// gcosTopRow is one of search gcos's top designs: a printed entry, a
+// --json object and an --out row.
+type gcosTopRow struct {
+	Dataset string  `json:"dataset" parquet:"dataset"`
+	Rank    int     `json:"rank" parquet:"rank"`
+	Fitness float64 `json:"fitness" parquet:"fitness"`
+	// Accuracy is nil when the search measured none (--model: latency only).
+	Accuracy    *float64 `json:"accuracy" parquet:"accuracy,optional"`
+	LatencyPS   int64    `json:"latency_ps" parquet:"latency_ps"`
+	LatencyUS   float64  `json:"latency_us" parquet:"latency_us"`
+	DRAMBytes   int64    `json:"dram_bytes" parquet:"dram_bytes"`
+	Feasible    bool     `json:"feasible" parquet:"feasible"`
+	GNN         string   `json:"gnn" parquet:"gnn"`
+	Accelerator string   `json:"accelerator" parquet:"accelerator"`
+	Subs        int      `json:"sub_accelerators" parquet:"sub_accelerators"`
 }

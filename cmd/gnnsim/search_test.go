@@ -52,3 +52,18 @@ func TestSearchNSGA2HV(t *testing.T) {
 		})
 	}
 }
+
+// TestSearchFGNASOut: --out writes every distinct design --json prints.
+// The default limits make the first designs infeasible: no training.
+func TestSearchFGNASOut(t *testing.T) {
+	dir := filepath.Dir(planetoidData(t))
+	pq := filepath.Join(t.TempDir(), "fgnas.parquet")
+	js := mustRun(t, "search", "fgnas", "--data", "cora", "--data-dir", dir, "--episodes", "5", "--json", "--out", pq)
+	rows := decodeJSON[fgnasSampleRow](t, js, true)
+	for i, r := range rows {
+		if r.Index != i || r.Method != "joint" || r.Design == "" || r.Cycles <= 0 || r.Feasible == (r.Over != "") {
+			t.Errorf("row %d: %+v", i, r)
+		}
+	}
+	checkOut(t, pq, rows, "search fgnas", "design", "latency_ms", "feasible", "val", "test", "best")
+}

@@ -32,6 +32,7 @@ type simulateFlags struct {
 	mode, hwPath, disable     string
 	engine                    string
 	jsonOut                   bool
+	out                       string
 }
 
 func newSimulateCmd() *cobra.Command {
@@ -60,16 +61,36 @@ half) and each phase's tiles are resolved from its share.
 --mode omega reproduces STONNE-Omega (no memory limits, its bookkeeping
 quirks included); --mode extended (the default) adds a finite global buffer
 with DRAM, NoC bandwidth limits, shared buffer ports in pp, energy, and fixes
-omega's quirks. --disable switches extended-mode effects off one by one.`,
+omega's quirks. --disable switches extended-mode effects off one by one.
+
+Table columns: graph; V (nodes); nnz (non-zeros of A+I); config
+(dataflow-tiling); cycles (total, at the accelerator clock); agg / comb
+(cycles of the aggregation / combination phase); stalls (cycles waiting:
+pipeline + memory + ports); util% (PE utilisation); MACs; GB acc
+(global-buffer reads + writes); DRAM B (DRAM bytes); NoC acc (NoC reads +
+writes); energy nJ (total); tiles (the resolved tile sizes).
+
+--json and --out (Parquet, typed columns, one row per (graph,
+configuration)) carry the same fields: graph, nodes, nnz, layer, F, G,
+dataflow, tiling, tiles, pes, agg_pes, comb_pes, mode, effects (the
+extended-mode effects on); cycles, seconds, agg_cycles, comb_cycles,
+stall_cycles, stall_pipeline_cycles, stall_memory_cycles, stall_port_cycles,
+macs, utilization (0..1); gb_reads, gb_writes, gb_bytes, dram_reads,
+dram_writes, dram_bytes, dram_spill_bytes, dram_refetch_bytes, noc_reads,
+noc_writes, noc_bytes (accesses or bytes); energy_mac_pj, energy_rf_pj,
+energy_noc_pj, energy_gb_pj, energy_dram_pj, energy_total_pj; events
+(discrete events run). The Parquet file's metadata holds gnnsim.command,
+gnnsim.flags (the flags given) and gnnsim.version.`,
 		Example: `  gnnsim simulate --graphs ../shared/data/matrix-market/karate.mtx --F 64 --G 16
   gnnsim simulate --graphs set.parquet --graph 3 --dataflow pp --tiling a,c --mode omega --json
+  gnnsim simulate --graphs set.parquet --dataflow pp --out results.parquet
   gnnsim simulate --graphs g.csr --tiling "T_Va=*,T_N=4,T_Fa=16,T_Vc=*,T_Gc=1,T_Fc=16" --hw hw.yaml`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := checkOmegaFlags(cmd, &f); err != nil {
 				return err
 			}
-			return runSimulate(cmd.OutOrStdout(), &f)
+			return runSimulate(cmd, &f)
 		},
 	}
 	fl := cmd.Flags()
@@ -81,6 +102,7 @@ omega's quirks. --disable switches extended-mode effects off one by one.`,
 	fl.StringVar(&f.layer, "layer", "gcn", "layer kind: gcn, gin, sage or gat")
 	addOmegaFlags(fl, &f)
 	fl.BoolVar(&f.jsonOut, "json", false, "print a JSON array of results instead of a table")
+	outFileFlag(fl, &f.out, "out", "", "also write the results as a Parquet file, one row per (graph, configuration), columns as in --json")
 	_ = cmd.MarkFlagRequired("graphs")
 	return cmd
 }
@@ -115,64 +137,65 @@ func checkOmegaFlags(cmd *cobra.Command, f *simulateFlags) error {
 
 // simRecord is one output row (also the JSON object).
 type simRecord struct {
-	Graph    string `json:"graph"`
-	Nodes    int    `json:"nodes"`
-	NNZ      int64  `json:"nnz"`
-	Layer    string `json:"layer"`
-	F        int    `json:"F"`
-	G        int    `json:"G"`
-	Dataflow string `json:"dataflow"`
-	Tiling   string `json:"tiling"`
-	Tiles    string `json:"tiles"`
-	PEs      int    `json:"pes"`
-	AggPEs   int    `json:"agg_pes"`
-	CombPEs  int    `json:"comb_pes"`
-	Mode     string `json:"mode"`
-	Effects  string `json:"effects"`
+	Graph    string `json:"graph" parquet:"graph"`
+	Nodes    int    `json:"nodes" parquet:"nodes"`
+	NNZ      int64  `json:"nnz" parquet:"nnz"`
+	Layer    string `json:"layer" parquet:"layer"`
+	F        int    `json:"F" parquet:"F"`
+	G        int    `json:"G" parquet:"G"`
+	Dataflow string `json:"dataflow" parquet:"dataflow"`
+	Tiling   string `json:"tiling" parquet:"tiling"`
+	Tiles    string `json:"tiles" parquet:"tiles"`
+	PEs      int    `json:"pes" parquet:"pes"`
+	AggPEs   int    `json:"agg_pes" parquet:"agg_pes"`
+	CombPEs  int    `json:"comb_pes" parquet:"comb_pes"`
+	Mode     string `json:"mode" parquet:"mode"`
+	Effects  string `json:"effects" parquet:"effects"`
 
-	Cycles       int64   `json:"cycles"`
-	Seconds      float64 `json:"seconds"`
-	AggCycles    int64   `json:"agg_cycles"`
-	CombCycles   int64   `json:"comb_cycles"`
-	StallCycles  int64   `json:"stall_cycles"`
-	PipeStalls   int64   `json:"stall_pipeline_cycles"`
-	MemStalls    int64   `json:"stall_memory_cycles"`
-	PortStalls   int64   `json:"stall_port_cycles"`
-	MACs         int64   `json:"macs"`
-	Utilization  float64 `json:"utilization"`
-	GBReads      int64   `json:"gb_reads"`
-	GBWrites     int64   `json:"gb_writes"`
-	GBBytes      int64   `json:"gb_bytes"`
-	DRAMReads    int64   `json:"dram_reads"`
-	DRAMWrites   int64   `json:"dram_writes"`
-	DRAMBytes    int64   `json:"dram_bytes"`
-	SpillBytes   int64   `json:"dram_spill_bytes"`
-	RefetchBytes int64   `json:"dram_refetch_bytes"`
-	NoCReads     int64   `json:"noc_reads"`
-	NoCWrites    int64   `json:"noc_writes"`
-	NoCBytes     int64   `json:"noc_bytes"`
-	EnergyMAC    float64 `json:"energy_mac_pj"`
-	EnergyRF     float64 `json:"energy_rf_pj"`
-	EnergyNoC    float64 `json:"energy_noc_pj"`
-	EnergyGB     float64 `json:"energy_gb_pj"`
-	EnergyDRAM   float64 `json:"energy_dram_pj"`
-	EnergyTotal  float64 `json:"energy_total_pj"`
-	Events       uint64  `json:"events"`
+	Cycles       int64   `json:"cycles" parquet:"cycles"`
+	Seconds      float64 `json:"seconds" parquet:"seconds"`
+	AggCycles    int64   `json:"agg_cycles" parquet:"agg_cycles"`
+	CombCycles   int64   `json:"comb_cycles" parquet:"comb_cycles"`
+	StallCycles  int64   `json:"stall_cycles" parquet:"stall_cycles"`
+	PipeStalls   int64   `json:"stall_pipeline_cycles" parquet:"stall_pipeline_cycles"`
+	MemStalls    int64   `json:"stall_memory_cycles" parquet:"stall_memory_cycles"`
+	PortStalls   int64   `json:"stall_port_cycles" parquet:"stall_port_cycles"`
+	MACs         int64   `json:"macs" parquet:"macs"`
+	Utilization  float64 `json:"utilization" parquet:"utilization"`
+	GBReads      int64   `json:"gb_reads" parquet:"gb_reads"`
+	GBWrites     int64   `json:"gb_writes" parquet:"gb_writes"`
+	GBBytes      int64   `json:"gb_bytes" parquet:"gb_bytes"`
+	DRAMReads    int64   `json:"dram_reads" parquet:"dram_reads"`
+	DRAMWrites   int64   `json:"dram_writes" parquet:"dram_writes"`
+	DRAMBytes    int64   `json:"dram_bytes" parquet:"dram_bytes"`
+	SpillBytes   int64   `json:"dram_spill_bytes" parquet:"dram_spill_bytes"`
+	RefetchBytes int64   `json:"dram_refetch_bytes" parquet:"dram_refetch_bytes"`
+	NoCReads     int64   `json:"noc_reads" parquet:"noc_reads"`
+	NoCWrites    int64   `json:"noc_writes" parquet:"noc_writes"`
+	NoCBytes     int64   `json:"noc_bytes" parquet:"noc_bytes"`
+	EnergyMAC    float64 `json:"energy_mac_pj" parquet:"energy_mac_pj"`
+	EnergyRF     float64 `json:"energy_rf_pj" parquet:"energy_rf_pj"`
+	EnergyNoC    float64 `json:"energy_noc_pj" parquet:"energy_noc_pj"`
+	EnergyGB     float64 `json:"energy_gb_pj" parquet:"energy_gb_pj"`
+	EnergyDRAM   float64 `json:"energy_dram_pj" parquet:"energy_dram_pj"`
+	EnergyTotal  float64 `json:"energy_total_pj" parquet:"energy_total_pj"`
+	Events       uint64  `json:"events" parquet:"events"`
 }
 
-func runSimulate(w io.Writer, f *simulateFlags) error {
+func runSimulate(cmd *cobra.Command, f *simulateFlags) error {
 	kind, err := workload.ParseLayerKind(f.layer)
 	if err != nil {
 		return fmt.Errorf("--layer: %w", err)
 	}
 	layer := workload.Layer{Kind: kind, F: f.F, G: f.G}
-	return runOmega(w, f, func(*graphs.Graph) ([]workload.Layer, error) { return []workload.Layer{layer}, nil })
+	return runOmega(cmd, f, func(*graphs.Graph) ([]workload.Layer, error) { return []workload.Layer{layer}, nil })
 }
 
 // runOmega runs, on every selected graph of f, each layer layersOf gives
 // for it under every configuration of f, and prints the records: the one
 // code path of simulate and 'eval --unit omega'.
-func runOmega(w io.Writer, f *simulateFlags, layersOf func(*graphs.Graph) ([]workload.Layer, error)) error {
+func runOmega(cmd *cobra.Command, f *simulateFlags, layersOf func(*graphs.Graph) ([]workload.Layer, error)) error {
+	w := cmd.OutOrStdout()
 	hw := accel.DefaultHW()
 	if f.hwPath != "" {
 		var err error
@@ -243,6 +266,9 @@ func runOmega(w io.Writer, f *simulateFlags, layersOf func(*graphs.Graph) ([]wor
 			}
 			recs = append(recs, rs...)
 		}
+	}
+	if err := writeOut(cmd, f.out, recs, nil); err != nil {
+		return err
 	}
 	if f.jsonOut {
 		enc := json.NewEncoder(w)

@@ -222,3 +222,16 @@ func BenchmarkSimulateRMAT1M(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(g.NumEdges()), "ns/edge")
 }
+
+// TestSimulateOut: --out writes the rows --json prints, typed, with the
+// run's metadata.
+func TestSimulateOut(t *testing.T) {
+	set := simGraphs(t)
+	pq := filepath.Join(t.TempDir(), "sim.parquet")
+	out := mustRun(t, "simulate", "--graphs", set, "--dataflow", "seq,pp", "--tiling", "a,c", "--json", "--out", pq)
+	recs := decodeJSON[simRecord](t, out, true)
+	if len(recs) != 2*2*2 {
+		t.Fatalf("%d rows, want 8", len(recs))
+	}
+	checkOut(t, pq, recs, "simulate", "graph", "cycles", "energy_total_pj", "utilization")
+}

@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"gnnsim/internal/pqio"
 	"gnnsim/soc"
 	"gnnsim/workload"
 )
@@ -76,14 +75,14 @@ layers, unit, freq_mhz, emc_mhz, latency_ms, energy_mj).`,
 			if err := checkSocFlags(cmd, &f); err != nil {
 				return err
 			}
-			return runSocEval(cmd.OutOrStdout(), &f)
+			return runSocEval(cmd, &f)
 		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.model, "model", "vig-s", "zoo model: "+strings.Join(workload.ModelNames(), ", "))
 	addSocFlags(fl, &f)
 	fl.BoolVar(&f.jsonOut, "json", false, "print a JSON object instead of text")
-	outFileFlag(fl, &f.out, "out", "", "also write the result as a one-row Parquet file")
+	outFileFlag(fl, &f.out, "out", "", "also write the result as a one-row Parquet file (the --json fields as columns; metadata gnnsim.command, gnnsim.flags, gnnsim.version)")
 	return cmd
 }
 
@@ -191,7 +190,8 @@ func loadSoC(spec, table, p string) (*soc.SoC, error) {
 	return s, nil
 }
 
-func runSocEval(w io.Writer, f *socEvalFlags) error {
+func runSocEval(cmd *cobra.Command, f *socEvalFlags) error {
+	w := cmd.OutOrStdout()
 	op, err := workload.ParseViGOp(f.graphOp)
 	if err != nil {
 		return fmt.Errorf("--graph-op: %w", err)
@@ -271,10 +271,8 @@ func runSocEval(w io.Writer, f *socEvalFlags) error {
 		rec.LatencyP50MS, rec.LatencyP99MS = float64(p.LatencyP50PS)*1e-9, float64(p.LatencyP99PS)*1e-9
 		rec.MemoryStallMS, rec.Utilization = float64(p.MemoryStallPS)*1e-9, p.Utilization
 	}
-	if f.out != "" {
-		if err := pqio.Write(f.out, []socEvalRecord{rec}, map[string]string{"gnnsim.command": "soc eval"}); err != nil {
-			return err
-		}
+	if err := writeOut(cmd, f.out, []socEvalRecord{rec}, nil); err != nil {
+		return err
 	}
 	if f.jsonOut {
 		enc := json.NewEncoder(w)

@@ -85,7 +85,7 @@ func TestSocEvalPipelineAndParquet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != 1 || rows[0].Frames != 20 || len(rows[0].BusyMS) != 2 || meta["gnnsim.command"] != "soc eval" {
+	if len(rows) != 1 || rows[0].Frames != 20 || len(rows[0].BusyMS) != 2 || meta["gnnsim.command"] != "soc eval" || !strings.Contains(meta["gnnsim.flags"], "--dvfs=gpu=905.25,emc=1600") {
 		t.Errorf("Parquet rows %+v, meta %v", rows, meta)
 	}
 }

@@ -37,6 +37,7 @@ func newTrainCmd() *cobra.Command {
 		cfg                                train.Config
 		splitTrain, splitVal               int
 		asJSON                             bool
+		out                                string
 	)
 	cmd := &cobra.Command{
 		Use:   "train --data PATH [--model gcn|gat|sage] [flags]",
@@ -74,12 +75,26 @@ signed fixed point (FGNAS Eq. 7-8): w=I.F,a=I.F gives I integer and F
 fraction bits for the weights (w) and activations (a) of every layer; join
 per-layer groups with '/'. Float and quantised accuracies are both shown.
 
-The same flags give the same numbers, whatever --workers is.`,
+The same flags give the same numbers, whatever --workers is.
+
+Table columns, one row per seed: seed; epoch (the epoch of best
+validation accuracy, whose test accuracy is reported); val % and test %
+(validation and test accuracy at that epoch); with --bits, qval % and
+qtest % (the same after quantisation). The last line is the mean ± sample
+standard deviation of the test accuracy over the seeds.
+
+--json prints {data, arch, config, bits, runs, test_mean, test_std,
+quant_test_mean, quant_test_std}; --out writes the runs as a Parquet file
+with typed columns seed, epoch, val, test, quant_val, quant_test (percent;
+without --bits, quant_val and quant_test equal val and test), its metadata holding gnnsim.data, gnnsim.arch, gnnsim.bits,
+gnnsim.config (the training setting as JSON), gnnsim.command,
+gnnsim.flags, gnnsim.seed (the first seed) and gnnsim.version.`,
 		Example: `  gnnsim train --data ../shared/data/planetoid/ind/cora --model gcn --hidden 16 --seeds 10
   gnnsim train --data ../shared/data/planetoid/ind/cora --model gat --heads 8 --hidden 8
   gnnsim train --data ../shared/data/planetoid/ind/cora --model sage --aggregation max
   gnnsim train --data ../shared/data/planetoid/ind/cora --model sage --arch sage3.yaml
   gnnsim train --data ../shared/data/planetoid/ind/citeseer --bits w=1.5,a=2.4 --json
+  gnnsim train --data ../shared/data/planetoid/ind/cora --seeds 10 --out runs.parquet
   gnnsim train --data ../shared/data/planetoid/ind/cora --arch gat:16x4:max:tanh/gcn:0x1:mean:linear`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -168,6 +183,16 @@ The same flags give the same numbers, whatever --workers is.`,
 				return err
 			}
 			rep := newTrainReport(d, arch, preset, bits, runs)
+			if out != "" {
+				config, err := json.Marshal(rep.Config)
+				if err != nil {
+					return err
+				}
+				extra := map[string]string{"gnnsim.data": rep.Data, "gnnsim.arch": rep.Arch, "gnnsim.bits": rep.Bits, "gnnsim.config": string(config)}
+				if err := writeOut(cmd, out, rep.Runs, extra); err != nil {
+					return err
+				}
+			}
 			if asJSON {
 				enc := json.NewEncoder(cmd.OutOrStdout())
 				enc.SetIndent("", "  ")
@@ -200,6 +225,7 @@ The same flags give the same numbers, whatever --workers is.`,
 	intFlag(f, &splitVal, "split-val", 30, 0, maxSplitPerClass, "validation nodes per class of an .npz split")
 	workersFlag(f, &workers, 0, "trainings run at once (default: number of CPUs); results do not depend on it")
 	f.BoolVar(&asJSON, "json", false, "print one JSON object (accuracies in percent) instead of the table")
+	outFileFlag(f, &out, "out", "", "also write one row per seed to a Parquet file (columns in --help)")
 	cmd.MarkFlagRequired("data")
 	return cmd
 }
@@ -242,13 +268,15 @@ type trainReport struct {
 	QTestStd  float64       `json:"quant_test_std"`
 }
 
+// trainRunRow is one training (one seed): a row of the table, of --json's
+// runs and of --out.
 type trainRunRow struct {
-	Seed      uint64  `json:"seed"`
-	Epoch     int     `json:"epoch"`
-	Val       float64 `json:"val"`
-	Test      float64 `json:"test"`
-	QuantVal  float64 `json:"quant_val"`
-	QuantTest float64 `json:"quant_test"`
+	Seed      uint64  `json:"seed" parquet:"seed"`
+	Epoch     int     `json:"epoch" parquet:"epoch"`
+	Val       float64 `json:"val" parquet:"val"`
+	Test      float64 `json:"test" parquet:"test"`
+	QuantVal  float64 `json:"quant_val" parquet:"quant_val"`
+	QuantTest float64 `json:"quant_test" parquet:"quant_test"`
 }
 
 func newTrainReport(d *train.Data, a train.Arch, c train.Config, bits []train.Bits, runs []train.Run) *trainReport {

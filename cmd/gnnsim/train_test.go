@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"gnnsim/internal/pqio"
 )
 
 // testDataDir is the shared data folder: GNNSIM_DATA, else ../shared/data
@@ -139,5 +141,25 @@ func TestGraphsPlanetoid(t *testing.T) {
 		if out := mustRun(t, args...); !strings.Contains(out, "wrote 1 graph (V 2708..2708, E 5278..5278)") {
 			t.Errorf("gnnsim %s: %s", strings.Join(args, " "), out)
 		}
+	}
+}
+
+// TestTrainOut: --out writes the runs --json prints, one row per seed,
+// with the training setting in the metadata.
+func TestTrainOut(t *testing.T) {
+	cora := filepath.Join(planetoidData(t), "ind", "cora")
+	pq := filepath.Join(t.TempDir(), "train.parquet")
+	js := mustRun(t, "train", "--data", cora, "--seeds", "2", "--seed", "5", "--epochs", "5", "--bits", "w=1.5,a=2.4", "--json", "--out", pq)
+	rep := decodeJSON[trainReport](t, js, false)[0]
+	if len(rep.Runs) != 2 || rep.Runs[1].Seed != 6 {
+		t.Fatalf("runs %+v: want seeds 5 and 6", rep.Runs)
+	}
+	checkOut(t, pq, rep.Runs, "train", "seed", "epoch", "val", "test", "quant_val", "quant_test")
+	_, meta, err := pqio.Read[trainRunRow](pq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if meta["gnnsim.seed"] != "5" || meta["gnnsim.arch"] != rep.Arch || meta["gnnsim.bits"] != "w=1.5,a=2.4" || meta["gnnsim.data"] != rep.Data {
+		t.Errorf("metadata %v", meta)
 	}
 }

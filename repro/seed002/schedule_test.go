@@ -488,3 +488,22 @@ func isUnsigned(v format.LogicalTypeValue) bool {
 	it, ok := v.(*format.IntType)
 	return ok && !it.IsSigned
 }
+
+// TestSpeedupWords: a speed-up below 1 reads as slower, by its inverse.
+func TestSpeedupWords(t *testing.T) {
+	for _, tt := range []struct {
+		speedup float64
+		want    string
+	}{
+		{1.25, "1.25x faster than FCFS"},
+		{12.3456, "12.35x faster than FCFS"},
+		{1, "1x faster than FCFS"},
+		{0.996, "1.004x slower than FCFS"},
+		{0.8, "1.25x slower than FCFS"},
+		{0.5, "2x slower than FCFS"},
+	} {
+		if got := (Speedup{Speedup: tt.speedup, Baseline: "FCFS"}).Words(); got != tt.want {
+			t.Errorf("speed-up %v: %q, want %q", tt.speedup, got, tt.want)
+		}
+	}
+}

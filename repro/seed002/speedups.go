@@ -62,6 +62,16 @@ type Speedup struct {
 	TruthRatio float64 `parquet:"truth_ratio"`
 }
 
+// Words says the speed-up in plain words against the baseline: "1.25x
+// faster than B", or, below 1, "1.004x slower than B" (the inverse), so a
+// loss never reads as a gain of less than one.
+func (s Speedup) Words() string {
+	if s.Speedup > 0 && s.Speedup < 1 {
+		return fmt.Sprintf("%.4gx slower than %s", 1/s.Speedup, s.Baseline)
+	}
+	return fmt.Sprintf("%.4gx faster than %s", s.Speedup, s.Baseline)
+}
+
 // SpeedupMetrics are the metrics Speedups compares, seed 002's three plus
 // waiting time.
 var SpeedupMetrics = []string{"completion", "turnaround", "execution", "waiting"}
