@@ -1,7 +1,6 @@
 package fpgaref
 
 import (
-	"encoding/csv"
 	"fmt"
 	"gnnsim/internal/csvtab"
 	"io"
@@ -85,27 +84,13 @@ var needColumns = []string{"dataset", "num_nodes", "num_edges", "in_features", "
 
 // ReadRows reads a reference table from r (name is used in errors).
 func ReadRows(r io.Reader, name string) ([]Row, error) {
-	cr := csv.NewReader(r)
-	col, err := csvtab.ReadHeader(cr, needColumns)
-	if err != nil {
-		return nil, fmt.Errorf("fpgaref: %s: %w", name, err)
-	}
-	cols := columns(col)
-	var rows []Row
-	_, err = csvtab.Each(cr, func(rec []string, line int) error {
+	rows, err := csvtab.Rows(r, needColumns, func(rec []string, cols columns, line int) (Row, error) {
 		row, err := rowOf(cols, rec)
-		if err != nil {
-			return fmt.Errorf("line %d: %w", line, err)
-		}
 		row.Line = line
-		rows = append(rows, row)
-		return nil
+		return row, err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("fpgaref: %s: %w", name, err)
-	}
-	if len(rows) == 0 {
-		return nil, fmt.Errorf("fpgaref: %s: no rows", name)
 	}
 	return rows, nil
 }

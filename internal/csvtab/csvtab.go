@@ -58,3 +58,30 @@ func Each(cr *csv.Reader, fn func(rec []string, line int) error) (int, error) {
 		n++
 	}
 }
+
+// Rows reads a whole table from r: the header (every column in need
+// present), then one T per record from parse, errors naming the record's
+// line; a table with no records is an error.
+func Rows[T any](r io.Reader, need []string, parse func(rec []string, col Columns, line int) (T, error)) ([]T, error) {
+	cr := csv.NewReader(r)
+	col, err := ReadHeader(cr, need)
+	if err != nil {
+		return nil, err
+	}
+	var rows []T
+	_, err = Each(cr, func(rec []string, line int) error {
+		row, err := parse(rec, col, line)
+		if err != nil {
+			return fmt.Errorf("line %d: %w", line, err)
+		}
+		rows = append(rows, row)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(rows) == 0 {
+		return nil, errors.New("no rows")
+	}
+	return rows, nil
+}

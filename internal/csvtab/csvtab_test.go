@@ -2,6 +2,7 @@ package csvtab
 
 import (
 	"encoding/csv"
+	"errors"
 	"strings"
 	"testing"
 )
@@ -44,5 +45,33 @@ func TestReadHeaderAndEach(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestRows(t *testing.T) {
+	parse := func(rec []string, col Columns, _ int) (string, error) {
+		if rec[col["b"]] == "bad" {
+			return "", errors.New("bad b")
+		}
+		return rec[col["a"]], nil
+	}
+	for _, tc := range []struct {
+		in, want, err string
+	}{
+		{"a,b\nx,1\ny,2\n", "x,y", ""},
+		{"a,b\n", "", "no rows"},
+		{"a,b\nx,1\ny,bad\n", "", "line 3: bad b"},
+		{"b\n1\n", "", `no column "a"`},
+	} {
+		got, err := Rows(strings.NewReader(tc.in), []string{"a", "b"}, parse)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%q: error %v, want %q", tc.in, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || strings.Join(got, ",") != tc.want {
+			t.Errorf("%q: %v, %v; want %s", tc.in, got, err, tc.want)
+		}
 	}
 }

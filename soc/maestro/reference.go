@@ -1,7 +1,6 @@
 package maestro
 
 import (
-	"encoding/csv"
 	"fmt"
 	"gnnsim/internal/csvtab"
 	"io"
@@ -131,25 +130,11 @@ func (r *Reference) DataflowNames() []string {
 
 // ReadReferenceRows parses the reference CSV; name is used in errors.
 func ReadReferenceRows(r io.Reader, name string) ([]RefRow, error) {
-	cr := csv.NewReader(r)
-	col, err := csvtab.ReadHeader(cr, refColumns)
-	if err != nil {
-		return nil, fmt.Errorf("maestro: %s: %w", name, err)
-	}
-	var rows []RefRow
-	_, err = csvtab.Each(cr, func(rec []string, line int) error {
-		row, err := parseRefRow(rec, col, line)
-		if err != nil {
-			return fmt.Errorf("line %d: %w", line, err)
-		}
-		rows = append(rows, row)
-		return nil
+	rows, err := csvtab.Rows(r, refColumns, func(rec []string, col csvtab.Columns, line int) (RefRow, error) {
+		return parseRefRow(rec, col, line)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("maestro: %s: %w", name, err)
-	}
-	if len(rows) == 0 {
-		return nil, fmt.Errorf("maestro: %s: no rows", name)
 	}
 	return rows, nil
 }
