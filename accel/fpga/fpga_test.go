@@ -59,6 +59,17 @@ func mustEval(t testing.TB, d Design, opt Options) Report {
 	return r
 }
 
+// conform runs hw's conformance suite on u, the unit of design d, on Cora
+// and on a small graph.
+func conform(t *testing.T, u *Unit, d Design) {
+	t.Helper()
+	small := workload.Size{Nodes: 100, NNZ: 400}
+	hwtest.Conformance(t, u, []hw.Work{
+		hw.BlockWork(d.Block(cora, coraFeatures)),
+		hw.BlockWork(d.Block(small, 1433)),
+	})
+}
+
 func TestConformance(t *testing.T) {
 	for _, opt := range []Options{{}, {Pipelined: true}, {Model: FGNASCode}, {SerialHeads: true}} {
 		d := designs()[20]
@@ -66,11 +77,7 @@ func TestConformance(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		small := workload.Size{Nodes: 100, NNZ: 400}
-		hwtest.Conformance(t, u, []hw.Work{
-			hw.BlockWork(d.Block(cora, coraFeatures)),
-			hw.BlockWork(d.Block(small, 1433)),
-		})
+		conform(t, u, d)
 	}
 }
 
@@ -348,11 +355,7 @@ func TestConformanceSAGE(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				small := workload.Size{Nodes: 100, NNZ: 400}
-				hwtest.Conformance(t, u, []hw.Work{
-					hw.BlockWork(d.Block(cora, coraFeatures)),
-					hw.BlockWork(d.Block(small, 1433)),
-				})
+				conform(t, u, d)
 			})
 		}
 	}
