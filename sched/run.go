@@ -219,6 +219,8 @@ func (r *runner) dispatch() {
 		j, m, ok := r.policy.Pick(r.scratch)
 		name := r.res.Policy.Name
 		switch {
+		case !ok && r.res.Policy.Holds:
+			return // the policy keeps its jobs for busy machines
 		case !ok:
 			r.err = fmt.Errorf("sched: policy %s returned no job with %d queued", name, r.queued)
 			return
