@@ -31,6 +31,7 @@ func newScheduleCmd() *cobra.Command {
 	var util, shape float64
 	var jobs, workers int
 	var exact, asJSON bool
+	var socOpt scheduleSoC
 	cmd := &cobra.Command{
 		Use:   "schedule --data DIR --models MODELS [flags]",
 		Short: "Online scheduling of a data set's graphs on accelerators (seed 002, section 4)",
@@ -76,8 +77,30 @@ Limits (checked before any work): --jobs at most 1,000,000, at most 1,000
 seeds, --utilisation above 0, --shape above 1.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if len(socOpt.models) > 0 {
+				if len(data) > 0 || models != "" {
+					return fmt.Errorf("--job-models (the SoC path) excludes --data and --models (the Omega path)")
+				}
+				if cmd.Flags().Changed("scenario") || cmd.Flags().Changed("inference-cycles") || cmd.Flags().Changed("exact") {
+					return fmt.Errorf("--scenario, --inference-cycles and --exact belong to the Omega path; the SoC path has one mapping per unit and no predictor")
+				}
+				if err := checkScheduleSizes(util, shape, jobs, workers, len(seedList)); err != nil {
+					return err
+				}
+				seeds, err := parseSeeds(seedList)
+				if err != nil {
+					return err
+				}
+				o := socOpt
+				o.machines, o.machinesSet, o.arrivals, o.policies = machines, cmd.Flags().Changed("machines"), arrivals, policies
+				o.util, o.shape, o.jobs, o.seeds, o.out, o.asJSON = util, shape, jobs, seeds, out, asJSON
+				if o.jobs == 0 {
+					o.jobs = defaultSoCJobs
+				}
+				return runScheduleSoC(cmd, &o)
+			}
 			if len(data) == 0 {
-				return fmt.Errorf("--data is required")
+				return fmt.Errorf("--data (jobs from a sweep, on Omega accelerators) or --job-models (model inferences on a SoC's units) is required")
 			}
 			if out != "" || cmd.Flags().Changed("out") {
 				if err := checkOutDir("out", out); err != nil {
@@ -89,7 +112,7 @@ seeds, --utilisation above 0, --shape above 1.`,
 			}
 			ms, err := seed002.ParseMachines(machines)
 			if err != nil {
-				return err
+				return fmt.Errorf("%w (SoC units such as gpu, dla run model inferences: give --job-models)", err)
 			}
 			arr := seed002.ArrivalOptions{Utilisation: util, Shape: shape, Exact: exact, Jobs: jobs}
 			if arr.Process, arr.Trace, err = parseArrivals(arrivals); err != nil {
@@ -192,8 +215,16 @@ seeds, --utilisation above 0, --shape above 1.`,
 	outDirFlag(f, &out, "out", "", "directory to write the Parquet records and metrics into")
 	f.BoolVar(&asJSON, "json", false, "print a JSON array (one object per policy and scenario, cycles averaged over seeds)")
 	workersFlag(f, &workers, 0, "seeds run at once (default: number of CPUs); results do not depend on it")
+	listFlag(f, &socOpt.models, "job-models", nil, "SoC path: models the jobs run, zoo names or model files, NAME/split:UNIT for the split mapping (e.g. vig-s,vig-s/split:dla,googlenet)")
+	f.StringVar(&socOpt.graph, "graph", "", "SoC path: graph a GNN model file runs on (graph file or set; its first graph)")
+	intFlag(f, &socOpt.features, "features", 0, 0, int64(workload.MaxFeatures), "SoC path: input width of a GNN model file that gives none")
+	f.StringVar(&socOpt.spec, "spec", "", "SoC path: SoC spec YAML (default: the built-in Jetson AGX Xavier)")
+	f.StringVar(&socOpt.dvfs, "dvfs", "", `SoC path: operating points in MHz, e.g. "gpu=1377,emc=2133" (default: highest)`)
 	return cmd
 }
+
+// defaultSoCJobs is the SoC path's trace length when --jobs is 0.
+const defaultSoCJobs = 1000
 
 // checkScheduleSizes checks the numeric flags of schedule against the
 // limits in its help.
