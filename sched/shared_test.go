@@ -2,9 +2,11 @@ package sched
 
 import (
 	"bytes"
+	"cmp"
 	"flag"
 	"math"
 	"os"
+	"slices"
 	"testing"
 
 	"gnnsim/hw"
@@ -516,6 +518,36 @@ func BenchmarkShared100kEndToEnd(b *testing.B) {
 		for _, pol := range append(Standard()[:6], EFT()) {
 			if _, err := RunShared(sp, pol, Options{Seed: 1}); err != nil {
 				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// TestEFTOnTable: EFT also runs in Run (seed 002's problems): every job
+// runs once, after it arrives, machines run one job at a time, each
+// machine serves its jobs in arrival order.
+func TestEFTOnTable(t *testing.T) {
+	for _, util := range []float64{0.5, 0.95} {
+		in := randomInstance(t, 2000, []int{3, 1, 2}, util, 0.3, 5)
+		p := in.problem(t, false)
+		res, err := Run(p, EFT(), Options{Baselines: MappingOptimal, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		type span struct{ arrival, start, finish int64 }
+		per := make([][]span, len(p.Machines()))
+		for i, rec := range res.Records {
+			if rec.Job != i || rec.Start < rec.Arrival || rec.Finish-rec.Start != rec.TrueCycles {
+				t.Fatalf("util %v: record %d: %+v", util, i, rec)
+			}
+			per[rec.Machine] = append(per[rec.Machine], span{rec.Arrival, rec.Start, rec.Finish})
+		}
+		for m, ss := range per {
+			slices.SortFunc(ss, func(a, b span) int { return cmp.Compare(a.start, b.start) })
+			for k := 1; k < len(ss); k++ {
+				if ss[k].start < ss[k-1].finish || ss[k].arrival < ss[k-1].arrival {
+					t.Fatalf("util %v: machine %d: job from %d (arrived %d) after one %d..%d (arrived %d)", util, m, ss[k].start, ss[k].arrival, ss[k-1].start, ss[k-1].finish, ss[k-1].arrival)
+				}
 			}
 		}
 	}
