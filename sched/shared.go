@@ -25,6 +25,16 @@ type JobClass struct {
 	Steps [][]soc.Step
 }
 
+// AlonePS returns the class's contention-free latency on machine m: the
+// sum of its steps' times there.
+func (c *JobClass) AlonePS(m int) int64 {
+	var sum int64
+	for _, st := range c.Steps[m] {
+		sum += st.PS
+	}
+	return sum
+}
+
 // SharedJob is one inference of a SharedProblem, released at Arrival (ps).
 type SharedJob struct {
 	ID      int64
@@ -278,31 +288,14 @@ func (r *sharedRunner) wake() {
 func (r *sharedRunner) dispatch() {
 	r.pending = false
 	M := len(r.job)
-	name := r.res.Policy.Name
 	for r.err == nil && len(r.free) > 0 && r.queued > 0 {
-		r.scratch = append(r.scratch[:0], r.free...)
-		j, m, ok := r.policy.Pick(r.scratch)
-		switch {
-		case !ok && r.res.Policy.Holds:
-			return
-		case !ok:
-			r.err = fmt.Errorf("sched: policy %s returned no job with %d queued", name, r.queued)
-			return
-		case j < 0 || j >= len(r.state) || r.state[j] != stateQueued:
-			r.err = fmt.Errorf("sched: policy %s picked job %d, which is not queued", name, j)
-			return
-		case m < 0 || m >= M || r.job[m] >= 0:
-			r.err = fmt.Errorf("sched: policy %s picked machine %d, which is not free", name, m)
+		var j, m int
+		var ok bool
+		j, m, ok, r.err = pickChecked(r.policy, r.res.Policy, &r.free, &r.scratch, r.state, r.queued, r.job)
+		if !ok {
 			return
 		}
-		r.state[j] = stateDone
 		r.queued--
-		for k, f := range r.free {
-			if f == m {
-				r.free = append(r.free[:k], r.free[k+1:]...)
-				break
-			}
-		}
 		r.job[m], r.step[m] = int32(j), 0
 		rec := &r.res.Records[j]
 		rec.Job, rec.Start, rec.Machine, rec.Mapping = j, r.s.Now(), m, 0
@@ -379,12 +372,6 @@ func (r *sharedRunner) finish(m int) {
 	r.res.Busy[m] += now - rec.Start
 	r.job[m] = -1
 	r.done++
-	k := len(r.free)
-	r.free = append(r.free, m)
-	for k > 0 && r.free[k-1] > m {
-		r.free[k] = r.free[k-1]
-		k--
-	}
-	r.free[k] = m
+	r.free = addFree(r.free, m)
 	r.wake()
 }

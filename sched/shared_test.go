@@ -49,7 +49,7 @@ func heteroModels(t testing.TB) []SoCModel {
 }
 
 // sharedOn builds a problem of jobs on machines of the default SoC.
-func sharedOn(t testing.TB, machines []string, models []SoCModel, jobs func(cls []JobClass, M int, alone func(c, m int) int64) []SharedJob) *SharedProblem {
+func sharedOn(t testing.TB, machines []string, models []SoCModel, jobs func(cls []JobClass) []SharedJob) *SharedProblem {
 	t.Helper()
 	s, set := xavier(t)
 	cls, _, err := SoCClasses(s, set, machines, models)
@@ -60,14 +60,7 @@ func sharedOn(t testing.TB, machines []string, models []SoCModel, jobs func(cls 
 	if err != nil {
 		t.Fatal(err)
 	}
-	alone := func(c, m int) int64 {
-		var sum int64
-		for _, st := range cls[c].Steps[m] {
-			sum += st.PS
-		}
-		return sum
-	}
-	sp, err := NewSharedProblem(cls, jobs(cls, len(machines), alone), machines, len(s.Units()), ch)
+	sp, err := NewSharedProblem(cls, jobs(cls), machines, len(s.Units()), ch)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,14 +97,15 @@ func TestSharedOneJobEqualsEval(t *testing.T) {
 	s, set := xavier(t)
 	machines := []string{"gpu", "dla"}
 	models := heteroModels(t)
-	sp := sharedOn(t, machines, models, func(cls []JobClass, M int, _ func(c, m int) int64) []SharedJob {
+	sp := sharedOn(t, machines, models, func(cls []JobClass) []SharedJob {
 		var jobs []SharedJob
-		// Jobs one second apart: each finishes before the next arrives.
+		// Jobs one second apart, each class once per machine (pinned
+		// places job i on machine i mod 2): each finishes before the next
+		// arrives.
 		for c := range cls {
-			for m := range M {
+			for range machines {
 				id := int64(len(jobs))
 				jobs = append(jobs, SharedJob{ID: id, Arrival: id * 1e12, Class: c})
-				_ = m
 			}
 		}
 		return jobs
@@ -148,9 +142,9 @@ func TestSharedOneJobEqualsEval(t *testing.T) {
 }
 
 // generated returns a generated-trace builder.
-func generated(process string, util float64, n int, seed uint64) func(cls []JobClass, M int, alone func(c, m int) int64) []SharedJob {
-	return func(cls []JobClass, M int, alone func(c, m int) int64) []SharedJob {
-		jobs, err := GenerateShared(len(cls), M, alone, SharedArrivals{Process: process, Utilisation: util, Jobs: n}, seed)
+func generated(process string, util float64, n int, seed uint64) func(cls []JobClass) []SharedJob {
+	return func(cls []JobClass) []SharedJob {
+		jobs, err := GenerateShared(cls, SharedArrivals{Process: process, Utilisation: util, Jobs: n}, seed)
 		if err != nil {
 			panic(err)
 		}
@@ -318,9 +312,7 @@ func TestHeteroTraceShipped(t *testing.T) {
 // completion is never above FCFS's, for every seed of FCFS's machine
 // choice; and on generated traces of several seeds and processes.
 func TestEFTNotWorseThanFCFS(t *testing.T) {
-	s, _ := xavier(t)
-	_ = s
-	replay := func(cls []JobClass, _ int, _ func(c, m int) int64) []SharedJob {
+	replay := func(cls []JobClass) []SharedJob {
 		jobs, err := ReadSharedTrace(heteroTrace, cls)
 		if err != nil {
 			t.Fatal(err)
@@ -329,7 +321,7 @@ func TestEFTNotWorseThanFCFS(t *testing.T) {
 	}
 	type trace struct {
 		name string
-		jobs func(cls []JobClass, M int, alone func(c, m int) int64) []SharedJob
+		jobs func(cls []JobClass) []SharedJob
 	}
 	traces := []trace{{heteroTrace, replay}}
 	if !testing.Short() {
@@ -398,7 +390,7 @@ func TestSharedErrors(t *testing.T) {
 			t.Logf("%s: %v", tc.name, err)
 		}
 	}
-	if _, err := GenerateShared(1, 2, func(int, int) int64 { return 1 }, SharedArrivals{Process: "weekly", Utilisation: 0.5, Jobs: 3}, 1); err == nil {
+	if _, err := GenerateShared(cls, SharedArrivals{Process: "weekly", Utilisation: 0.5, Jobs: 3}, 1); err == nil {
 		t.Error("unknown process accepted")
 	}
 }
@@ -433,10 +425,9 @@ func threeUnits(b testing.TB) (*soc.SoC, soc.Setting) {
 	return s, set
 }
 
-// BenchmarkShared100k schedules a 100,000-job Poisson trace of four CNN
-// classes at 90 % load on a 3-unit SoC (GPU, DLA, a DSA) with EFT and
-// with FCFS. One op = both runs; the profiles are priced once, outside.
-func BenchmarkShared100k(b *testing.B) {
+// cnnProblem100k prices four CNNs on a 3-unit SoC (GPU, DLA, a DSA) and
+// draws a 100,000-job Poisson trace at 90 % load.
+func cnnProblem100k(b testing.TB) *SharedProblem {
 	s, set := threeUnits(b)
 	machines := s.Units()
 	var models []SoCModel
@@ -451,14 +442,7 @@ func BenchmarkShared100k(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	alone := func(c, m int) int64 {
-		var sum int64
-		for _, st := range cls[c].Steps[m] {
-			sum += st.PS
-		}
-		return sum
-	}
-	jobs, err := GenerateShared(len(cls), len(machines), alone, SharedArrivals{Process: "poisson", Utilisation: 0.9, Jobs: 100000}, 1)
+	jobs, err := GenerateShared(cls, SharedArrivals{Process: "poisson", Utilisation: 0.9, Jobs: 100000}, 1)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -466,6 +450,14 @@ func BenchmarkShared100k(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	return sp
+}
+
+// BenchmarkShared100k schedules the 100,000-job trace of cnnProblem100k
+// with EFT and with FCFS. One op = both runs; the profiles are priced
+// once, outside.
+func BenchmarkShared100k(b *testing.B) {
+	sp := cnnProblem100k(b)
 	b.ReportAllocs()
 	var events uint64
 	for b.Loop() {
@@ -480,41 +472,13 @@ func BenchmarkShared100k(b *testing.B) {
 	b.ReportMetric(float64(events)/float64(b.N), "events/op")
 }
 
-// BenchmarkShared100kEndToEnd is the acceptance figure: price the four
-// CNNs on the three units, draw the 100,000-job trace, build the problem
-// and schedule it with the seven policies that need no predictor (the six
-// standard ones and EFT). One op = all of it.
+// BenchmarkShared100kEndToEnd is the acceptance figure: price the models,
+// draw the trace, build the problem (cnnProblem100k) and schedule it with
+// the seven policies that need no predictor (the six standard ones and
+// EFT). One op = all of it.
 func BenchmarkShared100kEndToEnd(b *testing.B) {
-	var models []SoCModel
-	for _, n := range []string{"googlenet", "resnet50", "alexnet", "mobilenetv2"} {
-		models = append(models, SoCModel{Model: zoo(b, n)})
-	}
 	for b.Loop() {
-		s, set := threeUnits(b)
-		machines := s.Units()
-		cls, _, err := SoCClasses(s, set, machines, models)
-		if err != nil {
-			b.Fatal(err)
-		}
-		ch, err := s.MemoryChannel(set)
-		if err != nil {
-			b.Fatal(err)
-		}
-		alone := func(c, m int) int64 {
-			var sum int64
-			for _, st := range cls[c].Steps[m] {
-				sum += st.PS
-			}
-			return sum
-		}
-		jobs, err := GenerateShared(len(cls), len(machines), alone, SharedArrivals{Process: "poisson", Utilisation: 0.9, Jobs: 100000}, 1)
-		if err != nil {
-			b.Fatal(err)
-		}
-		sp, err := NewSharedProblem(cls, jobs, machines, len(s.Units()), ch)
-		if err != nil {
-			b.Fatal(err)
-		}
+		sp := cnnProblem100k(b)
 		for _, pol := range append(Standard()[:6], EFT()) {
 			if _, err := RunShared(sp, pol, Options{Seed: 1}); err != nil {
 				b.Fatal(err)

@@ -32,28 +32,35 @@ type SharedArrivals struct {
 // classStream separates the draw of job classes from the arrival draws.
 const classStream = 0x636c617373657300 // "classes"
 
-// GenerateShared draws a trace of a.Jobs inferences: each job's class
-// uniformly from classes, its arrival from the process, both from seed.
-// alone(c, m) gives class c's contention-free latency on machine m (ps),
-// of M machines (SharedProblem.AlonePS has this form).
-func GenerateShared(nclasses, M int, alone func(c, m int) int64, a SharedArrivals, seed uint64) ([]SharedJob, error) {
+// GenerateShared draws a trace of a.Jobs inferences of classes (priced on
+// the same machines): each job's class uniformly, its arrival from the
+// process, both from seed.
+func GenerateShared(classes []JobClass, a SharedArrivals, seed uint64) ([]SharedJob, error) {
 	if a.Jobs <= 0 {
 		return nil, fmt.Errorf("sched: %d jobs, want > 0", a.Jobs)
 	}
-	if nclasses <= 0 || M <= 0 {
-		return nil, fmt.Errorf("sched: %d classes on %d machines, want both > 0", nclasses, M)
+	if len(classes) == 0 || len(classes[0].Steps) == 0 {
+		return nil, errors.New("sched: no job classes or no machines")
+	}
+	M := len(classes[0].Steps)
+	ref := make([]int64, len(classes))
+	for c := range classes {
+		if len(classes[c].Steps) != M {
+			return nil, fmt.Errorf("sched: class %s has runs on %d machines, class %s on %d", classes[c].Name, len(classes[c].Steps), classes[0].Name, M)
+		}
+		var sum float64
+		for m := range M {
+			sum += float64(classes[c].AlonePS(m))
+		}
+		ref[c] = int64(math.Round(sum / float64(M)))
 	}
 	rng := rand.New(rand.NewPCG(seed, classStream))
 	jobs := make([]SharedJob, a.Jobs)
 	service := make([]int64, a.Jobs)
 	for i := range jobs {
-		c := rng.IntN(nclasses)
-		var sum float64
-		for m := range M {
-			sum += float64(alone(c, m))
-		}
+		c := rng.IntN(len(classes))
 		jobs[i] = SharedJob{ID: int64(i), Class: c}
-		service[i] = int64(math.Round(sum / float64(M)))
+		service[i] = ref[c]
 	}
 	gap, err := workload.MeanGap(service, M, a.Utilisation)
 	if err != nil {

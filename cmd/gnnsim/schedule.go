@@ -151,7 +151,7 @@ seeds, --utilisation above 0, --shape above 1.`,
 				return runScheduleSoC(cmd, &o)
 			}
 			if len(data) == 0 {
-				return fmt.Errorf("--data (jobs from a sweep, on Omega accelerators) or --job-models (model inferences on a SoC's units) is required")
+				return fmt.Errorf("--data is required (jobs from a sweep, on Omega accelerators), or --job-models (model inferences on a SoC's units)")
 			}
 			if out != "" || cmd.Flags().Changed("out") {
 				if err := checkOutDir("out", out); err != nil {

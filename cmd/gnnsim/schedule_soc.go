@@ -146,15 +146,8 @@ func runScheduleSoC(cmd *cobra.Command, o *scheduleSoC) error {
 	for _, seed := range o.seeds {
 		jobs := replay
 		if jobs == nil {
-			alone := func(c, m int) int64 {
-				var sum int64
-				for _, st := range classes[c].Steps[m] {
-					sum += st.PS
-				}
-				return sum
-			}
 			a := sched.SharedArrivals{Process: process, Shape: o.shape, Utilisation: o.util, Jobs: o.jobs}
-			if jobs, err = sched.GenerateShared(len(classes), len(machines), alone, a, seed); err != nil {
+			if jobs, err = sched.GenerateShared(classes, a, seed); err != nil {
 				return err
 			}
 		}
