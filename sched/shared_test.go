@@ -516,3 +516,24 @@ func TestEFTOnTable(t *testing.T) {
 		}
 	}
 }
+
+// TestRunSharedAllocations: the event loop allocates nothing per job or
+// step: ten times the jobs costs at most a few more allocations (slice
+// growth of the event heap and the policy's queues).
+func TestRunSharedAllocations(t *testing.T) {
+	counts := map[int]float64{}
+	for _, n := range []int{200, 2000} {
+		sp := sharedOn(t, []string{"gpu", "dla"}, heteroModels(t), generated("poisson", 0.9, n, 1))
+		for _, pol := range []Policy{FCFS(), EFT(), SJFTruth()} {
+			counts[n] += testing.AllocsPerRun(3, func() {
+				if _, err := RunShared(sp, pol, Options{Seed: 1}); err != nil {
+					t.Fatal(err)
+				}
+			})
+		}
+	}
+	t.Logf("allocations of three runs: %v at 200 jobs, %v at 2,000", counts[200], counts[2000])
+	if counts[2000]-counts[200] > 10 {
+		t.Errorf("allocations grow with the jobs: %v at 200, %v at 2,000", counts[200], counts[2000])
+	}
+}
