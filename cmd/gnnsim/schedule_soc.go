@@ -107,6 +107,7 @@ func runScheduleSoC(cmd *cobra.Command, o *scheduleSoC) error {
 	if o.machinesSet {
 		machines = strings.Split(o.machines, ",")
 	}
+	o.machines = strings.Join(machines, ",")
 	models := make([]sched.SoCModel, len(o.models))
 	for i, e := range o.models {
 		if models[i], err = parseSoCModel(e, o.graph, o.features); err != nil {
