@@ -182,10 +182,10 @@ func ParseSharedTrace(rd io.Reader, name string, classes []JobClass) ([]SharedJo
 		if err == io.EOF {
 			break
 		}
-		line, _ := cr.FieldPos(0)
 		if err != nil {
 			return nil, fmt.Errorf("sched: %s: %w", name, err)
 		}
+		line, _ := cr.FieldPos(0)
 		if len(jobs) >= MaxSharedTraceJobs {
 			return nil, fmt.Errorf("sched: %s: more than %d jobs", name, MaxSharedTraceJobs)
 		}
