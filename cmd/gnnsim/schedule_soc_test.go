@@ -18,8 +18,7 @@ import (
 // (model, unit) (whole and split), and the tables are written.
 func TestScheduleSoCOneJobEqualsEval(t *testing.T) {
 	dir := t.TempDir()
-	trace := filepath.Join(dir, "t.csv")
-	mustWrite(t, trace, "job_id,arrival_ps,model\n1,0,googlenet\n2,1000000000000,vig-s/split:dla\n3,2000000000000,googlenet\n")
+	trace := writeSpecFile(t, "t.csv", "job_id,arrival_ps,model\n1,0,googlenet\n2,1000000000000,vig-s/split:dla\n3,2000000000000,googlenet\n")
 	out := filepath.Join(dir, "out")
 	mustRun(t, "schedule", "--job-models", "googlenet,vig-s/split:dla", "--machines", "gpu,dla", "--arrivals", trace,
 		"--policies", "FCFS", "--seeds", "1,2", "--out", out, "--json")
@@ -91,8 +90,7 @@ func TestScheduleSoCJSON(t *testing.T) {
 // TestScheduleSoCErrors: bad units, models and traces get clear errors.
 func TestScheduleSoCErrors(t *testing.T) {
 	dir := t.TempDir()
-	bad := filepath.Join(dir, "bad.csv")
-	mustWrite(t, bad, "job_id,arrival_ps,model\n1,0,resnet50\n")
+	bad := writeSpecFile(t, "bad.csv", "job_id,arrival_ps,model\n1,0,resnet50\n")
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -114,9 +112,19 @@ func TestScheduleSoCErrors(t *testing.T) {
 	}
 }
 
-func mustWrite(t *testing.T, path, text string) {
-	t.Helper()
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+// TestScheduleSoCModelFile: issue 27's 3-layer GraphSAGE file runs as
+// jobs on the karate graph, whole and split (its layers on the GPU), beside
+// a zoo CNN.
+func TestScheduleSoCModelFile(t *testing.T) {
+	g := karateGraph(t)
+	sage3 := writeModel(t, "sage3.yaml", sage3Layers)
+	out := mustRun(t, "schedule", "--job-models", sage3+","+sage3+"/split:gpu,googlenet", "--graph", g, "--features", "34",
+		"--jobs", "60", "--seeds", "1", "--policies", "FCFS,EFT", "--json")
+	var rows []socScheduleRow
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
 		t.Fatal(err)
+	}
+	if len(rows) != 2 || rows[0].Jobs != 60 || rows[0].MeanSlowdown < 1 {
+		t.Fatalf("rows %+v", rows)
 	}
 }
