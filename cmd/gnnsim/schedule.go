@@ -95,7 +95,8 @@ Arrivals: poisson, bursty (or pareto: Pareto gaps of --shape), lomax or
 periodic (camera frames, a fixed gap), with the mean gap set so the jobs
 offer --utilisation (each job counted at its contention-free latency
 averaged over the machines); --jobs (default 1,000) per seed; each seed draws
-its own trace. Or a CSV trace to replay: columns job_id, arrival_ps
+its own trace, and seeds run one after another (--workers is the Omega
+path's). Or a CSV trace to replay: columns job_id, arrival_ps
 (integer ps from the origin) and model (an entry of --job-models). Policies:
 Random, FCFS, LIFO, SJF-Nodes, SJF-Edges (the model's input nodes / edges),
 SJF-Truth (least contention-free latency over (job, free unit) pairs) and EFT
