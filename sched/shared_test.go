@@ -474,7 +474,7 @@ func BenchmarkShared100k(b *testing.B) {
 // draw the trace, build the problem (mixProblem100k) and schedule it with
 // the seven policies that need no predictor (the six standard ones and
 // EFT). One op = all of it. Measured (issue 27, 2 cores shared with
-// other jobs, load average ~10): 5.3 s for the seven runs, each 0.4-1.9 s;
+// other jobs, load average ~10): 5.3 s for the seven runs, each 0.8-1.9 s;
 // BenchmarkShared100k 0.79 s for EFT + FCFS, 12.2 million events, 112
 // allocations (none per job).
 func BenchmarkShared100kEndToEnd(b *testing.B) {
