@@ -127,14 +127,19 @@ func Run(p *Problem, policy Policy, opt Options) (*Result, error) {
 	policy.Reset(&r.env)
 	r.s.At(r.eligible(p.order[0]), prioEvent, r.arriveFn)
 	r.s.Run()
-	if r.err != nil {
-		return nil, r.err
+	return r.res.complete(r.err, r.done, r.s.Events())
+}
+
+// complete ends a run: its error, or a check that every job ran.
+func (res *Result) complete(err error, done int, events uint64) (*Result, error) {
+	if err != nil {
+		return nil, err
 	}
-	if r.done != n {
-		return nil, fmt.Errorf("sched: policy %s: %d of %d jobs never ran", info.Name, n-r.done, n)
+	if n := len(res.Records); done != n {
+		return nil, fmt.Errorf("sched: policy %s: %d of %d jobs never ran", res.Policy.Name, n-done, n)
 	}
-	r.res.Events = r.s.Events()
-	return r.res, nil
+	res.Events = events
+	return res, nil
 }
 
 // drawMappings draws the random mapping of every (job, machine) pair, in

@@ -205,14 +205,7 @@ func RunShared(sp *SharedProblem, policy Policy, opt Options) (*Result, error) {
 	policy.Reset(&r.env)
 	r.s.At(p.jobs[p.order[0]].Arrival, prioEvent, r.arriveFn)
 	r.s.Run()
-	if r.err != nil {
-		return nil, r.err
-	}
-	if r.done != n {
-		return nil, fmt.Errorf("sched: policy %s: %d of %d jobs never ran", info.Name, n-r.done, n)
-	}
-	r.res.Events = r.s.Events()
-	return r.res, nil
+	return r.res.complete(r.err, r.done, r.s.Events())
 }
 
 // ring is a FIFO of machines whose current step waits for a unit: at most
