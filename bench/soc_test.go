@@ -387,3 +387,12 @@ func isList(f parquet.Field) bool {
 	_, ok := lt.Value.(*format.ListType)
 	return ok
 }
+
+// socExample is testdata/soc.yaml, read once for the crash test's child.
+var socExample = func() string {
+	b, err := os.ReadFile("testdata/soc.yaml")
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}()
