@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -73,41 +72,7 @@ func TestSocSweepShardsAndResume(t *testing.T) {
 			t.Errorf("column %s: elements %v, want %v", col, leaf.Type().Kind(), k)
 		}
 	}
-	want := readRunsFile(t, serial)
-
-	shards := runShards(t, spec, base, 3)
-	merged := filepath.Join(base, "merged")
-	if _, err := Merge(shards, merged); err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(readRunsFile(t, merged), want) {
-		t.Fatal("3 shards merged differ from the serial run")
-	}
-
-	// Interrupted: half the chunks finished and a temp file of one in
-	// flight (the child-process kill is TestSweepKilledAndResumed/soc),
-	// then resumed with more workers.
-	resumed := filepath.Join(base, "resumed")
-	if _, err := mustPlan(t, spec).Run(context.Background(), resumed, Options{Workers: 1, Shard: Shard{0, 2}}); err != nil {
-		t.Fatal(err)
-	}
-	tmp := filepath.Join(resumed, partsDir, p.Spec.Hash(), ".runs-000001.parquet.tmp-123")
-	if err := os.WriteFile(tmp, []byte("PAR1 torn"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	sum, err = mustPlan(t, spec).Run(context.Background(), resumed, Options{Workers: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if sum.ChunksReused != (p.NumChunks()+1)/2 || !sum.Complete {
-		t.Fatalf("resume did not reuse shard 0's chunks: %+v", sum)
-	}
-	if !bytes.Equal(readRunsFile(t, resumed), want) {
-		t.Fatal("interrupted and resumed run differs from the serial run")
-	}
-	if _, err := os.Stat(tmp); err == nil {
-		t.Error("stale temp file left behind")
-	}
+	checkPointSweepIdentity(t, spec, base, readRunsFile(t, serial))
 }
 
 // Every row is the evaluation its own text columns name: the soc package's

@@ -52,13 +52,13 @@ func TestSweepSocEqualsEval(t *testing.T) {
 				}
 				for _, cmd := range [][]string{{"soc", "eval"}, {"eval", "--unit", "soc"}} {
 					args := append(append([]string(nil), cmd...), flags...)
-					var e socEvalJSON
+					var e socEvalRecord
 					if err := json.Unmarshal([]byte(mustRun(t, args...)), &e); err != nil {
 						t.Fatal(err)
 					}
-					got := socEvalJSON{Model: r.Model, GraphOp: r.GraphOp, SoC: r.SoC, Granularity: r.Granularity, Segments: r.Segments,
+					got := socEvalRecord{Model: r.Model, GraphOp: r.GraphOp, SoC: r.SoC, Granularity: r.Granularity, Segments: int(r.Segments),
 						Mapping: r.Mapping, DVFS: r.DVFS, LatencyMS: r.LatencyMS, EnergyMJ: r.EnergyMJ, PowerW: r.PowerW,
-						Transitions: r.Transitions, TransferMS: r.TransferMS, DRAMBytes: r.DRAMBytes, Units: r.Units, BusyMS: r.BusyMS,
+						Transitions: int(r.Transitions), TransferMS: r.TransferMS, DRAMBytes: r.DRAMBytes, Units: r.Units, BusyMS: r.BusyMS,
 						PowerMode: r.PowerMode, PlatformMJ: r.PlatformMJ}
 					if !reflect.DeepEqual(got, e) {
 						t.Fatalf("row %d: sweep %+v\ndiffers from %s %+v", i, got, strings.Join(cmd, " "), e)
@@ -69,39 +69,5 @@ func TestSweepSocEqualsEval(t *testing.T) {
 	}
 
 	// The example spec (1,008 points): 3 shards merged equal one run.
-	dir := t.TempDir()
-	spec, _ := filepath.Abs("../../bench/testdata/soc.yaml")
-	whole := filepath.Join(dir, "whole")
-	mustRun(t, "sweep", spec, "--out", whole)
-	shared := filepath.Join(dir, "shared")
-	for i := range 3 {
-		mustRun(t, "sweep", spec, "--out", shared, "--shard", fmt.Sprintf("%d/3", i))
-	}
-	merged := filepath.Join(dir, "merged")
-	if got := lastLine(mustRun(t, "merge", shared, "--out", merged)); !strings.HasPrefix(got, "points=1008 runs=1008 ") {
-		t.Fatalf("merge summary %q", got)
-	}
-	sameFiles(t, whole, merged, bench.RunsFile)
-}
-
-// socEvalJSON is what the soc sweep rows are compared with in soc eval's
-// --json object.
-type socEvalJSON struct {
-	Model       string    `json:"model"`
-	GraphOp     string    `json:"graph_op"`
-	SoC         string    `json:"soc"`
-	Granularity string    `json:"granularity"`
-	Segments    int64     `json:"segments"`
-	Mapping     string    `json:"mapping"`
-	DVFS        string    `json:"dvfs"`
-	LatencyMS   float64   `json:"latency_ms"`
-	EnergyMJ    float64   `json:"energy_mj"`
-	PowerW      float64   `json:"power_w"`
-	Transitions int64     `json:"transitions"`
-	TransferMS  float64   `json:"transfer_ms"`
-	DRAMBytes   int64     `json:"dram_bytes"`
-	Units       []string  `json:"units"`
-	BusyMS      []float64 `json:"busy_ms"`
-	PowerMode   string    `json:"power_mode"`
-	PlatformMJ  float64   `json:"platform_mj"`
+	checkShardedSweep(t, "../../bench/testdata/soc.yaml", "points=1008 runs=1008 ")
 }
