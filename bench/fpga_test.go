@@ -36,19 +36,7 @@ func TestFPGASweepShardsAndResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	spec := string(data)
-	p := mustPlan(t, spec)
-	if p.NumChunks() < 3 {
-		t.Fatalf("%d chunks: the example should have several", p.NumChunks())
-	}
-	base := t.TempDir()
-	serial := filepath.Join(base, "serial")
-	sum, err := p.Run(context.Background(), serial, Options{Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !sum.Complete || sum.Points != 3*4*3 || sum.Runs != sum.Points || sum.Graphs != 0 {
-		t.Fatalf("summary %+v", sum)
-	}
+	base, serial := serialPointSweep(t, spec, 3*4*3)
 	// Numbers are typed columns: DuckDB and pandas read them as they are.
 	pf, err := pqio.Open(filepath.Join(serial, RunsFile))
 	if err != nil {
@@ -65,10 +53,31 @@ func TestFPGASweepShardsAndResume(t *testing.T) {
 			t.Errorf("column %s has type %v, want %v", col, types[col], k)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(serial, GraphsFile)); err == nil {
-		t.Error("an fpga sweep wrote a graphs table")
-	}
 	checkPointSweepIdentity(t, spec, base, readRunsFile(t, serial))
+}
+
+// serialPointSweep runs the design-point sweep of spec (several chunks of
+// points in all) with one worker into base/serial, checking its summary
+// and that it wrote no graphs table.
+func serialPointSweep(t *testing.T, spec string, points int) (base, serial string) {
+	t.Helper()
+	p := mustPlan(t, spec)
+	if p.NumChunks() < 3 {
+		t.Fatalf("%d chunks: the example should have several", p.NumChunks())
+	}
+	base = t.TempDir()
+	serial = filepath.Join(base, "serial")
+	sum, err := p.Run(context.Background(), serial, Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sum.Complete || sum.Points != points || sum.Runs != sum.Points || sum.Graphs != 0 {
+		t.Fatalf("summary %+v", sum)
+	}
+	if _, err := os.Stat(filepath.Join(serial, GraphsFile)); err == nil {
+		t.Errorf("a %s sweep wrote a graphs table", p.Spec.Unit)
+	}
+	return base, serial
 }
 
 // checkPointSweepIdentity checks that a design-point sweep of spec,

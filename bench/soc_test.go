@@ -22,22 +22,7 @@ import (
 // same bytes as a serial run; numbers are typed columns; no graphs table.
 func TestSocSweepShardsAndResume(t *testing.T) {
 	spec := mustRead(t, "testdata/soc.yaml")
-	p := mustPlan(t, spec)
-	if p.NumChunks() < 3 {
-		t.Fatalf("%d chunks: the example should have several", p.NumChunks())
-	}
-	base := t.TempDir()
-	serial := filepath.Join(base, "serial")
-	sum, err := p.Run(context.Background(), serial, Options{Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !sum.Complete || sum.Points != 14*2*9*4 || sum.Runs != sum.Points || sum.Graphs != 0 {
-		t.Fatalf("summary %+v", sum)
-	}
-	if _, err := os.Stat(filepath.Join(serial, GraphsFile)); err == nil {
-		t.Error("a soc sweep wrote a graphs table")
-	}
+	base, serial := serialPointSweep(t, spec, 14*2*9*4)
 	// Numbers are typed columns: DuckDB and pandas read them as they are;
 	// the per-unit lists are lists of numbers.
 	pf, err := pqio.Open(filepath.Join(serial, RunsFile))
