@@ -346,3 +346,32 @@ var socExample = func() string {
 	}
 	return string(b)
 }()
+
+// BenchmarkSocRow is one row of the example at a setting whose costs are
+// tabulated: the per-row work of a soc sweep (the evaluation of Eq. 6-7
+// and the row), without tabulating or writing.
+func BenchmarkSocRow(b *testing.B) {
+	s, err := ParseSpec([]byte(socExample))
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, err := NewPlan(s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	t := p.kind.Table(p.Spec).(*socTable)
+	if err := p.eval.Evaluate(t, Case{ID: 0}); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if len(t.Rows) == cap(t.Rows) {
+			t.Rows = t.Rows[:0]
+		}
+		if err := p.eval.Evaluate(t, Case{ID: i % 4}); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
