@@ -375,3 +375,28 @@ func BenchmarkSocRow(b *testing.B) {
 		i++
 	}
 }
+
+// FuzzSocSpec feeds soc: blocks to the spec parser and, when they parse to
+// a small sweep, to the planner: bad input is an error, never a panic.
+func FuzzSocSpec(f *testing.F) {
+	for _, s := range []string{
+		"soc: {models: [vig-s], mappings: [all-gpu, graphers-on-dla, {random: {count: 2, seed: 7}}], dvfs: {gpu: [1377, 522.75], emc: all}}",
+		"soc: {models: [vig-ti, resnet50], granularity: kernel, mappings: [dla, 'gpu,dla'], power_modes: [10W, 0]}",
+		"soc: {models: [pvig-ti], graph_ops: [gin, edge], precision: fp32, mappings: [all-d], dvfs: {cpu: [115.2], dla: 1050}}",
+		"soc: {models: [vig-s], mappings: [{random: {count: 1}}], dvfs: {EMC: [204]}, spec: ''}",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, block string) {
+		s, err := ParseSpec([]byte("unit: soc\n" + block + "\n"))
+		if err != nil {
+			return
+		}
+		if n, err := socPoints(s); err != nil || n > 64 {
+			return
+		}
+		if p, err := NewPlan(s); err == nil && p.NumGraphs() < 1 {
+			t.Fatalf("a plan of %d points", p.NumGraphs())
+		}
+	})
+}
