@@ -6,7 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
+	"regexp"
 	"syscall"
 	"testing"
 	"time"
@@ -58,7 +58,7 @@ func TestMain(m *testing.M) {
 var fpgaCrashSpec = fpgaGrid(10, 30, 30) + "chunk_points: 60\n"
 
 // socCrashSpec is the example soc sweep (1,008 points) in chunks of 8.
-var socCrashSpec = strings.Replace(socExample, "chunk_points: 72", "chunk_points: 8", 1)
+var socCrashSpec = regexp.MustCompile(`(?m)^chunk_points: \d+`).ReplaceAllString(socExample, "chunk_points: 8")
 
 // A sweep killed with SIGKILL mid-run and restarted produces the same final
 // dataset as an uninterrupted run: a graph sweep, an fpga and a soc design
@@ -69,7 +69,12 @@ func TestSweepKilledAndResumed(t *testing.T) {
 	}
 	t.Run("omega", func(t *testing.T) { killAndResume(t, "", crashSpec) })
 	t.Run("fpga", func(t *testing.T) { killAndResume(t, "fpga", fpgaCrashSpec) })
-	t.Run("soc", func(t *testing.T) { killAndResume(t, "soc", socCrashSpec) })
+	t.Run("soc", func(t *testing.T) {
+		if n := mustPlan(t, socCrashSpec).NumChunks(); n != 126 {
+			t.Fatalf("the soc crash spec has %d chunks, want 1,008 points in chunks of 8", n)
+		}
+		killAndResume(t, "soc", socCrashSpec)
+	})
 }
 
 func killAndResume(t *testing.T, name, spec string) {
