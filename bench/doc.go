@@ -177,7 +177,8 @@
 // A row equals what gnnsim soc eval --json (and gnnsim eval --unit soc
 // --json) prints for the row's model, --graph-op, --mapping, --dvfs and
 // --power-mode. DuckDB reads the table with its types, e.g. the mean
-// latency per mapping and the fastest setting of each under 10 W:
+// latency per mapping and its best latency at 10 W or less, then the five
+// lowest-energy settings of graphers-on-dla:
 //
 //	SELECT mapping_name, avg(latency_ms) AS mean_ms, min(latency_ms) FILTER (WHERE power_w <= 10) AS best_10w_ms
 //	FROM 'results/soc-example/runs.parquet' GROUP BY 1 ORDER BY 2;
