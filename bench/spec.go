@@ -60,8 +60,10 @@ type Spec struct {
 
 	// FPGA is the design grid of unit: fpga (see FPGASpec).
 	FPGA *FPGASpec `yaml:"fpga,omitempty"`
+	// Soc is the model x mapping x DVFS grid of unit: soc (see SocSpec).
+	Soc *SocSpec `yaml:"soc,omitempty"`
 	// ChunkPoints is, for a unit kind that sweeps design points instead
-	// of graphs (fpga), the number of consecutive points per part file.
+	// of graphs (fpga, soc), the number of consecutive points per part file.
 	// Default 4096.
 	ChunkPoints int `yaml:"chunk_points,omitempty"`
 }
@@ -321,11 +323,14 @@ func (s *Spec) normalizePoints(k UnitKind) error {
 	return nil
 }
 
-// checkKindBlocks refuses a kind's own block (fpga:) in a spec of another
+// checkKindBlocks refuses a kind's own block (fpga:, soc:) in a spec of another
 // kind, so a forgotten unit: key is not a silent omega sweep.
 func (s *Spec) checkKindBlocks(k UnitKind) error {
 	if s.FPGA != nil && k.Name != fpgaUnit {
 		return specErr("fpga", "only unit: fpga reads it (this spec's unit is %s)", k.Name)
+	}
+	if s.Soc != nil && k.Name != socUnit {
+		return specErr("soc", "only unit: soc reads it (this spec's unit is %s)", k.Name)
 	}
 	return nil
 }
