@@ -103,11 +103,15 @@ func HyGCN() Config {
 // computing column-wise products (each PE owns rows of A, dealt round
 // robin; output columns one after another, A streamed per column tile),
 // with runtime workload rebalancing at the utilisation AWB-GCN reports
-// (AWBGCNUtilization), on the D5005's DDR4.
+// (AWBGCNUtilization), on the D5005's DDR4. Its combination and
+// aggregation are pipelined at column granularity (Geng et al., MICRO
+// 2020: a column of XW goes straight into A x (XW) on chip), so a kernel's
+// output that fits in its buffers never goes off chip: Repurpose.
 func AWBGCN() Config {
 	return Config{
-		Name:  "awb-gcn-like",
-		Alloc: ByRows,
+		Name:      "awb-gcn-like",
+		Alloc:     ByRows,
+		Repurpose: true,
 		Subs: []Sub{
 			{PEs: AWBGCNPEs, Tiling: WeightReuse, Kernel: ColumnWise, TileM: 256, TileK: 256, TileN: 16,
 				Rebalance: true, Utilization: AWBGCNUtilization},
