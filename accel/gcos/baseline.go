@@ -90,7 +90,11 @@ func HyGCN() Config {
 			// HyGCN's ping-pong Aggregation Buffer; 4,096 x 32 COO pairs of
 			// index buffer, its 2 MB Edge Buffer.
 			{PEs: agg, Tiling: FeatureReuse, Kernel: InnerProduct, TileM: 4096, TileK: 32, TileN: 1024, Disperse: true},
-			{PEs: comb, Tiling: WeightReuse, Kernel: InnerProduct, TileM: 128, TileK: 128, TileN: HyGCNModuleCols},
+			// Output tiles of 4,096 x 128 words (the largest tile): a 2 MB
+			// double buffer, as near Table 6's 4 MB Output Buffer as tiles
+			// go, so a layer's partial sums stay on chip; K tiles of 32 keep
+			// both engines within Table 6's ~24 MB in all.
+			{PEs: comb, Tiling: WeightReuse, Kernel: InnerProduct, TileM: 4096, TileK: 32, TileN: HyGCNModuleCols},
 		},
 		ClockHz:        HyGCNClockHz,
 		HBMBytesPerSec: HyGCNHBMBytesPerS,

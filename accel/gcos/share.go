@@ -280,6 +280,13 @@ func (t *Template) share(j *job, s *Sub, k *workload.Kernel, base *rows, sp span
 	j.bytes = bytes
 	if j.compute > 0 || j.bytes > 0 {
 		j.chunks = int(min(max(ceilDiv(m, int64(s.TileM))*ceilDiv(n, int64(s.TileN)), 1), maxChunks))
+		if s.Disperse && isSparse {
+			// An interval's source features stream through the 128 KB Input
+			// and 2 MB Edge Buffers shard by shard (HyGCN, Sec. 4.3.2 and
+			// Table 6) while the engine computes: many steps per output
+			// tile, as many as a phase is split into here.
+			j.chunks = maxChunks
+		}
 	}
 	st.Compute = j.compute
 	return st, bMoved, ceilF(fullB * fB)
