@@ -67,9 +67,12 @@ const (
 //     Sub.Disperse;
 //   - combination engine: 8 systolic modules of 4 x 128, 4,096 PEs, output
 //     columns 128 wide, weights reused across vertices (weight-reuse
-//     tiling, 128-wide tiles);
+//     tiling), output tiles of 4,096 rows that keep a layer's partial sums
+//     on chip;
 //   - an aggregation and the combination after it form an inter-engine
-//     pipeline in row blocks, the aggregated rows passing on chip; no
+//     pipeline in row blocks, the aggregated rows passing on chip, the
+//     aggregation engine's loads queued ahead of the combination's (its
+//     priority-based memory coordination) and streamed shard by shard; no
 //     buffer re-purposing or sharing between layers;
 //   - 1 GHz, 256 GB/s of HBM, its own budget (4,608 ALUs, ~24 MB).
 //
