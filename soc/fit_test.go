@@ -72,6 +72,7 @@ var latencyParams = []fitParam{
 		d.HandoffInUS, d.HandoffOutUS, d.FallbackInUS, d.FallbackOutUS = v, v, v, v
 	}},
 	{"dla.submit_us", 0, 50, func(s *Spec, v float64) { unitByName(s, "dla").SubmitUS = v }},
+	{"cpu.magnas_frame_cycles", 0, 40e6, func(s *Spec, v float64) { s.CPU.FrameCycles, s.CPU.MaGNASFrameCycles = v, v }},
 }
 
 // glueParams are the alternative to latencyParams studied for issue 24
@@ -92,7 +93,7 @@ var glueParams = []fitParam{
 		}
 	}},
 	{"cpu.glue_cycles", 8000, 250000, func(s *Spec, v float64) { s.CPU.GlueCycles = v }},
-	latencyParams[3], latencyParams[4], latencyParams[5],
+	latencyParams[3], latencyParams[4], latencyParams[5], latencyParams[6],
 }
 
 // powerParams are fitted to Table 2's eight energies with the latency
@@ -131,7 +132,7 @@ func fitLoss(s Spec, energy bool) float64 {
 		return math.Inf(1)
 	}
 	var l float64
-	for i, p := range ours[:len(table2)] { // Table 3's a3 is checked, not fitted (its depth and width are guesses)
+	for i, p := range ours {
 		pub := table3A3
 		if i < len(table2) {
 			r := table2[i]
@@ -188,6 +189,7 @@ func TestFitXavier(t *testing.T) {
 	rng := rand.New(rand.NewPCG(0x50c, 2))
 	base := DefaultSpec()
 	base.Precision = MaGNASPrecision // applied by New, after each parameter is set
+	base.CPU.FrameCycles = base.CPU.MaGNASFrameCycles
 	lp := latencyParams
 	if *fitGlueFlag {
 		lp = glueParams

@@ -276,13 +276,16 @@ func DefaultSpec() Spec {
 // builds FP32 engines unless FP16 is requested; the DLA runs FP16 only.
 const MaGNASPrecision = "fp32"
 
-// MaGNASSpec is DefaultSpec with the GPU in MaGNASPrecision: the Xavier
-// as MaGNAS measured it, the profile its Table 2 calibrates.
+// MaGNASSpec is DefaultSpec with the GPU in MaGNASPrecision and the
+// host's per-frame work of MaGNAS's harness (CPUSpec.MaGNASFrameCycles):
+// the Xavier as MaGNAS measured it, the profile its Tables 2 and 3
+// calibrate.
 func MaGNASSpec() Spec {
 	s, err := DefaultSpec().WithPrecision(MaGNASPrecision)
 	if err != nil {
 		panic("soc: embedded xavier.yaml: " + err.Error()) // caught by TestDefaultSpec
 	}
+	s.CPU.FrameCycles = s.CPU.MaGNASFrameCycles
 	return s
 }
 
