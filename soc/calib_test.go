@@ -81,9 +81,10 @@ func calibrate(s *SoC) ([]calibPoint, error) {
 	return out, nil
 }
 
-// TestCalibrationTable2 checks the default profile against MaGNAS Table 2:
+// TestCalibrationTable2 checks the MaGNAS profile against MaGNAS Table 2:
 // every figure within 15 % and the four graph ops in the published order,
-// per unit and metric. Run with -v for the table.
+// per unit and metric; and Table 3's a3 latencies within 15 %. Run with -v
+// for the table.
 func TestCalibrationTable2(t *testing.T) {
 	ours, err := calibrate(MaGNAS())
 	if err != nil {
@@ -100,16 +101,22 @@ func TestCalibrationTable2(t *testing.T) {
 		{"GPU energy mJ", func(i int) float64 { return table2[i].gpuMJ }, func(p calibPoint) float64 { return p.gpuMJ }},
 		{"DLA energy mJ", func(i int) float64 { return table2[i].dlaMJ }, func(p calibPoint) float64 { return p.dlaMJ }},
 	}
-	// Table 3's a3 beside ours, reported, not asserted: its depth and
-	// width are not published (a3Model's are guesses), and under this
-	// model they cannot meet Table 2's common per-model overhead (see the
-	// soc report of issue 24).
+	// Table 3's a3: its latencies are asserted within tol (they identify
+	// the harness's per-frame cost, cpu.magnas_frame_cycles); its energies
+	// are reported, not asserted: the per-frame cost draws the platform's
+	// power while the paper's a3 draws as much as ViG-S on the GPU (see
+	// xavier.yaml, magnas_frame_cycles).
 	a3 := ours[len(table2)]
 	for _, c := range []struct {
 		name       string
 		our, paper float64
-	}{{"a3 GPU ms", a3.gpuMS, table3A3.gpuMS}, {"a3 DLA ms", a3.dlaMS, table3A3.dlaMS}, {"a3 GPU mJ", a3.gpuMJ, table3A3.gpuMJ}, {"a3 DLA mJ", a3.dlaMJ, table3A3.dlaMJ}} {
-		t.Logf("Table 3 %-10s %9.2f %9.2f %+6.1f%%", c.name, c.our, c.paper, 100*(c.our/c.paper-1))
+		assert     bool
+	}{{"a3 GPU ms", a3.gpuMS, table3A3.gpuMS, true}, {"a3 DLA ms", a3.dlaMS, table3A3.dlaMS, true}, {"a3 GPU mJ", a3.gpuMJ, table3A3.gpuMJ, false}, {"a3 DLA mJ", a3.dlaMJ, table3A3.dlaMJ, false}} {
+		rel := c.our/c.paper - 1
+		t.Logf("Table 3 %-10s %9.2f %9.2f %+6.1f%%", c.name, c.our, c.paper, 100*rel)
+		if c.assert && (math.IsNaN(rel) || math.Abs(rel) > tol) {
+			t.Errorf("Table 3 %s: ours %.2f, published %.2f: %+.1f %% (limit %.0f %%)", c.name, c.our, c.paper, 100*rel, 100*tol)
+		}
 	}
 	ours = ours[:len(table2)]
 	for _, m := range metrics {
