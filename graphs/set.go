@@ -73,6 +73,13 @@ type SetEntry struct {
 // Features are computed and stored. The write is atomic and deterministic:
 // equal graphs and metadata give byte-identical files.
 func WriteSet(path string, gs []*Graph, meta map[string]string) error {
+	return WriteSetProgress(path, gs, meta, nil)
+}
+
+// WriteSetProgress is WriteSet calling done (when not nil) after each
+// graph's features are computed: the counter of a progress display, since
+// the features of thousands of graphs take seconds.
+func WriteSetProgress(path string, gs []*Graph, meta map[string]string, done func()) error {
 	rows := make([]setRow, len(gs))
 	for i, g := range gs {
 		if g == nil {
@@ -107,6 +114,9 @@ func WriteSet(path string, gs []*Graph, meta map[string]string) error {
 		}
 		r.setFeatures(&f)
 		rows[i] = r
+		if done != nil {
+			done()
+		}
 	}
 	if err := pqio.Write(path, rows, meta); err != nil {
 		return fmt.Errorf("graphs: %w", err)

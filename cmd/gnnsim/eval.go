@@ -2,13 +2,14 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"gnnsim/accel"
+	"gnnsim/bench"
 	"gnnsim/graphs"
 	"gnnsim/workload"
 )
@@ -21,6 +22,7 @@ var evalUnits = []string{"omega", "soc", "fpga"}
 
 type evalFlags struct {
 	unit, model, graph, data string
+	dataDir, out             string
 	features                 int
 	jsonOut                  bool
 	omega                    simulateFlags
@@ -38,11 +40,13 @@ func newEvalCmd() *cobra.Command {
 command and prints that command's output (text, or with --json the same JSON):
 
   --unit omega   'gnnsim simulate': the Omega-style spatial accelerator runs
-                 every layer of a GNN stack on the graph of --graph (or
-                 --data: a path), one row per (graph, layer, dataflow,
-                 tiling). Only gcn, gin, sage (mean) and single-head gat
-                 layers are modelled: any other layer, an activation
-                 included, is refused with its name.
+                 every layer of a GNN stack on the graph of --graph (a
+                 path) or --data (a name or a path), one row per (graph,
+                 layer, dataflow, tiling). Only gcn, gin, sage (mean) and
+                 single-head gat layers are modelled: any other layer is
+                 refused with its name. A layer's activation is fused
+                 into the combination phase's output write and gets no
+                 row of its own ('go doc gnnsim/accel.ModelLayers').
   --unit soc     'gnnsim soc eval': a zoo model (ViG, Pyramid ViG, CNNs)
                  mapped onto the SoC's units; model files are not taken on
                  this path yet, nor --graph / --data (a zoo model brings its
@@ -50,7 +54,8 @@ command and prints that command's output (text, or with --json the same JSON):
   --unit fpga    'gnnsim fpga eval': the GNN stack of a model file as an FGNAS
                  FPGA design (gcn, gat and sage layers; activations relu,
                  tanh, sigmoid, elu or none) on the Planetoid statistics of
-                 --data (cora, citeseer or pubmed).
+                 --data (cora, citeseer or pubmed by name: published
+                 statistics; or a Planetoid / .npz path: measured).
 
 --model is a zoo model name ('gnnsim models') or a model file (YAML, the
 format in 'gnnsim models show --help'). A GNN stack's input width is its
@@ -68,6 +73,16 @@ platform_mj, and layers with --layers; see 'gnnsim soc eval --help'); fpga
 prints fpga eval's (data, stages: layer, stage, work, latency, cycles, lut,
 ff, dsp; summed_cycles, pipelined_cycles, latency_ms, lut, ff, dsp, bram18,
 feasible, over; see 'gnnsim fpga eval --help').
+
+--json prints those fields as the unit command's JSON; --out FILE.parquet
+writes them as its Parquet file (typed columns, the run's flags in the
+metadata): omega one row per (graph, layer, dataflow, tiling), soc and
+fpga one row (fpga's stages a list column).
+
+--data is the same everywhere ('gnnsim train', 'fpga eval', 'search'): a
+data set name looked up under --data-dir (cora, citeseer, pubmed, the real
+graph sets ENZYMES, MUTAG, ..., a SuiteSparse matrix by file name such as
+karate) or a path (file, folder or Planetoid prefix).
 
 A unit's options are refused with another --unit.`,
 		Example: `  gnnsim eval --unit soc --model vig-s --mapping gpu --json
@@ -96,7 +111,8 @@ A unit's options are refused with another --unit.`,
 	fl.StringVar(&f.unit, "unit", "", "unit kind: "+strings.Join(evalUnits, ", ")+" (required)")
 	fl.StringVar(&f.model, "model", "", "zoo model ("+strings.Join(workload.ModelNames(), ", ")+") or model file (required)")
 	fl.StringVar(&f.graph, "graph", "", "omega: graph file or directory (as simulate --graphs)")
-	fl.StringVar(&f.data, "data", "", "fpga: data set name (cora, citeseer or pubmed; default cora); omega: a graph path, as --graph")
+	dataFlags(fl, &f.data, &f.dataDir, "", "data set (fpga: default cora)")
+	outFileFlag(fl, &f.out, "out", "", "also write the result as a Parquet file, the unit command's --out columns")
 	intFlag(fl, &f.features, "features", 64, 1, workload.MaxFeatures, "omega: input width of a GNN stack whose file gives none")
 	fl.BoolVar(&f.jsonOut, "json", false, "print the unit command's JSON instead of text")
 
@@ -105,7 +121,6 @@ A unit's options are refused with another --unit.`,
 	addOmegaFlags(om, &f.omega)
 	so := pflag.NewFlagSet("soc", pflag.ContinueOnError)
 	addSocFlags(so, &f.soc)
-	outFileFlag(so, &f.soc.out, "out", "", "soc: also write the result as a one-row Parquet file")
 	fp := pflag.NewFlagSet("fpga", pflag.ContinueOnError)
 	addFPGAFlags(fp, &f.fpga, "cost-model")
 	unitFlags["omega"], unitFlags["soc"], unitFlags["fpga"] = om, so, fp
@@ -139,26 +154,28 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 			return err
 		}
 		o := f.omega
-		o.graphsPath, o.jsonOut = f.graph, f.jsonOut
-		if o.graphsPath == "" {
-			o.graphsPath = f.data
+		o.graphsPath, o.jsonOut, o.out = f.graph, f.jsonOut, f.out
+		if f.data != "" {
+			ref, err := resolveData(f.data, f.dataDir, bench.NeedGraph)
+			if err != nil {
+				return err
+			}
+			o.graphsPath = ref.Path
+			if o.format == "" {
+				o.format = string(ref.Format)
+			}
 		}
 		if o.graphsPath == "" {
-			return fmt.Errorf("--unit omega needs a graph: --graph PATH or --data PATH")
+			return fmt.Errorf("--unit omega needs a graph: --graph PATH or --data NAME|PATH")
 		}
 		return runOmega(cmd, &o, func(g *graphs.Graph) ([]workload.Layer, error) {
 			m, err := spec.Build(workload.Size{Nodes: int64(g.NumNodes()), NNZ: int64(g.NumEdges())}, f.features)
 			if err != nil {
 				return nil, fmt.Errorf("--model %s: %w", f.model, err)
 			}
-			nodes, err := m.Graph()
+			ls, err := accel.ModelLayers(m) // names as models show prints them
 			if err != nil {
 				return nil, fmt.Errorf("--model %s: %w", f.model, err)
-			}
-			ls := make([]workload.Layer, len(nodes))
-			for i, n := range nodes {
-				ls[i] = n.Layer
-				ls[i].Name = n.Name // the name models show prints
 			}
 			return ls, nil
 		})
@@ -174,18 +191,16 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 			return fmt.Errorf("--unit soc: a zoo model brings its own input; --graph and --data are not taken")
 		}
 		s := f.soc
-		s.model, s.jsonOut = spec.Zoo, f.jsonOut
+		s.model, s.jsonOut, s.out = spec.Zoo, f.jsonOut, f.out
 		return runSocEval(cmd, &s)
 	default: // fpga
 		if f.graph != "" {
-			return fmt.Errorf("--unit fpga prices a design on a data set's statistics: give --data cora, citeseer or pubmed, not --graph")
+			return fmt.Errorf("--unit fpga prices a design on a data set's statistics: give --data (cora, citeseer, pubmed, or a Planetoid / .npz path), not --graph")
 		}
 		p := f.fpga
-		p.data, p.spec, p.asJSON = f.data, spec, f.jsonOut
+		p.data, p.dataDir, p.spec, p.asJSON, p.out = f.data, f.dataDir, spec, f.jsonOut, f.out
 		if p.data == "" {
 			p.data = "cora"
-		} else if _, err := os.Stat(p.data); err == nil {
-			return fmt.Errorf("--data %s: --unit fpga takes a data set name (cora, citeseer or pubmed), not a path", p.data)
 		}
 		if spec.Zoo != "" {
 			// Name the layer the FPGA pipeline cannot take: the zoo's

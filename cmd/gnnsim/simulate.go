@@ -400,7 +400,7 @@ func loadGraphs(path, format string) ([]*graphs.Graph, error) {
 		}
 		return []*graphs.Graph{g}, nil
 	}
-	if _, err := os.Stat(path); err != nil {
+	if _, err := os.Stat(path); err != nil && !graphs.IsPlanetoid(path) {
 		return nil, err
 	}
 	return graphs.Load(path, graphs.Format(format))

@@ -1,0 +1,34 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"gnnsim/bench"
+)
+
+// dataUsage is the one --help line of every command's --data: a name or
+// a path, resolved by bench.ResolveData.
+func dataUsage(what string) string {
+	return what + ": a data set name (" + strings.Join(bench.DataNames(), ", ") +
+		", or a SuiteSparse matrix by file name) looked up under --data-dir, or a path (file, folder or Planetoid prefix)"
+}
+
+// dataFlags registers --data (with its default) and --data-dir (the
+// folder names are looked up in: env GNNSIM_DATA, else ../shared/data).
+func dataFlags(fl *pflag.FlagSet, data, dir *string, def, what string) {
+	fl.StringVar(data, "data", def, dataUsage(what))
+	fl.StringVar(dir, "data-dir", defaultDataDir(), "folder the --data names are looked up in (env GNNSIM_DATA)")
+}
+
+// resolveData resolves a --data argument (bench.ResolveData), its error
+// naming the flag.
+func resolveData(arg, dir string, need bench.DataNeed) (bench.Data, error) {
+	d, err := bench.ResolveData(arg, dir, need)
+	if err != nil {
+		return bench.Data{}, fmt.Errorf("--data %w", err)
+	}
+	return d, nil
+}
