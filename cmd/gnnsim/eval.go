@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -9,7 +10,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"gnnsim/accel"
-	"gnnsim/bench"
 	"gnnsim/graphs"
 	"gnnsim/workload"
 )
@@ -47,10 +47,11 @@ command and prints that command's output (text, or with --json the same JSON):
                  refused with its name. A layer's activation is fused
                  into the combination phase's output write and gets no
                  row of its own ('go doc gnnsim/accel.ModelLayers').
-  --unit soc     'gnnsim soc eval': a zoo model (ViG, Pyramid ViG, CNNs)
-                 mapped onto the SoC's units; model files are not taken on
-                 this path yet, nor --graph / --data (a zoo model brings its
-                 own input).
+  --unit soc     'gnnsim soc eval': a zoo model (ViG, Pyramid ViG, CNNs,
+                 which bring their own input) or a GNN stack model file on
+                 the graph of --graph / --data (input width: the file's
+                 features:, else --features, else the data set's), mapped
+                 onto the SoC's units.
   --unit fpga    'gnnsim fpga eval': the GNN stack of a model file as an FGNAS
                  FPGA design (gcn, gat and sage layers; activations relu,
                  tanh, sigmoid, elu or none) on the Planetoid statistics of
@@ -113,7 +114,7 @@ A unit's options are refused with another --unit.`,
 	fl.StringVar(&f.graph, "graph", "", "omega: graph file or directory (as simulate --graphs)")
 	dataFlags(fl, &f.data, &f.dataDir, "", "data set (fpga: default cora)")
 	outFileFlag(fl, &f.out, "out", "", "also write the result as a Parquet file, the unit command's --out columns")
-	intFlag(fl, &f.features, "features", 64, 1, workload.MaxFeatures, "omega: input width of a GNN stack whose file gives none")
+	intFlag(fl, &f.features, "features", 64, 1, workload.MaxFeatures, "omega, soc: input width of a GNN stack whose file gives none (soc: default the data set's)")
 	fl.BoolVar(&f.jsonOut, "json", false, "print the unit command's JSON instead of text")
 
 	om := pflag.NewFlagSet("omega", pflag.ContinueOnError)
@@ -154,19 +155,12 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 			return err
 		}
 		o := f.omega
-		o.graphsPath, o.jsonOut, o.out = f.graph, f.jsonOut, f.out
-		if f.data != "" {
-			ref, err := resolveData(f.data, f.dataDir, bench.NeedGraph)
-			if err != nil {
-				return err
-			}
-			o.graphsPath = ref.Path
-			if o.format == "" {
-				o.format = string(ref.Format)
-			}
-		}
-		if o.graphsPath == "" {
+		o.graphsPath, o.data, o.dataDir, o.jsonOut, o.out = f.graph, f.data, f.dataDir, f.jsonOut, f.out
+		if o.graphsPath == "" && o.data == "" {
 			return fmt.Errorf("--unit omega needs a graph: --graph PATH or --data NAME|PATH")
+		}
+		if err := omegaData(&o); err != nil {
+			return err
 		}
 		return runOmega(cmd, &o, func(g *graphs.Graph) ([]workload.Layer, error) {
 			m, err := spec.Build(workload.Size{Nodes: int64(g.NumNodes()), NNZ: int64(g.NumEdges())}, f.features)
@@ -183,15 +177,28 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 		if err := checkSocFlags(cmd, &f.soc); err != nil {
 			return err
 		}
-		if spec.Zoo == "" || spec.Name != spec.Zoo || spec.GraphOp != "" {
-			return fmt.Errorf("--model %s: --unit soc takes a zoo model name (%s); model files are not taken on the soc path yet",
+		s := f.soc
+		s.jsonOut, s.out = f.jsonOut, f.out
+		if spec.NeedsGraph() {
+			data, features := cmp.Or(f.graph, f.data), 0
+			if cmd.Flags().Changed("features") {
+				features = f.features
+			}
+			m, err := socModel(spec, f.model, data, f.dataDir, features)
+			if err != nil {
+				return err
+			}
+			s.model, s.built = m.Name, &m
+			return runSocEval(cmd, &s)
+		}
+		if spec.Name != spec.Zoo || spec.GraphOp != "" {
+			return fmt.Errorf("--model %s: --unit soc takes a zoo model by name (%s) or a GNN stack model file; a zoo model file with overrides is not taken on the soc path yet",
 				f.model, strings.Join(workload.ModelNames(), ", "))
 		}
 		if f.graph != "" || f.data != "" {
-			return fmt.Errorf("--unit soc: a zoo model brings its own input; --graph and --data are not taken")
+			return fmt.Errorf("--unit soc: a zoo model brings its own input; --graph and --data are for a model file's GNN stack")
 		}
-		s := f.soc
-		s.model, s.jsonOut, s.out = spec.Zoo, f.jsonOut, f.out
+		s.model = spec.Zoo
 		return runSocEval(cmd, &s)
 	default: // fpga
 		if f.graph != "" {

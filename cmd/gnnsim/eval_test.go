@@ -91,9 +91,10 @@ func TestEvalSAGE3(t *testing.T) {
 	if n := strings.Count(got, `"stage"`); n != 12 {
 		t.Errorf("%d stages, want 3 layers x 4", n)
 	}
-	// The soc path takes zoo models only: a model file is refused, saying so.
+	// The soc path runs a model file on a graph: without one it says so
+	// (TestSocEvalModelFile runs it).
 	_, _, err := run(t, "eval", "--unit", "soc", "--model", sage3)
-	if err == nil || !strings.Contains(err.Error(), "model files are not taken on the soc path") {
+	if err == nil || !strings.Contains(err.Error(), "give the graph it runs on with --data") {
 		t.Errorf("soc with a model file: %v", err)
 	}
 }
@@ -166,10 +167,10 @@ func TestEvalHelp(t *testing.T) {
 // exampleSage3 is the shipped 3-layer GraphSAGE model file (issue 27).
 const exampleSage3 = "../../examples/sage3.yaml"
 
-// TestEvalSage3 evaluates the shipped GraphSAGE model file on omega (its
-// activations fused, one row per sage layer) and fpga, by data set name,
-// and checks that --out writes what --json prints.
-func TestEvalSage3(t *testing.T) {
+// TestEvalSage3Out evaluates the shipped GraphSAGE model file on omega
+// (its activations fused, one row per sage layer) and fpga, by data set
+// name, and checks that --out writes what --json prints.
+func TestEvalSage3Out(t *testing.T) {
 	karateGraph(t) // skips without the shared data
 	dir := t.TempDir()
 	pq := filepath.Join(dir, "omega.parquet")
