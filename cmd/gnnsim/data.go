@@ -32,3 +32,13 @@ func resolveData(arg, dir string, need bench.DataNeed) (bench.Data, error) {
 	}
 	return d, nil
 }
+
+// dataDirFlag registers --data-dir, the data folder of a command that reads
+// every set it needs from it (the reproductions, the demo, sweep real),
+// and its old name --data, deprecated: --data names one data set
+// everywhere else.
+func dataDirFlag(fl *pflag.FlagSet, dir *string, usage string) {
+	fl.StringVar(dir, "data-dir", defaultDataDir(), usage)
+	fl.StringVar(dir, "data", defaultDataDir(), usage)
+	_ = fl.MarkDeprecated("data", "use --data-dir (--data names one data set in the other commands)")
+}

@@ -37,6 +37,10 @@ designs until --trained were trained; default: as many as a joint run with the
 same seed trains) and separate (architecture 200 episodes, then hardware 800).
 Rewards are validation accuracies of the networks trained on the CPU and
 quantised to the design's formats; infeasible designs get 0 untrained.
+--data is a name or a path, as in every command: cora, citeseer or pubmed
+(the hardware priced on their published statistics, the networks trained
+on their Planetoid files under --data-dir) or a Planetoid file set / .npz
+file (statistics measured from it, trained on its split).
 
 Prints the number of distinct designs and of trained ones, then the best
 design by validation accuracy: val and test accuracy (%), its latency (ms,
