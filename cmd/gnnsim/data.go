@@ -12,8 +12,8 @@ import (
 // dataUsage is the one --help line of every command's --data: a name or
 // a path, resolved by bench.ResolveData.
 func dataUsage(what string) string {
-	return what + ": a data set name (" + strings.Join(bench.DataNames(), ", ") +
-		", or a SuiteSparse matrix by file name) looked up under --data-dir, or a path (file, folder or Planetoid prefix)"
+	return what + ": a name under --data-dir (" + strings.Join(bench.DataNames(), ", ") +
+		", a SuiteSparse matrix such as karate) or a path (file, folder, Planetoid prefix)"
 }
 
 // dataFlags registers --data (with its default) and --data-dir (the

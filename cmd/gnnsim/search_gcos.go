@@ -170,7 +170,7 @@ gnnsim.version.`,
 			return nil
 		},
 	}
-	dataFlags(c.Flags(), &data, &dataDir, "cora", "node-classification set (cora, citeseer, pubmed, reddit, or a path)")
+	dataFlags(c.Flags(), &data, &dataDir, "cora", "node-classification set (by name: cora, citeseer, pubmed, reddit)")
 	c.Flags().StringVar(&dataset, "dataset", "", "old name of --data")
 	_ = c.Flags().MarkDeprecated("dataset", "use --data")
 	c.Flags().StringVar(&model, "model", "", "fix the GNN (gcn, gat, graphsage, gin) and search the accelerator only")
