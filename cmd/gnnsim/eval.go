@@ -60,7 +60,8 @@ command and prints that command's output (text, or with --json the same JSON):
 
 --model is a zoo model name ('gnnsim models') or a model file (YAML, the
 format in 'gnnsim models show --help'). A GNN stack's input width is its
-file's features:, else the data set's (fpga), else --features (omega).
+file's features:, else --features when given, else the data set's (a
+node-classification set such as cora), else --features' default 64.
 
 Output fields: omega prints simulate's columns (graph, nodes, nnz, layer, F,
 G, dataflow, tiling, tiles, pes, agg_pes, comb_pes, mode, effects, cycles,
@@ -114,7 +115,7 @@ A unit's options are refused with another --unit.`,
 	fl.StringVar(&f.graph, "graph", "", "omega: graph file or directory (as simulate --graphs)")
 	dataFlags(fl, &f.data, &f.dataDir, "", "data set (fpga: default cora)")
 	outFileFlag(fl, &f.out, "out", "", "also write the result as a Parquet file, the unit command's --out columns")
-	intFlag(fl, &f.features, "features", 64, 1, workload.MaxFeatures, "omega, soc: input width of a GNN stack whose file gives none (soc: default the data set's)")
+	intFlag(fl, &f.features, "features", 64, 1, workload.MaxFeatures, "omega, soc: input width of a GNN stack whose file gives none (default: a node-classification set's features, else 64)")
 	fl.BoolVar(&f.jsonOut, "json", false, "print the unit command's JSON instead of text")
 
 	om := pflag.NewFlagSet("omega", pflag.ContinueOnError)
@@ -159,11 +160,20 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 		if o.graphsPath == "" && o.data == "" {
 			return fmt.Errorf("--unit omega needs a graph: --graph PATH or --data NAME|PATH")
 		}
-		if err := omegaData(&o); err != nil {
+		ref, err := omegaData(&o)
+		if err != nil {
 			return err
 		}
+		features := f.features
+		if ref.Labelled && !cmd.Flags().Changed("features") {
+			p, err := graphs.LoadPlanetoid(ref.Path)
+			if err != nil {
+				return fmt.Errorf("--data: %w", err)
+			}
+			features = p.NumFeatures() // the data set's, as soc and fpga take it
+		}
 		return runOmega(cmd, &o, func(g *graphs.Graph) ([]workload.Layer, error) {
-			m, err := spec.Build(workload.Size{Nodes: int64(g.NumNodes()), NNZ: int64(g.NumEdges())}, f.features)
+			m, err := spec.Build(workload.Size{Nodes: int64(g.NumNodes()), NNZ: int64(g.NumEdges())}, features)
 			if err != nil {
 				return nil, fmt.Errorf("--model %s: %w", f.model, err)
 			}

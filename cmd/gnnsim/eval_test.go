@@ -201,3 +201,21 @@ func TestEvalSage3Out(t *testing.T) {
 	}
 	checkOut(t, pq, frecs, "eval", "summed_cycles", "feasible")
 }
+
+// TestEvalOmegaDataFeatures: on a node-classification set named by --data
+// the stack's input width is the set's features (Cora: 1,433), as on the
+// soc and fpga paths; --features overrides it.
+func TestEvalOmegaDataFeatures(t *testing.T) {
+	planetoidData(t)
+	args := []string{"eval", "--unit", "omega", "--model", exampleSage3, "--data", "cora", "--data-dir", testDataDir(),
+		"--dataflow", "seq", "--tiling", "a", "--engine", "fast", "--json"}
+	for _, tt := range []struct {
+		extra []string
+		f     int
+	}{{nil, 1433}, {[]string{"--features", "32"}, 32}} {
+		recs := decodeJSON[simRecord](t, mustRun(t, append(args, tt.extra...)...), true)
+		if len(recs) != 3 || recs[0].F != tt.f || recs[0].Graph != "cora" || recs[0].Nodes != 2708 {
+			t.Errorf("%v: %d rows, first %+v; want 3 on cora with F = %d", tt.extra, len(recs), recs[0], tt.f)
+		}
+	}
+}

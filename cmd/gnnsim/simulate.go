@@ -94,7 +94,7 @@ gnnsim.flags (the flags given) and gnnsim.version.`,
 			if err := checkOmegaFlags(cmd, &f); err != nil {
 				return err
 			}
-			if err := omegaData(&f); err != nil {
+			if _, err := omegaData(&f); err != nil {
 				return err
 			}
 			return runSimulate(cmd, &f)
@@ -117,24 +117,24 @@ gnnsim.flags (the flags given) and gnnsim.version.`,
 // omegaData resolves --data (bench.ResolveData) into the graph path and
 // format of simulate and 'eval --unit omega'; exactly one of --graphs
 // (--graph for eval) and --data names the graph.
-func omegaData(f *simulateFlags) error {
+func omegaData(f *simulateFlags) (bench.Data, error) {
 	switch {
 	case f.data != "" && f.graphsPath != "":
-		return fmt.Errorf("--graphs and --data exclude each other")
+		return bench.Data{}, fmt.Errorf("--graphs and --data exclude each other")
 	case f.data == "" && f.graphsPath == "":
-		return fmt.Errorf("no graph: give --graphs PATH or --data NAME|PATH")
+		return bench.Data{}, fmt.Errorf("no graph: give --graphs PATH or --data NAME|PATH")
 	case f.data == "":
-		return nil
+		return bench.Data{Path: f.graphsPath}, nil
 	}
 	ref, err := resolveData(f.data, f.dataDir, bench.NeedGraph)
 	if err != nil {
-		return err
+		return bench.Data{}, err
 	}
 	f.graphsPath = ref.Path
 	if f.format == "" {
 		f.format = string(ref.Format)
 	}
-	return nil
+	return ref, nil
 }
 
 // addOmegaFlags registers the Omega accelerator's options (everything
