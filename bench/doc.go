@@ -208,6 +208,11 @@
 // Relative paths in a spec are relative to the working directory of the
 // command, not to the spec file, so a spec means the same on every shard.
 //
+// ResolveData is the one meaning of every command's --data: a path (file,
+// folder, Planetoid prefix) or a name looked up under the data directory
+// (the Planetoid sets and Reddit, the RealSets, a SuiteSparse matrix by
+// file name), checked against what the command reads (DataNeed).
+//
 // Left out: per-run wall-clock times (they would break byte-identity) and
 // automatic retries of failed chunks (rerun the command).
 package bench

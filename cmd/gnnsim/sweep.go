@@ -147,7 +147,7 @@ wall_s=T out=DIR.`,
 	real := &cobra.Command{
 		Use:   "real",
 		Short: "The real data sets (TU, Matrix Market networks, Cora) x 24 configurations",
-		Long: `Load the real data sets under --data and simulate every graph on the 24
+		Long: `Load the real data sets under --data-dir and simulate every graph on the 24
 configurations. The sets looked for, and where (bench.RealSets): ENZYMES,
 PROTEINS, REDDIT-BINARY, MUTAG, AIDS, NCI1 as TU directories tu/<NAME>/; every
 square matrix of matrix-market/ (SuiteSparse; rectangular ones are skipped and
@@ -168,7 +168,7 @@ line reads: graphs=N runs=M wall_s=T out=DIR.`,
 		},
 	}
 	flags(real)
-	real.Flags().StringVar(&dataDir, "data", defaultDataDir(), "folder of the real data sets (env GNNSIM_DATA)")
+	dataDirFlag(real.Flags(), &dataDir, "folder of the real data sets (env GNNSIM_DATA)")
 	cmd.AddCommand(glx, real)
 	return cmd
 }
