@@ -354,19 +354,46 @@ func finiteRows(x []float64, rows []int32, m int) bool {
 
 // matMulNT sets dx = (dz w^T) * mask element-wise on the rows of rows: dz
 // is n x m, w is k x m, dx and mask are n x k. Entries with a zero mask
-// (dropped inputs) are not computed. With AVX2, wT (m x k) is scratch:
-// the kernels compute a row four or sixteen columns at a time from the
-// transposed weights, each dot in dot's order.
-func matMulNT(dx, dz, w, mask []float64, rows []int32, m, k int, wT []float64) {
+// (dropped inputs) are not computed. With AVX2, narrow dz (m < asmMin)
+// computes a row four or sixteen columns at a time from the transposed
+// weights in wT (m x k, scratch), each dot in dot's order; wider dz
+// lists the kept columns of a row in idx (k, scratch) and computes only
+// those, four at a time from the rows of w, each dot in floats.Dot's
+// order. Dropout keeps about half the columns, and w's rows are read
+// whole: half the work and the traffic of summing every column from the
+// transposed weights (dotsGonumAVX2, which the tests keep as a
+// reference).
+func matMulNT(dx, dz, w, mask []float64, rows []int32, m, k int, wT []float64, idx []int32) {
 	k4 := 0
-	if useAVX2 && m > 0 {
+	kept := useAVX2 && m >= asmMin
+	if useAVX2 && m > 0 && !kept {
 		k4 = k &^ 3
 		transpose(wT, w, k, m)
 	}
+	w = w[:k*m]
+	idx = idx[:k]
 	for _, i := range rows {
 		i := int(i)
 		dzr := dz[i*m : (i+1)*m]
 		dxr, mr := dx[i*k:(i+1)*k], mask[i*k:(i+1)*k]
+		if kept {
+			// The kept columns, listed without a branch (a dropout
+			// mask is zero at random); the others get their mask, 0.
+			n := 0
+			for c, s := range mr {
+				idx[n] = int32(c)
+				if s != 0 {
+					n++
+				}
+			}
+			copy(dxr, mr)
+			n4 := n &^ 3
+			dotsKeptAVX2(dxr, mr, dzr, w, idx[:n4], m)
+			for _, c := range idx[n4:n] {
+				dxr[c] = mr[c] * dot(dzr, w[int(c)*m:(int(c)+1)*m])
+			}
+			continue
+		}
 		switch {
 		case k4 == 0:
 		case m >= asmMin:

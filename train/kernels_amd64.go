@@ -36,3 +36,6 @@ func dotsGonumAVX2(dx, mask, dz, wT []float64, k int)
 
 //go:noescape
 func expMapAVX2(dst, src []float64, f int) int
+
+//go:noescape
+func dotsKeptAVX2(dx, mask, dz, w []float64, idx []int32, m int)

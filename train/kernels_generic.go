@@ -20,3 +20,6 @@ func maxRowAVX2(m []float64, arg []int32, z []float64, c float64, e int32) {
 func dotsSeqAVX2(dx, mask, dz, wT []float64, k int)   { panic(noAVX2) }
 func dotsGonumAVX2(dx, mask, dz, wT []float64, k int) { panic(noAVX2) }
 func expMapAVX2(dst, src []float64, f int) int        { panic(noAVX2) }
+func dotsKeptAVX2(dx, mask, dz, w []float64, idx []int32, m int) {
+	panic(noAVX2)
+}

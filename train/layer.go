@@ -38,6 +38,7 @@ type layer struct {
 	dEl, dEr []float64 // n x Heads (GAT)
 	dx       []float64 // n x in: gradient of the input (not for the first layer)
 	wT       []float64 // zw x in: matMulTN's and matMulNT's scratch (not for the first layer)
+	colIdx   []int32   // in: matMulNT's scratch (not for the first layer)
 	acc      []float64 // width: every head's aggregate (or its gradient) when heads are averaged
 	hmax     []float64 // Heads: per-head scratch of the softmax (GAT)
 	hsum     []float64 // Heads: per-head scratch of the softmax (GAT)
@@ -65,6 +66,7 @@ func newLayer(spec Layer, d *Data, in, out int, concat, first bool) *layer {
 		l.xin = make([]float64, n*in)
 		l.dx = make([]float64, n*in)
 		l.wT = make([]float64, in*l.zw)
+		l.colIdx = make([]int32, in)
 	}
 	l.z = make([]float64, n*l.zw)
 	l.dz = make([]float64, n*l.zw)
@@ -98,7 +100,7 @@ func (l *layer) dropTraining() {
 	l.gw, l.gattL, l.gattR, l.gb = nil, nil, nil, nil
 	l.inScale, l.aScale, l.dz, l.dx = nil, nil, nil, nil
 	l.dAlpha, l.dEl, l.dEr = nil, nil, nil
-	l.wT = nil
+	l.wT, l.colIdx = nil, nil
 }
 
 // bytes is the memory of the layer's buffers (parameters excluded).
@@ -108,7 +110,7 @@ func (l *layer) bytes() int64 {
 		l.o, l.y, l.dz, l.dAlpha, l.dEl, l.dEr, l.dx, l.wT, l.acc, l.hmax, l.hsum} {
 		n += 8 * cap(s)
 	}
-	return int64(n + 4*(cap(l.arg)+cap(l.keptCol)+cap(l.nKept)) + 8*cap(l.keptVal))
+	return int64(n + 4*(cap(l.arg)+cap(l.keptCol)+cap(l.nKept)+cap(l.colIdx)) + 8*cap(l.keptVal))
 }
 
 func ones(n int) []float64 {
@@ -442,7 +444,7 @@ func (l *layer) backward(d *Data, dy []float64, rs rowSet) {
 		return
 	}
 	matMulTN(l.gw, l.xin, l.dz, rs.lin, l.in, W, l.wT) // wT is scratch to both
-	matMulNT(l.dx, l.dz, l.w, l.inScale, rs.lin, W, l.in, l.wT)
+	matMulNT(l.dx, l.dz, l.w, l.inScale, rs.lin, W, l.in, l.wT, l.colIdx)
 }
 
 // backwardSAGE adds to dz the gradient of aggregateSAGE's rows, given
