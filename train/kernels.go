@@ -85,6 +85,20 @@ func axpy(dst []float64, a float64, x []float64) {
 	}
 }
 
+// axpySet sets dst = 0 + a*x, the bits of clear(dst) then axpy(dst, a,
+// x) (a product of -0 becomes +0), without the pass that clears dst:
+// the first term of a sum.
+func axpySet(dst []float64, a float64, x []float64) {
+	x = x[:len(dst)]
+	if useAVX2 && len(dst) >= 4 {
+		axpyZeroAVX2(dst, a, x)
+		return
+	}
+	for i, v := range x {
+		dst[i] = 0 + a*v
+	}
+}
+
 // axpyGo is axpy in Go.
 func axpyGo(dst []float64, a float64, x []float64) {
 	x = x[:len(dst)]
@@ -261,11 +275,17 @@ func (s sparseRows) row(i int32) ([]float64, []int32) {
 func sparseMul(z []float64, x sparseRows, rows []int32, w []float64, m int) {
 	for _, i := range rows {
 		zr := z[int(i)*m : int(i+1)*m]
-		clear(zr)
 		v, c := x.row(i)
-		for e, ci := range c {
+		if len(c) == 0 {
+			clear(zr)
+			continue
+		}
+		// The first term sets the row (no pass to clear it first).
+		col := int(c[0])
+		axpySet(zr, v[0], w[col*m:(col+1)*m])
+		for e, ci := range c[1:] {
 			col := int(ci)
-			axpy(zr, v[e], w[col*m:(col+1)*m])
+			axpy(zr, v[e+1], w[col*m:(col+1)*m])
 		}
 	}
 }

@@ -64,6 +64,19 @@ func TestKernelsSameBits(t *testing.T) {
 		if i := sameBits(want, got); i >= 0 {
 			t.Fatalf("axpy n=%d: element %d is %v, want %v", n, i, got[i], want[i])
 		}
+		// axpySet, both forms, against axpy on a cleared vector (x has
+		// zeros of both signs, so some products are -0). a of both signs.
+		for _, a := range []float64{a, -a} {
+			want := make([]float64, n)
+			axpyGo(want, a, x)
+			for _, on := range []bool{false, true} {
+				got := kernelValues(r, n)
+				withAVX2(on, func() { axpySet(got, a, x) })
+				if i := sameBits(want, got); i >= 0 {
+					t.Fatalf("axpySet avx2=%v n=%d: element %d is %v, want %v", on, n, i, got[i], want[i])
+				}
+			}
+		}
 
 		p, g := kernelValues(r, n), kernelValues(r, n)
 		m1, m2 := kernelValues(r, n), kernelValues(r, n)

@@ -306,6 +306,26 @@ func (l *layer) aggregate(d *Data, cf []float64, es, hs int, rows []int32) {
 		}
 		switch l.Aggregation {
 		case Add, Mean:
+			if hs == 0 {
+				// One weight for every head (1 without weights): the
+				// first edge sets the row (every row has its self-loop),
+				// without a pass to clear it.
+				for e := a; e < b; e++ {
+					c := 1.0
+					if cf != nil {
+						c = cf[e*es]
+					}
+					if zj := l.z[int(d.aCol[e])*W:][:W]; e == a {
+						axpySet(m, c, zj)
+					} else {
+						axpy(m, c, zj)
+					}
+				}
+				if l.Aggregation == Mean {
+					scale(m, d.invDeg[i])
+				}
+				break
+			}
 			clear(m)
 			for e := a; e < b; e++ {
 				zj := l.z[int(d.aCol[e])*W:][:W]
