@@ -19,8 +19,11 @@ import (
 // kernels_amd64.s: axpy from 4 elements, the Adam step, matMul's rows
 // with 16 columns of a result in registers across the terms of a row
 // (two rows at a time, sharing the loads of w, where w is finite),
-// matMulNT's dots from transposed weights, four to sixteen columns at a
-// time, and one edge of Max aggregation. activate_amd64.s holds a
+// matMulNT's dots (narrow: from transposed weights, four to sixteen
+// columns at a time; from 16 wide: the kept columns only, four at a time
+// from w's rows), axpy on a cleared row (axpySet, the first term of a
+// sum, so that no pass clears the row first), and one edge of Max
+// aggregation. activate_amd64.s holds a
 // four-lane math.Exp and the sigmoid and ELU built on it. They are ours
 // because no reachable library has them: gonum's assembly is SSE2 (two
 // float64 per instruction) and Go emits no vector instructions. Each
