@@ -129,6 +129,12 @@ func TestDocumentedColumns(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameSet(t, "bench doc fpga runs.parquet", runs["fpga"], fileColumns(t, filepath.Join(fdir, RunsFile)))
+
+	ddir := t.TempDir()
+	if _, err := mustPlan(t, mustRead(t, "testdata/dsa.yaml")).Run(context.Background(), ddir, Options{Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	sameSet(t, "bench doc dsa runs.parquet", runs["dsa"], fileColumns(t, filepath.Join(ddir, RunsFile)))
 }
 
 // docRunColumns returns the documented runs columns of each unit kind:

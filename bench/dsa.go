@@ -169,18 +169,33 @@ func dsaPoints(s *Spec) (int, error) {
 	if _, err := soc.ParseGranularity(d.Granularity); err != nil {
 		return 0, specErr("dsa.granularity", "%v", err)
 	}
-	for i := range d.PEs {
-		if err := dsaSpecOf(d, 0, i, 0).Validate(); err != nil {
+	// The keys every point shares, then each grid entry, so that an
+	// error names the key at fault.
+	base := dsaSpecOf(d, 0, 0, 0)
+	base.Dataflow, base.PEs, base.L2Bytes = "kcp_ws", 1, 0
+	if err := base.Validate(); err != nil {
+		return 0, specErr("dsa", "%v", err)
+	}
+	for i, pes := range d.PEs {
+		b := base
+		b.PEs = pes
+		if err := b.Validate(); err != nil {
 			return 0, specErr(fmt.Sprintf("dsa.pes[%d]", i), "%v", err)
 		}
 	}
-	for i := range d.L2Bytes {
-		if err := dsaSpecOf(d, 0, 0, i).Validate(); err != nil {
+	for i, l2 := range d.L2Bytes {
+		b := base
+		b.L2Bytes = l2
+		if err := b.Validate(); err != nil {
 			return 0, specErr(fmt.Sprintf("dsa.l2_bytes[%d]", i), "%v", err)
 		}
 	}
-	if err := dsaSpecOf(d, 0, 0, 0).Validate(); err != nil {
-		return 0, specErr("dsa", "%v", err)
+	for i, df := range d.Dataflows {
+		b := base
+		b.Dataflow = df
+		if err := b.Validate(); err != nil {
+			return 0, specErr(fmt.Sprintf("dsa.dataflows[%d]", i), "%v", err)
+		}
 	}
 	n := len(d.Models)
 	for _, m := range []int{len(d.Dataflows), len(d.PEs), len(d.L2Bytes)} {

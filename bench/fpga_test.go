@@ -36,19 +36,7 @@ func TestFPGASweepShardsAndResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	spec := string(data)
-	p := mustPlan(t, spec)
-	if p.NumChunks() < 3 {
-		t.Fatalf("%d chunks: the example should have several", p.NumChunks())
-	}
-	base := t.TempDir()
-	serial := filepath.Join(base, "serial")
-	sum, err := p.Run(context.Background(), serial, Options{Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !sum.Complete || sum.Points != 3*4*3 || sum.Runs != sum.Points || sum.Graphs != 0 {
-		t.Fatalf("summary %+v", sum)
-	}
+	base, serial := serialPointSweep(t, spec, 3*4*3)
 	// Numbers are typed columns: DuckDB and pandas read them as they are.
 	pf, err := pqio.Open(filepath.Join(serial, RunsFile))
 	if err != nil {
@@ -65,11 +53,40 @@ func TestFPGASweepShardsAndResume(t *testing.T) {
 			t.Errorf("column %s has type %v, want %v", col, types[col], k)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(serial, GraphsFile)); err == nil {
-		t.Error("an fpga sweep wrote a graphs table")
-	}
-	want := readRunsFile(t, serial)
+	checkPointSweepIdentity(t, spec, base, readRunsFile(t, serial))
+}
 
+// serialPointSweep runs the design-point sweep of spec (several chunks of
+// points in all) with one worker into base/serial, checking its summary
+// and that it wrote no graphs table.
+func serialPointSweep(t *testing.T, spec string, points int) (base, serial string) {
+	t.Helper()
+	p := mustPlan(t, spec)
+	if p.NumChunks() < 3 {
+		t.Fatalf("%d chunks: the example should have several", p.NumChunks())
+	}
+	base = t.TempDir()
+	serial = filepath.Join(base, "serial")
+	sum, err := p.Run(context.Background(), serial, Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sum.Complete || sum.Points != points || sum.Runs != sum.Points || sum.Graphs != 0 {
+		t.Fatalf("summary %+v", sum)
+	}
+	if _, err := os.Stat(filepath.Join(serial, GraphsFile)); err == nil {
+		t.Errorf("a %s sweep wrote a graphs table", p.Spec.Unit)
+	}
+	return base, serial
+}
+
+// checkPointSweepIdentity checks that a design-point sweep of spec,
+// sharded three ways and merged, interrupted and resumed, or with a
+// damaged part recomputed, writes runs table want (the serial run's).
+// base is a scratch directory.
+func checkPointSweepIdentity(t *testing.T, spec, base string, want []byte) {
+	t.Helper()
+	p := mustPlan(t, spec)
 	shards := runShards(t, spec, base, 3)
 	merged := filepath.Join(base, "merged")
 	if _, err := Merge(shards, merged); err != nil {
@@ -96,7 +113,7 @@ func TestFPGASweepShardsAndResume(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(resumed, RunsFile)); err == nil {
 		t.Fatal("half a sweep wrote the final table")
 	}
-	sum, err = mustPlan(t, spec).Run(context.Background(), resumed, Options{Workers: 2})
+	sum, err := mustPlan(t, spec).Run(context.Background(), resumed, Options{Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +217,7 @@ func TestFPGASpecErrors(t *testing.T) {
 		{"negative limit", u + "fpga: {archs: [gcn/add/relu/8], dsp: -1}\n", "fpga", "negative limit"},
 		{"fpga on omega", "graphs: [{generator: er, count: 1}]\nfpga: {archs: [gcn/add/relu/8]}\n", "fpga", "only unit: fpga reads it"},
 		{"chunk_points on omega", "graphs: [{generator: er, count: 1}]\nchunk_points: 3\n", "chunk_points", "fpga"},
-		{"unknown unit lists kinds", "graphs: [{generator: er, count: 1}]\nunit: soc\n", "unit", "registered: omega, fpga"},
+		{"unknown unit lists kinds", "graphs: [{generator: er, count: 1}]\nunit: tpu\n", "unit", "registered: omega, fpga, dsa"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := ParseSpec([]byte(c.yaml))
