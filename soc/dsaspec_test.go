@@ -10,6 +10,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"gnnsim/hw"
 	"gnnsim/soc/maestro"
 	"gnnsim/workload"
 )
@@ -206,4 +207,47 @@ func TestSpecDSAErrors(t *testing.T) {
 	if _, err := s.ParseMapping("gpu,dsa-k", Blocks, 3); err == nil || !strings.Contains(err.Error(), "3 segments") {
 		t.Errorf("mapping of 2 segments for 3: %v", err)
 	}
+}
+
+// FuzzSpecDSAs feeds arbitrary dsas: entries to the spec parser: never a
+// panic, and a spec it accepts builds a SoC (or fails with an error, for
+// a dataflow file that is missing or does not parse) whose DSAs run a
+// block.
+func FuzzSpecDSAs(f *testing.F) {
+	f.Add("  - {name: d, dataflow: kcp_ws, pes: 64, noc_bw: 64, clock_mhz: 1000}\n")
+	f.Add("  - {name: d, dataflow: dpt, pes: 4, noc_bw: 1, l1_bytes: 1, l2_bytes: 1, clock_mhz: 0.5, static_w: 3}\n")
+	f.Add("  - {name: d, dataflow: x.m, pes: 1, noc_bw: 1, clock_mhz: 1}\n")
+	f.Add("  - {name: gpu, dataflow: rs, pes: -1, noc_bw: 0, clock_mhz: -1}\n")
+	f.Add("  - {name: d, dataflow: ykp_os, pes: 16777216, noc_bw: 16777216, noc_hops: 16777216, hop_latency: 16777216, simd_lanes: 16777216, clock_mhz: 1e6}\n")
+	base := string(DefaultSpecYAML())
+	blk := hwBlock()
+	f.Fuzz(func(t *testing.T, dsas string) {
+		text := strings.Replace(base, "\ndsas: []", "\ndsas:\n"+dsas, 1)
+		spec, err := ParseSpec([]byte(text))
+		if err != nil {
+			return
+		}
+		s, err := New(spec)
+		if err != nil {
+			return
+		}
+		for _, d := range spec.DSAs {
+			u, ok := s.Unit(d.Name)
+			if !ok {
+				t.Fatalf("DSA %s is not a unit", d.Name)
+			}
+			if _, err := u.At(u.OperatingPoints()[0]); err != nil {
+				t.Fatal(err)
+			}
+			if len(d.Name) > 0 && d.PEs <= 1<<12 {
+				if unit, err := u.At(u.OperatingPoints()[0]); err == nil {
+					_, _ = unit.Run(blk) // may refuse on capacity; must not panic
+				}
+			}
+		}
+	})
+}
+
+func hwBlock() hw.Work {
+	return hw.BlockWork(workload.FFNBlock(49, 32, 64))
 }
