@@ -9,7 +9,6 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
-	"gnnsim/internal/pqio"
 	"gnnsim/soc"
 	"gnnsim/workload"
 )
@@ -20,22 +19,9 @@ import (
 func TestDSASweepShardsAndResume(t *testing.T) {
 	spec := mustRead(t, "testdata/dsa.yaml")
 	base, serial := serialPointSweep(t, spec, 2*3*3*3)
-	pf, err := pqio.Open(filepath.Join(serial, RunsFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	types := map[string]parquet.Kind{}
-	for _, fl := range pf.Schema().Fields() {
-		types[fl.Name()] = fl.Type().Kind()
-	}
-	pf.Close()
-	for col, k := range map[string]parquet.Kind{"pes": parquet.Int64, "l2_bytes": parquet.Int64, "cycles": parquet.Int64,
+	checkColumnKinds(t, filepath.Join(serial, RunsFile), map[string]parquet.Kind{"pes": parquet.Int64, "l2_bytes": parquet.Int64, "cycles": parquet.Int64,
 		"latency_ps": parquet.Int64, "energy_pj": parquet.Double, "clock_mhz": parquet.Double, "fits": parquet.Boolean,
-		"model": parquet.ByteArray, "dataflow": parquet.ByteArray} {
-		if types[col] != k {
-			t.Errorf("column %s has type %v, want %v", col, types[col], k)
-		}
-	}
+		"model": parquet.ByteArray, "dataflow": parquet.ByteArray})
 	checkPointSweepIdentity(t, spec, base, readRunsFile(t, serial))
 }
 

@@ -75,6 +75,20 @@ func writeDSASpec(t *testing.T, dsas string, files map[string]string) string {
 	return path
 }
 
+// vigTiEvaluator returns the block-wise evaluator of ViG-Ti on s.
+func vigTiEvaluator(t *testing.T, s *SoC) *Evaluator {
+	t.Helper()
+	m, err := workload.LookupModel("vig-ti", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := NewEvaluator(s, m, Blocks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
 // DSAs declared in a spec are units of the SoC: a mapping names them, and
 // a .m file (relative to the spec) holding a built-in's text prices
 // exactly as the built-in.
@@ -93,14 +107,7 @@ func TestSpecDSAsAreUnits(t *testing.T) {
 	if got, want := s.Units(), []string{"gpu", "dla", "dsa-k", "mine"}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("units %v, want %v", got, want)
 	}
-	m, err := workload.LookupModel("vig-ti", 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := NewEvaluator(s, m, Blocks)
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := vigTiEvaluator(t, s)
 	n := len(e.Segments())
 	var res []Result
 	for _, text := range []string{"dsa-k", "mine", "gpu"} {
@@ -146,14 +153,7 @@ func TestSpecDSACapacity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := workload.LookupModel("vig-ti", 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := NewEvaluator(s, m, Blocks)
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := vigTiEvaluator(t, s)
 	mp, err := s.ParseMapping("tiny", Blocks, len(e.Segments()))
 	if err != nil {
 		t.Fatal(err)
