@@ -409,27 +409,29 @@ func (m MemorySpec) validate() error {
 // validateUnits checks the units and DSAs of s around memory m.
 func (s Spec) validateUnits(m MemorySpec) error {
 	names := map[string]bool{m.Name: true}
-	for i, d := range s.DSAs {
-		if d.Name == "" {
-			return fmt.Errorf("soc: dsa %d has no name", i)
+	claim := func(what string, i int, name string) error {
+		if name == "" {
+			return fmt.Errorf("soc: %s %d has no name", what, i)
 		}
-		if names[d.Name] {
-			return fmt.Errorf("soc: name %q used twice (units, DSAs and the memory need distinct names)", d.Name)
+		if names[name] {
+			return fmt.Errorf("soc: name %q used twice (units, DSAs and the memory need distinct names)", name)
 		}
-		names[d.Name] = true
-		if err := d.Validate(); err != nil {
+		names[name] = true
+		return nil
+	}
+	for i, u := range s.Units {
+		if err := claim("unit", i, u.Name); err != nil {
+			return err
+		}
+		if err := u.validate(); err != nil {
 			return err
 		}
 	}
-	for i, u := range s.Units {
-		if u.Name == "" {
-			return fmt.Errorf("soc: unit %d has no name", i)
+	for i, d := range s.DSAs {
+		if err := claim("dsa", i, d.Name); err != nil {
+			return err
 		}
-		if names[u.Name] {
-			return fmt.Errorf("soc: name %q used twice (units, DSAs and the memory need distinct names)", u.Name)
-		}
-		names[u.Name] = true
-		if err := u.validate(); err != nil {
+		if err := d.Validate(); err != nil {
 			return err
 		}
 	}
