@@ -130,6 +130,12 @@ func TestDocumentedColumns(t *testing.T) {
 	}
 	sameSet(t, "bench doc fpga runs.parquet", runs["fpga"], fileColumns(t, filepath.Join(fdir, RunsFile)))
 
+	sdir := t.TempDir()
+	if _, err := mustPlan(t, "unit: soc\nsoc: {models: [vig-ti], mappings: [all-gpu]}\n").Run(context.Background(), sdir, Options{Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	sameSet(t, "bench doc soc runs.parquet", runs["soc"], fileColumns(t, filepath.Join(sdir, RunsFile)))
+
 	ddir := t.TempDir()
 	if _, err := mustPlan(t, mustRead(t, "testdata/dsa.yaml")).Run(context.Background(), ddir, Options{Workers: 2}); err != nil {
 		t.Fatal(err)

@@ -84,8 +84,10 @@ type DSARow struct {
 
 // EvalDSA runs every segment of model (at granularity g) on the
 // standalone DSA of c (soc.StandaloneDSA) and returns its row (PointID 0).
-// A kernel whose tiles exceed the DSA's L1 or L2 is no error: the row has
-// Fits false and Refused the reason, and zero costs.
+// A kernel whose tiles exceed the DSA's L1 or L2 (maestro.ErrCapacity), or
+// that the dataflow cannot map onto its PEs (maestro.ErrMapping: clusters
+// larger than the array), is no error: the row has Fits false and Refused
+// the reason, and zero costs.
 func EvalDSA(model workload.Model, c soc.DSAConfig, g soc.Granularity) (DSARow, error) {
 	h := c.Hardware
 	r := DSARow{Model: model.Name, Dataflow: c.Dataflow, PEs: int64(h.PEs), L1Bytes: h.L1Bytes, L2Bytes: h.L2Bytes,
@@ -101,7 +103,7 @@ func EvalDSA(model workload.Model, c soc.DSAConfig, g soc.Granularity) (DSARow, 
 	n := len(e.Segments())
 	r.Segments = int64(n)
 	res, err := e.Evaluate(soc.MapAll(g, 0, n), nil)
-	if errors.Is(err, maestro.ErrCapacity) {
+	if errors.Is(err, maestro.ErrCapacity) || errors.Is(err, maestro.ErrMapping) {
 		r.Refused = err.Error()
 		return r, nil
 	}
@@ -225,7 +227,7 @@ type dsaSweep struct {
 
 // newDSASweep builds the models and reads every dataflow (a .m file that
 // does not parse fails here, naming its entry, file and line), so that no
-// point can fail mid-sweep but on capacity, which is a row.
+// point can fail mid-sweep but on capacity or mapping, which are rows.
 func newDSASweep(s *Spec) (Evaluator, error) {
 	d := s.DSA
 	g, _ := soc.ParseGranularity(d.Granularity) // checked by dsaPoints

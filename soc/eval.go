@@ -389,8 +389,10 @@ func (r *Result) checkRange() error {
 		return err
 	}
 	for u, b := range r.BusyPS {
-		if err := hw.CheckCount(fmt.Sprintf("soc: unit %d's busy time (ps)", u), b, rescale); err != nil {
-			return err
+		// A constant quantity: this runs on every evaluation, and a
+		// formatted one would allocate there (sweeps, searches).
+		if err := hw.CheckCount("soc: a unit's busy time (ps)", b, rescale); err != nil {
+			return fmt.Errorf("%w (unit %d)", err, u)
 		}
 	}
 	if math.IsNaN(r.EnergyPJ) || math.IsInf(r.EnergyPJ, 0) {

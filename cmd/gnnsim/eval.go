@@ -76,9 +76,9 @@ ff, dsp; summed_cycles, pipelined_cycles, latency_ms, lut, ff, dsp, bram18,
 feasible, over; see 'gnnsim fpga eval --help'); dsa prints model,
 dataflow, pes, l1_bytes (per PE), l2_bytes (0: unconstrained), noc_bw
 (elements per cycle), clock_mhz, granularity and segments, fits (false: a
-kernel's double-buffered tiles exceed the L1 or L2; refused then says which,
-and the costs are 0), cycles (the latency at the DSA clock), latency_ms,
-energy_mj (MAESTRO's MAC and buffer energies, the DSA's leakage and the DRAM
+kernel's double-buffered tiles exceed the L1 or L2, or the dataflow's
+clusters exceed the PEs; refused then says which, and the costs are 0),
+cycles (the latency at the DSA clock), latency_ms, energy_mj (MAESTRO's MAC and buffer energies, the DSA's leakage and the DRAM
 traffic), power_w (energy / latency) and dram_bytes; --json and --out add
 point_id (0), latency_ps and energy_pj.
 
