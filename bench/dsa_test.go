@@ -122,3 +122,42 @@ func TestDSASpecErrors(t *testing.T) {
 		}
 	}
 }
+
+// A soc sweep over a spec file that declares DSAs maps segments onto them
+// like onto the GPU and DLA: all on a DSA, every Grapher on another.
+func TestSocSweepOverSpecDSAs(t *testing.T) {
+	dir := t.TempDir()
+	text := strings.Replace(string(soc.DefaultSpecYAML()), "\ndsas: []", `
+dsas:
+  - {name: dsa-k, dataflow: kcp_ws, pes: 256, noc_bw: 64, clock_mhz: 1000}
+  - {name: dsa-y, dataflow: ykp_os, pes: 1024, noc_bw: 64, clock_mhz: 1000}`, 1)
+	path := filepath.Join(dir, "soc.yaml")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := mustPlan(t, "unit: soc\nsoc: {spec: "+path+", models: [vig-ti], mappings: [all-gpu, all-dsa-k, graphers-on-dsa-y]}\n")
+	out := filepath.Join(dir, "out")
+	if _, err := p.Run(context.Background(), out, Options{Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	rows := readRows[SocRow](t, out)
+	if len(rows) != 3 {
+		t.Fatalf("%d rows", len(rows))
+	}
+	for _, r := range rows {
+		busy := map[string]float64{}
+		for i, u := range r.Units {
+			busy[u] = r.BusyMS[i]
+		}
+		switch r.MappingName {
+		case "all-dsa-k":
+			if busy["dsa-k"] <= 0 || busy["gpu"] != 0 || busy["dsa-y"] != 0 {
+				t.Errorf("all-dsa-k: busy %v", busy)
+			}
+		case "graphers-on-dsa-y":
+			if busy["dsa-y"] <= 0 || busy["gpu"] <= 0 || busy["dsa-k"] != 0 || r.Transitions == 0 {
+				t.Errorf("graphers-on-dsa-y: busy %v, %d transitions", busy, r.Transitions)
+			}
+		}
+	}
+}
