@@ -24,7 +24,7 @@ type dsaEvalFlags struct {
 
 func addDSAFlags(fs *pflag.FlagSet, f *dsaEvalFlags) {
 	fs.StringVar(&f.dataflow, "dataflow", "", "MAESTRO built-in ("+strings.Join(maestro.BuiltinNames(), ", ")+") or .m dataflow file (required)")
-	intFlag(fs, &f.pes, "pes", soc.DefaultDSAPEs, 1, 1<<24, "PEs")
+	intFlag(fs, &f.pes, "pes", soc.DefaultDSAPEs, 1, 1<<24, fmt.Sprintf("PEs, default %d", soc.DefaultDSAPEs))
 	intFlag(fs, &f.l1, "l1", 0, 0, 1<<40, "L1 bytes per PE (0: unconstrained)")
 	intFlag(fs, &f.l2, "l2", 0, 0, 1<<40, "L2 bytes (0: unconstrained)")
 	intFlag(fs, &f.noc, "noc", soc.DefaultDSANoCBW, 1, 1<<24, "NoC bandwidth, elements per cycle")
