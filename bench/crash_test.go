@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -33,6 +34,8 @@ func TestMain(m *testing.M) {
 			text = fpgaCrashSpec
 		case "soc":
 			text = socCrashSpec
+		case "dsa":
+			text = dsaCrashSpec
 		}
 		s, err := ParseSpec([]byte(text))
 		if err == nil {
@@ -60,6 +63,20 @@ var fpgaCrashSpec = fpgaGrid(10, 30, 30) + "chunk_points: 60\n"
 // socCrashSpec is the example soc sweep (1,008 points) in chunks of 8.
 var socCrashSpec = regexp.MustCompile(`(?m)^chunk_points: \d+`).ReplaceAllString(socExample, "chunk_points: 8")
 
+// exampleText returns an example spec's text, read when the test binary
+// starts (also as the crash test's child, which has no *testing.T).
+func exampleText(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+// dsaCrashSpec is the example dsa sweep over more PE counts (126
+// points), one point per chunk.
+var dsaCrashSpec = strings.NewReplacer("chunk_points: 8", "chunk_points: 1", "pes: [64, 256, 1024]", "pes: [16, 32, 64, 128, 256, 512, 1024]").Replace(exampleText("testdata/dsa.yaml"))
+
 // A sweep killed with SIGKILL mid-run and restarted produces the same final
 // dataset as an uninterrupted run: a graph sweep, an fpga and a soc design
 // sweep.
@@ -69,6 +86,12 @@ func TestSweepKilledAndResumed(t *testing.T) {
 	}
 	t.Run("omega", func(t *testing.T) { killAndResume(t, "", crashSpec) })
 	t.Run("fpga", func(t *testing.T) { killAndResume(t, "fpga", fpgaCrashSpec) })
+	t.Run("dsa", func(t *testing.T) {
+		if n := mustPlan(t, dsaCrashSpec).NumChunks(); n != 126 {
+			t.Fatalf("the dsa crash spec has %d chunks, want 126", n)
+		}
+		killAndResume(t, "dsa", dsaCrashSpec)
+	})
 	t.Run("soc", func(t *testing.T) {
 		if n := mustPlan(t, socCrashSpec).NumChunks(); n != 126 {
 			t.Fatalf("the soc crash spec has %d chunks, want 1,008 points in chunks of 8", n)

@@ -191,6 +191,38 @@
 // Left out: measured per-block tables (soc eval --table) and pipelined
 // frames (--frames): a row is one frame's Eq. 6-7 cost.
 //
+// # Standalone DSA sweeps (unit: dsa)
+//
+// A spec with unit: dsa runs every layer of a zoo model (models:) on one
+// MAESTRO-priced DSA (soc.DSA on soc.DSAMemory, package soc/maestro) over
+// the grid of its dsa: block (testdata/dsa.yaml): dataflows: (MAESTRO
+// built-ins or .m files, read when the sweep is planned) x pes: x
+// l2_bytes:, with l1_bytes, noc_bw, noc_hops, hop_latency, word_bytes,
+// clock_mhz, static_w and granularity shared. Point p is models[m] x
+// dataflows[d] x pes[e] x l2_bytes[l] with
+// p = ((m*len(dataflows) + d)*len(pes) + e)*len(l2_bytes) + l, chunked,
+// sharded, resumed and merged as fpga points are. A point whose
+// double-buffered tiles exceed the L1 or L2, or whose dataflow's clusters
+// exceed the PEs, is a row with fits false, not an error. runs.parquet has one row per point:
+//
+//	point_id                           design point (0-based)
+//	model, dataflow                    the grid entries, as written in the spec
+//	pes, l1_bytes, l2_bytes            PEs; L1 per PE and L2 in bytes (0: unconstrained)
+//	noc_bw, clock_mhz                  NoC elements per cycle; clock (DOUBLE)
+//	granularity, segments              the model's segmentation (one unit: only segments changes)
+//	fits                               BOOLEAN: every kernel maps onto the PEs and its tiles fit the buffers
+//	refused                            the capacity or mapping error when not fits, else empty
+//	cycles                             the latency at the DSA clock
+//	latency_ps, latency_ms             one inference
+//	energy_pj, energy_mj, power_w      energy (MAESTRO's MAC and buffer energies, leakage, DRAM) and its average power
+//	dram_bytes                         bytes through the shared memory
+//
+// A row equals what gnnsim eval --unit dsa --json prints for the same
+// point. DuckDB, e.g. the fastest fitting dataflow per model and PE count:
+//
+//	SELECT model, pes, arg_min(dataflow, latency_ps) AS best, min(latency_ms) AS ms
+//	FROM 'results/dsa-example/runs.parquet' WHERE fits GROUP BY model, pes ORDER BY model, pes;
+//
 // # Unit kinds
 //
 // The spec's unit: key names the kind of hardware swept (default omega).
@@ -200,10 +232,10 @@
 // swept exactly like omega. UnitSweep makes a kind of any hw.Unit
 // (hw.LayerWork per graph, layer kind and size; one CostRow per unit with
 // time_ps, cycles, energy_pj, dram_bytes, macs). A kind with Points set
-// (fpga, soc) sweeps design points instead of graphs. The model: key (a
-// whole model instead of layers) is accepted only by a kind registered
-// with Models set; none is built in, and the error says so (soc names its
-// models in its own block).
+// (fpga, soc, dsa) sweeps design points instead of graphs. The model: key
+// (a whole model instead of layers) is accepted only by a kind registered
+// with Models set; none is built in, and the error says so (soc and dsa
+// name their models in their own blocks).
 //
 // Relative paths in a spec are relative to the working directory of the
 // command, not to the spec file, so a spec means the same on every shard.

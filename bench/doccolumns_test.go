@@ -135,6 +135,12 @@ func TestDocumentedColumns(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameSet(t, "bench doc soc runs.parquet", runs["soc"], fileColumns(t, filepath.Join(sdir, RunsFile)))
+
+	ddir := t.TempDir()
+	if _, err := mustPlan(t, mustRead(t, "testdata/dsa.yaml")).Run(context.Background(), ddir, Options{Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	sameSet(t, "bench doc dsa runs.parquet", runs["dsa"], fileColumns(t, filepath.Join(ddir, RunsFile)))
 }
 
 // docRunColumns returns the documented runs columns of each unit kind:

@@ -37,23 +37,30 @@ func TestFPGASweepShardsAndResume(t *testing.T) {
 	}
 	spec := string(data)
 	base, serial := serialPointSweep(t, spec, 3*4*3)
-	// Numbers are typed columns: DuckDB and pandas read them as they are.
-	pf, err := pqio.Open(filepath.Join(serial, RunsFile))
+	checkColumnKinds(t, filepath.Join(serial, RunsFile), map[string]parquet.Kind{"feasible": parquet.Boolean, "cycles": parquet.Int64, "latency_ps": parquet.Int64,
+		"lut": parquet.Int64, "l1_t_aggr": parquet.Int64, "l0_w_frac": parquet.Int64, "arch": parquet.ByteArray, "l0_attn": parquet.ByteArray})
+	checkPointSweepIdentity(t, spec, base, readRunsFile(t, serial))
+}
+
+// checkColumnKinds checks that the Parquet file at path has the columns
+// of want with those physical types: numbers are typed columns, which
+// DuckDB and pandas read as they are.
+func checkColumnKinds(t *testing.T, path string, want map[string]parquet.Kind) {
+	t.Helper()
+	pf, err := pqio.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer pf.Close()
 	types := map[string]parquet.Kind{}
 	for _, fl := range pf.Schema().Fields() {
 		types[fl.Name()] = fl.Type().Kind()
 	}
-	pf.Close()
-	for col, k := range map[string]parquet.Kind{"feasible": parquet.Boolean, "cycles": parquet.Int64, "latency_ps": parquet.Int64,
-		"lut": parquet.Int64, "l1_t_aggr": parquet.Int64, "l0_w_frac": parquet.Int64, "arch": parquet.ByteArray, "l0_attn": parquet.ByteArray} {
+	for col, k := range want {
 		if types[col] != k {
-			t.Errorf("column %s has type %v, want %v", col, types[col], k)
+			t.Errorf("%s: column %s has type %v, want %v", path, col, types[col], k)
 		}
 	}
-	checkPointSweepIdentity(t, spec, base, readRunsFile(t, serial))
 }
 
 // serialPointSweep runs the design-point sweep of spec (several chunks of
@@ -217,7 +224,7 @@ func TestFPGASpecErrors(t *testing.T) {
 		{"negative limit", u + "fpga: {archs: [gcn/add/relu/8], dsp: -1}\n", "fpga", "negative limit"},
 		{"fpga on omega", "graphs: [{generator: er, count: 1}]\nfpga: {archs: [gcn/add/relu/8]}\n", "fpga", "only unit: fpga reads it"},
 		{"chunk_points on omega", "graphs: [{generator: er, count: 1}]\nchunk_points: 3\n", "chunk_points", "fpga"},
-		{"unknown unit lists kinds", "graphs: [{generator: er, count: 1}]\nunit: tpu\n", "unit", "registered: omega, fpga, soc"},
+		{"unknown unit lists kinds", "graphs: [{generator: er, count: 1}]\nunit: tpu\n", "unit", "registered: omega, fpga, dsa, soc"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := ParseSpec([]byte(c.yaml))

@@ -339,13 +339,7 @@ func isList(f parquet.Field) bool {
 }
 
 // socExample is testdata/soc.yaml, read once for the crash test's child.
-var socExample = func() string {
-	b, err := os.ReadFile("testdata/soc.yaml")
-	if err != nil {
-		panic(err)
-	}
-	return string(b)
-}()
+var socExample = exampleText("testdata/soc.yaml")
 
 // BenchmarkSocRow is one row of the example at a setting whose costs are
 // tabulated: the per-row work of a soc sweep (the evaluation of Eq. 6-7

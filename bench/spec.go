@@ -62,8 +62,11 @@ type Spec struct {
 	FPGA *FPGASpec `yaml:"fpga,omitempty"`
 	// Soc is the model x mapping x DVFS grid of unit: soc (see SocSpec).
 	Soc *SocSpec `yaml:"soc,omitempty"`
+	// DSA is the model x dataflow x PEs x L2 grid of unit: dsa (see
+	// DSASweepSpec).
+	DSA *DSASweepSpec `yaml:"dsa,omitempty"`
 	// ChunkPoints is, for a unit kind that sweeps design points instead
-	// of graphs (fpga, soc), the number of consecutive points per part file.
+	// of graphs (fpga, soc, dsa), the number of consecutive points per part file.
 	// Default 4096.
 	ChunkPoints int `yaml:"chunk_points,omitempty"`
 }
@@ -323,11 +326,14 @@ func (s *Spec) normalizePoints(k UnitKind) error {
 	return nil
 }
 
-// checkKindBlocks refuses a kind's own block (fpga:, soc:) in a spec of another
+// checkKindBlocks refuses a kind's own block (fpga:, soc:, dsa:) in a spec of another
 // kind, so a forgotten unit: key is not a silent omega sweep.
 func (s *Spec) checkKindBlocks(k UnitKind) error {
 	if s.FPGA != nil && k.Name != fpgaUnit {
 		return specErr("fpga", "only unit: fpga reads it (this spec's unit is %s)", k.Name)
+	}
+	if s.DSA != nil && k.Name != dsaUnit {
+		return specErr("dsa", "only unit: dsa reads it (this spec's unit is %s)", k.Name)
 	}
 	if s.Soc != nil && k.Name != socUnit {
 		return specErr("soc", "only unit: soc reads it (this spec's unit is %s)", k.Name)

@@ -17,9 +17,12 @@
 // others it runs through At. Units may also implement KernelCoster (price
 // kernel by kernel: needed for kernel-group mappings and as a fallback
 // target), Phaser (report the parts run on other units) and Transferer
-// (price their side of a hand-off). Roofline units come from a Spec; a
-// MAESTRO-like DSA or a Measured table plugs in with SoC.Add or
-// SoC.UseTable, with no change here.
+// (price their side of a hand-off). Roofline units come from a Spec's
+// units:, MAESTRO-like DSAs (DSA) from its dsas: (DSASpec: PEs, NoC, L1/L2,
+// clock, a built-in or .m dataflow read relative to the spec file; one
+// operating point) and follow the roofline units in SoC order; any other
+// unit or a Measured table plugs in with SoC.Add or SoC.UseTable, with no
+// change here. StandaloneDSA is the SoC of one DSA on DSAMemory.
 //
 // Roofline (the GPU and the DLA) prices a kernel of class c, W operations
 // and B bytes moved through memory as

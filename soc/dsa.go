@@ -3,6 +3,8 @@ package soc
 import (
 	"fmt"
 	"math"
+	"path/filepath"
+	"strings"
 
 	"gnnsim/hw"
 	"gnnsim/soc/maestro"
@@ -52,8 +54,14 @@ type DSA struct {
 
 // DSAConfig describes a DSA.
 type DSAConfig struct {
-	Name     string
-	Dataflow string // a MAESTRO built-in dataflow (maestro.BuiltinNames)
+	Name string
+	// Dataflow is a MAESTRO built-in dataflow (maestro.BuiltinNames) or
+	// the path of a MAESTRO .m dataflow file (a path: it has a '/' or
+	// ends in ".m"), relative to Dir when not absolute.
+	Dataflow string
+	// Dir is the directory a relative Dataflow path is read from (a spec
+	// file's directory); "" means the working directory.
+	Dir      string
 	Hardware maestro.Hardware
 	// ClockHz is the DSA clock. MAESTRO counts cycles only; MaGNAS reports
 	// the DSA experiments in cycles (Figure 9: ~2.2 x 10^8 cycles).
@@ -143,7 +151,7 @@ func DefaultDSAs() ([]*DSA, error) {
 
 // NewDSA returns the DSA of c, ignoring c.Points (see NewScalableDSA).
 func NewDSA(c DSAConfig) (*DSA, error) {
-	df, err := maestro.Builtin(c.Dataflow)
+	df, err := LoadDataflow(c.Dataflow, c.Dir)
 	if err != nil {
 		return nil, fmt.Errorf("soc: dsa %q: %w", c.Name, err)
 	}
@@ -160,6 +168,31 @@ func NewDSA(c DSAConfig) (*DSA, error) {
 	}
 	return &DSA{name: c.Name, dataflow: df, hardware: c.Hardware, clockHz: c.ClockHz,
 		volts: DefaultDSANomVolts, nomVolts: DefaultDSANomVolts, staticW: c.StaticW}, nil
+}
+
+// IsDataflowPath reports whether a DSA's dataflow names a .m file rather
+// than a MAESTRO built-in: it ends in ".m" or has a path separator.
+func IsDataflowPath(name string) bool {
+	return strings.HasSuffix(name, ".m") || strings.ContainsAny(name, `/\`)
+}
+
+// LoadDataflow returns the dataflow a DSA names: a MAESTRO built-in
+// (maestro.BuiltinNames) or a .m file (see IsDataflowPath) parsed by
+// maestro.ParseFile, relative to dir when not absolute. A file that does
+// not parse is an error naming the file and the line.
+func LoadDataflow(name, dir string) (maestro.Dataflow, error) {
+	if !IsDataflowPath(name) {
+		df, err := maestro.Builtin(name)
+		if err != nil {
+			return maestro.Dataflow{}, fmt.Errorf("%w (or a .m file path)", err)
+		}
+		return df, nil
+	}
+	path := name
+	if dir != "" && !filepath.IsAbs(path) {
+		path = filepath.Join(dir, path)
+	}
+	return maestro.ParseFile(path)
 }
 
 // Name returns the DSA's name.

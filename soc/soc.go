@@ -135,6 +135,9 @@ func New(spec Spec) (*SoC, error) {
 			s.units[i] = &r2
 		}
 	}
+	if err := s.addDSAs(spec.DSAs, spec.dir); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -33,6 +34,12 @@ type Spec struct {
 	// Precision selects, for the units that list it in Precisions, the
 	// arithmetic the deployed engines run in ("" or a unit's base: fp16).
 	Precision string `yaml:"precision"`
+	// DSAs are MAESTRO-priced accelerators (see DSASpec), units after
+	// Units; optional.
+	DSAs []DSASpec `yaml:"dsas"`
+	// dir is the directory of the spec file (LoadSpec): relative DSA
+	// dataflow files are read from it.
+	dir string
 }
 
 // PrecisionSpec overrides a unit's peak, element size and tile
@@ -263,6 +270,11 @@ func (t *TilingSpec) validate(unit string) error {
 //go:embed xavier.yaml
 var xavierYAML []byte
 
+// DefaultSpecYAML returns the default profile's spec file (DefaultSpec),
+// commented: every constant's source, and the keys of the optional
+// sections.
+func DefaultSpecYAML() []byte { return bytes.Clone(xavierYAML) }
+
 // DefaultSpec returns the default profile: the NVIDIA Jetson AGX Xavier
 // (GPU, DLA, 256-bit LPDDR4x), calibrated to MaGNAS Table 2 (see
 // xavier.yaml and the package documentation).
@@ -329,6 +341,7 @@ func LoadSpec(path string) (Spec, error) {
 	if err != nil {
 		return Spec{}, fmt.Errorf("%s: %w", path, err)
 	}
+	s.dir = filepath.Dir(path)
 	return s, nil
 }
 
@@ -402,18 +415,32 @@ func (m MemorySpec) validate() error {
 	return checkPoints("memory "+m.Name, m.PointsMHz)
 }
 
-// validateUnits checks the units of s around memory m.
+// validateUnits checks the units and DSAs of s around memory m.
 func (s Spec) validateUnits(m MemorySpec) error {
 	names := map[string]bool{m.Name: true}
+	claim := func(what string, i int, name string) error {
+		if name == "" {
+			return fmt.Errorf("soc: %s %d has no name", what, i)
+		}
+		if names[name] {
+			return fmt.Errorf("soc: name %q used twice (units, DSAs and the memory need distinct names)", name)
+		}
+		names[name] = true
+		return nil
+	}
 	for i, u := range s.Units {
-		if u.Name == "" {
-			return fmt.Errorf("soc: unit %d has no name", i)
+		if err := claim("unit", i, u.Name); err != nil {
+			return err
 		}
-		if names[u.Name] {
-			return fmt.Errorf("soc: name %q used twice (units and the memory need distinct names)", u.Name)
-		}
-		names[u.Name] = true
 		if err := u.validate(); err != nil {
+			return err
+		}
+	}
+	for i, d := range s.DSAs {
+		if err := claim("dsa", i, d.Name); err != nil {
+			return err
+		}
+		if err := d.Validate(); err != nil {
 			return err
 		}
 	}

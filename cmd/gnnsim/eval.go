@@ -18,7 +18,7 @@ func init() { register(newEvalCmd) }
 
 // evalUnits are the unit kinds 'gnnsim eval' takes, in the order --help
 // lists them.
-var evalUnits = []string{"omega", "soc", "fpga"}
+var evalUnits = []string{"omega", "soc", "fpga", "dsa"}
 
 type evalFlags struct {
 	unit, model, graph, data string
@@ -28,13 +28,14 @@ type evalFlags struct {
 	omega                    simulateFlags
 	soc                      socEvalFlags
 	fpga                     fpgaEvalFlags
+	dsa                      dsaEvalFlags
 }
 
 func newEvalCmd() *cobra.Command {
 	var f evalFlags
 	unitFlags := map[string]*pflag.FlagSet{}
 	cmd := &cobra.Command{
-		Use:   "eval --unit omega|soc|fpga --model NAME|FILE [--graph G | --data NAME|PATH] [unit options] [--json]",
+		Use:   "eval --unit omega|soc|fpga|dsa --model NAME|FILE [--graph G | --data NAME|PATH] [unit options] [--json]",
 		Short: "Evaluate a model on one unit kind: the same code paths as simulate, soc eval and fpga eval",
 		Long: `Evaluate one model on one unit kind. Each unit runs the code path of its own
 command and prints that command's output (text, or with --json the same JSON):
@@ -57,6 +58,11 @@ command and prints that command's output (text, or with --json the same JSON):
                  tanh, sigmoid, elu or none) on the Planetoid statistics of
                  --data (cora, citeseer or pubmed by name: published
                  statistics; or a Planetoid / .npz path: measured).
+  --unit dsa     one MAESTRO-priced DSA (package soc/maestro) runs every
+                 layer of a zoo model alone: --dataflow (a built-in or a .m
+                 file), --pes, --l1 (bytes per PE), --l2, --noc (elements
+                 per cycle), --clock (MHz); the row a 'unit: dsa' sweep
+                 writes for the same point (bench/testdata/dsa.yaml).
 
 --model is a zoo model name ('gnnsim models') or a model file (YAML, the
 format in 'gnnsim models show --help'). A GNN stack's input width is its
@@ -74,7 +80,14 @@ latency_p50_ms, latency_p99_ms, memory_stall_ms, utilization, power_mode,
 platform_mj, and layers with --layers; see 'gnnsim soc eval --help'); fpga
 prints fpga eval's (data, stages: layer, stage, work, latency, cycles, lut,
 ff, dsp; summed_cycles, pipelined_cycles, latency_ms, lut, ff, dsp, bram18,
-feasible, over; see 'gnnsim fpga eval --help').
+feasible, over; see 'gnnsim fpga eval --help'); dsa prints model,
+dataflow, pes, l1_bytes (per PE), l2_bytes (0: unconstrained), noc_bw
+(elements per cycle), clock_mhz, granularity and segments, fits (false: a
+kernel's double-buffered tiles exceed the L1 or L2, or the dataflow's
+clusters exceed the PEs; refused then says which, and the costs are 0),
+cycles (the latency at the DSA clock), latency_ms, energy_mj (MAESTRO's MAC and buffer energies, the DSA's leakage and the DRAM
+traffic), power_w (energy / latency) and dram_bytes; --json and --out add
+point_id (0), latency_ps and energy_pj.
 
 --json prints those fields as the unit command's JSON; --out FILE.parquet
 writes them as its Parquet file (typed columns, the run's flags in the
@@ -89,6 +102,7 @@ karate) or a path (file, folder or Planetoid prefix).
 A unit's options are refused with another --unit.`,
 		Example: `  gnnsim eval --unit soc --model vig-s --mapping gpu --json
   gnnsim eval --unit fpga --model sage3.yaml --data cora
+  gnnsim eval --unit dsa --model vig-ti --dataflow kcp_ws --pes 1024 --l2 524288
   gnnsim eval --unit omega --model gcn1.yaml --graph ../shared/data/matrix-market/karate.mtx --features 64`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -97,14 +111,28 @@ A unit's options are refused with another --unit.`,
 			}
 			var wrong string
 			cmd.Flags().Visit(func(fl *pflag.Flag) {
-				for u, fs := range unitFlags {
-					if u != f.unit && fs.Lookup(fl.Name) != nil && unitFlags[f.unit].Lookup(fl.Name) == nil && wrong == "" {
+				for _, u := range evalUnits { // in order: the same message every run
+					if u != f.unit && unitFlags[u].Lookup(fl.Name) != nil && unitFlags[f.unit].Lookup(fl.Name) == nil && wrong == "" {
 						wrong = fmt.Sprintf("--%s is an option of --unit %s, not %s", fl.Name, u, f.unit)
 					}
 				}
 			})
 			if wrong != "" {
 				return fmt.Errorf("%s", wrong)
+			}
+			// A flag name several units share (--dataflow, --pes, --out)
+			// is registered once; its text is parsed again by the active
+			// unit's own flag, with that unit's meaning and range.
+			var serr error
+			cmd.Flags().Visit(func(fl *pflag.Flag) {
+				if own := unitFlags[f.unit].Lookup(fl.Name); own != nil && own.Value != fl.Value && serr == nil {
+					if err := own.Value.Set(fl.Value.String()); err != nil {
+						serr = err
+					}
+				}
+			})
+			if serr != nil {
+				return serr
 			}
 			return runEval(cmd, &f)
 		},
@@ -125,15 +153,21 @@ A unit's options are refused with another --unit.`,
 	addSocFlags(so, &f.soc)
 	fp := pflag.NewFlagSet("fpga", pflag.ContinueOnError)
 	addFPGAFlags(fp, &f.fpga, "cost-model")
-	unitFlags["omega"], unitFlags["soc"], unitFlags["fpga"] = om, so, fp
+	ds := pflag.NewFlagSet("dsa", pflag.ContinueOnError)
+	addDSAFlags(ds, &f.dsa)
+	unitFlags["omega"], unitFlags["soc"], unitFlags["fpga"], unitFlags["dsa"] = om, so, fp, ds
 	for _, u := range evalUnits {
 		unitFlags[u].VisitAll(func(x *pflag.Flag) {
-			if fl.Lookup(x.Name) == nil {
-				if !strings.HasPrefix(x.Usage, u+": ") {
-					x.Usage = u + ": " + x.Usage
+			if y := fl.Lookup(x.Name); y != nil {
+				if y.Value != x.Value && !strings.Contains(y.Usage, "; "+u+": ") {
+					y.Usage += "; " + u + ": " + x.Usage
 				}
-				fl.AddFlag(x)
+				return
 			}
+			if !strings.HasPrefix(x.Usage, u+": ") {
+				x.Usage = u + ": " + x.Usage
+			}
+			fl.AddFlag(x)
 		})
 	}
 	_ = cmd.MarkFlagRequired("unit")
@@ -210,6 +244,13 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 		}
 		s.model = spec.Zoo
 		return runSocEval(cmd, &s)
+	case "dsa":
+		if f.graph != "" || f.data != "" {
+			return fmt.Errorf("--unit dsa: a zoo model brings its own input; --graph and --data are not taken")
+		}
+		d := f.dsa
+		d.out = f.out // eval's --out: one row, the --json fields as columns
+		return runDSAEval(cmd, spec, &d, f.jsonOut)
 	default: // fpga
 		if f.graph != "" {
 			return fmt.Errorf("--unit fpga prices a design on a data set's statistics: give --data (cora, citeseer, pubmed, or a Planetoid / .npz path), not --graph")

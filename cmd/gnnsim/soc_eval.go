@@ -58,6 +58,11 @@ segment, comma-separated, by name or unique prefix ("G,G,D,..."); segments
 are blocks (Stem, each Grapher, each FFN, Cls; a GNN stack's layers with
 their activations), layers, or kernel groups (each layer's aggregation and
 combination kernels) by --granularity; 'gnnsim models show' lists them.
+--spec reads another SoC ('gnnsim soc spec default' prints the built-in
+one as commented YAML); the DSAs its dsas: list declares (MAESTRO-priced,
+a built-in or .m dataflow, PEs, NoC, L1/L2, clock) are units like the GPU
+and DLA, named in --mapping by their names (a kernel whose tiles exceed a
+DSA's L1 or L2 is an error naming the DSA, the kernel and the buffer).
 --dvfs picks operating points in MHz per unit, for the memory (emc) and
 the CPU (cpu); clocks left out run at their highest point. --power-mode
 runs under one of the SoC's power modes (nvpmodel on Jetson: MAXN, 10W,

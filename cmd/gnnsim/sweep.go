@@ -29,12 +29,14 @@ OUT/graphs.parquet and OUT/runs.parquet (columns: see the bench package doc).
 
 The spec's unit: key names the hardware kind: omega (default, the accelerator
 swept over graphs); fpga, which sweeps a grid of FPGA designs (archs x tiles
-x bits, bench/testdata/fpga.yaml); or soc, which sweeps zoo models mapped onto
+x bits, bench/testdata/fpga.yaml); soc, which sweeps zoo models mapped onto
 a SoC's units (models x graph_ops x power_modes x dvfs grid x mappings:
 presets all-gpu, all-dla, graphers-on-dla, {random: {count, seed}} or soc eval
---mapping text; bench/testdata/soc.yaml). fpga and soc write only
-OUT/runs.parquet, one row per design point with typed columns, chunked by
-chunk_points.
+--mapping text; bench/testdata/soc.yaml); or dsa, which sweeps one
+MAESTRO-priced DSA running zoo models (models x dataflows (built-ins or .m
+files) x pes x l2_bytes, bench/testdata/dsa.yaml; a row equals 'gnnsim eval
+--unit dsa --json'). fpga, soc and dsa write only OUT/runs.parquet, one row
+per design point with typed columns, chunked by chunk_points.
 
 The sweep is cut into chunks of chunk_graphs graphs, each written as a part
 file under OUT/parts/ as soon as it is done. A rerun of the same command skips
@@ -312,7 +314,7 @@ func runSweep(cmd *cobra.Command, spec *bench.Spec, out, defaultOut string, work
 
 // summaryFlags adds --json and --quiet to a command that runs a sweep.
 func summaryFlags(c *cobra.Command) {
-	c.Flags().Bool("json", false, "print the summary as one JSON object (keys graphs, points (design points of an fpga or soc sweep, else 0), runs, chunks, chunks_done, chunks_computed, chunks_reused, complete, best, skipped, removed, out); the wall time goes to stderr")
+	c.Flags().Bool("json", false, "print the summary as one JSON object (keys graphs, points (design points of an fpga, soc or dsa sweep, else 0), runs, chunks, chunks_done, chunks_computed, chunks_reused, complete, best, skipped, removed, out); the wall time goes to stderr")
 	quietFlag(c)
 }
 

@@ -7,14 +7,9 @@ import (
 	"gnnsim/soc"
 )
 
-// DSAMemory is the shared memory of the three-DSA SoC of Section 5.7.2.
-// MaGNAS gives no figures for it (MAESTRO models no DRAM); these are
-// gnnsim's choices: 64 GB/s (64 bytes per cycle at 1 GHz: a NoC of 64
-// 8-bit elements per cycle), 20 pJ per byte (LPDDR4-class DRAM access
-// energy), a 1 us hand-off per transition (half on each side, as soc
-// charges it) and no further latency.
-var DSAMemory = soc.MemorySpec{Name: "mem", BytesPerCycle: 64, PointsMHz: []float64{1000}, BurstBytes: 64,
-	PJPerByte: 20, ElementBytes: 1, HandoffUS: 1}
+// DSAMemory is the shared memory of the three-DSA SoC of Section 5.7.2
+// (soc.DSAMemory, where its figures are explained).
+var DSAMemory = soc.DSAMemory
 
 // fixedDSA is a DSA without DVFS as an hw.Scalable of one operating point,
 // its own clock, so that it plugs into a soc.SoC.

@@ -1,0 +1,34 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+
+	"gnnsim/soc"
+)
+
+// newSocSpecCmd is 'gnnsim soc spec': the SoC spec files --spec reads.
+func newSocSpecCmd() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "spec",
+		Short: "Describe SoC spec files (the YAML --spec reads)",
+		Long: `Describe the SoC spec files that --spec reads (YAML; unknown keys are
+errors, so a typo never silently drops a constant).`,
+	}
+	c.AddCommand(&cobra.Command{
+		Use:   "default",
+		Short: "Print the built-in SoC spec (Jetson AGX Xavier) as commented YAML",
+		Long: `Print the built-in SoC spec, the Jetson AGX Xavier, as the spec file --spec
+reads: memory, CPU, units (GPU, DLA), power modes and the optional dsas:
+list, every constant with its source in its section's sources: map. Edit a
+copy to describe another SoC or to declare DSAs (MAESTRO-priced units with
+a built-in or a .m dataflow; the commented example at the end of the file).`,
+		Example: `  gnnsim soc spec default > my-soc.yaml
+  gnnsim soc eval --spec my-soc.yaml --model vig-s --mapping gpu`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			_, err := cmd.OutOrStdout().Write(soc.DefaultSpecYAML())
+			return err
+		},
+	})
+	return c
+}
