@@ -27,8 +27,11 @@ chunk_graphs: 5
 func TestMain(m *testing.M) {
 	if dir := os.Getenv("GNNSIM_BENCH_CHILD"); dir != "" {
 		text := crashSpec
-		if os.Getenv("GNNSIM_BENCH_CHILD_SPEC") == "fpga" {
+		switch os.Getenv("GNNSIM_BENCH_CHILD_SPEC") {
+		case "fpga":
 			text = fpgaCrashSpec
+		case "gcos":
+			text = gcosCrashSpec
 		}
 		s, err := ParseSpec([]byte(text))
 		if err == nil {
@@ -61,6 +64,7 @@ func TestSweepKilledAndResumed(t *testing.T) {
 	}
 	t.Run("omega", func(t *testing.T) { killAndResume(t, "", crashSpec) })
 	t.Run("fpga", func(t *testing.T) { killAndResume(t, "fpga", fpgaCrashSpec) })
+	t.Run("gcos", func(t *testing.T) { killAndResume(t, "gcos", gcosCrashSpec) })
 }
 
 func killAndResume(t *testing.T, name, spec string) {

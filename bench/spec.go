@@ -60,6 +60,9 @@ type Spec struct {
 
 	// FPGA is the design grid of unit: fpga (see FPGASpec).
 	FPGA *FPGASpec `yaml:"fpga,omitempty"`
+	// GCoS is the designs x models x data sets grid of unit: gcos (see
+	// GCoSSpec).
+	GCoS *GCoSSpec `yaml:"gcos,omitempty"`
 	// ChunkPoints is, for a unit kind that sweeps design points instead
 	// of graphs (fpga), the number of consecutive points per part file.
 	// Default 4096.
@@ -326,6 +329,9 @@ func (s *Spec) normalizePoints(k UnitKind) error {
 func (s *Spec) checkKindBlocks(k UnitKind) error {
 	if s.FPGA != nil && k.Name != fpgaUnit {
 		return specErr("fpga", "only unit: fpga reads it (this spec's unit is %s)", k.Name)
+	}
+	if s.GCoS != nil && k.Name != gcosUnit {
+		return specErr("gcos", "only unit: gcos reads it (this spec's unit is %s)", k.Name)
 	}
 	return nil
 }

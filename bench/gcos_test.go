@@ -1,0 +1,174 @@
+package bench
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/parquet-go/parquet-go"
+
+	"gnnsim/workload"
+)
+
+// The example spec, sharded three ways and merged, interrupted and
+// resumed, writes the serial run's bytes; numbers are typed columns.
+func TestGCoSSweepShardsAndResume(t *testing.T) {
+	data, err := os.ReadFile("testdata/gcos.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPointSweep(t, string(data), (1+12+12)*2*2, map[string]parquet.Kind{"feasible": parquet.Boolean, "cycles": parquet.Int64,
+		"latency_ps": parquet.Int64, "latency_us": parquet.Double, "pes": parquet.Int64, "s4_tile_n": parquet.Int64, "s0_kernel": parquet.ByteArray,
+		"hbm_gb_per_s": parquet.Double, "macs": parquet.Int64, "model": parquet.ByteArray})
+}
+
+// gcosCrashSpec is a gcos sweep of many small chunks.
+var gcosCrashSpec = `name: gcos-crash
+unit: gcos
+chunk_points: 20
+gcos:
+  configs:
+    - {subs: [1, 2, 3, 4, 5], pes: [64, 128, 256, 512], tile_m: [8, 32, 128], tile_k: [16, 64], kernel: [inner, outer, row, column]}
+  models: [testdata/sage3.yaml, testdata/gcn2.yaml]
+  data: [cora]
+`
+
+// gcosSpec returns a one-data-set spec of configs on sage3.
+func gcosSpec(configs string) string {
+	return "unit: gcos\ngcos:\n  configs: " + configs + "\n  models: [testdata/sage3.yaml]\n  data: [cora]\n"
+}
+
+func gcosRows(t *testing.T, spec string) []GCoSRow {
+	t.Helper()
+	p := mustPlan(t, spec)
+	ev, err := newGCoS(p.Spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab := &RowTable[GCoSRow]{}
+	n, _ := gcosPoints(p.Spec)
+	for i := range n {
+		if err := ev.Evaluate(tab, Case{ID: i}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return tab.Rows
+}
+
+// More PEs in every sub-accelerator, or more HBM bandwidth, never makes a
+// design slower (the template's max-plus timing, accel/gcos doc), over
+// kernel modes, tilings and sub-accelerator counts, on sage3 and Cora.
+func TestGCoSMorePEsOrBandwidthNeverSlower(t *testing.T) {
+	for _, axis := range []struct{ name, grid string }{
+		{"pes", "pes: [64, 128, 256, 512, 816]"},
+		{"bandwidth", "hbm_gb_per_s: [25, 50, 115, 230, 460, 920]"},
+	} {
+		for _, kern := range []string{"inner", "outer", "row", "column"} {
+			for _, til := range []string{"weight", "feature", "output"} {
+				spec := gcosSpec(fmt.Sprintf("[{subs: [1, 3, 5], kernel: [%s], tiling: [%s], %s}]", kern, til, axis.grid))
+				rows := gcosRows(t, spec)
+				per := len(rows) / 3
+				for s := range 3 {
+					for i := 1; i < per; i++ {
+						a, b := rows[s*per+i-1], rows[s*per+i]
+						if b.LatencyPS > a.LatencyPS {
+							t.Errorf("%s %s/%s, %d subs: %s %v -> %v: %d ps -> %d ps (slower)", axis.name, kern, til, a.Subs, axis.name,
+								[2]any{a.S0PEs, a.HBMGBps}, [2]any{b.S0PEs, b.HBMGBps}, a.LatencyPS, b.LatencyPS)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// The MACs of a row are the model's MACs as package workload counts them
+// (the first layer's input at the data set's density), on every design.
+func TestGCoSMACsConserved(t *testing.T) {
+	rows := gcosRows(t, gcosSpec("[{}, {subs: [1, 5], kernel: [inner, outer, row, column], allocation: [rows, columns]}]"))
+	d, err := GCoSData("cora", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := workload.ResolveModelSpec("testdata/sage3.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := GCoSModel(spec, &d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Blocks[0].Layers[0].InputDensity = d.FeatureDensity
+	want, err := m.MACs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Blocks) != 3 {
+		t.Fatalf("sage3 has %d blocks", len(m.Blocks))
+	}
+	for _, r := range rows {
+		if r.MACs != want || r.Layers != 3 || len(r.BlockLatencyPS) != 3 || r.LatencyPS <= 0 {
+			t.Errorf("design %d: %d MACs (want %d), %d layers, %d block latencies, %d ps", r.PointID, r.MACs, want, r.Layers, len(r.BlockLatencyPS), r.LatencyPS)
+		}
+		var sum int64
+		for _, b := range r.BlockLatencyPS {
+			sum += b
+		}
+		if sum != r.LatencyPS {
+			t.Errorf("design %d: blocks sum to %d ps, total %d ps", r.PointID, sum, r.LatencyPS)
+		}
+	}
+}
+
+// Bad gcos blocks are errors naming the key, never a panic.
+func TestGCoSSpecErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := dir + "/bad.yaml"
+	os.WriteFile(bad, []byte("subs: [{pes: -1, tiling: output, kernel: row, tile_m: 8, tile_k: 8, tile_n: 8}]\n"), 0o644)
+	edge := dir + "/edge.yaml"
+	os.WriteFile(edge, []byte("layers: [{kind: edgeconv, width: 8}]\n"), 0o644)
+	unknown := dir + "/unknown.yaml"
+	os.WriteFile(unknown, []byte("layers: [{kind: transformer, width: 8}]\n"), 0o644)
+	for _, c := range []struct{ name, yaml, key, want string }{
+		{"no block", "unit: gcos\n", "gcos", "needs a gcos: block"},
+		{"no configs", "unit: gcos\ngcos: {models: [testdata/sage3.yaml], data: [cora]}\n", "gcos.configs", "empty"},
+		{"no models", "unit: gcos\ngcos: {configs: [{}], data: [cora]}\n", "gcos.models", "empty"},
+		{"no data", "unit: gcos\ngcos: {configs: [{}], models: [testdata/sage3.yaml]}\n", "gcos.data", "empty"},
+		{"unknown key", gcosSpec("[{pez: [4]}]"), "", "pez"},
+		{"negative pes", gcosSpec("[{pes: [64, -4]}]"), "gcos.configs[0].pes[1]", "PEs"},
+		{"zero tile", gcosSpec("[{tile_m: [0]}]"), "gcos.configs[0].tile_m[0]", "tile size"},
+		{"six subs", gcosSpec("[{subs: [6]}]"), "gcos.configs[0].subs[0]", "1..5"},
+		{"bad kernel", gcosSpec("[{kernel: [spiral]}]"), "gcos.configs[0].kernel[0]", "spiral"},
+		{"bad bandwidth", gcosSpec("[{hbm_gb_per_s: [-1]}]"), "gcos.configs[0].hbm_gb_per_s[0]", "hbm_gb_per_s"},
+		{"bad file", gcosSpec("[{file: " + bad + "}]"), "gcos.configs[0].file", "subs[0].pes"},
+		{"missing file", gcosSpec("[{file: nope.yaml}]"), "gcos.configs[0].file", "nope.yaml"},
+		{"bad data", "unit: gcos\ngcos: {configs: [{}], models: [testdata/sage3.yaml], data: [nope]}\n", "gcos.data[0]", "nope"},
+		{"unknown layer kind", "unit: gcos\ngcos: {configs: [{}], models: [" + unknown + "], data: [cora]}\n", "gcos.models[0]", "transformer"},
+		{"zoo model", "unit: gcos\ngcos: {configs: [{}], models: [vig-s], data: [cora]}\n", "gcos.models[0]", "not a GNN stack"},
+		{"gcos on omega", "graphs: [{generator: er, count: 1}]\ngcos: {configs: [{}]}\n", "gcos", "only unit: gcos reads it"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s, err := ParseSpec([]byte(c.yaml))
+			if err == nil {
+				_, err = newGCoS(s)
+			}
+			if err == nil || !strings.Contains(err.Error(), c.want) || (c.key != "" && !strings.Contains(err.Error(), c.key)) {
+				t.Errorf("error %v, want one naming %s: %q", err, c.key, c.want)
+			}
+		})
+	}
+	// A layer kind the template has no engine for is a clear error when
+	// priced, naming the kernel.
+	s, err := ParseSpec([]byte("unit: gcos\ngcos: {configs: [{}], models: [" + edge + "], data: [cora]}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := newGCoS(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ev.Evaluate(&RowTable[GCoSRow]{}, Case{ID: 0}); err == nil || !strings.Contains(err.Error(), "not supported by the template") {
+		t.Errorf("edgeconv on the template: %v", err)
+	}
+}
