@@ -17,7 +17,7 @@ func init() { register(newEvalCmd) }
 
 // evalUnits are the unit kinds 'gnnsim eval' takes, in the order --help
 // lists them.
-var evalUnits = []string{"omega", "soc", "fpga"}
+var evalUnits = []string{"omega", "soc", "fpga", "gcos"}
 
 type evalFlags struct {
 	unit, model, graph, data string
@@ -26,13 +26,14 @@ type evalFlags struct {
 	omega                    simulateFlags
 	soc                      socEvalFlags
 	fpga                     fpgaEvalFlags
+	gcos                     gcosEvalFlags
 }
 
 func newEvalCmd() *cobra.Command {
 	var f evalFlags
 	unitFlags := map[string]*pflag.FlagSet{}
 	cmd := &cobra.Command{
-		Use:   "eval --unit omega|soc|fpga --model NAME|FILE [--graph G | --data NAME|PATH] [unit options] [--json]",
+		Use:   "eval --unit omega|soc|fpga|gcos --model NAME|FILE [--graph G | --data NAME|PATH] [unit options] [--json]",
 		Short: "Evaluate a model on one unit kind: the same code paths as simulate, soc eval and fpga eval",
 		Long: `Evaluate one model on one unit kind. Each unit runs the code path of its own
 command and prints that command's output (text, or with --json the same JSON):
@@ -51,6 +52,11 @@ command and prints that command's output (text, or with --json the same JSON):
                  FPGA design (gcn, gat and sage layers; activations relu,
                  tanh, sigmoid, elu or none) on the Planetoid statistics of
                  --data (cora, citeseer or pubmed).
+  --unit gcos    'gnnsim gcos eval': a fixed design of the G-CoS template
+                 (--config FILE, default the built-in one) running the GNN
+                 stack of a model file (gcn, gin, sage, gat layers, any
+                 depth) on --data (cora, citeseer, pubmed, reddit by name,
+                 or a graph path; default cora).
 
 --model is a zoo model name ('gnnsim models') or a model file (YAML, the
 format in 'gnnsim models show --help'). A GNN stack's input width is its
@@ -67,7 +73,11 @@ latency_p50_ms, latency_p99_ms, memory_stall_ms, utilization, power_mode,
 platform_mj, and layers with --layers; see 'gnnsim soc eval --help'); fpga
 prints fpga eval's (data, stages: layer, stage, work, latency, cycles, lut,
 ff, dsp; summed_cycles, pipelined_cycles, latency_ms, lut, ff, dsp, bram18,
-feasible, over; see 'gnnsim fpga eval --help').
+feasible, over; see 'gnnsim fpga eval --help'); gcos prints gcos eval's
+(model, data set, design, latency_us, cycles, MB off chip, MACs, per-block
+latency, DSPs and on-chip bytes against the budget, feasibility; accuracy
+not measured; with --json the gcos sweep row: see 'gnnsim gcos eval
+--help').
 
 A unit's options are refused with another --unit.`,
 		Example: `  gnnsim eval --unit soc --model vig-s --mapping gpu --json
@@ -96,7 +106,7 @@ A unit's options are refused with another --unit.`,
 	fl.StringVar(&f.unit, "unit", "", "unit kind: "+strings.Join(evalUnits, ", ")+" (required)")
 	fl.StringVar(&f.model, "model", "", "zoo model ("+strings.Join(workload.ModelNames(), ", ")+") or model file (required)")
 	fl.StringVar(&f.graph, "graph", "", "omega: graph file or directory (as simulate --graphs)")
-	fl.StringVar(&f.data, "data", "", "fpga: data set name (cora, citeseer or pubmed; default cora); omega: a graph path, as --graph")
+	fl.StringVar(&f.data, "data", "", "fpga: data set name (cora, citeseer or pubmed; default cora); gcos: a name (cora, citeseer, pubmed, reddit; default cora) or a graph path; omega: a graph path, as --graph")
 	intFlag(fl, &f.features, "features", 64, 1, workload.MaxFeatures, "omega: input width of a GNN stack whose file gives none")
 	fl.BoolVar(&f.jsonOut, "json", false, "print the unit command's JSON instead of text")
 
@@ -108,7 +118,10 @@ A unit's options are refused with another --unit.`,
 	outFileFlag(so, &f.soc.out, "out", "", "soc: also write the result as a one-row Parquet file")
 	fp := pflag.NewFlagSet("fpga", pflag.ContinueOnError)
 	addFPGAFlags(fp, &f.fpga, "cost-model")
-	unitFlags["omega"], unitFlags["soc"], unitFlags["fpga"] = om, so, fp
+	gc := pflag.NewFlagSet("gcos", pflag.ContinueOnError)
+	addGcosFlags(gc, &f.gcos)
+	outFileFlag(gc, &f.gcos.out, "out", "", "gcos: also write the row to a Parquet file (gcos eval's columns)")
+	unitFlags["omega"], unitFlags["soc"], unitFlags["fpga"], unitFlags["gcos"] = om, so, fp, gc
 	for _, u := range evalUnits {
 		unitFlags[u].VisitAll(func(x *pflag.Flag) {
 			if fl.Lookup(x.Name) == nil {
@@ -176,6 +189,16 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 		s := f.soc
 		s.model, s.jsonOut = spec.Zoo, f.jsonOut
 		return runSocEval(cmd, &s)
+	case "gcos":
+		if f.graph != "" {
+			return fmt.Errorf("--unit gcos: give the graph as --data (a name or a path), not --graph")
+		}
+		g := f.gcos
+		g.model, g.data, g.jsonOut = f.model, f.data, f.jsonOut
+		if g.data == "" {
+			g.data = "cora"
+		}
+		return runGcosEval(cmd, &g)
 	default: // fpga
 		if f.graph != "" {
 			return fmt.Errorf("--unit fpga prices a design on a data set's statistics: give --data cora, citeseer or pubmed, not --graph")
