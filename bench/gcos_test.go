@@ -1,8 +1,10 @@
 package bench
 
 import (
+	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -171,4 +173,22 @@ func TestGCoSSpecErrors(t *testing.T) {
 	if err := ev.Evaluate(&RowTable[GCoSRow]{}, Case{ID: 0}); err == nil || !strings.Contains(err.Error(), "not supported by the template") {
 		t.Errorf("edgeconv on the template: %v", err)
 	}
+}
+
+// The gcos section of the package doc lists exactly the columns a gcos
+// sweep writes.
+func TestDocumentedGCoSColumns(t *testing.T) {
+	doc, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var plain []string
+	for _, l := range strings.Split(string(doc), "\n") {
+		plain = append(plain, strings.TrimPrefix(strings.TrimPrefix(l, "//"), " "))
+	}
+	dir := t.TempDir()
+	if _, err := mustPlan(t, gcosSpec("[{}]")).Run(context.Background(), dir, Options{Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	sameSet(t, "bench doc gcos runs.parquet", docRunColumns(plain)["gcos"], fileColumns(t, filepath.Join(dir, RunsFile)))
 }
