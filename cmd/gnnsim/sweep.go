@@ -30,7 +30,9 @@ OUT/graphs.parquet and OUT/runs.parquet (columns: see the bench package doc).
 The spec's unit: key names the hardware kind: omega (default, the accelerator
 swept over graphs), or fpga, which sweeps a grid of FPGA designs (archs x tiles
 x bits, bench/testdata/fpga.yaml) and writes only OUT/runs.parquet, one row per
-design point, chunked by chunk_points.
+design point, chunked by chunk_points. unit: gcos sweeps G-CoS designs x model
+files x data sets the same way (bench/testdata/gcos.yaml; a row equals
+'gnnsim gcos eval --json').
 
 The sweep is cut into chunks of chunk_graphs graphs, each written as a part
 file under OUT/parts/ as soon as it is done. A rerun of the same command skips
