@@ -152,47 +152,37 @@ func (g *GCoSConfigs) apply(base accel.Config, idx [gcosAxes]int) (accel.Config,
 // axis has no list).
 func (g *GCoSConfigs) only(a, v int) GCoSConfigs {
 	var o GCoSConfigs
-	pick := func(l []int) []int {
-		if len(l) == 0 {
-			return nil
-		}
-		return l[v : v+1]
-	}
-	pickS := func(l []string) []string {
-		if len(l) == 0 {
-			return nil
-		}
-		return l[v : v+1]
-	}
-	pickF := func(l []float64) []float64 {
-		if len(l) == 0 {
-			return nil
-		}
-		return l[v : v+1]
-	}
 	switch a {
 	case 0:
-		o.Subs = pick(g.Subs)
+		o.Subs = pickOne(g.Subs, v)
 	case 1:
-		o.PEs = pick(g.PEs)
+		o.PEs = pickOne(g.PEs, v)
 	case 2:
-		o.Tiling = pickS(g.Tiling)
+		o.Tiling = pickOne(g.Tiling, v)
 	case 3:
-		o.Kernel = pickS(g.Kernel)
+		o.Kernel = pickOne(g.Kernel, v)
 	case 4:
-		o.TileM = pick(g.TileM)
+		o.TileM = pickOne(g.TileM, v)
 	case 5:
-		o.TileK = pick(g.TileK)
+		o.TileK = pickOne(g.TileK, v)
 	case 6:
-		o.TileN = pick(g.TileN)
+		o.TileN = pickOne(g.TileN, v)
 	case 7:
-		o.Allocation = pickS(g.Allocation)
+		o.Allocation = pickOne(g.Allocation, v)
 	case 8:
-		o.HBMGBps = pickF(g.HBMGBps)
+		o.HBMGBps = pickOne(g.HBMGBps, v)
 	case 9:
-		o.ClockMHz = pickF(g.ClockMHz)
+		o.ClockMHz = pickOne(g.ClockMHz, v)
 	}
 	return o
+}
+
+// pickOne returns l[v] as a list, or nil for an empty l.
+func pickOne[T any](l []T, v int) []T {
+	if len(l) == 0 {
+		return nil
+	}
+	return l[v : v+1]
 }
 
 // gcosPoints checks the block's keys (not the files: newGCoS reads them)
