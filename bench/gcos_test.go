@@ -192,3 +192,30 @@ func TestDocumentedGCoSColumns(t *testing.T) {
 	}
 	sameSet(t, "bench doc gcos runs.parquet", docRunColumns(plain)["gcos"], fileColumns(t, filepath.Join(dir, RunsFile)))
 }
+
+// FuzzGCoSSpec: the gcos: block through the spec parser and the
+// evaluator's checks never panics, and a spec that passes prices its
+// first point.
+func FuzzGCoSSpec(f *testing.F) {
+	f.Add("[{}]", "[testdata/gcn2.yaml]", "[cora]")
+	f.Add("[{subs: [1, 5], pes: [1, 4096], kernel: [outer], tile_n: [1, 4096]}]", "[testdata/sage3.yaml]", "[pubmed, cora]")
+	f.Add("[{tiling: [feature], allocation: [columns], hbm_gb_per_s: [0.5], clock_mhz: [1e5]}]", "[testdata/gcn2.yaml]", "[citeseer]")
+	f.Fuzz(func(t *testing.T, configs, models, data string) {
+		s, err := ParseSpec([]byte("unit: gcos\ngcos:\n  configs: " + configs + "\n  models: " + models + "\n  data: " + data + "\n"))
+		if err != nil {
+			return
+		}
+		for _, d := range s.GCoS.Data {
+			if !strings.Contains("cora citeseer pubmed", strings.ToLower(d)) || d == "" {
+				return // no graph files (nor Reddit's large profile) in a fuzz run
+			}
+		}
+		ev, err := newGCoS(s)
+		if err != nil {
+			return
+		}
+		if err := ev.Evaluate(&RowTable[GCoSRow]{}, Case{ID: 0}); err != nil {
+			t.Fatalf("first point of an accepted spec: %v", err)
+		}
+	})
+}

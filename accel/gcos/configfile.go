@@ -113,12 +113,12 @@ func (f ConfigFile) Config() (Config, error) {
 		return Config{}, fail("scheme", "%q, want parallel or hybrid", f.Scheme)
 	}
 	for _, x := range [...]struct {
-		key string
-		v   float64
-		max float64
-	}{{"clock_mhz", f.ClockMHz, 1e5}, {"hbm_gb_per_s", f.HBMGBps, 1e6}} {
-		if !(x.v >= 0 && x.v <= x.max) {
-			return Config{}, fail(x.key, "%v, want (0, %g] (absent: the VCU128's)", x.v, x.max)
+		key      string
+		v        float64
+		min, max float64
+	}{{"clock_mhz", f.ClockMHz, 1, 1e5}, {"hbm_gb_per_s", f.HBMGBps, 1e-3, 1e6}} {
+		if x.v != 0 && !(x.v >= x.min && x.v <= x.max) {
+			return Config{}, fail(x.key, "%v, want %g..%g (absent: the VCU128's)", x.v, x.min, x.max)
 		}
 	}
 	c.ClockHz, c.HBMBytesPerSec = f.ClockMHz*1e6, f.HBMGBps*1e9

@@ -52,6 +52,8 @@ func TestConfigFileErrors(t *testing.T) {
 		{"hybrid of one", "scheme: hybrid\n" + sub, "2 engines"},
 		{"negative clock", "clock_mhz: -330\n" + sub, "clock_mhz"},
 		{"negative bandwidth", "hbm_gb_per_s: -1\n" + sub, "hbm_gb_per_s"},
+		{"tiny clock", "clock_mhz: 1e-300\n" + sub, "clock_mhz"},
+		{"huge bandwidth", "hbm_gb_per_s: 1e9\n" + sub, "hbm_gb_per_s"},
 		{"negative latency", "hbm_latency_cycles: -1\n" + sub, "hbm_latency_cycles"},
 		{"mixed modes shared", "share_weights: true\nsubs: [{pes: 4, tiling: output, kernel: row, tile_m: 8, tile_k: 8, tile_n: 8}, {pes: 4, tiling: weight, kernel: row, tile_m: 8, tile_k: 8, tile_n: 8}]\n", "one tiling and kernel mode"},
 	} {
