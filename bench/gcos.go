@@ -133,14 +133,14 @@ func (g *GCoSConfigs) apply(base accel.Config, idx [gcosAxes]int) (accel.Config,
 		}
 	}
 	if len(g.HBMGBps) > 0 {
-		if v := g.HBMGBps[idx[8]]; !(v > 0 && v <= 1e6) {
-			return c, fmt.Errorf("hbm_gb_per_s %v, want (0, 1e6]", v)
+		if v := g.HBMGBps[idx[8]]; !(v >= accel.MinHBMGBps && v <= accel.MaxHBMGBps) {
+			return c, fmt.Errorf("hbm_gb_per_s %v, want %g..%g", v, accel.MinHBMGBps, accel.MaxHBMGBps)
 		}
 		c.HBMBytesPerSec = g.HBMGBps[idx[8]] * 1e9
 	}
 	if len(g.ClockMHz) > 0 {
-		if v := g.ClockMHz[idx[9]]; !(v > 0 && v <= 1e5) {
-			return c, fmt.Errorf("clock_mhz %v, want (0, 1e5]", v)
+		if v := g.ClockMHz[idx[9]]; !(v >= accel.MinClockMHz && v <= accel.MaxClockMHz) {
+			return c, fmt.Errorf("clock_mhz %v, want %g..%g", v, accel.MinClockMHz, accel.MaxClockMHz)
 		}
 		c.ClockHz = g.ClockMHz[idx[9]] * 1e6
 	}

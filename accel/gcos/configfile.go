@@ -16,6 +16,13 @@ import (
 // MaxConfigFileBytes bounds a design file.
 const MaxConfigFileBytes = 1 << 16
 
+// The platform values a design file (or a sweep's grid) may give: far
+// beyond any FPGA either way, close enough that cycle counts stay finite.
+const (
+	MinClockMHz, MaxClockMHz float64 = 1, 1e5
+	MinHBMGBps, MaxHBMGBps   float64 = 1e-3, 1e6
+)
+
 // ConfigFile is the YAML form of a Config. Absent platform keys take the
 // VCU128's values (config.go); every other key is required.
 type ConfigFile struct {
@@ -116,7 +123,7 @@ func (f ConfigFile) Config() (Config, error) {
 		key      string
 		v        float64
 		min, max float64
-	}{{"clock_mhz", f.ClockMHz, 1, 1e5}, {"hbm_gb_per_s", f.HBMGBps, 1e-3, 1e6}} {
+	}{{"clock_mhz", f.ClockMHz, MinClockMHz, MaxClockMHz}, {"hbm_gb_per_s", f.HBMGBps, MinHBMGBps, MaxHBMGBps}} {
 		if x.v != 0 && !(x.v >= x.min && x.v <= x.max) {
 			return Config{}, fail(x.key, "%v, want %g..%g (absent: the VCU128's)", x.v, x.min, x.max)
 		}
