@@ -115,7 +115,7 @@ A unit's options are refused with another --unit.`,
 	addOmegaFlags(om, &f.omega)
 	so := pflag.NewFlagSet("soc", pflag.ContinueOnError)
 	addSocFlags(so, &f.soc)
-	outFileFlag(so, &f.soc.out, "out", "", "soc: also write the result as a one-row Parquet file")
+	outFileFlag(so, &f.soc.out, "out", "", "soc, gcos: also write the result as a one-row Parquet file")
 	fp := pflag.NewFlagSet("fpga", pflag.ContinueOnError)
 	addFPGAFlags(fp, &f.fpga, "cost-model")
 	gc := pflag.NewFlagSet("gcos", pflag.ContinueOnError)
@@ -125,7 +125,7 @@ A unit's options are refused with another --unit.`,
 	for _, u := range evalUnits {
 		unitFlags[u].VisitAll(func(x *pflag.Flag) {
 			if fl.Lookup(x.Name) == nil {
-				if !strings.HasPrefix(x.Usage, u+": ") {
+				if !strings.HasPrefix(x.Usage, u+": ") && !strings.HasPrefix(x.Usage, u+", ") {
 					x.Usage = u + ": " + x.Usage
 				}
 				fl.AddFlag(x)
@@ -195,6 +195,8 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 		}
 		g := f.gcos
 		g.model, g.data, g.jsonOut = f.model, f.data, f.jsonOut
+		// eval has one --out: the flag registered first (soc's) holds it.
+		g.out = f.soc.out
 		if g.data == "" {
 			g.data = "cora"
 		}

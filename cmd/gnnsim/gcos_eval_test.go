@@ -54,9 +54,11 @@ func TestGcosEval(t *testing.T) {
 		if err := json.Unmarshal([]byte(js), &row); err != nil {
 			t.Fatal(err)
 		}
-		if ev := mustRun(t, append([]string{"eval", "--unit", "gcos", "--json"}, args...)...); ev != js {
+		pq2 := filepath.Join(dir, "eval.parquet")
+		if ev := mustRun(t, append([]string{"eval", "--unit", "gcos", "--json", "--out", pq2}, args...)...); ev != js {
 			t.Errorf("eval --unit gcos --json differs:\n%s\n%s", ev, js)
 		}
+		checkOut(t, pq2, []bench.GCoSRow{row}, "eval", "latency_ps")
 		checkOut(t, pq, []bench.GCoSRow{row}, "gcos eval", "latency_ps", "s0_kernel", "macs")
 		if row.Layers != 3 || row.LatencyPS <= 0 || row.MACs <= 0 {
 			t.Errorf("row %+v", row)
