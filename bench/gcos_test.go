@@ -10,6 +10,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"gnnsim/internal/shared"
 	"gnnsim/workload"
 )
 
@@ -70,6 +71,9 @@ func TestGCoSMorePEsOrBandwidthNeverSlower(t *testing.T) {
 			for _, til := range []string{"weight", "feature", "output"} {
 				spec := gcosSpec(fmt.Sprintf("[{subs: [1, 3, 5], kernel: [%s], tiling: [%s], %s}]", kern, til, axis.grid))
 				rows := gcosRows(t, spec)
+				if len(rows) < 3*5 {
+					t.Fatalf("%d rows", len(rows))
+				}
 				per := len(rows) / 3
 				for s := range 3 {
 					for i := 1; i < per; i++ {
@@ -218,4 +222,28 @@ func FuzzGCoSSpec(f *testing.F) {
 			t.Fatalf("first point of an accepted spec: %v", err)
 		}
 	})
+}
+
+// On Cora's real rows (the Planetoid files), too, more PEs in every
+// sub-accelerator or more bandwidth never make a design slower.
+func TestGCoSMonotoneOnRealRows(t *testing.T) {
+	shared.RequireData(t, "planetoid", "ind", "ind.cora.graph")
+	for _, grid := range []string{"pes: [64, 256, 816, 2048]", "hbm_gb_per_s: [50, 230, 460, 920]"} {
+		spec := fmt.Sprintf("unit: gcos\ngcos:\n  configs: [{subs: [1, 5], kernel: [inner, outer, row, column], %s}]\n  models: [testdata/sage3.yaml, testdata/gcn2.yaml]\n  data: [cora]\n  data_dir: %q\n", grid, shared.Data())
+		rows := gcosRows(t, spec)
+		// Rows of one (subs, kernel, model) in sweep order: the grid's
+		// values ascending.
+		last := map[string]GCoSRow{}
+		for _, b := range rows {
+			k := fmt.Sprint(b.Subs, b.S0Kernel, b.ModelName)
+			if a, ok := last[k]; ok && b.LatencyPS > a.LatencyPS {
+				t.Errorf("%s: %d subs, %s kernel, %s: %d ps -> %d ps (slower) at PEs %d -> %d, %g -> %g GB/s", grid, a.Subs, a.S0Kernel, a.ModelName,
+					a.LatencyPS, b.LatencyPS, a.S0PEs, b.S0PEs, a.HBMGBps, b.HBMGBps)
+			}
+			last[k] = b
+		}
+		if rows[0].FeatureDensity == 0 || rows[0].Nodes != 2708 {
+			t.Errorf("cora from disk: %+v", rows[0])
+		}
+	}
 }
