@@ -247,3 +247,24 @@ func TestGCoSMonotoneOnRealRows(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkGCoSRow is the per-point work of a gcos sweep: one design
+// built and sage3 priced on Cora's published size.
+func BenchmarkGCoSRow(b *testing.B) {
+	s, err := ParseSpec([]byte(gcosSpec("[{subs: [1, 3, 5], pes: [256, 816]}]")))
+	if err != nil {
+		b.Fatal(err)
+	}
+	ev, err := newGCoS(s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tab := &RowTable[GCoSRow]{}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		tab.Rows = tab.Rows[:0]
+		if err := ev.Evaluate(tab, Case{ID: i % 6}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
