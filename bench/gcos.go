@@ -123,14 +123,11 @@ func (g *GCoSConfigs) apply(base accel.Config, idx [gcosAxes]int) (accel.Config,
 		}
 	}
 	if len(g.Allocation) > 0 {
-		switch strings.ToLower(g.Allocation[idx[7]]) {
-		case "rows":
-			c.Alloc = accel.ByRows
-		case "columns":
-			c.Alloc = accel.ByColumns
-		default:
-			return c, fmt.Errorf("allocation %q, want rows or columns", g.Allocation[idx[7]])
+		a, err := accel.ParseAllocation(g.Allocation[idx[7]])
+		if err != nil {
+			return c, err
 		}
+		c.Alloc = a
 	}
 	if len(g.HBMGBps) > 0 {
 		if v := g.HBMGBps[idx[8]]; !(v >= accel.MinHBMGBps && v <= accel.MaxHBMGBps) {

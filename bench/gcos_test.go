@@ -182,14 +182,7 @@ func TestGCoSSpecErrors(t *testing.T) {
 // The gcos section of the package doc lists exactly the columns a gcos
 // sweep writes.
 func TestDocumentedGCoSColumns(t *testing.T) {
-	doc, err := os.ReadFile("doc.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var plain []string
-	for _, l := range strings.Split(string(doc), "\n") {
-		plain = append(plain, strings.TrimPrefix(strings.TrimPrefix(l, "//"), " "))
-	}
+	plain := docPlainLines(t)
 	dir := t.TempDir()
 	if _, err := mustPlan(t, gcosSpec("[{}]")).Run(context.Background(), dir, Options{Workers: 1}); err != nil {
 		t.Fatal(err)
@@ -267,4 +260,19 @@ func BenchmarkGCoSRow(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// docPlainLines returns the package doc's lines without their comment
+// markers.
+func docPlainLines(t *testing.T) []string {
+	t.Helper()
+	doc, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var plain []string
+	for _, l := range strings.Split(string(doc), "\n") {
+		plain = append(plain, strings.TrimPrefix(strings.TrimPrefix(l, "//"), " "))
+	}
+	return plain
 }

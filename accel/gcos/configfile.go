@@ -67,6 +67,17 @@ func ParseKernel(s string) (KernelMode, error) {
 	return 0, fmt.Errorf("unknown kernel mode %q (want %s)", s, strings.Join(kernelNames[:], ", "))
 }
 
+// ParseAllocation reads an allocation scheme by its name (rows, columns).
+func ParseAllocation(s string) (Allocation, error) {
+	switch strings.ToLower(s) {
+	case "rows":
+		return ByRows, nil
+	case "columns":
+		return ByColumns, nil
+	}
+	return 0, fmt.Errorf("unknown allocation %q (want rows or columns)", s)
+}
+
 // ParseConfig decodes and checks a design file. Unknown keys, a mode not
 // in Table I, a size out of range and a negative platform value are errors
 // naming the key.
@@ -103,13 +114,12 @@ func (f ConfigFile) Config() (Config, error) {
 		return fmt.Errorf("gcos: config file: %s: %s", key, fmt.Sprintf(format, args...))
 	}
 	c := Config{Name: f.Name, Repurpose: f.Repurpose, ShareWeights: f.ShareWeights}
-	switch strings.ToLower(f.Allocation) {
-	case "", "rows":
-		c.Alloc = ByRows
-	case "columns":
-		c.Alloc = ByColumns
-	default:
-		return Config{}, fail("allocation", "%q, want rows or columns", f.Allocation)
+	if f.Allocation != "" {
+		a, err := ParseAllocation(f.Allocation)
+		if err != nil {
+			return Config{}, fail("allocation", "%v", err)
+		}
+		c.Alloc = a
 	}
 	switch strings.ToLower(f.Scheme) {
 	case "", "parallel":
