@@ -248,6 +248,11 @@
 // GAT with more than one head, aggregation over a k-NN graph (Layer.K) and
 // grouped products are errors.
 //
+// A model's element-wise activations (workload.Act layers, a model file's
+// activation: keys) are fused into the combination phase's output write
+// and skipped by ModelLayers: they add no traffic, their cycles hide
+// behind the write, and their energy is not modelled.
+//
 // Left out: loop orders other than the defaults, DRAM refresh and bank
 // conflicts, more than one DRAM channel, interleaving DMA streams (one
 // stream holds the channel until it is sent), back-pressure from stores

@@ -64,3 +64,29 @@ func layerWork(l workload.Layer) (work, error) {
 
 // dims returns l's dataflow dimensions on a graph of v nodes.
 func dims(l workload.Layer, v int) dataflow.Dims { return dataflow.Dims{V: v, F: l.F, G: l.G} }
+
+// ModelLayers returns the layers of model m the accelerator runs, in
+// order, each named as the model names it (workload.Model.Graph). An
+// element-wise activation (workload.Act) is left out, by decision: the
+// accelerator applies it to the combination phase's outputs as they leave
+// the PEs, inside the write the combination phase already costs, so it
+// adds no traffic; its cycles are hidden behind that write and its energy
+// is not modelled (activation functions are left out, see the package
+// doc). Every other layer is kept, and Prepare refuses the kinds the
+// accelerator does not model, naming them.
+func ModelLayers(m workload.Model) ([]workload.Layer, error) {
+	nodes, err := m.Graph()
+	if err != nil {
+		return nil, fmt.Errorf("accel: %w", err)
+	}
+	var ls []workload.Layer
+	for _, n := range nodes {
+		if n.Layer.Kind == workload.Act {
+			continue
+		}
+		l := n.Layer
+		l.Name = n.Name
+		ls = append(ls, l)
+	}
+	return ls, nil
+}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"syscall"
 	"testing"
 	"time"
@@ -30,6 +31,8 @@ func TestMain(m *testing.M) {
 		switch os.Getenv("GNNSIM_BENCH_CHILD_SPEC") {
 		case "fpga":
 			text = fpgaCrashSpec
+		case "soc":
+			text = socCrashSpec
 		case "gcos":
 			text = gcosCrashSpec
 		}
@@ -56,14 +59,24 @@ func TestMain(m *testing.M) {
 // fpgaCrashSpec is an fpga design sweep of many small chunks.
 var fpgaCrashSpec = fpgaGrid(10, 30, 30) + "chunk_points: 60\n"
 
+// socCrashSpec is the example soc sweep (1,008 points) in chunks of 8.
+var socCrashSpec = regexp.MustCompile(`(?m)^chunk_points: \d+`).ReplaceAllString(socExample, "chunk_points: 8")
+
 // A sweep killed with SIGKILL mid-run and restarted produces the same final
-// dataset as an uninterrupted run: a graph sweep and an fpga design sweep.
+// dataset as an uninterrupted run: a graph sweep, an fpga and a soc design
+// sweep.
 func TestSweepKilledAndResumed(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kills a child process; skipped with -short")
 	}
 	t.Run("omega", func(t *testing.T) { killAndResume(t, "", crashSpec) })
 	t.Run("fpga", func(t *testing.T) { killAndResume(t, "fpga", fpgaCrashSpec) })
+	t.Run("soc", func(t *testing.T) {
+		if n := mustPlan(t, socCrashSpec).NumChunks(); n != 126 {
+			t.Fatalf("the soc crash spec has %d chunks, want 1,008 points in chunks of 8", n)
+		}
+		killAndResume(t, "soc", socCrashSpec)
+	})
 	t.Run("gcos", func(t *testing.T) { killAndResume(t, "gcos", gcosCrashSpec) })
 }
 

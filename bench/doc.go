@@ -114,6 +114,83 @@
 //	SELECT arch, min(latency_ps) / 1e9 AS best_ms, count(*) FILTER (WHERE feasible) AS feasible
 //	FROM 'results/fpga-example/runs.parquet' GROUP BY arch ORDER BY best_ms;
 //
+// # SoC sweeps (unit: soc)
+//
+// A spec with unit: soc sweeps zoo models mapped onto the units of a
+// heterogeneous SoC (package soc, MaGNAS Eq. 6-7; default the Jetson AGX
+// Xavier's GPU and DLA) over the grid of its soc: block
+// (testdata/soc.yaml). Its keys:
+//
+//   - models: zoo model names (gnnsim models); model files are not taken
+//     on the soc path yet.
+//   - graph_ops: the ViGs' Grapher op, mr (default), edge, gin or sage;
+//     the CNNs take only mr.
+//   - mappings: presets all-UNIT (every segment on UNIT: all-gpu,
+//     all-dla) and graphers-on-UNIT (every segment of a Grapher block on
+//     UNIT, at block, layer or kernel granularity alike, the rest on the
+//     SoC's first unit, the GPU; a CNN has no Grapher, so it is all on
+//     the first unit); {random: {count: N, seed: S}}, N mappings drawn
+//     from a PCG seeded with S and the model's name, each segment on a
+//     unit drawn uniformly among those that run it (so every mapping is
+//     valid); or a mapping as soc eval --mapping takes it (one unit, or
+//     one unit per segment: gnnsim models show NAME lists the segments).
+//   - dvfs: per clock domain (gpu, dla, emc, cpu or a spec file's unit),
+//     a list of operating points in MHz, each a point of the domain's
+//     table, or all for the table (written out as its list in the
+//     normalised spec, so merge needs no SoC file). A domain left out
+//     runs at its highest point.
+//   - power_modes: power modes of the SoC (gnnsim soc units: MAXN, 10W,
+//     an ID), each crossed with the dvfs grid, whose clocks must then be
+//     within every mode's caps (a domain left out runs at the mode's
+//     highest point).
+//   - spec, precision, granularity: soc eval's --spec (a SoC spec file),
+//     --precision (fp16, the default, or fp32) and --granularity (block,
+//     default, layer or kernel).
+//
+// Point p is models[m] x graph_ops[o] x setting s x mappings[k] with
+// p = ((m*len(graph_ops) + o)*settings + s)*mappings + k, a random entry
+// counting as its count of mappings; setting s is power_modes (or none)
+// x the dvfs grid, whose domains go in name order, the last varying
+// fastest. Mappings vary fastest, so the points of one setting are
+// consecutive and the SoC's costs are tabulated once per setting and
+// chunk. Points are chunked (chunk_points), sharded, resumed and merged
+// as fpga's are. runs.parquet has one row per point, in point order; the
+// names are soc eval --json's where it has them:
+//
+//	point_id                           design point (0-based)
+//	model, graph_op                    model (vig-s; vig-s-gin for another op), Grapher op (mrconv, gin, ...)
+//	soc, granularity, segments         SoC name; block | layer | kernel; segments the mapping assigns
+//	mapping_name                       the entry: all-gpu, graphers-on-dla, random/SEED/I, or the mapping as written
+//	mapping                            the mapping as soc eval prints it: a unit per segment, comma-separated
+//	gpu_segments, dla_segments         segments mapped on the GPU, on the DLA (0 without such a unit)
+//	transitions                        changes of unit between consecutive segments
+//	power_mode                         the power mode's name, empty without power_modes
+//	dvfs                               every domain's clock, as soc eval --dvfs reads it (cpu=...,dla=...,emc=...,gpu=...)
+//	gpu_hz, dla_hz, emc_hz, cpu_hz     DOUBLE clocks in Hz (0 without such a domain)
+//	latency_ms, energy_mj, power_w     one frame: latency, energy (CPU and memory included), average power
+//	transfer_ms, dram_bytes            time moving feature maps between units; off-chip bytes
+//	platform_mj                        the CPU's and the memory's part of energy_mj
+//	gpu_busy_ms, dla_busy_ms           time each unit holds work (0 without such a unit)
+//	units                              LIST of STRING: the SoC's units, in order
+//	unit_segments, unit_hz, busy_ms    LISTs per unit (INT64, DOUBLE, DOUBLE): segments, clock, busy time
+//
+// A row equals what gnnsim soc eval --json (and gnnsim eval --unit soc
+// --json) prints for the row's model, --graph-op, --mapping, --dvfs and
+// --power-mode. DuckDB reads the table with its types, e.g. the mean
+// latency per mapping and its best latency at 10 W or less, then the five
+// lowest-energy settings of graphers-on-dla:
+//
+//	SELECT mapping_name, avg(latency_ms) AS mean_ms, min(latency_ms) FILTER (WHERE power_w <= 10) AS best_10w_ms
+//	FROM 'results/soc-example/runs.parquet' GROUP BY 1 ORDER BY 2;
+//	SELECT gpu_hz / 1e6 AS gpu_mhz, emc_hz / 1e6 AS emc_mhz, energy_mj, list_sum(busy_ms) AS busy
+//	FROM 'results/soc-example/runs.parquet' WHERE mapping_name = 'graphers-on-dla' ORDER BY energy_mj LIMIT 5;
+//
+// (Both checked with DuckDB 1.5.6, which reads the lists as VARCHAR[],
+// BIGINT[] and DOUBLE[].)
+//
+// Left out: measured per-block tables (soc eval --table) and pipelined
+// frames (--frames): a row is one frame's Eq. 6-7 cost.
+//
 // # Unit kinds
 //
 // The spec's unit: key names the kind of hardware swept (default omega).
@@ -123,12 +200,18 @@
 // swept exactly like omega. UnitSweep makes a kind of any hw.Unit
 // (hw.LayerWork per graph, layer kind and size; one CostRow per unit with
 // time_ps, cycles, energy_pj, dram_bytes, macs). A kind with Points set
-// (fpga) sweeps design points instead of graphs. The model: key (a whole model instead
-// of layers) is accepted only by a kind registered with Models set; none
-// is built in, and the error says so.
+// (fpga, soc) sweeps design points instead of graphs. The model: key (a
+// whole model instead of layers) is accepted only by a kind registered
+// with Models set; none is built in, and the error says so (soc names its
+// models in its own block).
 //
 // Relative paths in a spec are relative to the working directory of the
 // command, not to the spec file, so a spec means the same on every shard.
+//
+// ResolveData is the one meaning of every command's --data: a path (file,
+// folder, Planetoid prefix) or a name looked up under the data directory
+// (the Planetoid sets and Reddit, the RealSets, a SuiteSparse matrix by
+// file name), checked against what the command reads (DataNeed).
 //
 // Left out: per-run wall-clock times (they would break byte-identity) and
 // automatic retries of failed chunks (rerun the command).

@@ -122,6 +122,12 @@ func TestDocumentedColumns(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameSet(t, "bench doc fpga runs.parquet", runs["fpga"], fileColumns(t, filepath.Join(fdir, RunsFile)))
+
+	sdir := t.TempDir()
+	if _, err := mustPlan(t, "unit: soc\nsoc: {models: [vig-ti], mappings: [all-gpu]}\n").Run(context.Background(), sdir, Options{Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	sameSet(t, "bench doc soc runs.parquet", runs["soc"], fileColumns(t, filepath.Join(sdir, RunsFile)))
 }
 
 // docRunColumns returns the documented runs columns of each unit kind:

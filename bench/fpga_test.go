@@ -35,22 +35,38 @@ func TestFPGASweepShardsAndResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkPointSweep(t, string(data), 3*4*3, map[string]parquet.Kind{"feasible": parquet.Boolean, "cycles": parquet.Int64, "latency_ps": parquet.Int64,
-		"lut": parquet.Int64, "l1_t_aggr": parquet.Int64, "l0_w_frac": parquet.Int64, "arch": parquet.ByteArray, "l0_attn": parquet.ByteArray})
+	spec := string(data)
+	base, serial := serialPointSweep(t, spec, 3*4*3)
+	// Numbers are typed columns: DuckDB and pandas read them as they are.
+	pf, err := pqio.Open(filepath.Join(serial, RunsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	types := map[string]parquet.Kind{}
+	for _, fl := range pf.Schema().Fields() {
+		types[fl.Name()] = fl.Type().Kind()
+	}
+	pf.Close()
+	for col, k := range map[string]parquet.Kind{"feasible": parquet.Boolean, "cycles": parquet.Int64, "latency_ps": parquet.Int64,
+		"lut": parquet.Int64, "l1_t_aggr": parquet.Int64, "l0_w_frac": parquet.Int64, "arch": parquet.ByteArray, "l0_attn": parquet.ByteArray} {
+		if types[col] != k {
+			t.Errorf("column %s has type %v, want %v", col, types[col], k)
+		}
+	}
+	checkPointSweepIdentity(t, spec, base, readRunsFile(t, serial))
 }
 
-// checkPointSweep runs spec, a sweep of design points, serially (points
-// rows with the column types of types, no graphs table), sharded 3 ways
-// and merged, interrupted and resumed, and with a damaged part: every
-// run writes the serial run's bytes.
-func checkPointSweep(t *testing.T, spec string, points int, types map[string]parquet.Kind) {
+// serialPointSweep runs the design-point sweep of spec (several chunks of
+// points in all) with one worker into base/serial, checking its summary
+// and that it wrote no graphs table.
+func serialPointSweep(t *testing.T, spec string, points int) (base, serial string) {
 	t.Helper()
 	p := mustPlan(t, spec)
 	if p.NumChunks() < 3 {
 		t.Fatalf("%d chunks: the example should have several", p.NumChunks())
 	}
-	base := t.TempDir()
-	serial := filepath.Join(base, "serial")
+	base = t.TempDir()
+	serial = filepath.Join(base, "serial")
 	sum, err := p.Run(context.Background(), serial, Options{Workers: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -58,28 +74,19 @@ func checkPointSweep(t *testing.T, spec string, points int, types map[string]par
 	if !sum.Complete || sum.Points != points || sum.Runs != sum.Points || sum.Graphs != 0 {
 		t.Fatalf("summary %+v", sum)
 	}
-	// Numbers are typed columns: DuckDB and pandas read them as they are.
-	pf, err := pqio.Open(filepath.Join(serial, RunsFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[string]parquet.Kind{}
-	for _, fl := range pf.Schema().Fields() {
-		if fl.Leaf() {
-			got[fl.Name()] = fl.Type().Kind()
-		}
-	}
-	pf.Close()
-	for col, k := range types {
-		if got[col] != k {
-			t.Errorf("column %s has type %v, want %v", col, got[col], k)
-		}
-	}
 	if _, err := os.Stat(filepath.Join(serial, GraphsFile)); err == nil {
-		t.Error("an fpga sweep wrote a graphs table")
+		t.Errorf("a %s sweep wrote a graphs table", p.Spec.Unit)
 	}
-	want := readRunsFile(t, serial)
+	return base, serial
+}
 
+// checkPointSweepIdentity checks that a design-point sweep of spec,
+// sharded three ways and merged, interrupted and resumed, or with a
+// damaged part recomputed, writes runs table want (the serial run's).
+// base is a scratch directory.
+func checkPointSweepIdentity(t *testing.T, spec, base string, want []byte) {
+	t.Helper()
+	p := mustPlan(t, spec)
 	shards := runShards(t, spec, base, 3)
 	merged := filepath.Join(base, "merged")
 	if _, err := Merge(shards, merged); err != nil {
@@ -106,7 +113,7 @@ func checkPointSweep(t *testing.T, spec string, points int, types map[string]par
 	if _, err := os.Stat(filepath.Join(resumed, RunsFile)); err == nil {
 		t.Fatal("half a sweep wrote the final table")
 	}
-	sum, err = mustPlan(t, spec).Run(context.Background(), resumed, Options{Workers: 2})
+	sum, err := mustPlan(t, spec).Run(context.Background(), resumed, Options{Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +217,7 @@ func TestFPGASpecErrors(t *testing.T) {
 		{"negative limit", u + "fpga: {archs: [gcn/add/relu/8], dsp: -1}\n", "fpga", "negative limit"},
 		{"fpga on omega", "graphs: [{generator: er, count: 1}]\nfpga: {archs: [gcn/add/relu/8]}\n", "fpga", "only unit: fpga reads it"},
 		{"chunk_points on omega", "graphs: [{generator: er, count: 1}]\nchunk_points: 3\n", "chunk_points", "fpga"},
-		{"unknown unit lists kinds", "graphs: [{generator: er, count: 1}]\nunit: soc\n", "unit", "registered: omega, fpga"},
+		{"unknown unit lists kinds", "graphs: [{generator: er, count: 1}]\nunit: tpu\n", "unit", "registered: omega, fpga, gcos, soc"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := ParseSpec([]byte(c.yaml))

@@ -10,6 +10,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"gnnsim/internal/pqio"
 	"gnnsim/internal/shared"
 	"gnnsim/workload"
 )
@@ -21,9 +22,27 @@ func TestGCoSSweepShardsAndResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkPointSweep(t, string(data), (1+12+12)*2*2, map[string]parquet.Kind{"feasible": parquet.Boolean, "cycles": parquet.Int64,
+	spec := string(data)
+	base, serial := serialPointSweep(t, spec, (1+12+12)*2*2)
+	pf, err := pqio.Open(filepath.Join(serial, RunsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]parquet.Kind{}
+	for _, fl := range pf.Schema().Fields() {
+		if fl.Leaf() {
+			got[fl.Name()] = fl.Type().Kind()
+		}
+	}
+	pf.Close()
+	for col, k := range map[string]parquet.Kind{"feasible": parquet.Boolean, "cycles": parquet.Int64,
 		"latency_ps": parquet.Int64, "latency_us": parquet.Double, "pes": parquet.Int64, "s4_tile_n": parquet.Int64, "s0_kernel": parquet.ByteArray,
-		"hbm_gb_per_s": parquet.Double, "macs": parquet.Int64, "model": parquet.ByteArray})
+		"hbm_gb_per_s": parquet.Double, "macs": parquet.Int64, "model": parquet.ByteArray} {
+		if got[col] != k {
+			t.Errorf("column %s has type %v, want %v", col, got[col], k)
+		}
+	}
+	checkPointSweepIdentity(t, spec, base, readRunsFile(t, serial))
 }
 
 // gcosCrashSpec is a gcos sweep of many small chunks.

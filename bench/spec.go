@@ -60,11 +60,13 @@ type Spec struct {
 
 	// FPGA is the design grid of unit: fpga (see FPGASpec).
 	FPGA *FPGASpec `yaml:"fpga,omitempty"`
+	// Soc is the model x mapping x DVFS grid of unit: soc (see SocSpec).
+	Soc *SocSpec `yaml:"soc,omitempty"`
 	// GCoS is the designs x models x data sets grid of unit: gcos (see
 	// GCoSSpec).
 	GCoS *GCoSSpec `yaml:"gcos,omitempty"`
 	// ChunkPoints is, for a unit kind that sweeps design points instead
-	// of graphs (fpga), the number of consecutive points per part file.
+	// of graphs (fpga, soc), the number of consecutive points per part file.
 	// Default 4096.
 	ChunkPoints int `yaml:"chunk_points,omitempty"`
 }
@@ -324,7 +326,7 @@ func (s *Spec) normalizePoints(k UnitKind) error {
 	return nil
 }
 
-// checkKindBlocks refuses a kind's own block (fpga:) in a spec of another
+// checkKindBlocks refuses a kind's own block (fpga:, soc:) in a spec of another
 // kind, so a forgotten unit: key is not a silent omega sweep.
 func (s *Spec) checkKindBlocks(k UnitKind) error {
 	if s.FPGA != nil && k.Name != fpgaUnit {
@@ -332,6 +334,9 @@ func (s *Spec) checkKindBlocks(k UnitKind) error {
 	}
 	if s.GCoS != nil && k.Name != gcosUnit {
 		return specErr("gcos", "only unit: gcos reads it (this spec's unit is %s)", k.Name)
+	}
+	if s.Soc != nil && k.Name != socUnit {
+		return specErr("soc", "only unit: soc reads it (this spec's unit is %s)", k.Name)
 	}
 	return nil
 }

@@ -153,7 +153,7 @@ func skipped(o Options, why, missing string) (*Report, error) {
 		return nil, err
 	}
 	path := filepath.Join(o.Out, "report.md")
-	text := fmt.Sprintf("# Skipped\n\n%s (looked for %s). Point --data or GNNSIM_DATA at the shared data folder.\n", why, missing)
+	text := fmt.Sprintf("# Skipped\n\n%s (looked for %s). Point --data-dir or GNNSIM_DATA at the shared data folder.\n", why, missing)
 	if err := atomicfile.WriteFile(path, []byte(text)); err != nil {
 		return nil, err
 	}

@@ -38,6 +38,11 @@ type Info struct {
 	Predictive bool
 	// Oracle policies use true latencies to order or place jobs.
 	Oracle bool
+	// Holds is set by policies that may leave a free machine idle while
+	// jobs are queued (EFT keeps a job for the machine it will finish on
+	// first): their Pick may return ok false with jobs queued, and the
+	// harness then waits for the next arrival or completion.
+	Holds bool
 }
 
 // MappingIn returns the mapping rule the policy runs with when baselines
@@ -103,11 +108,11 @@ func Standard() []Policy {
 	return []Policy{Random(), FCFS(), LIFO(), SJFNodes(), SJFEdges(), SJFTruth(), SJFPredicted()}
 }
 
-// ByName returns a fresh instance of the standard policy with the given name
-// (case-insensitive).
+// ByName returns a fresh instance of the standard policy, or EFT, with the
+// given name (case-insensitive).
 func ByName(name string) (Policy, error) {
 	var names []string
-	for _, p := range Standard() {
+	for _, p := range append(Standard(), EFT()) {
 		if strings.EqualFold(p.Info().Name, name) {
 			return p, nil
 		}

@@ -142,6 +142,15 @@ type Problem struct {
 // run. Every latency must be positive, and every prediction finite and
 // positive.
 func NewProblem(jobs []workload.Job, machines []Machine, truth *Table, pred Predictor) (*Problem, error) {
+	if err := workload.ValidateAll(jobs); err != nil {
+		return nil, fmt.Errorf("sched: %w", err)
+	}
+	return newProblem(jobs, machines, truth, pred)
+}
+
+// newProblem is NewProblem for jobs the caller has validated: a
+// SharedProblem's model inferences, which are not GNN-layer jobs.
+func newProblem(jobs []workload.Job, machines []Machine, truth *Table, pred Predictor) (*Problem, error) {
 	if len(jobs) == 0 {
 		return nil, errors.New("sched: no jobs")
 	}
@@ -156,9 +165,6 @@ func NewProblem(jobs []workload.Job, machines []Machine, truth *Table, pred Pred
 	}
 	if len(jobs) > math.MaxInt32 {
 		return nil, fmt.Errorf("sched: %d jobs exceed the int32 job index", len(jobs))
-	}
-	if err := workload.ValidateAll(jobs); err != nil {
-		return nil, fmt.Errorf("sched: %w", err)
 	}
 	p := &Problem{
 		jobs:     slices.Clone(jobs),

@@ -127,14 +127,19 @@ func Run(p *Problem, policy Policy, opt Options) (*Result, error) {
 	policy.Reset(&r.env)
 	r.s.At(r.eligible(p.order[0]), prioEvent, r.arriveFn)
 	r.s.Run()
-	if r.err != nil {
-		return nil, r.err
+	return r.res.complete(r.err, r.done, r.s.Events())
+}
+
+// complete ends a run: its error, or a check that every job ran.
+func (res *Result) complete(err error, done int, events uint64) (*Result, error) {
+	if err != nil {
+		return nil, err
 	}
-	if r.done != n {
-		return nil, fmt.Errorf("sched: policy %s: %d of %d jobs never ran", info.Name, n-r.done, n)
+	if n := len(res.Records); done != n {
+		return nil, fmt.Errorf("sched: policy %s: %d of %d jobs never ran", res.Policy.Name, n-done, n)
 	}
-	r.res.Events = r.s.Events()
-	return r.res, nil
+	res.Events = events
+	return res, nil
 }
 
 // drawMappings draws the random mapping of every (job, machine) pair, in
@@ -215,29 +220,14 @@ func (r *runner) dispatch() {
 	r.pending = false
 	M := len(r.p.machines)
 	for r.err == nil && len(r.free) > 0 && r.queued > 0 {
-		r.scratch = append(r.scratch[:0], r.free...)
-		j, m, ok := r.policy.Pick(r.scratch)
-		name := r.res.Policy.Name
-		switch {
-		case !ok:
-			r.err = fmt.Errorf("sched: policy %s returned no job with %d queued", name, r.queued)
-			return
-		case j < 0 || j >= len(r.state) || r.state[j] != stateQueued:
-			r.err = fmt.Errorf("sched: policy %s picked job %d, which is not queued", name, j)
-			return
-		case m < 0 || m >= M || r.running[m] >= 0:
-			r.err = fmt.Errorf("sched: policy %s picked machine %d, which is not free", name, m)
+		var j, m int
+		var ok bool
+		j, m, ok, r.err = pickChecked(r.policy, r.res.Policy, &r.free, &r.scratch, r.state, r.queued, r.running)
+		if !ok {
 			return
 		}
-		r.state[j] = stateDone
 		r.queued--
 		r.running[m] = int32(j)
-		for k, f := range r.free {
-			if f == m {
-				r.free = append(r.free[:k], r.free[k+1:]...)
-				break
-			}
-		}
 
 		var k int
 		switch r.rule {
@@ -262,17 +252,49 @@ func (r *runner) dispatch() {
 func (r *runner) finish(m int) {
 	r.running[m] = -1
 	r.done++
-	// Insert m keeping free ascending (M is small).
-	k := len(r.free)
-	r.free = append(r.free, m)
-	for k > 0 && r.free[k-1] > m {
-		r.free[k] = r.free[k-1]
-		k--
-	}
-	r.free[k] = m
+	r.free = addFree(r.free, m)
 	if r.queued > 0 {
 		r.wake()
 	}
+}
+
+// pickChecked asks policy for a (queued job, free machine) pair, checks it
+// against the run's state (running[m] >= 0: machine m is busy), marks the
+// job dispatched and takes the machine out of *free. ok is false when the
+// policy holds its jobs (Info.Holds) or misbehaves (then err says how).
+func pickChecked(policy Policy, info Info, free, scratch *[]int, state []uint8, queued int, running []int32) (j, m int, ok bool, err error) {
+	*scratch = append((*scratch)[:0], *free...)
+	j, m, ok = policy.Pick(*scratch)
+	switch {
+	case !ok && info.Holds:
+		return 0, 0, false, nil // the policy keeps its jobs for busy machines
+	case !ok:
+		return 0, 0, false, fmt.Errorf("sched: policy %s returned no job with %d queued", info.Name, queued)
+	case j < 0 || j >= len(state) || state[j] != stateQueued:
+		return 0, 0, false, fmt.Errorf("sched: policy %s picked job %d, which is not queued", info.Name, j)
+	case m < 0 || m >= len(running) || running[m] >= 0:
+		return 0, 0, false, fmt.Errorf("sched: policy %s picked machine %d, which is not free", info.Name, m)
+	}
+	state[j] = stateDone
+	for k, f := range *free {
+		if f == m {
+			*free = append((*free)[:k], (*free)[k+1:]...)
+			break
+		}
+	}
+	return j, m, true, nil
+}
+
+// addFree inserts machine m into free, keeping it ascending (M is small).
+func addFree(free []int, m int) []int {
+	k := len(free)
+	free = append(free, m)
+	for k > 0 && free[k-1] > m {
+		free[k] = free[k-1]
+		k--
+	}
+	free[k] = m
+	return free
 }
 
 // RunAll runs every policy for every seed with opt (opt.Seed is ignored) and returns the results seed-major, policies in order.

@@ -26,11 +26,13 @@ var table2 = []struct {
 var table3A3 = struct{ gpuMS, dlaMS, gpuMJ, dlaMJ float64 }{13.42, 25.56, 273.22, 121.74}
 
 // a3Model is Ours-a3 as repro/seed000 builds it: graph ops S-G-S-G in four
-// superblocks of depth 4, fc1 in the first only, FFN hidden width 320
-// (depth and width are not published).
+// superblocks of depth 2, fc1 in the first only, FFN hidden width 320.
+// Table 3 maps a Stem, 7 Graphers, 7 FFNs and a Cls (16 segments); 8
+// blocks is the fewest Table 1's depths {2, 3, 4} allow. The width is not
+// published (the widest is taken).
 func a3Model() (workload.Model, error) {
 	sb := func(op workload.LayerKind, fc bool) workload.Superblock {
-		return workload.Superblock{Depth: 4, Op: op, PreFC: fc, FFN: true, FFNHidden: 320}
+		return workload.Superblock{Depth: 2, Op: op, PreFC: fc, FFN: true, FFNHidden: 320}
 	}
 	return workload.MaGNASSpace().Model([]workload.Superblock{sb(workload.SAGE, true), sb(workload.GIN, false), sb(workload.SAGE, false), sb(workload.GIN, false)})
 }
@@ -79,9 +81,10 @@ func calibrate(s *SoC) ([]calibPoint, error) {
 	return out, nil
 }
 
-// TestCalibrationTable2 checks the default profile against MaGNAS Table 2:
+// TestCalibrationTable2 checks the MaGNAS profile against MaGNAS Table 2:
 // every figure within 15 % and the four graph ops in the published order,
-// per unit and metric. Run with -v for the table.
+// per unit and metric; and Table 3's a3 latencies within 15 %. Run with -v
+// for the table.
 func TestCalibrationTable2(t *testing.T) {
 	ours, err := calibrate(MaGNAS())
 	if err != nil {
@@ -98,16 +101,22 @@ func TestCalibrationTable2(t *testing.T) {
 		{"GPU energy mJ", func(i int) float64 { return table2[i].gpuMJ }, func(p calibPoint) float64 { return p.gpuMJ }},
 		{"DLA energy mJ", func(i int) float64 { return table2[i].dlaMJ }, func(p calibPoint) float64 { return p.dlaMJ }},
 	}
-	// Table 3's a3 beside ours, reported, not asserted: its depth and
-	// width are not published (a3Model's are guesses), and under this
-	// model they cannot meet Table 2's common per-model overhead (see the
-	// soc report of issue 24).
+	// Table 3's a3: its latencies are asserted within tol (they identify
+	// the harness's per-frame cost, cpu.magnas_frame_cycles); its energies
+	// are reported, not asserted: the per-frame cost draws the platform's
+	// power while the paper's a3 draws as much as ViG-S on the GPU (see
+	// xavier.yaml, magnas_frame_cycles).
 	a3 := ours[len(table2)]
 	for _, c := range []struct {
 		name       string
 		our, paper float64
-	}{{"a3 GPU ms", a3.gpuMS, table3A3.gpuMS}, {"a3 DLA ms", a3.dlaMS, table3A3.dlaMS}, {"a3 GPU mJ", a3.gpuMJ, table3A3.gpuMJ}, {"a3 DLA mJ", a3.dlaMJ, table3A3.dlaMJ}} {
-		t.Logf("Table 3 %-10s %9.2f %9.2f %+6.1f%%", c.name, c.our, c.paper, 100*(c.our/c.paper-1))
+		assert     bool
+	}{{"a3 GPU ms", a3.gpuMS, table3A3.gpuMS, true}, {"a3 DLA ms", a3.dlaMS, table3A3.dlaMS, true}, {"a3 GPU mJ", a3.gpuMJ, table3A3.gpuMJ, false}, {"a3 DLA mJ", a3.dlaMJ, table3A3.dlaMJ, false}} {
+		rel := c.our/c.paper - 1
+		t.Logf("Table 3 %-10s %9.2f %9.2f %+6.1f%%", c.name, c.our, c.paper, 100*rel)
+		if c.assert && (math.IsNaN(rel) || math.Abs(rel) > tol) {
+			t.Errorf("Table 3 %s: ours %.2f, published %.2f: %+.1f %% (limit %.0f %%)", c.name, c.our, c.paper, 100*rel, 100*tol)
+		}
 	}
 	ours = ours[:len(table2)]
 	for _, m := range metrics {

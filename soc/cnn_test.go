@@ -142,3 +142,49 @@ func TestLayersSumToTotal(t *testing.T) {
 		}
 	}
 }
+
+// TestWinogradShapes: the DLA's Winograd mode speeds up exactly the
+// convolutions with a 3x3 window at stride 1 (padded to keep their size),
+// and never makes a kernel slower.
+func TestWinogradShapes(t *testing.T) {
+	dla, _ := Default().Unit("dla")
+	noWino := DefaultSpec()
+	noWino.Units = append([]UnitSpec(nil), noWino.Units...)
+	for i := range noWino.Units {
+		if noWino.Units[i].Tiling != nil {
+			tl := *noWino.Units[i].Tiling
+			tl.Winograd = 0
+			noWino.Units[i].Tiling = &tl
+		}
+	}
+	s0, err := New(noWino)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dla0, _ := s0.Unit("dla")
+	in := workload.Grid(28, 28)
+	for _, c := range []struct {
+		window, stride, pad int
+		want                bool
+	}{{3, 1, 1, true}, {1, 1, 0, false}, {3, 2, 1, false}, {5, 1, 2, false}, {7, 2, 3, false}} {
+		l := workload.Layer{Kind: workload.Conv, Name: "c", F: 64, G: 128, Window: c.window, Stride: c.stride, Pad: c.pad}
+		ks, err := l.Kernels(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := winograd(ks[0]); got != c.want {
+			t.Errorf("%dx%d stride %d pad %d: winograd %v, want %v", c.window, c.window, c.stride, c.pad, got, c.want)
+		}
+		with, err := dla.(*Roofline).KernelCost(ks[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		without, err := dla0.(*Roofline).KernelCost(ks[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if with.TimePS > without.TimePS || (c.want && with.TimePS >= without.TimePS) || (!c.want && with.TimePS != without.TimePS) {
+			t.Errorf("%dx%d stride %d: %d ps with Winograd, %d without", c.window, c.window, c.stride, with.TimePS, without.TimePS)
+		}
+	}
+}

@@ -81,7 +81,8 @@ type table struct {
 	compB   []int64
 	in, out []step
 	// entry is the first segment's start on the unit running its first
-	// kernel (a DLA's loadable submission).
+	// kernel: the host's per-frame work (CPUSpec.FrameCycles) and a DLA's
+	// loadable submission.
 	entry []step
 	busy  []int64 // [(i*nu+u)*nu + e]: compute time on unit e
 	// first and last are the units running a segment's first and last
@@ -183,6 +184,10 @@ func (e *Evaluator) build(set Setting) (*table, error) {
 		compB: make([]int64, n*nu), in: make([]step, n*nu), out: make([]step, n*nu), entry: make([]step, n*nu),
 		busy: make([]int64, n*nu*nu), err: make([]error, n*nu), first: make([]int, n*nu), last: make([]int, n*nu)}
 	bwPerPS := env.BytesPerSec * 1e-12
+	// The host's per-frame work precedes the first unit's start; it is
+	// drawn at the platform's power (the unit waiting on it is counted
+	// busy, so BusyPS still sums to the latency).
+	framePS := e.soc.cpu.framePS(set.cpu)
 	var phases []Phase
 	for i, sg := range e.segs {
 		for u, unit := range units {
@@ -224,9 +229,11 @@ func (e *Evaluator) build(set Setting) (*table, error) {
 			}
 			t.in[j] = transferStep(units[t.first[j]], t.first[j], sg.InElems*env.ElementBytes, env, true)
 			t.out[j] = transferStep(units[t.last[j]], t.last[j], sg.OutElems*env.ElementBytes, env, false)
+			t.entry[j] = step{unit: t.first[j], ps: framePS}
 			if d, ok := units[t.first[j]].(DirectedTransferer); ok {
 				c := d.Entry()
-				t.entry[j] = step{unit: t.first[j], ps: c.TimePS, pj: c.EnergyPJ}
+				t.entry[j].ps = hw.SatAdd(t.entry[j].ps, c.TimePS)
+				t.entry[j].pj = c.EnergyPJ
 			}
 		}
 	}
@@ -389,8 +396,10 @@ func (r *Result) checkRange() error {
 		return err
 	}
 	for u, b := range r.BusyPS {
-		if err := hw.CheckCount(fmt.Sprintf("soc: unit %d's busy time (ps)", u), b, rescale); err != nil {
-			return err
+		// A constant quantity: this runs on every evaluation, and a
+		// formatted one would allocate there (sweeps, searches).
+		if err := hw.CheckCount("soc: a unit's busy time (ps)", b, rescale); err != nil {
+			return fmt.Errorf("%w (unit %d)", err, u)
 		}
 	}
 	if math.IsNaN(r.EnergyPJ) || math.IsInf(r.EnergyPJ, 0) {

@@ -35,8 +35,17 @@ type CPUSpec struct {
 	// graph op (UnitSpec.Glue: the index arithmetic, transposes and copies
 	// of its deployed form): host-side work per op, at the CPU clock, that
 	// no unit's clock shortens. 0 means LaunchCycles.
-	GlueCycles float64           `yaml:"glue_cycles"`
-	Sources    map[string]string `yaml:"sources"`
+	GlueCycles float64 `yaml:"glue_cycles"`
+	// FrameCycles is the CPU time, in cycles, of one inference call that
+	// no unit overlaps: the host's per-frame work before the first kernel
+	// (input copy and binding, the engine's enqueue, the stream
+	// synchronisation and output read-back of a framework's inference
+	// loop). It runs at the CPU clock. 0 means none.
+	FrameCycles float64 `yaml:"frame_cycles"`
+	// MaGNASFrameCycles is FrameCycles in MaGNAS's measurement harness
+	// (seed 000): MaGNASSpec sets FrameCycles to it.
+	MaGNASFrameCycles float64           `yaml:"magnas_frame_cycles"`
+	Sources           map[string]string `yaml:"sources"`
 }
 
 // present reports whether the spec has a CPU.
@@ -68,6 +77,10 @@ func (c *CPUSpec) validate() error {
 		return bad("launch_cycles", c.LaunchCycles, "0..1e9")
 	case !finiteNonNeg(c.GlueCycles) || c.GlueCycles > 1e9:
 		return bad("glue_cycles", c.GlueCycles, "0..1e9")
+	case !finiteNonNeg(c.FrameCycles) || c.FrameCycles > 1e12:
+		return bad("frame_cycles", c.FrameCycles, "0..1e12")
+	case !finiteNonNeg(c.MaGNASFrameCycles) || c.MaGNASFrameCycles > 1e12:
+		return bad("magnas_frame_cycles", c.MaGNASFrameCycles, "0..1e12")
 	}
 	return checkPoints("cpu "+c.Name, c.PointsMHz)
 }
@@ -98,6 +111,14 @@ func (c *CPUSpec) gluePS(i int) int64 {
 		return c.launchPS(i)
 	}
 	return int64(math.Round(c.GlueCycles / (c.PointsMHz[i] * 1e6) * 1e12))
+}
+
+// framePS returns the CPU time of one inference call at point i.
+func (c *CPUSpec) framePS(i int) int64 {
+	if !c.present() || c.FrameCycles == 0 {
+		return 0
+	}
+	return int64(math.Round(c.FrameCycles / (c.PointsMHz[i] * 1e6) * 1e12))
 }
 
 // PowerMode is one of the vendor's power modes (nvpmodel on a Jetson): a

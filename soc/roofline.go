@@ -225,7 +225,21 @@ func (r *Roofline) computePS(k workload.Kernel) float64 {
 	if tl.ScalarEff > 0 {
 		best = min(best, float64(k.MACs)/(r.peak*tl.ScalarEff))
 	}
+	if tl.Winograd > 1 && g == 1 && winograd(k) {
+		best /= tl.Winograd
+	}
 	return best
+}
+
+// winograd reports whether k is a convolution with a 3x3 window at stride
+// 1, the shape a Winograd mode runs: workload prices a convolution as a
+// product of its output pixels (M) by window^2 x input channels (K) that
+// reads each input pixel once (InElems = pixels x channels), so M x K is
+// 9 x InElems exactly when the window is 3x3 and the output keeps the
+// input's size.
+func winograd(k workload.Kernel) bool {
+	return k.Class == workload.GEMM && k.Name == "conv" && k.InElems > 0 && k.M > 0 && k.K%9 == 0 &&
+		float64(k.M)*float64(k.K) == 9*float64(k.InElems)
 }
 
 // kernelCost prices k on the engine, moving bytes through memory (fewer

@@ -86,7 +86,8 @@ func checkSources(t *testing.T, spec Spec) {
 			set bool
 		}{{"tiling", u.Tiling != nil}, {"fuse", u.Fuse}, {"submit_us", u.SubmitUS != 0}, {"handoff_in_us", u.HandoffInUS != 0},
 			{"handoff_out_us", u.HandoffOutUS != 0}, {"fallback_in_us", u.FallbackInUS != 0}, {"fallback_out_us", u.FallbackOutUS != 0},
-			{"buffer_bytes", u.BufferBytes != 0}, {"refuse", len(u.Refuse) > 0}, {"kernel_efficiency", len(u.KernelEfficiency) > 0}, {"glue", len(u.Glue) > 0}, {"precisions", len(u.Precisions) > 0}} {
+			{"buffer_bytes", u.BufferBytes != 0}, {"refuse", len(u.Refuse) > 0}, {"kernel_efficiency", len(u.KernelEfficiency) > 0}, {"glue", len(u.Glue) > 0}, {"precisions", len(u.Precisions) > 0},
+			{"winograd", u.Tiling != nil && u.Tiling.Winograd != 0}} {
 			if opt.set {
 				keys = append(keys, opt.key)
 			}
@@ -450,16 +451,20 @@ func TestBadSpecs(t *testing.T) {
 		{"missing fallback", "fallback: gpu", `fallback "tpu" is not a unit`},
 		{"efficiency over 1", "elementwise: 0.25", "efficiency elementwise = 2"},
 		{"negative glue cycles", "glue_cycles: 8000", "glue_cycles = -1"},
+		{"negative frame cycles", "magnas_frame_cycles: 12850000", "magnas_frame_cycles = -1"},
+		{"winograd below 1", "winograd: 2.25", "tiling.winograd = 0.5"},
 		{"no units", "", "no units"},
 	}
 	repl := map[string][2]string{
-		"negative peak":        {"peak_flops: 11.3e12", "peak_flops: -1"},
-		"zero share":           {"memory_share: 0.6", "memory_share: 0"},
-		"unknown class":        {"gemm: 0.6\n      knn", "gemm: 0.0744\n      gemv: 0.1\n      knn"},
-		"unsorted points":      {"points_mhz: [115.2, 550, 750, 1050, 1395.2]", "points_mhz: [115.2, 550, 750, 1395.2, 1050]"},
-		"missing fallback":     {"fallback: gpu", "fallback: tpu"},
-		"efficiency over 1":    {"elementwise: 0.25", "elementwise: 2"},
-		"negative glue cycles": {"glue_cycles: 8000", "glue_cycles: -1"},
+		"negative peak":         {"peak_flops: 11.3e12", "peak_flops: -1"},
+		"zero share":            {"memory_share: 0.6", "memory_share: 0"},
+		"unknown class":         {"gemm: 0.6\n      knn", "gemm: 0.0744\n      gemv: 0.1\n      knn"},
+		"unsorted points":       {"points_mhz: [115.2, 550, 750, 1050, 1395.2]", "points_mhz: [115.2, 550, 750, 1395.2, 1050]"},
+		"missing fallback":      {"fallback: gpu", "fallback: tpu"},
+		"efficiency over 1":     {"elementwise: 0.25", "elementwise: 2"},
+		"negative glue cycles":  {"glue_cycles: 8000", "glue_cycles: -1"},
+		"negative frame cycles": {"magnas_frame_cycles: 12850000", "magnas_frame_cycles: -1"},
+		"winograd below 1":      {"winograd: 2.25", "winograd: 0.5"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

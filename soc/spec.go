@@ -222,6 +222,10 @@ type TilingSpec struct {
 	KOverhead int     `yaml:"k_overhead"`
 	ScalarEff float64 `yaml:"scalar_eff"`
 	Tiles     []Tile  `yaml:"tiles"`
+	// Winograd, above 1, divides the tile time of a convolution with a 3x3
+	// window at stride 1 (Roofline.winograd): the engine's Winograd mode
+	// multiplies that many times fewer. 0 means none.
+	Winograd float64 `yaml:"winograd"`
 }
 
 // Tile is one output tile shape and the fraction of an engine's peak a
@@ -241,6 +245,8 @@ func (t *TilingSpec) validate(unit string) error {
 		return fmt.Errorf("soc: unit %s: tiling.sms = %d, want 1..65536", unit, t.SMs)
 	case t.KStep < 1 || t.KStep > 1<<16 || t.KOverhead < 0 || t.KOverhead > 1<<16:
 		return fmt.Errorf("soc: unit %s: tiling k_step = %d, k_overhead = %d, want 1.. and 0..65536", unit, t.KStep, t.KOverhead)
+	case t.Winograd != 0 && !(t.Winograd >= 1 && t.Winograd <= 16):
+		return fmt.Errorf("soc: unit %s: tiling.winograd = %v, want 0 or 1..16", unit, t.Winograd)
 	case !(t.ScalarEff >= 0 && t.ScalarEff <= 1):
 		return fmt.Errorf("soc: unit %s: tiling.scalar_eff = %v, want 0..1", unit, t.ScalarEff)
 	case len(t.Tiles) == 0:
@@ -276,13 +282,16 @@ func DefaultSpec() Spec {
 // builds FP32 engines unless FP16 is requested; the DLA runs FP16 only.
 const MaGNASPrecision = "fp32"
 
-// MaGNASSpec is DefaultSpec with the GPU in MaGNASPrecision: the Xavier
-// as MaGNAS measured it, the profile its Table 2 calibrates.
+// MaGNASSpec is DefaultSpec with the GPU in MaGNASPrecision and the
+// host's per-frame work of MaGNAS's harness (CPUSpec.MaGNASFrameCycles):
+// the Xavier as MaGNAS measured it, the profile its Tables 2 and 3
+// calibrate.
 func MaGNASSpec() Spec {
 	s, err := DefaultSpec().WithPrecision(MaGNASPrecision)
 	if err != nil {
 		panic("soc: embedded xavier.yaml: " + err.Error()) // caught by TestDefaultSpec
 	}
+	s.CPU.FrameCycles = s.CPU.MaGNASFrameCycles
 	return s
 }
 

@@ -19,8 +19,11 @@ import (
 // kernels_amd64.s: axpy from 4 elements, the Adam step, matMul's rows
 // with 16 columns of a result in registers across the terms of a row
 // (two rows at a time, sharing the loads of w, where w is finite),
-// matMulNT's dots from transposed weights, four to sixteen columns at a
-// time, and one edge of Max aggregation. activate_amd64.s holds a
+// matMulNT's dots (narrow: from transposed weights, four to sixteen
+// columns at a time; from 16 wide: the kept columns only, four at a time
+// from w's rows), axpy on a cleared row (axpySet, the first term of a
+// sum, so that no pass clears the row first), and one edge of Max
+// aggregation. activate_amd64.s holds a
 // four-lane math.Exp and the sigmoid and ELU built on it. They are ours
 // because no reachable library has them: gonum's assembly is SSE2 (two
 // float64 per instruction) and Go emits no vector instructions. Each
@@ -82,6 +85,20 @@ func axpy(dst []float64, a float64, x []float64) {
 		floats.AddScaled(dst, a, x)
 	default:
 		axpyGo(dst, a, x)
+	}
+}
+
+// axpySet sets dst = 0 + a*x, the bits of clear(dst) then axpy(dst, a,
+// x) (a product of -0 becomes +0), without the pass that clears dst:
+// the first term of a sum.
+func axpySet(dst []float64, a float64, x []float64) {
+	x = x[:len(dst)]
+	if useAVX2 && len(dst) >= 4 {
+		axpyZeroAVX2(dst, a, x)
+		return
+	}
+	for i, v := range x {
+		dst[i] = 0 + a*v
 	}
 }
 
@@ -261,11 +278,17 @@ func (s sparseRows) row(i int32) ([]float64, []int32) {
 func sparseMul(z []float64, x sparseRows, rows []int32, w []float64, m int) {
 	for _, i := range rows {
 		zr := z[int(i)*m : int(i+1)*m]
-		clear(zr)
 		v, c := x.row(i)
-		for e, ci := range c {
+		if len(c) == 0 {
+			clear(zr)
+			continue
+		}
+		// The first term sets the row (no pass to clear it first).
+		col := int(c[0])
+		axpySet(zr, v[0], w[col*m:(col+1)*m])
+		for e, ci := range c[1:] {
 			col := int(ci)
-			axpy(zr, v[e], w[col*m:(col+1)*m])
+			axpy(zr, v[e+1], w[col*m:(col+1)*m])
 		}
 	}
 }
@@ -354,19 +377,46 @@ func finiteRows(x []float64, rows []int32, m int) bool {
 
 // matMulNT sets dx = (dz w^T) * mask element-wise on the rows of rows: dz
 // is n x m, w is k x m, dx and mask are n x k. Entries with a zero mask
-// (dropped inputs) are not computed. With AVX2, wT (m x k) is scratch:
-// the kernels compute a row four or sixteen columns at a time from the
-// transposed weights, each dot in dot's order.
-func matMulNT(dx, dz, w, mask []float64, rows []int32, m, k int, wT []float64) {
+// (dropped inputs) are not computed. With AVX2, narrow dz (m < asmMin)
+// computes a row four or sixteen columns at a time from the transposed
+// weights in wT (m x k, scratch), each dot in dot's order; wider dz
+// lists the kept columns of a row in idx (k, scratch) and computes only
+// those, four at a time from the rows of w, each dot in floats.Dot's
+// order. Dropout keeps about half the columns, and w's rows are read
+// whole: half the work and the traffic of summing every column from the
+// transposed weights (dotsGonumAVX2, which the tests keep as a
+// reference).
+func matMulNT(dx, dz, w, mask []float64, rows []int32, m, k int, wT []float64, idx []int32) {
 	k4 := 0
-	if useAVX2 && m > 0 {
+	kept := useAVX2 && m >= asmMin
+	if useAVX2 && m > 0 && !kept {
 		k4 = k &^ 3
 		transpose(wT, w, k, m)
 	}
+	w = w[:k*m]
+	idx = idx[:k]
 	for _, i := range rows {
 		i := int(i)
 		dzr := dz[i*m : (i+1)*m]
 		dxr, mr := dx[i*k:(i+1)*k], mask[i*k:(i+1)*k]
+		if kept {
+			// The kept columns, listed without a branch (a dropout
+			// mask is zero at random); the others get their mask, 0.
+			n := 0
+			for c, s := range mr {
+				idx[n] = int32(c)
+				if s != 0 {
+					n++
+				}
+			}
+			copy(dxr, mr)
+			n4 := n &^ 3
+			dotsKeptAVX2(dxr, mr, dzr, w, idx[:n4], m)
+			for _, c := range idx[n4:n] {
+				dxr[c] = mr[c] * dot(dzr, w[int(c)*m:(int(c)+1)*m])
+			}
+			continue
+		}
 		switch {
 		case k4 == 0:
 		case m >= asmMin:

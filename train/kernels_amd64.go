@@ -17,6 +17,9 @@ var haveExpAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 func axpyAVX2(dst []float64, a float64, x []float64)
 
 //go:noescape
+func axpyZeroAVX2(dst []float64, a float64, x []float64)
+
+//go:noescape
 func adamAVX2(p, g, m1, m2 []float64, k *[8]float64)
 
 //go:noescape
@@ -36,3 +39,6 @@ func dotsGonumAVX2(dx, mask, dz, wT []float64, k int)
 
 //go:noescape
 func expMapAVX2(dst, src []float64, f int) int
+
+//go:noescape
+func dotsKeptAVX2(dx, mask, dz, w []float64, idx []int32, m int)

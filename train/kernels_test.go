@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/floats"
@@ -62,6 +63,19 @@ func TestKernelsSameBits(t *testing.T) {
 		axpyAVX2(got, a, x)
 		if i := sameBits(want, got); i >= 0 {
 			t.Fatalf("axpy n=%d: element %d is %v, want %v", n, i, got[i], want[i])
+		}
+		// axpySet, both forms, against axpy on a cleared vector (x has
+		// zeros of both signs, so some products are -0). a of both signs.
+		for _, a := range []float64{a, -a} {
+			want := make([]float64, n)
+			axpyGo(want, a, x)
+			for _, on := range []bool{false, true} {
+				got := kernelValues(r, n)
+				withAVX2(on, func() { axpySet(got, a, x) })
+				if i := sameBits(want, got); i >= 0 {
+					t.Fatalf("axpySet avx2=%v n=%d: element %d is %v, want %v", on, n, i, got[i], want[i])
+				}
+			}
 		}
 
 		p, g := kernelValues(r, n), kernelValues(r, n)
@@ -186,12 +200,49 @@ func TestKernelsSameBits(t *testing.T) {
 			const n = 6
 			dz, w, mask := kernelValues(r, n*m), kernelValues(r, k*m), kernelValues(r, n*k)
 			rows := []int32{1, 2, 4, 5}
-			wT := make([]float64, k*m)
+			wT, idx := make([]float64, k*m), make([]int32, k)
 			want, got := make([]float64, n*k), make([]float64, n*k)
-			withAVX2(false, func() { matMulNT(want, dz, w, mask, rows, m, k, wT) })
-			withAVX2(true, func() { matMulNT(got, dz, w, mask, rows, m, k, wT) })
+			withAVX2(false, func() { matMulNT(want, dz, w, mask, rows, m, k, wT, idx) })
+			withAVX2(true, func() { matMulNT(got, dz, w, mask, rows, m, k, wT, idx) })
 			if i := sameBits(want, got); i >= 0 {
 				t.Fatalf("matMulNT m=%d k=%d: element %d is %v, want %v", m, k, i, got[i], want[i])
+			}
+		}
+	}
+}
+
+// TestDotsKeptSameBits: matMulNT's kept-column kernel gives the bits of
+// the kernel it replaced (every column summed from the transposed
+// weights, dotsGonumAVX2) on the kept columns and the mask elsewhere,
+// for widths around its vector width and column counts around its four
+// columns, with FGNAS's widest layer (1,024 inputs, 16 heads x 7).
+func TestDotsKeptSameBits(t *testing.T) {
+	if !haveAVX2 {
+		t.Skip("no AVX2 on this CPU")
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, m := range []int{16, 17, 18, 19, 20, 28, 64, 112} {
+		for _, k := range []int{4, 5, 8, 9, 11, 16, 40, 1024} {
+			dz, w, mask := kernelValues(r, m), kernelValues(r, k*m), kernelValues(r, k)
+			wT := make([]float64, k*m)
+			transpose(wT, w, k, m)
+			k8 := k &^ 3
+			want := make([]float64, k)
+			dotsGonumAVX2(want[:k8], mask[:k8], dz, wT, k)
+			var idx []int32
+			for c := range k8 {
+				if mask[c] != 0 {
+					idx = append(idx, int32(c))
+				}
+			}
+			got := slices.Clone(mask)
+			n4 := len(idx) &^ 3
+			dotsKeptAVX2(got, mask, dz, w, idx[:n4], m)
+			for _, c := range idx[n4:] {
+				got[c] = mask[c] * floats.Dot(dz, w[int(c)*m:(int(c)+1)*m])
+			}
+			if i := sameBits(want[:k8], got[:k8]); i >= 0 {
+				t.Fatalf("dotsKept m=%d k=%d: column %d is %v, want %v", m, k, i, got[i], want[i])
 			}
 		}
 	}

@@ -38,6 +38,8 @@ type layer struct {
 	dEl, dEr []float64 // n x Heads (GAT)
 	dx       []float64 // n x in: gradient of the input (not for the first layer)
 	wT       []float64 // zw x in: matMulTN's and matMulNT's scratch (not for the first layer)
+	colIdx   []int32   // in: matMulNT's scratch (not for the first layer)
+	touched  []bool    // n: the rows of dz backwardAggregate has set (dzSet)
 	acc      []float64 // width: every head's aggregate (or its gradient) when heads are averaged
 	hmax     []float64 // Heads: per-head scratch of the softmax (GAT)
 	hsum     []float64 // Heads: per-head scratch of the softmax (GAT)
@@ -65,9 +67,13 @@ func newLayer(spec Layer, d *Data, in, out int, concat, first bool) *layer {
 		l.xin = make([]float64, n*in)
 		l.dx = make([]float64, n*in)
 		l.wT = make([]float64, in*l.zw)
+		l.colIdx = make([]int32, in)
 	}
 	l.z = make([]float64, n*l.zw)
 	l.dz = make([]float64, n*l.zw)
+	if l.dzSet() {
+		l.touched = make([]bool, n)
+	}
 	l.o = make([]float64, n*l.outW)
 	l.y = make([]float64, n*l.outW)
 	l.acc = make([]float64, l.width)
@@ -98,7 +104,7 @@ func (l *layer) dropTraining() {
 	l.gw, l.gattL, l.gattR, l.gb = nil, nil, nil, nil
 	l.inScale, l.aScale, l.dz, l.dx = nil, nil, nil, nil
 	l.dAlpha, l.dEl, l.dEr = nil, nil, nil
-	l.wT = nil
+	l.wT, l.colIdx, l.touched = nil, nil, nil
 }
 
 // bytes is the memory of the layer's buffers (parameters excluded).
@@ -108,7 +114,7 @@ func (l *layer) bytes() int64 {
 		l.o, l.y, l.dz, l.dAlpha, l.dEl, l.dEr, l.dx, l.wT, l.acc, l.hmax, l.hsum} {
 		n += 8 * cap(s)
 	}
-	return int64(n + 4*(cap(l.arg)+cap(l.keptCol)+cap(l.nKept)) + 8*cap(l.keptVal))
+	return int64(n + 4*(cap(l.arg)+cap(l.keptCol)+cap(l.nKept)+cap(l.colIdx)) + 8*cap(l.keptVal) + cap(l.touched))
 }
 
 func ones(n int) []float64 {
@@ -304,21 +310,37 @@ func (l *layer) aggregate(d *Data, cf []float64, es, hs int, rows []int32) {
 		}
 		switch l.Aggregation {
 		case Add, Mean:
-			clear(m)
+			// The first edge sets the row (every row has its self-loop),
+			// without a pass to clear it: 0 + c*z, the bits of a sum
+			// begun at +0.
+			if a == b {
+				clear(m)
+			}
 			for e := a; e < b; e++ {
 				zj := l.z[int(d.aCol[e])*W:][:W]
-				switch {
-				case cf == nil:
-					axpy(m, 1, zj)
-				case hs == 0: // one weight for every head
-					axpy(m, cf[e*es], zj)
-				default:
-					for h := range H {
-						c := cf[e*es+h]
-						ms, zs := m[h*out:(h+1)*out], zj[h*out:(h+1)*out]
+				if hs == 0 { // one weight for every head (1 without weights)
+					c := 1.0
+					if cf != nil {
+						c = cf[e*es]
+					}
+					if e == a {
+						axpySet(m, c, zj)
+					} else {
+						axpy(m, c, zj)
+					}
+					continue
+				}
+				for h := range H {
+					c := cf[e*es+h]
+					ms, zs := m[h*out:(h+1)*out], zj[h*out:(h+1)*out]
+					if e == a {
 						for t := range ms {
-							ms[t] += c * zs[t]
+							ms[t] = 0 + c*zs[t]
 						}
+						continue
+					}
+					for t := range ms {
+						ms[t] += c * zs[t]
 					}
 				}
 			}
@@ -427,8 +449,15 @@ func (l *layer) backward(d *Data, dy []float64, rs rowSet) {
 			clear(l.dAlpha[int(d.aPtr[i])*H : int(d.aPtr[i+1])*H])
 		}
 	}
-	for _, j := range rs.lin {
-		clear(l.dz[int(j)*W : int(j+1)*W])
+	if l.dzSet() {
+		// backwardAggregate sets each row of dz at its first term.
+		for _, j := range rs.lin {
+			l.touched[j] = false
+		}
+	} else {
+		for _, j := range rs.lin {
+			clear(l.dz[int(j)*W : int(j+1)*W])
+		}
 	}
 	if l.Attention == SAGE {
 		l.backwardSAGE(d, dy, rs.agg)
@@ -442,7 +471,7 @@ func (l *layer) backward(d *Data, dy []float64, rs rowSet) {
 		return
 	}
 	matMulTN(l.gw, l.xin, l.dz, rs.lin, l.in, W, l.wT) // wT is scratch to both
-	matMulNT(l.dx, l.dz, l.w, l.inScale, rs.lin, W, l.in, l.wT)
+	matMulNT(l.dx, l.dz, l.w, l.inScale, rs.lin, W, l.in, l.wT, l.colIdx)
 }
 
 // backwardSAGE adds to dz the gradient of aggregateSAGE's rows, given
@@ -482,6 +511,7 @@ func (l *layer) backwardAggregate(d *Data, dy []float64, rs rowSet) {
 	H, out, W, oW := l.Heads, l.out, l.zw, l.outW
 	gat := l.Attention == GAT
 	cf, es, hs := l.coefficients(d, nil)
+	set := l.dzSet()
 	for _, i := range rs.agg {
 		i := int(i)
 		a, b := int(d.aPtr[i]), int(d.aPtr[i+1])
@@ -505,10 +535,17 @@ func (l *layer) backwardAggregate(d *Data, dy []float64, rs rowSet) {
 				j := int(d.aCol[e])
 				zj, dzj := l.z[j*W:][:W], l.dz[j*W:][:W]
 				switch {
-				case cf == nil:
-					axpy(dzj, f, dm)
-				case hs == 0:
-					axpy(dzj, f*cf[e*es], dm)
+				case hs == 0: // one weight for every head (1 without weights)
+					c := f
+					if cf != nil {
+						c = f * cf[e*es]
+					}
+					if set && !l.touched[j] {
+						axpySet(dzj, c, dm)
+						l.touched[j] = true
+					} else {
+						axpy(dzj, c, dm)
+					}
 				default:
 					for h := range H {
 						c := f * cf[e*es+h]
@@ -539,9 +576,27 @@ func (l *layer) backwardAggregate(d *Data, dy []float64, rs rowSet) {
 			}
 		}
 	}
+	if set {
+		// Rows of rs.lin no edge reached (none when rs.lin holds the
+		// neighbours of rs.agg only) have a zero gradient.
+		for _, j := range rs.lin {
+			if !l.touched[j] {
+				clear(l.dz[int(j)*W : int(j+1)*W])
+			}
+		}
+	}
 	if gat {
 		l.attendBackward(d, rs)
 	}
+}
+
+// dzSet says whether backwardAggregate sets each row of dz at its first
+// term (0 + c*dm, the bits of a sum begun at +0) instead of adding to a
+// row backward cleared: a weighted sum or mean with one weight for every
+// head (constant or GCN), whose dz has no other term. It saves a pass
+// over dz, as wide as the layer, every epoch.
+func (l *layer) dzSet() bool {
+	return (l.Attention == Constant || l.Attention == GCN) && l.Aggregation != Max
 }
 
 // attendBackward turns dAlpha (gradient of the dropped coefficients of the

@@ -46,11 +46,23 @@ func TrainContext(ctx context.Context, d *Data, a Arch, c Config) (*Model, error
 	return m, nil
 }
 
+// epochHookKey keys the hook of WithEpochHook in a context.
+type epochHookKey struct{}
+
+// WithEpochHook returns ctx carrying f, which TrainContext (and so
+// TrainSeeds) calls after every finished epoch: the counter of a progress
+// display. f is called from the training goroutines, so it must be safe
+// for concurrent use; it never changes a result.
+func WithEpochHook(ctx context.Context, f func()) context.Context {
+	return context.WithValue(ctx, epochHookKey{}, f)
+}
+
 // train runs Train's epochs on a new model.
 func (m *Model) train(ctx context.Context) error {
 	d, c := m.d, m.cfg
 	m.Result.Loss = make([]float64, 0, c.Epochs)
 	bestAcc, bestLoss := -1.0, math.Inf(1)
+	hook, _ := ctx.Value(epochHookKey{}).(func())
 	for epoch := 1; epoch <= c.Epochs; epoch++ {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -69,6 +81,9 @@ func (m *Model) train(ctx context.Context) error {
 			bestAcc, bestLoss = acc, vl
 			m.Result.Epoch, m.Result.Val = epoch, acc
 			copy(m.best, m.p)
+		}
+		if hook != nil {
+			hook()
 		}
 	}
 	// The kept parameters on every node: the selected epoch's test

@@ -67,9 +67,12 @@ const (
 //     Sub.Disperse;
 //   - combination engine: 8 systolic modules of 4 x 128, 4,096 PEs, output
 //     columns 128 wide, weights reused across vertices (weight-reuse
-//     tiling, 128-wide tiles);
+//     tiling), output tiles of 4,096 rows that keep a layer's partial sums
+//     on chip;
 //   - an aggregation and the combination after it form an inter-engine
-//     pipeline in row blocks, the aggregated rows passing on chip; no
+//     pipeline in row blocks, the aggregated rows passing on chip, the
+//     aggregation engine's loads queued ahead of the combination's (its
+//     priority-based memory coordination) and streamed shard by shard; no
 //     buffer re-purposing or sharing between layers;
 //   - 1 GHz, 256 GB/s of HBM, its own budget (4,608 ALUs, ~24 MB).
 //
@@ -90,7 +93,11 @@ func HyGCN() Config {
 			// HyGCN's ping-pong Aggregation Buffer; 4,096 x 32 COO pairs of
 			// index buffer, its 2 MB Edge Buffer.
 			{PEs: agg, Tiling: FeatureReuse, Kernel: InnerProduct, TileM: 4096, TileK: 32, TileN: 1024, Disperse: true},
-			{PEs: comb, Tiling: WeightReuse, Kernel: InnerProduct, TileM: 128, TileK: 128, TileN: HyGCNModuleCols},
+			// Output tiles of 4,096 x 128 words (the largest tile): a 2 MB
+			// double buffer, as near Table 6's 4 MB Output Buffer as tiles
+			// go, so a layer's partial sums stay on chip; K tiles of 32 keep
+			// both engines within Table 6's ~24 MB in all.
+			{PEs: comb, Tiling: WeightReuse, Kernel: InnerProduct, TileM: 4096, TileK: 32, TileN: HyGCNModuleCols},
 		},
 		ClockHz:        HyGCNClockHz,
 		HBMBytesPerSec: HyGCNHBMBytesPerS,
@@ -103,11 +110,15 @@ func HyGCN() Config {
 // computing column-wise products (each PE owns rows of A, dealt round
 // robin; output columns one after another, A streamed per column tile),
 // with runtime workload rebalancing at the utilisation AWB-GCN reports
-// (AWBGCNUtilization), on the D5005's DDR4.
+// (AWBGCNUtilization), on the D5005's DDR4. Its combination and
+// aggregation are pipelined at column granularity (Geng et al., MICRO
+// 2020: a column of XW goes straight into A x (XW) on chip), so a kernel's
+// output that fits in its buffers never goes off chip: Repurpose.
 func AWBGCN() Config {
 	return Config{
-		Name:  "awb-gcn-like",
-		Alloc: ByRows,
+		Name:      "awb-gcn-like",
+		Alloc:     ByRows,
+		Repurpose: true,
 		Subs: []Sub{
 			{PEs: AWBGCNPEs, Tiling: WeightReuse, Kernel: ColumnWise, TileM: 256, TileK: 256, TileN: 16,
 				Rebalance: true, Utilization: AWBGCNUtilization},

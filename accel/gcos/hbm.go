@@ -59,11 +59,25 @@ func (j *job) issue(start int64) int64 {
 // of compute and transfer times, so a design with faster sub-accelerators
 // or more bandwidth is never slower (a queue ordered by request time can be
 // overtaken and is not).
+//
+// A job with a dep (the consumer of an inter-engine pipeline) queues its
+// chunk k after its producer's chunk k+1: the consumer cannot ask for chunk
+// k before the producer has computed it, while the producer prefetches
+// chunk k+1 as soon as chunk k has loaded. Queued the other way, the
+// producer's prefetch would wait behind a request that itself waits for
+// the producer's compute, and load and compute would never overlap. HyGCN
+// orders its engines' off-chip requests by priority for the same reason
+// (Yan et al., HPCA 2020, abstract: "priority-based off-chip memory
+// access coordination to improve off-chip bandwidth utilization").
 func runPhase(start int64, jobs []job, ch *sim.Channel) int64 {
-	for k := range maxChunks {
+	for step := range maxChunks + 1 {
 		for i := range jobs {
 			j := &jobs[i]
-			if k >= j.chunks {
+			k := step
+			if j.dep != nil {
+				k-- // one chunk behind its producer in the queue
+			}
+			if k < 0 || k >= j.chunks {
 				continue
 			}
 			t := j.issue(start)

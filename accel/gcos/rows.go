@@ -12,6 +12,7 @@ import (
 type rows struct {
 	n     int64
 	ptr   []int32 // row pointers; nil: every row has the average length
+	col   []int32 // column indices of ptr's entries when known (a graph's), else nil
 	scale float64 // sampling: the fraction of each row's entries kept
 	self  float64 // 1 when the kernel adds the identity (A+I)
 	avg   float64 // sizes-only row length
@@ -78,6 +79,43 @@ func (r *rows) groupMax(lo, hi, g int64) float64 {
 		sum -= groups
 	}
 	return r.scale*float64(sum) + r.self*float64(groups)
+}
+
+// intervalSources returns, for destination intervals of size rows each
+// over [lo, hi), the sum over intervals of the distinct source rows their
+// entries touch (the identity's source row counted for every row when the
+// kernel adds it), and true; false when the column indices are not known.
+// It is what an aggregation that loads, per interval, only the source rows
+// with an edge into it reads: HyGCN's interval-shard partition with ideal
+// sparsity elimination (window sliding and shrinking, Yan et al., HPCA
+// 2020, Sec. 4.3.2). It allocates a marker per node: only HyGCN-like
+// designs (Sub.Disperse) call it.
+func (r *rows) intervalSources(lo, hi, size int64) (float64, bool) {
+	if r.ptr == nil || r.col == nil || size < 1 || hi <= lo {
+		return 0, false
+	}
+	mark := make([]int32, len(r.ptr)-1)
+	var total int64
+	stamp := int32(0)
+	for a := lo; a < hi; a += size {
+		b := min(a+size, hi)
+		stamp++
+		for _, c := range r.col[r.ptr[a]:r.ptr[b]] {
+			if mark[c] != stamp {
+				mark[c] = stamp
+				total++
+			}
+		}
+		if r.self > 0 && !r.loops {
+			for i := a; i < b; i++ {
+				if mark[i] != stamp {
+					mark[i] = stamp
+					total++
+				}
+			}
+		}
+	}
+	return float64(total), true
 }
 
 // longest returns the longest row of [lo, hi).

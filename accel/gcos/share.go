@@ -210,8 +210,14 @@ func (t *Template) share(j *job, s *Sub, k *workload.Kernel, base *rows, sp span
 			// intervals as large as one half of the ping-pong output
 			// buffer; each reads the source features once (at most one row
 			// per edge) while its partial sums stay on chip.
+			// With the graph's columns known, an interval loads only the
+			// source rows with an edge into it (its sparsity elimination).
 			intervals := math.Ceil(float64(m) * float64(n) * WordBytes / (outCap / 2))
 			bB = min(intervals*bB, nnz*float64(n)*WordBytes)
+			r := kernelRows(base, k)
+			if src, ok := r.intervalSources(sp.r0, sp.r1, ceilDiv(m, int64(intervals))); ok {
+				bB = min(bB, src*float64(n)*WordBytes)
+			}
 		case s.Kernel == InnerProduct:
 			switch s.Tiling {
 			case WeightReuse:
@@ -274,6 +280,13 @@ func (t *Template) share(j *job, s *Sub, k *workload.Kernel, base *rows, sp span
 	j.bytes = bytes
 	if j.compute > 0 || j.bytes > 0 {
 		j.chunks = int(min(max(ceilDiv(m, int64(s.TileM))*ceilDiv(n, int64(s.TileN)), 1), maxChunks))
+		if s.Disperse && isSparse {
+			// An interval's source features stream through the 128 KB Input
+			// and 2 MB Edge Buffers shard by shard (HyGCN, Sec. 4.3.2 and
+			// Table 6) while the engine computes: many steps per output
+			// tile, as many as a phase is split into here.
+			j.chunks = maxChunks
+		}
 	}
 	st.Compute = j.compute
 	return st, bMoved, ceilF(fullB * fB)

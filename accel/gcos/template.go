@@ -234,6 +234,7 @@ func (t *Template) rowsOf(w hw.Work) (rows, error) {
 	switch {
 	case w.Graph != nil:
 		ptr, entries, r.loops = w.Graph.RowPtr, hw.SizeOf(w.Graph).NNZ, w.Graph.SelfLoops
+		r.col = w.Graph.Col
 	case w.Rows != nil:
 		ptr = w.Rows
 		if len(ptr) < 1 || ptr[0] != 0 {
@@ -266,13 +267,13 @@ func kernelRows(base *rows, k *workload.Kernel) rows {
 	r.n = k.M
 	switch {
 	case sparseInput(k):
-		r.ptr = nil // a sparse input's rows: their average (a Size has no feature rows)
+		r.ptr, r.col = nil, nil // a sparse input's rows: their average (a Size has no feature rows)
 	case r.ptr != nil && k.M == int64(len(r.ptr)-1) && nnz == inNNZ:
 		r.self = 0
 	case r.ptr != nil && k.M == int64(len(r.ptr)-1) && nnz == inNNZ+k.M:
 		r.self = 1
 	default:
-		r.ptr = nil
+		r.ptr, r.col = nil, nil
 	}
 	if k.M > 0 {
 		r.avg = float64(nnz) / float64(k.M)

@@ -58,7 +58,7 @@ say they were skipped. Works offline on a fresh clone.`,
 	}
 	outDirFlag(cmd.Flags(), &o.Out, "out", "results/demo", "results directory (one folder per seed, and index.md)")
 	cmd.Flags().Uint64Var(&o.Seed, "seed", 1, "seed of every random choice")
-	cmd.Flags().StringVar(&o.DataDir, "data", defaultDataDir(), "folder of the real data sets (env GNNSIM_DATA); used only if it exists")
+	dataDirFlag(cmd.Flags(), &o.DataDir, "folder of the real data sets (env GNNSIM_DATA); used only if it exists")
 	workersFlag(cmd.Flags(), &o.Workers, 0, "parallel workers (default: number of CPUs); results do not depend on it")
 	quietFlag(cmd)
 	return cmd

@@ -1,14 +1,15 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"gnnsim/accel"
 	"gnnsim/graphs"
 	"gnnsim/workload"
 )
@@ -21,6 +22,7 @@ var evalUnits = []string{"omega", "soc", "fpga", "gcos"}
 
 type evalFlags struct {
 	unit, model, graph, data string
+	dataDir, out             string
 	features                 int
 	jsonOut                  bool
 	omega                    simulateFlags
@@ -39,19 +41,23 @@ func newEvalCmd() *cobra.Command {
 command and prints that command's output (text, or with --json the same JSON):
 
   --unit omega   'gnnsim simulate': the Omega-style spatial accelerator runs
-                 every layer of a GNN stack on the graph of --graph (or
-                 --data: a path), one row per (graph, layer, dataflow,
-                 tiling). Only gcn, gin, sage (mean) and single-head gat
-                 layers are modelled: any other layer, an activation
-                 included, is refused with its name.
-  --unit soc     'gnnsim soc eval': a zoo model (ViG, Pyramid ViG, CNNs)
-                 mapped onto the SoC's units; model files are not taken on
-                 this path yet, nor --graph / --data (a zoo model brings its
-                 own input).
+                 every layer of a GNN stack on the graph of --graph (a
+                 path) or --data (a name or a path), one row per (graph,
+                 layer, dataflow, tiling). Only gcn, gin, sage (mean) and
+                 single-head gat layers are modelled: any other layer is
+                 refused with its name. A layer's activation is fused
+                 into the combination phase's output write and gets no
+                 row of its own ('go doc gnnsim/accel.ModelLayers').
+  --unit soc     'gnnsim soc eval': a zoo model (ViG, Pyramid ViG, CNNs,
+                 which bring their own input) or a GNN stack model file on
+                 the graph of --graph / --data (input width: the file's
+                 features:, else --features, else the data set's), mapped
+                 onto the SoC's units.
   --unit fpga    'gnnsim fpga eval': the GNN stack of a model file as an FGNAS
                  FPGA design (gcn, gat and sage layers; activations relu,
                  tanh, sigmoid, elu or none) on the Planetoid statistics of
-                 --data (cora, citeseer or pubmed).
+                 --data (cora, citeseer or pubmed by name: published
+                 statistics; or a Planetoid / .npz path: measured).
   --unit gcos    'gnnsim gcos eval': a fixed design of the G-CoS template
                  (--config FILE, default the built-in one) running the GNN
                  stack of a model file (gcn, gin, sage, gat layers, any
@@ -60,7 +66,8 @@ command and prints that command's output (text, or with --json the same JSON):
 
 --model is a zoo model name ('gnnsim models') or a model file (YAML, the
 format in 'gnnsim models show --help'). A GNN stack's input width is its
-file's features:, else the data set's (fpga), else --features (omega).
+file's features:, else --features when given, else the data set's (a
+node-classification set such as cora), else --features' default 64.
 
 Output fields: omega prints simulate's columns (graph, nodes, nnz, layer, F,
 G, dataflow, tiling, tiles, pes, agg_pes, comb_pes, mode, effects, cycles,
@@ -78,6 +85,16 @@ feasible, over; see 'gnnsim fpga eval --help'); gcos prints gcos eval's
 latency, DSPs and on-chip bytes against the budget, feasibility; accuracy
 not measured; with --json the gcos sweep row: see 'gnnsim gcos eval
 --help').
+
+--json prints those fields as the unit command's JSON; --out FILE.parquet
+writes them as its Parquet file (typed columns, the run's flags in the
+metadata): omega one row per (graph, layer, dataflow, tiling), soc and
+fpga one row (fpga's stages a list column).
+
+--data is the same everywhere ('gnnsim train', 'fpga eval', 'search'): a
+data set name looked up under --data-dir (cora, citeseer, pubmed, the real
+graph sets ENZYMES, MUTAG, ..., a SuiteSparse matrix by file name such as
+karate) or a path (file, folder or Planetoid prefix).
 
 A unit's options are refused with another --unit.`,
 		Example: `  gnnsim eval --unit soc --model vig-s --mapping gpu --json
@@ -106,8 +123,9 @@ A unit's options are refused with another --unit.`,
 	fl.StringVar(&f.unit, "unit", "", "unit kind: "+strings.Join(evalUnits, ", ")+" (required)")
 	fl.StringVar(&f.model, "model", "", "zoo model ("+strings.Join(workload.ModelNames(), ", ")+") or model file (required)")
 	fl.StringVar(&f.graph, "graph", "", "omega: graph file or directory (as simulate --graphs)")
-	fl.StringVar(&f.data, "data", "", "fpga: data set name (cora, citeseer or pubmed; default cora); gcos: a name (cora, citeseer, pubmed, reddit; default cora) or a graph path; omega: a graph path, as --graph")
-	intFlag(fl, &f.features, "features", 64, 1, workload.MaxFeatures, "omega: input width of a GNN stack whose file gives none")
+	dataFlags(fl, &f.data, &f.dataDir, "", "data set (fpga: default cora)")
+	outFileFlag(fl, &f.out, "out", "", "also write the result as a Parquet file, the unit command's --out columns")
+	intFlag(fl, &f.features, "features", 64, 1, workload.MaxFeatures, "omega, soc: input width of a GNN stack whose file gives none (default: a node-classification set's features, else 64)")
 	fl.BoolVar(&f.jsonOut, "json", false, "print the unit command's JSON instead of text")
 
 	om := pflag.NewFlagSet("omega", pflag.ContinueOnError)
@@ -115,17 +133,15 @@ A unit's options are refused with another --unit.`,
 	addOmegaFlags(om, &f.omega)
 	so := pflag.NewFlagSet("soc", pflag.ContinueOnError)
 	addSocFlags(so, &f.soc)
-	outFileFlag(so, &f.soc.out, "out", "", "soc, gcos: also write the result as a one-row Parquet file")
 	fp := pflag.NewFlagSet("fpga", pflag.ContinueOnError)
 	addFPGAFlags(fp, &f.fpga, "cost-model")
 	gc := pflag.NewFlagSet("gcos", pflag.ContinueOnError)
 	addGcosFlags(gc, &f.gcos)
-	outFileFlag(gc, &f.gcos.out, "out", "", "gcos: also write the row to a Parquet file (gcos eval's columns)")
 	unitFlags["omega"], unitFlags["soc"], unitFlags["fpga"], unitFlags["gcos"] = om, so, fp, gc
 	for _, u := range evalUnits {
 		unitFlags[u].VisitAll(func(x *pflag.Flag) {
 			if fl.Lookup(x.Name) == nil {
-				if !strings.HasPrefix(x.Usage, u+": ") && !strings.HasPrefix(x.Usage, u+", ") {
+				if !strings.HasPrefix(x.Usage, u+": ") {
 					x.Usage = u + ": " + x.Usage
 				}
 				fl.AddFlag(x)
@@ -152,26 +168,30 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 			return err
 		}
 		o := f.omega
-		o.graphsPath, o.jsonOut = f.graph, f.jsonOut
-		if o.graphsPath == "" {
-			o.graphsPath = f.data
+		o.graphsPath, o.data, o.dataDir, o.jsonOut, o.out = f.graph, f.data, f.dataDir, f.jsonOut, f.out
+		if o.graphsPath == "" && o.data == "" {
+			return fmt.Errorf("--unit omega needs a graph: --graph PATH or --data NAME|PATH")
 		}
-		if o.graphsPath == "" {
-			return fmt.Errorf("--unit omega needs a graph: --graph PATH or --data PATH")
+		ref, err := omegaData(&o)
+		if err != nil {
+			return err
+		}
+		features := f.features
+		if ref.Labelled && !cmd.Flags().Changed("features") {
+			p, err := graphs.LoadPlanetoid(ref.Path)
+			if err != nil {
+				return fmt.Errorf("--data: %w", err)
+			}
+			features = p.NumFeatures() // the data set's, as soc and fpga take it
 		}
 		return runOmega(cmd, &o, func(g *graphs.Graph) ([]workload.Layer, error) {
-			m, err := spec.Build(workload.Size{Nodes: int64(g.NumNodes()), NNZ: int64(g.NumEdges())}, f.features)
+			m, err := spec.Build(workload.Size{Nodes: int64(g.NumNodes()), NNZ: int64(g.NumEdges())}, features)
 			if err != nil {
 				return nil, fmt.Errorf("--model %s: %w", f.model, err)
 			}
-			nodes, err := m.Graph()
+			ls, err := accel.ModelLayers(m) // names as models show prints them
 			if err != nil {
 				return nil, fmt.Errorf("--model %s: %w", f.model, err)
-			}
-			ls := make([]workload.Layer, len(nodes))
-			for i, n := range nodes {
-				ls[i] = n.Layer
-				ls[i].Name = n.Name // the name models show prints
 			}
 			return ls, nil
 		})
@@ -179,38 +199,47 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 		if err := checkSocFlags(cmd, &f.soc); err != nil {
 			return err
 		}
-		if spec.Zoo == "" || spec.Name != spec.Zoo || spec.GraphOp != "" {
-			return fmt.Errorf("--model %s: --unit soc takes a zoo model name (%s); model files are not taken on the soc path yet",
+		s := f.soc
+		s.jsonOut, s.out = f.jsonOut, f.out
+		if spec.NeedsGraph() {
+			data, features := cmp.Or(f.graph, f.data), 0
+			if cmd.Flags().Changed("features") {
+				features = f.features
+			}
+			m, err := socModel(spec, f.model, data, f.dataDir, features)
+			if err != nil {
+				return err
+			}
+			s.model, s.built = m.Name, &m
+			return runSocEval(cmd, &s)
+		}
+		if spec.Name != spec.Zoo || spec.GraphOp != "" {
+			return fmt.Errorf("--model %s: --unit soc takes a zoo model by name (%s) or a GNN stack model file; a zoo model file with overrides is not taken on the soc path yet",
 				f.model, strings.Join(workload.ModelNames(), ", "))
 		}
 		if f.graph != "" || f.data != "" {
-			return fmt.Errorf("--unit soc: a zoo model brings its own input; --graph and --data are not taken")
+			return fmt.Errorf("--unit soc: a zoo model brings its own input; --graph and --data are for a model file's GNN stack")
 		}
-		s := f.soc
-		s.model, s.jsonOut = spec.Zoo, f.jsonOut
+		s.model = spec.Zoo
 		return runSocEval(cmd, &s)
 	case "gcos":
 		if f.graph != "" {
 			return fmt.Errorf("--unit gcos: give the graph as --data (a name or a path), not --graph")
 		}
 		g := f.gcos
-		g.model, g.data, g.jsonOut = f.model, f.data, f.jsonOut
-		// eval has one --out: the flag registered first (soc's) holds it.
-		g.out = f.soc.out
+		g.model, g.data, g.dataDir, g.jsonOut, g.out = f.model, f.data, f.dataDir, f.jsonOut, f.out
 		if g.data == "" {
 			g.data = "cora"
 		}
 		return runGcosEval(cmd, &g)
 	default: // fpga
 		if f.graph != "" {
-			return fmt.Errorf("--unit fpga prices a design on a data set's statistics: give --data cora, citeseer or pubmed, not --graph")
+			return fmt.Errorf("--unit fpga prices a design on a data set's statistics: give --data (cora, citeseer, pubmed, or a Planetoid / .npz path), not --graph")
 		}
 		p := f.fpga
-		p.data, p.spec, p.asJSON = f.data, spec, f.jsonOut
+		p.data, p.dataDir, p.spec, p.asJSON, p.out = f.data, f.dataDir, spec, f.jsonOut, f.out
 		if p.data == "" {
 			p.data = "cora"
-		} else if _, err := os.Stat(p.data); err == nil {
-			return fmt.Errorf("--data %s: --unit fpga takes a data set name (cora, citeseer or pubmed), not a path", p.data)
 		}
 		if spec.Zoo != "" {
 			// Name the layer the FPGA pipeline cannot take: the zoo's

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -89,9 +91,10 @@ func TestEvalSAGE3(t *testing.T) {
 	if n := strings.Count(got, `"stage"`); n != 12 {
 		t.Errorf("%d stages, want 3 layers x 4", n)
 	}
-	// The soc path takes zoo models only: a model file is refused, saying so.
+	// The soc path runs a model file on a graph: without one it says so
+	// (TestSocEvalModelFile runs it).
 	_, _, err := run(t, "eval", "--unit", "soc", "--model", sage3)
-	if err == nil || !strings.Contains(err.Error(), "model files are not taken on the soc path") {
+	if err == nil || !strings.Contains(err.Error(), "give the graph it runs on with --data") {
 		t.Errorf("soc with a model file: %v", err)
 	}
 }
@@ -109,9 +112,12 @@ func TestEvalBadInput(t *testing.T) {
 		{"unknown kind", []string{"--unit", "fpga", "--model", bad}, []string{"layers[0].kind", `"lstm"`}},
 		{"fpga with a CNN", []string{"--unit", "fpga", "--model", "alexnet"}, []string{"layer conv1 (conv)", "no FPGA pipeline"}},
 		{"fpga with a ViG", []string{"--unit", "fpga", "--model", "vig-s"}, []string{"layer stem/0:conv"}},
-		{"omega without a graph", []string{"--unit", "omega", "--model", sage3}, []string{"--graph PATH or --data PATH"}},
+		{"omega without a graph", []string{"--unit", "omega", "--model", sage3}, []string{"--graph PATH or --data NAME|PATH"}},
 		{"unit option of another unit", []string{"--unit", "soc", "--model", "vig-s", "--tiles", "8,8,8,8,8"}, []string{"--tiles", "--unit fpga"}},
-		{"fpga data path", []string{"--unit", "fpga", "--model", sage3, "--data", t.TempDir()}, []string{"takes a data set name"}},
+		{"fpga data folder", []string{"--unit", "fpga", "--model", sage3, "--data", t.TempDir()}, []string{"not a node-classification set"}},
+		{"unknown data name", []string{"--unit", "fpga", "--model", sage3, "--data", "corra"}, []string{`--data "corra"`, "cora, citeseer, pubmed, reddit", "ENZYMES"}},
+		{"omega data without files", []string{"--unit", "omega", "--model", sage3, "--data", "reddit"}, []string{"--data reddit", "published statistics"}},
+		{"fpga reddit", []string{"--unit", "fpga", "--model", sage3, "--data", "reddit"}, []string{"cora, citeseer and pubmed"}},
 		{"graph and data", []string{"--unit", "omega", "--model", sage3, "--graph", "a", "--data", "b"}, []string{"exclude each other"}},
 		{"missing model", []string{"--unit", "soc"}, []string{`"model"`}},
 	}
@@ -131,12 +137,13 @@ func TestEvalBadInput(t *testing.T) {
 }
 
 // TestEvalOmegaNamesLayer: the Omega model refuses a layer it does not
-// model by its name, as models show prints it.
+// model by its name, as models show prints it (an activation before it is
+// fused, not refused).
 func TestEvalOmegaNamesLayer(t *testing.T) {
 	g := karateGraph(t)
 	for _, tt := range []struct{ model, want string }{
 		{"vig-s", "layer stem/0:conv"},
-		{writeModel(t, "sage3.yaml", sage3Layers), "layer layer0.relu"},
+		{writeModel(t, "fc.yaml", "  - {kind: gcn, width: 8, activation: relu}\n  - {kind: fc, width: 4}\n"), "layer layer1: accel: fc layers are not modelled"},
 	} {
 		_, _, err := run(t, "eval", "--unit", "omega", "--model", tt.model, "--graph", g)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
@@ -153,6 +160,62 @@ func TestEvalHelp(t *testing.T) {
 		"cycles", "latency_ms", "summed_cycles", "feasible", "busy_ms"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("eval --help lacks %q", w)
+		}
+	}
+}
+
+// exampleSage3 is the shipped 3-layer GraphSAGE model file (issue 27).
+const exampleSage3 = "../../examples/sage3.yaml"
+
+// TestEvalSage3Out evaluates the shipped GraphSAGE model file on omega
+// (its activations fused, one row per sage layer) and fpga, by data set
+// name, and checks that --out writes what --json prints.
+func TestEvalSage3Out(t *testing.T) {
+	karateGraph(t) // skips without the shared data
+	dir := t.TempDir()
+	pq := filepath.Join(dir, "omega.parquet")
+	js := mustRun(t, "eval", "--unit", "omega", "--model", exampleSage3, "--data", "karate", "--data-dir", testDataDir(),
+		"--features", "16", "--dataflow", "seq", "--tiling", "a", "--json", "--out", pq)
+	recs := decodeJSON[simRecord](t, js, true)
+	var got []string
+	for _, r := range recs {
+		got = append(got, fmt.Sprintf("%s %s %dx%d", r.Graph, r.Layer, r.F, r.G))
+		if r.Cycles <= 0 {
+			t.Errorf("%s: %d cycles", r.Layer, r.Cycles)
+		}
+	}
+	if want := []string{"karate sage 16x64", "karate sage 64x64", "karate sage 64x7"}; !slices.Equal(got, want) {
+		t.Errorf("omega rows %v, want %v (activations fused, no rows)", got, want)
+	}
+	checkOut(t, pq, recs, "eval", "layer", "cycles")
+	if byPath := mustRun(t, "eval", "--unit", "omega", "--model", exampleSage3, "--graph", karateGraph(t),
+		"--features", "16", "--dataflow", "seq", "--tiling", "a", "--json"); byPath != js {
+		t.Errorf("--data karate and --graph %s differ", karateGraph(t))
+	}
+
+	pq = filepath.Join(dir, "fpga.parquet")
+	js = mustRun(t, "eval", "--unit", "fpga", "--model", exampleSage3, "--data", "cora", "--json", "--out", pq)
+	frecs := decodeJSON[fpgaEvalRecord](t, js, false)
+	if len(frecs[0].Stages) != 12 || frecs[0].Data != "cora" {
+		t.Fatalf("3 layers x 4 stages on cora expected: %+v", frecs[0])
+	}
+	checkOut(t, pq, frecs, "eval", "summed_cycles", "feasible")
+}
+
+// TestEvalOmegaDataFeatures: on a node-classification set named by --data
+// the stack's input width is the set's features (Cora: 1,433), as on the
+// soc and fpga paths; --features overrides it.
+func TestEvalOmegaDataFeatures(t *testing.T) {
+	planetoidData(t)
+	args := []string{"eval", "--unit", "omega", "--model", exampleSage3, "--data", "cora", "--data-dir", testDataDir(),
+		"--dataflow", "seq", "--tiling", "a", "--engine", "fast", "--json"}
+	for _, tt := range []struct {
+		extra []string
+		f     int
+	}{{nil, 1433}, {[]string{"--features", "32"}, 32}} {
+		recs := decodeJSON[simRecord](t, mustRun(t, append(args, tt.extra...)...), true)
+		if len(recs) != 3 || recs[0].F != tt.f || recs[0].Graph != "cora" || recs[0].Nodes != 2708 {
+			t.Errorf("%v: %d rows, first %+v; want 3 on cora with F = %d", tt.extra, len(recs), recs[0], tt.f)
 		}
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"gnnsim/accel/fpga"
+	"gnnsim/bench"
+	"gnnsim/graphs"
 	"gnnsim/hw"
 	"gnnsim/nas/fgnas"
 	"gnnsim/workload"
@@ -35,14 +37,15 @@ equal to their code; 'fpga validate fgnas' checks it against their outputs).`,
 
 // fpgaEvalFlags are the options of fpga eval and 'eval --unit fpga'.
 type fpgaEvalFlags struct {
-	data, arch, tiles, bits string
-	model                   string // the cost model
-	published, pipelined    bool
-	anyResource             bool
-	dense, asJSON           bool
-	out                     string // --out: a one-row Parquet file
-	block                   int
-	lim                     fgnas.Limits
+	data, dataDir, arch  string
+	tiles, bits          string
+	model                string // the cost model
+	published, pipelined bool
+	anyResource          bool
+	dense, asJSON        bool
+	out                  string // --out: a one-row Parquet file
+	block                int
+	lim                  fgnas.Limits
 	// spec, when set, is the design's GNN stack instead of arch.
 	spec *workload.ModelSpec
 }
@@ -52,7 +55,9 @@ func fpgaEvalCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "eval --data cora --arch ... --tiles ... --bits ... [--json]",
 		Short: "Price one FPGA design on a Planetoid graph",
-		Long: `Price one FGNAS design (seed 004) on Cora, CiteSeer or PubMed at 100 MHz: the
+		Long: `Price one FGNAS design (seed 004) at 100 MHz on the --data set: cora, citeseer
+or pubmed by name (their published statistics), or a Planetoid file set or
+.npz file by path (its statistics measured from the files). It prints the
 cycles of every stage of every layer, the summed (FGNAS) and pipelined times,
 the LUT / FF / DSP / BRAM usage and whether the design meets the limits.
 
@@ -87,7 +92,7 @@ Example: gnnsim fpga eval --data cora --arch 'gcn/add/relu/8;gcn/add/relu/7' --t
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runFPGAEval(cmd, &f) },
 	}
-	c.Flags().StringVar(&f.data, "data", "cora", "graph: cora, citeseer or pubmed (Planetoid statistics)")
+	dataFlags(c.Flags(), &f.data, &f.dataDir, "cora", "node-classification set (cora, citeseer, pubmed: their published statistics; a path: measured from its files)")
 	c.Flags().StringVar(&f.arch, "arch", "gcn/add/relu/8;gcn/add/relu/7", "architecture per layer")
 	addFPGAFlags(c.Flags(), &f, "model")
 	c.Flags().BoolVar(&f.asJSON, "json", false, "print one JSON object")
@@ -115,7 +120,7 @@ func addFPGAFlags(fl *pflag.FlagSet, f *fpgaEvalFlags, costFlag string) {
 // runFPGAEval prices the design of f: the one code path of fpga eval and
 // 'eval --unit fpga'.
 func runFPGAEval(cmd *cobra.Command, f *fpgaEvalFlags) error {
-	ds, err := fgnas.DatasetByName(f.data)
+	ds, err := fpgaDataset(f.data, f.dataDir)
 	if err != nil {
 		return err
 	}
@@ -152,6 +157,29 @@ func runFPGAEval(cmd *cobra.Command, f *fpgaEvalFlags) error {
 		return printFPGAJSON(cmd.OutOrStdout(), rec)
 	}
 	return printFPGA(cmd.OutOrStdout(), ds, rep)
+}
+
+// fpgaDataset resolves --data for the FPGA model: cora, citeseer and
+// pubmed by name are their published statistics (fgnas.Cora, ...), so
+// results do not depend on the files being present; a path is measured
+// from its files (fgnas.DatasetOf).
+func fpgaDataset(arg, dir string) (fgnas.Dataset, error) {
+	ref, err := resolveData(arg, dir, bench.NeedStats)
+	if err != nil {
+		return fgnas.Dataset{}, err
+	}
+	if ref.Named {
+		ds, err := fgnas.DatasetByName(ref.Name)
+		if err != nil {
+			return fgnas.Dataset{}, fmt.Errorf("--data %s: the FPGA model knows the statistics of cora, citeseer and pubmed; for another set give the path of its files", ref.Name)
+		}
+		return ds, nil
+	}
+	p, err := graphs.LoadPlanetoid(ref.Path)
+	if err != nil {
+		return fgnas.Dataset{}, fmt.Errorf("--data: %w", err)
+	}
+	return fgnas.DatasetOf(p)
 }
 
 func printFPGA(w io.Writer, ds fgnas.Dataset, r fpga.Report) error {

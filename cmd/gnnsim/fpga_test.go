@@ -103,3 +103,16 @@ func TestFPGAEvalOut(t *testing.T) {
 	}
 	checkOut(t, pq, recs, "fpga eval", "summed_cycles", "feasible", "over")
 }
+
+// TestFPGAEvalDataPath: Cora's statistics measured from its files (the
+// Planetoid set and the .npz file) equal the published ones the name
+// gives, so a design prices the same either way.
+func TestFPGAEvalDataPath(t *testing.T) {
+	p := planetoidData(t)
+	byName := mustRun(t, "fpga", "eval", "--data", "cora", "--json")
+	for _, path := range []string{filepath.Join(p, "ind", "cora"), filepath.Join(p, "npz", "cora.npz")} {
+		if got := mustRun(t, "fpga", "eval", "--data", path, "--json"); got != byName {
+			t.Errorf("--data %s:\n%s\ndiffers from --data cora:\n%s", path, got, byName)
+		}
+	}
+}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 
 	"github.com/spf13/cobra"
 
@@ -23,7 +22,7 @@ reports how many agree exactly.`,
 }
 
 func fpgaValidateFGNASCmd() *cobra.Command {
-	var refDir string
+	var refDir, out string
 	var asJSON bool
 	var worst int
 	cmd := &cobra.Command{
@@ -42,6 +41,12 @@ every (row, metric); N is the number of rows. --worst N prints, before the
 table, the N rows with the largest error (ours/theirs per metric); --json
 prints instead a JSON array with one object per row (all, or the N worst).
 
+--out writes every row as a long Parquet table, one row per (reference
+row, metric), typed columns: line, design_id, source, dataset, metric
+(cycles, LUT, FF, DSP), ours, theirs, abs_pct_err (null against 0), error
+(why a row could not be priced: then one row, metric empty); metadata
+gnnsim.command, gnnsim.flags, gnnsim.reference, gnnsim.version.
+
 The exit status is 1 when a row cannot be priced (the summary is still printed).`,
 		Example: `  gnnsim fpga validate fgnas --reference ../shared/fgnas-reference
   gnnsim fpga validate fgnas --worst 5
@@ -51,17 +56,19 @@ The exit status is 1 when a row cannot be priced (the summary is still printed).
 			if cmd.Flags().Changed("worst") && worst < 1 {
 				return fmt.Errorf("--worst: want a positive number of rows, got %d", worst)
 			}
-			return runValidateFGNAS(cmd.OutOrStdout(), refDir, asJSON, worst)
+			return runValidateFGNAS(cmd, refDir, out, asJSON, worst)
 		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&refDir, "reference", "", "reference set directory (default: $GNNSIM_SHARED/fgnas-reference, or shared/fgnas-reference beside the module)")
 	fl.BoolVar(&asJSON, "json", false, "print a JSON array with one object per row instead of the report")
 	intFlag(fl, &worst, "worst", 0, 0, 1_000_000, "show the N rows with the largest error (with --json: print only those)")
+	outFileFlag(fl, &out, "out", "", "also write every row's metrics to a Parquet file (columns in --help)")
 	return cmd
 }
 
-func runValidateFGNAS(w io.Writer, refDir string, asJSON bool, worst int) error {
+func runValidateFGNAS(cmd *cobra.Command, refDir, out string, asJSON bool, worst int) error {
+	w := cmd.OutOrStdout()
 	if refDir == "" {
 		d, ok := fpgaref.FindDir()
 		if !ok {
@@ -74,6 +81,9 @@ func runValidateFGNAS(w io.Writer, refDir string, asJSON bool, worst int) error 
 		return err
 	}
 	rep := fpgaref.Score(ref)
+	if err := writeOut(cmd, out, fgnasValidateRows(rep.Results), map[string]string{"gnnsim.reference": refDir}); err != nil {
+		return err
+	}
 	failed := func() error {
 		if n := len(rep.Failures); n > 0 {
 			return fmt.Errorf("%d of %d reference rows could not be priced", n, rep.Rows)

@@ -82,7 +82,7 @@ profile), or a path: a Planetoid file set (dir/ind.cora) or a graph file
 		RunE: func(cmd *cobra.Command, _ []string) error { return runGcosEval(cmd, &f) },
 	}
 	c.Flags().StringVar(&f.model, "model", "", "model file of a GNN stack (required)")
-	c.Flags().StringVar(&f.data, "data", "cora", "data set: cora, citeseer, pubmed, reddit, or a graph path")
+	dataFlags(c.Flags(), &f.data, &f.dataDir, "cora", "data set: cora, citeseer, pubmed, reddit, or a graph path")
 	addGcosFlags(c.Flags(), &f)
 	c.Flags().BoolVar(&f.jsonOut, "json", false, "print the row as JSON instead of text")
 	outFileFlag(c.Flags(), &f.out, "out", "", "also write the row to a Parquet file (columns in --help)")
@@ -94,7 +94,6 @@ profile), or a path: a Planetoid file set (dir/ind.cora) or a graph file
 // --unit gcos.
 func addGcosFlags(fs *pflag.FlagSet, f *gcosEvalFlags) {
 	fs.StringVar(&f.config, "config", "", "design file (YAML, 'gnnsim gcos config default'); default the built-in design")
-	fs.StringVar(&f.dataDir, "data-dir", defaultDataDir(), "folder of the named data sets' files (env GNNSIM_DATA); empty: published sizes only")
 }
 
 // runGcosEval prices the model on the design and prints it: one row of a

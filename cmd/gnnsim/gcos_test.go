@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,20 +13,36 @@ func TestSearchGcosHardwareOnly(t *testing.T) {
 	var out bytes.Buffer
 	c.SetOut(&out)
 	c.SetErr(&out)
-	c.SetArgs([]string{"--dataset", "pubmed", "--model", "gcn", "--evaluations", "30", "--pool", "10", "--top", "2", "--data", t.TempDir()})
+	c.SetArgs([]string{"--data", "pubmed", "--model", "gcn", "--evaluations", "30", "--pool", "10", "--top", "2", "--data-dir", t.TempDir()})
 	if err := c.Execute(); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "pubmed: 30 evaluations") || !strings.Contains(out.String(), "2. fitness") {
 		t.Errorf("output:\n%s", out.String())
 	}
-	for _, args := range [][]string{{"--dataset", "nope"}, {"--model", "nope"}, {"--lat-weight", "2"}, {"--dataset", "reddit"}} {
+	old := t.TempDir() // the old --data: the data folder
+	if err := os.Mkdir(filepath.Join(old, "planetoid"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--data", "nope"}, "not a known data set"},
+		{[]string{"--dataset", "nope"}, "not a known data set"},
+		{[]string{"--model", "nope"}, "--model"},
+		{[]string{"--lat-weight", "2"}, "--lat-weight"},
+		{[]string{"--data", "reddit"}, "no labels here"},
+		{[]string{"--data", "ENZYMES"}, "without node labels"},
+		{[]string{"--data", old}, "give it as --data-dir"},
+		{[]string{"--data", "cora", "--dataset", "citeseer"}, "old name of --data"},
+	} {
 		c := searchGcosCmd()
 		c.SetOut(&out)
 		c.SetErr(&out)
-		c.SetArgs(append(args, "--data", t.TempDir()))
-		if err := c.Execute(); err == nil {
-			t.Errorf("%v: no error", args)
+		c.SetArgs(append(tt.args, "--data-dir", t.TempDir()))
+		if err := c.Execute(); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%v: error %v, want %q", tt.args, err, tt.want)
 		}
 	}
 }
@@ -47,7 +64,7 @@ func TestReproSeed001Help(t *testing.T) {
 // latency-only search leaves accuracy null and prints "not measured".
 func TestSearchGcosOut(t *testing.T) {
 	pq := filepath.Join(t.TempDir(), "gcos.parquet")
-	args := []string{"search", "gcos", "--dataset", "pubmed", "--model", "gcn", "--evaluations", "30", "--pool", "10", "--top", "3"}
+	args := []string{"search", "gcos", "--data", "pubmed", "--model", "gcn", "--evaluations", "30", "--pool", "10", "--top", "3"}
 	js := mustRun(t, append(args, "--json", "--out", pq)...)
 	rows := decodeJSON[gcosTopRow](t, js, true)
 	if len(rows) != 3 || rows[0].Rank != 1 || rows[0].Fitness < rows[2].Fitness {

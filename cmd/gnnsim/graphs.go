@@ -116,10 +116,11 @@ nothing; rerun the command to start again.`,
 				"edges":     edges,
 				"params":    strings.Join(params, ","),
 			}
-			return writeSet(cmd.OutOrStdout(), out, gs, meta)
+			return writeSet(cmd, out, gs, meta)
 		},
 	}
 	f := cmd.Flags()
+	quietFlag(cmd)
 	f.StringVar(&spec.Generator, "generator", "", "generator name: "+generatorHelp+" (required)")
 	intFlag(f, &spec.Count, "count", 100, 1, maxGenCount, "number of graphs to generate")
 	f.Uint64Var(&spec.Seed, "seed", 1, "random seed; graph i uses the PCG stream of (seed, i)")
@@ -185,10 +186,11 @@ summarises their features, labels and split.`,
 				"path":    args[0],
 				"format":  shown,
 			}
-			return writeSet(cmd.OutOrStdout(), out, gs, meta)
+			return writeSet(cmd, out, gs, meta)
 		},
 	}
 	f := cmd.Flags()
+	quietFlag(cmd)
 	f.StringVar(&format, "format", "", "input format: tu, mtx, edgelist, cites, planetoid or npz (default: detect from PATH)")
 	outFileFlag(f, &out, "out", "", "output graph-set Parquet file (required; its directory must exist)")
 	cmd.MarkFlagRequired("out")
@@ -259,7 +261,7 @@ func generateSet(cmd *cobra.Command, spec graphs.GenSpec) ([]*graphs.Graph, erro
 	}
 	ctx, stop := signalContext()
 	defer stop()
-	prog := bench.NewProgress(cmd.ErrOrStderr(), "graphs gen", "graphs", spec.Count)
+	prog := bench.NewProgress(progressOut(cmd), "graphs gen", "graphs", spec.Count)
 	gs := make([]*graphs.Graph, spec.Count)
 	err := par.For(spec.Count, 0, func(i int) error {
 		if err := ctx.Err(); err != nil {
@@ -345,8 +347,14 @@ func parseParams(kvs []string) (map[string]float64, error) {
 }
 
 // writeSet writes gs to out and prints the one-line summary.
-func writeSet(w io.Writer, out string, gs []*graphs.Graph, meta map[string]string) error {
-	if err := graphs.WriteSet(out, gs, meta); err != nil {
+func writeSet(cmd *cobra.Command, out string, gs []*graphs.Graph, meta map[string]string) error {
+	w := cmd.OutOrStdout()
+	// Each graph's features (clustering, degrees, ...) are computed as it
+	// is written: seconds for thousands of graphs, so shown as progress.
+	prog := bench.NewProgress(progressOut(cmd), "graphs features", "graphs", len(gs))
+	err := graphs.WriteSetProgress(out, gs, meta, func() { prog.Add(1) })
+	prog.Done()
+	if err != nil {
 		return err
 	}
 	if len(gs) == 0 {

@@ -202,7 +202,7 @@ func TestBadCommandLines(t *testing.T) {
 		{"load without out", []string{"graphs", "load", missing}, `required flag(s) "out" not set`},
 		{"info without file", []string{"graphs", "info"}, "accepts 1 arg(s), received 0"},
 		{"info of missing file", []string{"graphs", "info", missing}, "missing"},
-		{"simulate without graphs", []string{"simulate"}, `required flag(s) "graphs" not set`},
+		{"simulate without graphs", []string{"simulate"}, "no graph: give --graphs PATH or --data NAME|PATH"},
 		{"simulate positional", []string{"simulate", "--graphs", missing, "extra"}, "unknown command"},
 		{"sweep without spec", []string{"sweep"}, "accepts 1 arg(s), received 0"},
 		{"sweep of missing spec", []string{"sweep", missing, "--out", dir}, "missing"},
@@ -248,7 +248,7 @@ func TestExitStatus(t *testing.T) {
 		wantStdout string
 	}{
 		{[]string{"bogus"}, 1, `gnnsim: unknown command "bogus" for "gnnsim"`, ""},
-		{[]string{"simulate"}, 1, `gnnsim: required flag(s) "graphs" not set`, ""},
+		{[]string{"simulate"}, 1, "gnnsim: no graph: give --graphs PATH or --data NAME|PATH", ""},
 		{[]string{"--version"}, 0, "", "gnnsim version "},
 	}
 	for _, tt := range tests {

@@ -39,12 +39,12 @@ type reproFlags struct {
 func reproSeed002Cmd() *cobra.Command {
 	var f reproFlags
 	c := &cobra.Command{
-		Use:   "seed002 [--quick] [--out DIR] [--seed S] [--data DIR]",
+		Use:   "seed002 [--quick] [--out DIR] [--seed S] [--data-dir DIR]",
 		Short: "Seed 002 end to end: data sets, predictors, Tables 3/4, scheduling, figures",
 		Long: `Reproduce seed 002 (Puigdemont, Russo et al., data-driven dataflow-aware online
 scheduling) in one results directory:
 
-  1. the Graphlaxy Small/Medium/Large sets and, when --data exists, the real sets
+  1. the Graphlaxy Small/Medium/Large sets and, when --data-dir exists, the real sets
      (TU ENZYMES/MUTAG/AIDS/NCI1, square Matrix Market networks, Cora), each graph
      simulated on the 24 configurations (data/);
   2. the four predictor variants of Table 4 (base, +features, +log, +features+log),
@@ -66,7 +66,7 @@ scheduling) in one results directory:
 
 The data sets' F and G default to graph i: F = [16,32,64][i%3], G = [16,32][i%2]
 (the seed does not state them); --F, --G and --sizes-mode change them. Real sets
-are read from --data; missing ones (PROTEINS, REDDIT-BINARY, QOPTLib, PATTERN,
+are read from --data-dir; missing ones (PROTEINS, REDDIT-BINARY, QOPTLib, PATTERN,
 TSP) are listed in the report with their source, licence and where to put them.
 
 Progress goes to stderr. Everything is determined by --seed, --mode and the data
@@ -92,9 +92,9 @@ published sizes, takes a few minutes.`,
 			if err := checkSizeFlags(f.fg); err != nil {
 				return err
 			}
-			if cmd.Flags().Changed("data") {
+			if cmd.Flags().Changed("data") || cmd.Flags().Changed("data-dir") {
 				if st, err := os.Stat(f.data); err != nil || !st.IsDir() {
-					return fmt.Errorf("--data %s: not a directory", f.data)
+					return fmt.Errorf("--data-dir %s: not a directory", f.data)
 				}
 			}
 			return runRepro(cmd, f)
@@ -103,7 +103,7 @@ published sizes, takes a few minutes.`,
 	c.Flags().BoolVar(&f.quick, "quick", false, "reduced Graphlaxy sets (Medium 1,500, Large 600 graphs; seconds, not minutes)")
 	outDirFlag(c.Flags(), &f.out, "out", "", "results directory (default results/seed002, or results/seed002-quick with --quick)")
 	c.Flags().Uint64Var(&f.seed, "seed", 1, "seed of every random choice (graphs, splits, training, traces; scheduling runs use seeds S..S+4)")
-	c.Flags().StringVar(&f.data, "data", defaultDataDir(), "folder of the real data sets (env GNNSIM_DATA); when absent, generated graphs only, as the report says")
+	dataDirFlag(c.Flags(), &f.data, "folder of the real data sets (env GNNSIM_DATA); when absent, generated graphs only, as the report says")
 	c.Flags().StringVar(&f.mode, "mode", bench.DatasetMode, "accelerator model of the labels: omega (STONNE-Omega's numbers, as the seed) or extended")
 	sizeFlags(c, &f.fg)
 	workersFlag(c.Flags(), &f.workers, 0, "parallel workers (default: number of CPUs); results do not depend on it")

@@ -17,7 +17,7 @@ func reproSeed001Cmd() *cobra.Command {
 		workers   int
 	)
 	c := &cobra.Command{
-		Use:   "seed001 [--quick] [--out DIR] [--seed S] [--data DIR]",
+		Use:   "seed001 [--quick] [--out DIR] [--seed S] [--data-dir DIR]",
 		Short: "Seed 001 (G-CoS) end to end: Figures 1, 7 and 8",
 		Long: `Reproduce seed 001 (G-CoS, GNN and accelerator co-search) in one results
 directory:
@@ -35,7 +35,7 @@ directory:
   4. report.md with every table and the paper's figures beside ours.
 
 Accuracy is measured by training each GNN on the CPU (package train, Planetoid
-data under --data; searches optimise validation accuracy, figures show test
+data under --data-dir; searches optimise validation accuracy, figures show test
 accuracy). Everything is determined by --seed and the data. --quick trains 30
 epochs in a space limited to hidden <= 32 and 2 heads, with small budgets:
 about 40 s on two busy cores. The full run trains hundreds of GNNs up to
@@ -66,7 +66,7 @@ about 40 s on two busy cores. The full run trains hundreds of GNNs up to
 	c.Flags().BoolVar(&quick, "quick", false, "reduced sizes (within a minute)")
 	outDirFlag(c.Flags(), &out, "out", "", "results directory (default results/seed001, or results/seed001-quick with --quick)")
 	c.Flags().Uint64Var(&seed, "seed", 1, "seed of every random choice")
-	c.Flags().StringVar(&data, "data", defaultDataDir(), "folder of the Planetoid data (env GNNSIM_DATA)")
+	dataDirFlag(c.Flags(), &data, "folder of the Planetoid data (env GNNSIM_DATA)")
 	workersFlag(c.Flags(), &workers, 0, "parallel workers (default: number of CPUs); results do not depend on it")
 	return c
 }

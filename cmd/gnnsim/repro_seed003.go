@@ -15,7 +15,7 @@ func reproSeed003Cmd() *cobra.Command {
 	var o seed003.Options
 	var overlap float64 // --overlap; not given: fitted
 	c := &cobra.Command{
-		Use:   "seed003 [--quick] [--out DIR] [--seed S] [--data DIR] [--platform tx2|xavier] [--overlap RHO]",
+		Use:   "seed003 [--quick] [--out DIR] [--seed S] [--data-dir DIR] [--platform tx2|xavier] [--overlap RHO]",
 		Short: "Seed 003 (HADAS): nested backbone x early-exit x DVFS search, Table III, Figures 5-7",
 		Long: `Reproduce seed 003 (HADAS, hardware-aware dynamic neural architecture search) in
 one results directory: the nested search of AttentiveNAS backbones (outer NSGA-II,
@@ -27,7 +27,7 @@ HADAS's picks), the b1 headline, Figure 5 (outer and inner fronts), Figure 6
 (dissimilarity ablation over gamma) and a sweep of the exit-error overlap, each
 next to the paper's numbers in report.md; every design in seed003.parquet, the
 metrics in metrics.parquet, the sweep in overlap.parquet. Exit accuracies are the
-measured AttentiveNAS curves of --data/hadas; which samples each exit gets right
+measured AttentiveNAS curves of --data-dir/hadas; which samples each exit gets right
 comes from a correlated-error model whose overlap --overlap sets (default: fitted
 on Table III's a0 gain). Full run about 1.5 CPU-minutes (the paper's budgets);
 --quick about 10 CPU-seconds.`,
@@ -40,7 +40,7 @@ on Table III's a0 gain). Full run about 1.5 CPU-minutes (the paper's budgets);
 				}
 			}
 			if st, err := os.Stat(o.DataDir); err != nil || !st.IsDir() {
-				return fmt.Errorf("--data %s: not a directory", o.DataDir)
+				return fmt.Errorf("--data-dir %s: not a directory", o.DataDir)
 			}
 			if o.Platform != "tx2" && o.Platform != "xavier" {
 				return fmt.Errorf("--platform %q: want tx2 or xavier", o.Platform)
@@ -63,7 +63,7 @@ on Table III's a0 gain). Full run about 1.5 CPU-minutes (the paper's budgets);
 	outDirFlag(c.Flags(), &o.Out, "out", "", "output directory (default results/seed003, or results/seed003-quick with --quick)")
 	c.Flags().Uint64Var(&o.Seed, "seed", 1, "random seed")
 	workersFlag(c.Flags(), &o.Workers, 2, "parallel outer candidates (results do not depend on it)")
-	c.Flags().StringVar(&o.DataDir, "data", defaultDataDir(), "shared data folder holding hadas/ (env GNNSIM_DATA)")
+	dataDirFlag(c.Flags(), &o.DataDir, "shared data folder holding hadas/ (env GNNSIM_DATA)")
 	c.Flags().StringVar(&o.Platform, "platform", "tx2", "target: tx2 (HADAS Table III) or xavier")
 	c.Flags().Float64Var(&overlap, "overlap", 0, "exit-error overlap rho in [0, 1] (default: fitted on Table III's a0 gain)")
 	return c

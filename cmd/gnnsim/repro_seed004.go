@@ -27,7 +27,7 @@ func reproSeed004Cmd() *cobra.Command {
 		screen           int
 	)
 	c := &cobra.Command{
-		Use:   "seed004 [--quick] [--out DIR] [--seed S] [--data DIR]",
+		Use:   "seed004 [--quick] [--out DIR] [--seed S] [--data-dir DIR]",
 		Short: "Seed 004 (FGNAS): Tables 3 and 4, Figure 3 of the FPGA-aware co-search",
 		Long: `Reproduce seed 004 (FGNAS) in one results directory: Table 3 (Cora under the 12
 hardware specifications, best accuracy of joint REINFORCE, random and separate
@@ -92,7 +92,7 @@ searches and short trainings (under a minute on two cores).`,
 	c.Flags().BoolVar(&quick, "quick", false, "4 specifications, 1 run, short searches and trainings")
 	outDirFlag(c.Flags(), &out, "out", "", "results directory (default results/seed004, or results/seed004-quick)")
 	c.Flags().Uint64Var(&seed, "seed", 1, "seed of every random choice")
-	c.Flags().StringVar(&data, "data", defaultDataDir(), "folder of the real data sets (planetoid/ind inside)")
+	dataDirFlag(c.Flags(), &data, "folder of the real data sets (planetoid/ind inside)")
 	intFlag(c.Flags(), &runs, "runs", 0, 0, maxRuns, "runs per method and specification (default 5, 1 with --quick)")
 	listFlag(c.Flags(), &datasets, "datasets", nil, "data sets to run (default cora,citeseer,pubmed; cora alone: Table 3 and Table 4's Cora row)")
 	listFlag(c.Flags(), &models, "models", []string{"fgnas-code", "gnnsim"}, "cost models to search under: fgnas-code (the FGNAS authors' model), gnnsim (ours)")

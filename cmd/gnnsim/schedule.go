@@ -31,12 +31,15 @@ func newScheduleCmd() *cobra.Command {
 	var util, shape float64
 	var jobs, workers int
 	var exact, asJSON bool
+	var socOpt scheduleSoC
 	cmd := &cobra.Command{
-		Use:   "schedule --data DIR --models MODELS [flags]",
-		Short: "Online scheduling of a data set's graphs on accelerators (seed 002, section 4)",
-		Long: `Release the cases (graph, F, G) of sweep directories as GCN-layer jobs over an
-arrival trace and schedule them on a set of accelerators with the standard
-policies, in seed 002's scenarios:
+		Use:   "schedule (--data DIR [--models MODELS] | --job-models MODELS) [flags]",
+		Short: "Online scheduling of jobs on accelerators (seed 002, section 4) or on a SoC's units sharing one memory",
+		Long: `Two paths.
+
+OMEGA PATH (--data): release the cases (graph, F, G) of sweep directories as
+GCN-layer jobs over an arrival trace and schedule them on a set of Omega
+accelerators with the standard policies, in seed 002's scenarios:
 
   scenario 1  baselines (Random, FCFS, LIFO, SJF-Nodes, SJF-Edges) run a random tiling
   scenario 2  baselines run the optimal tiling
@@ -72,12 +75,84 @@ mean_completion, mean_turnaround, mean_execution, mean_waiting, p99_turnaround.
 schedule_metrics.parquet (per run) and schedule_mean.parquet (per policy and
 scenario).
 
+SOC PATH (--job-models): jobs are inferences of models (zoo names such as
+vig-s, googlenet, or model files; a GNN model file runs on --graph) on the
+units of one SoC (--spec, default the Jetson AGX Xavier; --machines names
+the units that take jobs, default all: gpu,dla; DSAs the spec declares are
+units too). The units run at once and share the one memory (a sim.Channel):
+every step of a job (a compute phase, a hand-off between units) sends its
+bytes through it, so two memory-bound jobs on the GPU and the DLA each run
+slower than alone. A step also needs its unit: a DLA job's GPU-fallback
+kernels wait while the GPU runs another job's step. A job's mapping is
+whole (every block on the unit it is dispatched to) or, for an entry
+NAME/split:UNIT, split: the graph blocks (ViG's Graphers, a GNN's layers)
+on UNIT, the rest on the dispatch unit, with the hand-offs between them.
+With one job in the SoC at a time a job takes exactly what 'gnnsim soc
+eval' gives for the same model and mapping. Profiles (each model on each
+unit, at --dvfs) are priced once.
+
+Arrivals: poisson, bursty (or pareto: Pareto gaps of --shape), lomax or
+periodic (camera frames, a fixed gap), with the mean gap set so the jobs
+offer --utilisation (each job counted at its contention-free latency
+averaged over the machines); --jobs (default 1,000) per seed; each seed draws
+its own trace, and seeds run one after another (--workers is the Omega
+path's). Or a CSV trace to replay: columns job_id, arrival_ps
+(integer ps from the origin) and model (an entry of --job-models). Policies:
+Random, FCFS, LIFO, SJF-Nodes, SJF-Edges (the model's input nodes / edges),
+SJF-Truth (least contention-free latency over (job, free unit) pairs) and EFT
+(earliest finish time: a job goes, on arrival, to the unit where it would
+finish first given its latency there and the work already queued for that
+unit). SJF-Predicted needs a predictor and is not offered here.
+
+Prints each model's contention-free latency on each machine, then per
+policy, averaged over the seeds, in ms: policy; feas (yes: every policy
+here uses only what a deployment can measure, the per-unit latency
+profiles); completion (mean finish time from the trace origin); turnaround
+(mean finish - arrival); execution (mean finish - start: the job's run,
+stretched by waiting for units and memory); waiting (mean start - arrival);
+p99 turn. (99th percentile of turnaround, nearest rank); slowdown (mean of
+execution / contention-free latency over the jobs: 1 = never slowed);
+utilisation (per machine: time holding a job / makespan). --json prints
+one object per policy: policy, feasible, seeds, jobs, mean_completion_ms,
+mean_turnaround_ms, mean_execution_ms, mean_waiting_ms, p99_turnaround_ms,
+makespan_ms, mean_slowdown, machines, utilisation. --out DIR writes
+schedule_records.parquet (per job and run: policy, seed, job_id, model,
+machine, arrival_ps, start_ps, finish_ps, alone_ps, slowdown),
+schedule_metrics.parquet and schedule_mean.parquet (seed 002's metric
+columns, times in ps, scenario 1) and schedule_policies.png/.svg (seed
+002's bars, each metric over its largest value).
+
 Limits (checked before any work): --jobs at most 1,000,000, at most 1,000
 seeds, --utilisation above 0, --shape above 1.`,
+		Example: `  gnnsim schedule --data sweep/ --models models/ --seeds 1,2,3
+  gnnsim schedule --job-models vig-s,vig-s/split:dla,googlenet --machines gpu,dla --arrivals poisson --jobs 2000
+  gnnsim schedule --job-models vig-s,vig-s/split:dla,googlenet,resnet50,alexnet --arrivals sched/testdata/hetero.csv --out out/`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if len(socOpt.models) > 0 {
+				if len(data) > 0 || models != "" {
+					return fmt.Errorf("--job-models (the SoC path) excludes --data and --models (the Omega path)")
+				}
+				if cmd.Flags().Changed("scenario") || cmd.Flags().Changed("inference-cycles") || cmd.Flags().Changed("exact") {
+					return fmt.Errorf("--scenario, --inference-cycles and --exact belong to the Omega path; the SoC path has one mapping per unit and no predictor")
+				}
+				if err := checkScheduleSizes(util, shape, jobs, workers, len(seedList)); err != nil {
+					return err
+				}
+				seeds, err := parseSeeds(seedList)
+				if err != nil {
+					return err
+				}
+				o := socOpt
+				o.machines, o.machinesSet, o.arrivals, o.policies = machines, cmd.Flags().Changed("machines"), arrivals, policies
+				o.util, o.shape, o.jobs, o.seeds, o.out, o.asJSON = util, shape, jobs, seeds, out, asJSON
+				if o.jobs == 0 {
+					o.jobs = defaultSoCJobs
+				}
+				return runScheduleSoC(cmd, &o)
+			}
 			if len(data) == 0 {
-				return fmt.Errorf("--data is required")
+				return fmt.Errorf("--data is required (jobs from a sweep, on Omega accelerators), or --job-models (model inferences on a SoC's units)")
 			}
 			if out != "" || cmd.Flags().Changed("out") {
 				if err := checkOutDir("out", out); err != nil {
@@ -89,7 +164,7 @@ seeds, --utilisation above 0, --shape above 1.`,
 			}
 			ms, err := seed002.ParseMachines(machines)
 			if err != nil {
-				return err
+				return fmt.Errorf("%w (SoC units such as gpu, dla run model inferences: give --job-models)", err)
 			}
 			arr := seed002.ArrivalOptions{Utilisation: util, Shape: shape, Exact: exact, Jobs: jobs}
 			if arr.Process, arr.Trace, err = parseArrivals(arrivals); err != nil {
@@ -179,21 +254,29 @@ seeds, --utilisation above 0, --shape above 1.`,
 	f := cmd.Flags()
 	pathListFlag(f, &data, "data", nil, "sweep directory whose cases are the jobs (repeat or comma-separate for several)")
 	f.StringVar(&models, "models", "", "model directory of the latency predictor (needed by SJF-Predicted)")
-	listFlag(f, &policies, "policies", nil, "policies to run (default all seven: Random, FCFS, LIFO, SJF-Nodes, SJF-Edges, SJF-Truth, SJF-Predicted)")
-	f.StringVar(&machines, "machines", "seq,sp,pp", "accelerators, DATAFLOW[:TILINGS] each: seq,sp,pp is seed 002's set with free tiling a..h; sp:c fixes tiling c")
+	listFlag(f, &policies, "policies", nil, "policies to run (default all seven: Random, FCFS, LIFO, SJF-Nodes, SJF-Edges, SJF-Truth, SJF-Predicted; EFT on request). SoC path default: the six without SJF-Predicted, and EFT")
+	f.StringVar(&machines, "machines", "seq,sp,pp", "accelerators, DATAFLOW[:TILINGS] each: seq,sp,pp is seed 002's set with free tiling a..h; sp:c fixes tiling c. SoC path: unit names (default: all the SoC's units)")
 	f.Float64Var(&util, "utilisation", workload.DefaultUtilisation, "target offered load of generated arrivals (0..1 and beyond)")
-	f.StringVar(&arrivals, "arrivals", "pareto", "arrival process pareto, lomax or poisson, or a trace file (.csv, .parquet) to replay")
+	f.StringVar(&arrivals, "arrivals", "pareto", "arrival process pareto, lomax or poisson (SoC path also bursty, periodic), or a trace file (.csv, .parquet; SoC path .csv) to replay")
 	f.Float64Var(&shape, "shape", workload.DefaultParetoShape, "shape of Pareto/Lomax inter-arrival gaps (> 1)")
 	f.BoolVar(&exact, "exact", true, "rescale each seed's gaps so that it offers exactly --utilisation")
-	intFlag(f, &jobs, "jobs", 0, 0, seed002.MaxJobs, "trace length; 0: every case once in a seeded order, N: N jobs drawn with replacement")
+	intFlag(f, &jobs, "jobs", 0, 0, seed002.MaxJobs, "trace length; 0: every case once in a seeded order, N: N jobs drawn with replacement. SoC path: N jobs per seed (0: 1,000)")
 	listFlag(f, &seedList, "seeds", []string{"1", "2", "3", "4", "5"}, "seeds of the runs (each draws its own trace and random choices)")
 	f.StringVar(&scenario, "scenario", "both", "1 (baselines with random tiling), 2 (with optimal tiling) or both")
 	f.StringVar(&inference, "inference-cycles", strconv.Itoa(seed002.InferenceCycles), "cycles charged per job to SJF-Predicted for running the predictors: a number (default: seed 002's 2,312), or 'measured' to time this host's predictor at the accelerator clock (not reproducible)")
 	outDirFlag(f, &out, "out", "", "directory to write the Parquet records and metrics into")
 	f.BoolVar(&asJSON, "json", false, "print a JSON array (one object per policy and scenario, cycles averaged over seeds)")
 	workersFlag(f, &workers, 0, "seeds run at once (default: number of CPUs); results do not depend on it")
+	listFlag(f, &socOpt.models, "job-models", nil, "SoC path: models the jobs run, zoo names or model files, NAME/split:UNIT for the split mapping (e.g. vig-s,vig-s/split:dla,googlenet)")
+	f.StringVar(&socOpt.graph, "graph", "", "SoC path: graph a GNN model file runs on (graph file or set; its first graph)")
+	intFlag(f, &socOpt.features, "features", 0, 0, int64(workload.MaxFeatures), "SoC path: input width of a GNN model file that gives none")
+	f.StringVar(&socOpt.spec, "spec", "", "SoC path: SoC spec YAML (default: the built-in Jetson AGX Xavier)")
+	f.StringVar(&socOpt.dvfs, "dvfs", "", `SoC path: operating points in MHz, e.g. "gpu=1377,emc=2133" (default: highest)`)
 	return cmd
 }
+
+// defaultSoCJobs is the SoC path's trace length when --jobs is 0.
+const defaultSoCJobs = 1000
 
 // checkScheduleSizes checks the numeric flags of schedule against the
 // limits in its help.

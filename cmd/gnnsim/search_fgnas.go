@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"gnnsim/accel/fpga"
+	"gnnsim/bench"
 	"gnnsim/nas/fgnas"
 	"gnnsim/repro/seed004"
 )
@@ -36,6 +37,10 @@ designs until --trained were trained; default: as many as a joint run with the
 same seed trains) and separate (architecture 200 episodes, then hardware 800).
 Rewards are validation accuracies of the networks trained on the CPU and
 quantised to the design's formats; infeasible designs get 0 untrained.
+--data is a name or a path, as in every command: cora, citeseer or pubmed
+(the hardware priced on their published statistics, the networks trained
+on their Planetoid files under --data-dir) or a Planetoid file set / .npz
+file (statistics measured from it, trained on its split).
 
 Prints the number of distinct designs and of trained ones, then the best
 design by validation accuracy: val and test accuracy (%), its latency (ms,
@@ -56,13 +61,17 @@ gnnsim.flags, gnnsim.seed, gnnsim.limits, gnnsim.episodes, gnnsim.trained
 and gnnsim.version.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ds, err := fgnas.DatasetByName(data)
+			ds, err := fpgaDataset(data, dataDir)
 			if err != nil {
 				return err
 			}
+			ref, err := resolveData(data, dataDir, bench.NeedLabels)
+			if err != nil {
+				return fmt.Errorf("%w (the search trains its networks)", err)
+			}
 			ctx, stop := signalContext()
 			defer stop()
-			oracles, err := seed004.TrainedOracle(ctx, dataDir, false, 0)
+			oracles, err := seed004.TrainedOracleAt(ctx, func(fgnas.Dataset) string { return ref.Path }, false, 0)
 			if err != nil {
 				return err
 			}
@@ -133,8 +142,7 @@ and gnnsim.version.`,
 			return nil
 		},
 	}
-	c.Flags().StringVar(&data, "data", "cora", "cora, citeseer or pubmed")
-	c.Flags().StringVar(&dataDir, "data-dir", defaultDataDir(), "folder of the real data sets (planetoid/ind inside)")
+	dataFlags(c.Flags(), &data, &dataDir, "cora", "node-classification set to search on (cora, citeseer, pubmed: published statistics for the hardware; a path: measured)")
 	c.Flags().StringVar(&method, "method", "joint", "joint, random or separate")
 	floatFlag(c.Flags(), &lim.LatencyMS, "latency-ms", 1, 0, maxLatencyMS, false, "latency limit in ms (0: none)")
 	intFlag(c.Flags(), &lim.LUT, "lut", 100000, 0, maxFPGAResource, "LUT and FF limit (0: none)")

@@ -3,12 +3,16 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"gnnsim/bench"
+	"gnnsim/graphs"
 	nas "gnnsim/nas/gcos"
 	"gnnsim/repro/seed001"
 )
@@ -17,6 +21,7 @@ import (
 func searchGcosCmd() *cobra.Command {
 	var (
 		dataset, data, model string
+		dataDir              string
 		evals, pool, top     int
 		latWeight            float64
 		seed                 uint64
@@ -25,7 +30,7 @@ func searchGcosCmd() *cobra.Command {
 		out                  string
 	)
 	c := &cobra.Command{
-		Use:   "gcos [--dataset cora] [--model NAME] [flags]",
+		Use:   "gcos [--data cora|PATH] [--model NAME] [flags]",
 		Short: "G-CoS pool search of a GNN and its multi-sub-accelerator (seed 001)",
 		Long: `Run G-CoS's Algorithm 1 (pool of p_max designs, birth/dying rate 0.2,
 half of the attributes mutated) over the joint space of two-layer GNNs (Table
@@ -34,8 +39,12 @@ II) and accel/gcos designs (Table I) on one data set, with fitness
 each GNN on the CPU. With --model (gcn, gat, graphsage, gin) the GNN is fixed
 and only the accelerator is searched, for latency alone (no training).
 
-Data sets: cora, citeseer (trainable), pubmed, reddit (latency only: use
---model). Prints the top designs, best first, each with: fitness (the
+--data is a name or a path, as in every command: cora, citeseer
+(trainable), pubmed, reddit (latency only: use --model) by name, looked up
+under --data-dir (their files when present, else their published sizes),
+or a Planetoid file set / .npz file by path (its graph and measured
+feature density; trained on its split). --dataset is the old name of
+--data. Prints the top designs, best first, each with: fitness (the
 formula above; with --model, w = 1: RefPS / (RefPS + latency), in (0, 1],
 higher is faster); accuracy (the GNN's validation accuracy in [0, 1] used
 by the fitness; "not measured" with --model, which trains nothing);
@@ -52,15 +61,41 @@ holds gnnsim.command, gnnsim.flags, gnnsim.seed, gnnsim.evaluations and
 gnnsim.version.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			all, err := seed001.Datasets(data)
+			if cmd.Flags().Changed("dataset") {
+				if cmd.Flags().Changed("data") && data != dataset {
+					return fmt.Errorf("--dataset %s and --data %s: --dataset is the old name of --data; give one", dataset, data)
+				}
+				data = dataset
+			}
+			if st, err := os.Stat(data); err == nil && st.IsDir() && dirHas(data, "planetoid") {
+				return fmt.Errorf("--data %s is the data folder: give it as --data-dir, and the set as --data (cora, citeseer, pubmed, reddit or a path)", data)
+			}
+			ref, err := resolveData(data, dataDir, bench.NeedStats)
 			if err != nil {
 				return err
 			}
-			i := slices.IndexFunc(all, func(d nas.Dataset) bool { return d.Name == strings.ToLower(dataset) })
-			if i < 0 {
-				return fmt.Errorf("--dataset %q: want cora, citeseer, pubmed or reddit", dataset)
+			var ds nas.Dataset
+			source := seed001.TrainedAccuracy(dataDir, 0, seed)
+			if ref.Named {
+				all, err := seed001.Datasets(dataDir)
+				if err != nil {
+					return err
+				}
+				i := slices.IndexFunc(all, func(d nas.Dataset) bool { return d.Name == ref.Name })
+				if i < 0 {
+					return fmt.Errorf("--data %s: G-CoS knows cora, citeseer, pubmed and reddit by name; give another set's path", ref.Name)
+				}
+				ds = all[i]
+			} else {
+				p, err := graphs.LoadPlanetoid(ref.Path)
+				if err != nil {
+					return fmt.Errorf("--data: %w", err)
+				}
+				if ds, err = nas.DatasetOf(p); err != nil {
+					return fmt.Errorf("--data %s: %w", ref.Path, err)
+				}
+				source = seed001.TrainedAccuracyAt(func(nas.Dataset) string { return ref.Path }, 0, seed)
 			}
-			ds := all[i]
 			if !(latWeight >= 0 && latWeight <= 1) {
 				return fmt.Errorf("--lat-weight %v outside [0, 1]", latWeight)
 			}
@@ -84,10 +119,10 @@ gnnsim.version.`,
 				}
 				p.Fitness.Acc, p.Fitness.Lat = 0, 1
 			} else {
-				if ds.Name != "cora" && ds.Name != "citeseer" {
-					return fmt.Errorf("--dataset %s has no labels here: search its accelerator with --model", ds.Name)
+				if ref.Named && ds.Name != "cora" && ds.Name != "citeseer" {
+					return fmt.Errorf("--data %s has no labels here: search its accelerator with --model", ds.Name)
 				}
-				or, err := seed001.TrainedAccuracy(data, 0, seed)(ctx, ds)
+				or, err := source(ctx, ds)
 				if err != nil {
 					return err
 				}
@@ -135,8 +170,9 @@ gnnsim.version.`,
 			return nil
 		},
 	}
-	c.Flags().StringVar(&dataset, "dataset", "cora", "cora, citeseer, pubmed or reddit")
-	c.Flags().StringVar(&data, "data", defaultDataDir(), "folder of the Planetoid data (env GNNSIM_DATA)")
+	dataFlags(c.Flags(), &data, &dataDir, "cora", "node-classification set (by name: cora, citeseer, pubmed, reddit)")
+	c.Flags().StringVar(&dataset, "dataset", "", "old name of --data")
+	_ = c.Flags().MarkDeprecated("dataset", "use --data")
 	c.Flags().StringVar(&model, "model", "", "fix the GNN (gcn, gat, graphsage, gin) and search the accelerator only")
 	intFlag(c.Flags(), &evals, "evaluations", 1000, 1, maxGcosEvaluations, "evaluation budget")
 	intFlag(c.Flags(), &pool, "pool", 50, 1, maxPool, "pool size p_max")
@@ -164,4 +200,10 @@ type gcosTopRow struct {
 	GNN         string   `json:"gnn" parquet:"gnn"`
 	Accelerator string   `json:"accelerator" parquet:"accelerator"`
 	Subs        int      `json:"sub_accelerators" parquet:"sub_accelerators"`
+}
+
+// dirHas reports whether dir holds an entry named name.
+func dirHas(dir, name string) bool {
+	_, err := os.Stat(filepath.Join(dir, name))
+	return err == nil
 }

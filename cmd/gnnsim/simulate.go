@@ -15,6 +15,7 @@ import (
 
 	"gnnsim/accel"
 	"gnnsim/accel/omegaref"
+	"gnnsim/bench"
 	"gnnsim/dataflow"
 	"gnnsim/graphs"
 	"gnnsim/internal/par"
@@ -25,6 +26,7 @@ func init() { register(newSimulateCmd) }
 
 type simulateFlags struct {
 	graphsPath, format, graph string
+	data, dataDir             string // --data NAME|PATH instead of --graphs
 	F, G                      int
 	layer                     string
 	dataflows, tilings        string
@@ -38,7 +40,7 @@ type simulateFlags struct {
 func newSimulateCmd() *cobra.Command {
 	var f simulateFlags
 	cmd := &cobra.Command{
-		Use:   "simulate --graphs FILE [flags]",
+		Use:   "simulate --graphs FILE | --data NAME|PATH [flags]",
 		Short: "Run GNN layers on the Omega-style accelerator model and print cycles, traffic and energy",
 		Long: `Run one GNN layer per graph on the Omega-style spatial accelerator model
 (package accel) under the chosen dataflow configurations, and print one row
@@ -48,8 +50,10 @@ utilisation, MACs, global-buffer / DRAM / NoC traffic and energy.
 --graphs takes a graph-set Parquet file (gnnsim graphs gen/load), a
 STONNE-Omega reference graph (.csr, A+I in the file's row order), or any raw
 graph file or directory package graphs reads (TUDataset, Matrix Market, edge
-list, .cites; --format overrides the detection). Row order is kept: it
-decides which rows share a row group or tile.
+list, .cites; --format overrides the detection). --data instead names a
+data set or path as every command's --data does (cora, ENZYMES, a
+SuiteSparse matrix such as karate, looked up under --data-dir). Row order
+is kept: it decides which rows share a row group or tile.
 
 Configurations are the cross product of --dataflow and --tiling. Tilings
 are the named tilings a..h of seed 002's Table 2, "all", a comma-separated
@@ -90,11 +94,15 @@ gnnsim.flags (the flags given) and gnnsim.version.`,
 			if err := checkOmegaFlags(cmd, &f); err != nil {
 				return err
 			}
+			if _, err := omegaData(&f); err != nil {
+				return err
+			}
 			return runSimulate(cmd, &f)
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.graphsPath, "graphs", "", "graph-set Parquet file, .csr reference graph, or raw graph file/directory (required)")
+	fl.StringVar(&f.graphsPath, "graphs", "", "graph-set Parquet file, .csr reference graph, or raw graph file/directory (this or --data)")
+	dataFlags(fl, &f.data, &f.dataDir, "", "graph (this or --graphs)")
 	fl.StringVar(&f.format, "format", "", "raw graph format: tu, mtx, edgelist or cites (default: detect from the path)")
 	fl.StringVar(&f.graph, "graph", "", "simulate only this graph: its name, or its 0-based index in the file (default: all)")
 	intFlag(fl, &f.F, "F", 64, 1, workload.MaxFeatures, "input feature width F")
@@ -103,8 +111,30 @@ gnnsim.flags (the flags given) and gnnsim.version.`,
 	addOmegaFlags(fl, &f)
 	fl.BoolVar(&f.jsonOut, "json", false, "print a JSON array of results instead of a table")
 	outFileFlag(fl, &f.out, "out", "", "also write the results as a Parquet file, one row per (graph, configuration), columns as in --json")
-	_ = cmd.MarkFlagRequired("graphs")
 	return cmd
+}
+
+// omegaData resolves --data (bench.ResolveData) into the graph path and
+// format of simulate and 'eval --unit omega'; exactly one of --graphs
+// (--graph for eval) and --data names the graph.
+func omegaData(f *simulateFlags) (bench.Data, error) {
+	switch {
+	case f.data != "" && f.graphsPath != "":
+		return bench.Data{}, fmt.Errorf("--graphs and --data exclude each other")
+	case f.data == "" && f.graphsPath == "":
+		return bench.Data{}, fmt.Errorf("no graph: give --graphs PATH or --data NAME|PATH")
+	case f.data == "":
+		return bench.Data{Path: f.graphsPath}, nil
+	}
+	ref, err := resolveData(f.data, f.dataDir, bench.NeedGraph)
+	if err != nil {
+		return bench.Data{}, err
+	}
+	f.graphsPath = ref.Path
+	if f.format == "" {
+		f.format = string(ref.Format)
+	}
+	return ref, nil
 }
 
 // addOmegaFlags registers the Omega accelerator's options (everything
@@ -400,7 +430,7 @@ func loadGraphs(path, format string) ([]*graphs.Graph, error) {
 		}
 		return []*graphs.Graph{g}, nil
 	}
-	if _, err := os.Stat(path); err != nil {
+	if _, err := os.Stat(path); err != nil && !graphs.IsPlanetoid(path) {
 		return nil, err
 	}
 	return graphs.Load(path, graphs.Format(format))

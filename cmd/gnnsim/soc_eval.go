@@ -12,6 +12,9 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"gnnsim/bench"
+	"gnnsim/graphs"
+	"gnnsim/hw"
 	"gnnsim/soc"
 	"gnnsim/workload"
 )
@@ -29,6 +32,12 @@ type socEvalFlags struct {
 	frames, inFlight                           int
 	intervalMS                                 float64
 	jsonOut, layers                            bool
+	// A GNN stack model file runs on the graph of --data (socModel).
+	data, dataDir string
+	features      int
+	// built, when set, is the model to evaluate instead of the zoo's
+	// --model (a GNN stack built on its graph).
+	built *workload.Model
 }
 
 func newSocEvalCmd() *cobra.Command {
@@ -36,15 +45,19 @@ func newSocEvalCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "eval [flags]",
 		Short: "Cost a model mapped onto the SoC's units: latency, energy, power (MaGNAS Eq. 6-7), and pipelined frames",
-		Long: `Map a zoo model (ViG, Pyramid ViG) onto the units of a heterogeneous SoC
+		Long: `Map a zoo model (ViG, Pyramid ViG, CNNs), or a GNN stack model file on the
+graph of --data (a name such as cora or a path, as every command's --data;
+input width: the file's features:, else --features, else the data set's),
+onto the units of a heterogeneous SoC
 (default: Jetson AGX Xavier, GPU + DLA sharing one LPDDR4x memory) and
 print one frame's latency, energy, average power, unit changes and per-unit
 busy time by MaGNAS Eq. 6-7 (package soc).
 
 --mapping gives one unit for every segment ("gpu", "dla") or one unit per
 segment, comma-separated, by name or unique prefix ("G,G,D,..."); segments
-are blocks (Stem, each Grapher, each FFN, Cls), layers, or kernel groups
-(each layer's aggregation and combination kernels) by --granularity.
+are blocks (Stem, each Grapher, each FFN, Cls; a GNN stack's layers with
+their activations), layers, or kernel groups (each layer's aggregation and
+combination kernels) by --granularity; 'gnnsim models show' lists them.
 --dvfs picks operating points in MHz per unit, for the memory (emc) and
 the CPU (cpu); clocks left out run at their highest point. --power-mode
 runs under one of the SoC's power modes (nvpmodel on Jetson: MAXN, 10W,
@@ -69,17 +82,33 @@ layers, unit, freq_mhz, emc_mhz, latency_ms, energy_mj).`,
   gnnsim soc eval --model vig-s --mapping "$(yes G,D | head -17 | paste -sd,)" --dvfs gpu=905.25,dla=1050,emc=1600 --frames 100
   gnnsim soc eval --model vig-s --power-mode 10W --mapping gpu
   gnnsim soc eval --model vig-s --mapping gpu --layers --json
-  gnnsim soc eval --granularity layer --mapping-file map.txt --out result.parquet`,
+  gnnsim soc eval --granularity layer --mapping-file map.txt --out result.parquet
+  gnnsim soc eval --model examples/sage3.yaml --data cora --mapping G,D,G`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := checkSocFlags(cmd, &f); err != nil {
 				return err
 			}
+			spec, err := workload.ResolveModelSpec(f.model)
+			if err != nil {
+				return fmt.Errorf("--model: %w", err)
+			}
+			if spec.NeedsGraph() {
+				m, err := socModel(spec, f.model, f.data, f.dataDir, f.features)
+				if err != nil {
+					return err
+				}
+				f.built = &m
+			} else if f.data != "" {
+				return fmt.Errorf("--data: a zoo model brings its own input; --data is for a model file's GNN stack")
+			}
 			return runSocEval(cmd, &f)
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.model, "model", "vig-s", "zoo model: "+strings.Join(workload.ModelNames(), ", "))
+	fl.StringVar(&f.model, "model", "vig-s", "zoo model ("+strings.Join(workload.ModelNames(), ", ")+") or a GNN stack model file (with --data)")
+	dataFlags(fl, &f.data, &f.dataDir, "", "graph a model file's GNN stack runs on")
+	intFlag(fl, &f.features, "features", 0, 0, workload.MaxFeatures, "input width of a GNN stack whose file gives none (default: the data set's features)")
 	addSocFlags(fl, &f)
 	fl.BoolVar(&f.jsonOut, "json", false, "print a JSON object instead of text")
 	outFileFlag(fl, &f.out, "out", "", "also write the result as a one-row Parquet file (the --json fields as columns; metadata gnnsim.command, gnnsim.flags, gnnsim.version)")
@@ -89,7 +118,7 @@ layers, unit, freq_mhz, emc_mhz, latency_ms, energy_mj).`,
 // addSocFlags registers the SoC's options but the model and the output
 // form, shared by soc eval and 'eval --unit soc'.
 func addSocFlags(fl *pflag.FlagSet, f *socEvalFlags) {
-	fl.StringVar(&f.graphOp, "graph-op", "mr", "graph op of every Grapher: mr, edge, gin or sage")
+	fl.StringVar(&f.graphOp, "graph-op", "mr", "graph op of every Grapher of a zoo ViG: mr, edge, gin or sage (graph_op is empty for a GNN stack)")
 	fl.StringVar(&f.mapping, "mapping", "gpu", `unit for every segment ("gpu", "dla"), or one unit per segment: "G,G,D,..."`)
 	fl.StringVar(&f.mappingFile, "mapping-file", "", "read the mapping from a file (units separated by commas, spaces or lines; # comments)")
 	fl.StringVar(&f.gran, "granularity", "block", "what the mapping assigns: block, layer or kernel (aggregation/combination groups)")
@@ -196,8 +225,13 @@ func runSocEval(cmd *cobra.Command, f *socEvalFlags) error {
 	if err != nil {
 		return fmt.Errorf("--graph-op: %w", err)
 	}
-	model, err := workload.LookupModel(f.model, op)
-	if err != nil {
+	var model workload.Model
+	if f.built != nil {
+		if cmd.Flags().Changed("graph-op") {
+			return fmt.Errorf("--graph-op: a GNN stack names its layers' kinds; --graph-op is for a zoo ViG")
+		}
+		model = *f.built
+	} else if model, err = workload.LookupModel(f.model, op); err != nil {
 		return fmt.Errorf("--model: %w", err)
 	}
 	g, err := soc.ParseGranularity(f.gran)
@@ -245,7 +279,11 @@ func runSocEval(cmd *cobra.Command, f *socEvalFlags) error {
 	if err := e.EvaluateAt(&r, m, set); err != nil {
 		return err
 	}
-	rec := socEvalRecord{Model: model.Name, GraphOp: op.String(), SoC: s.Name(), Granularity: g.String(), Segments: n,
+	opName := op.String()
+	if f.built != nil {
+		opName = "" // a GNN stack's layers name their kinds
+	}
+	rec := socEvalRecord{Model: model.Name, GraphOp: opName, SoC: s.Name(), Granularity: g.String(), Segments: n,
 		Mapping: s.FormatMapping(m), DVFS: s.DVFS(set).String(), LatencyMS: r.LatencyMS(), EnergyMJ: r.EnergyMJ(),
 		PowerW: r.PowerW(), Transitions: r.Transitions, TransferMS: float64(r.TransferPS) * 1e-9, DRAMBytes: r.DRAMBytes,
 		Units: s.Units(), PowerMode: f.powerMode, PlatformMJ: r.PlatformPJ * 1e-9}
@@ -475,4 +513,48 @@ func sortedKV[V int | float64](m map[string]V) string {
 		parts[i] = fmt.Sprintf("%s=%v", k, m[k])
 	}
 	return strings.Join(parts, ",")
+}
+
+// socModel builds the GNN stack spec (named what in errors) on the graph
+// of the --data argument: one graph, its input width the file's features,
+// else --features, else the data set's (a node-classification set).
+func socModel(spec *workload.ModelSpec, what, data, dataDir string, features int) (workload.Model, error) {
+	if data == "" {
+		return workload.Model{}, fmt.Errorf("--model %s is a GNN stack: give the graph it runs on with --data (a name such as cora, or a path)", what)
+	}
+	ref, err := resolveData(data, dataDir, bench.NeedGraph)
+	if err != nil {
+		return workload.Model{}, err
+	}
+	var g *graphs.Graph
+	if ref.Labelled {
+		p, err := graphs.LoadPlanetoid(ref.Path)
+		if err != nil {
+			return workload.Model{}, fmt.Errorf("--data: %w", err)
+		}
+		g = p.Graph
+		if features == 0 {
+			features = p.NumFeatures()
+		}
+	} else {
+		gs, err := loadGraphs(ref.Path, string(ref.Format))
+		if err != nil {
+			return workload.Model{}, fmt.Errorf("--data: %w", err)
+		}
+		if len(gs) != 1 {
+			return workload.Model{}, fmt.Errorf("--data %s holds %d graphs; the SoC prices one model on one graph: give one graph", data, len(gs))
+		}
+		g = gs[0]
+	}
+	if features == 0 && spec.Features == 0 {
+		return workload.Model{}, fmt.Errorf("--model %s: --data %s has no node features: give the input width with --features (or features: in the file)", what, data)
+	}
+	m, err := spec.Build(hw.SizeOf(g), features)
+	if err != nil {
+		return workload.Model{}, fmt.Errorf("--model %s: %w", what, err)
+	}
+	if spec.Name == "" {
+		m.Name = what
+	}
+	return m, nil
 }

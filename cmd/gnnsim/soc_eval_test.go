@@ -120,7 +120,7 @@ func TestSocBadCommandLines(t *testing.T) {
 		want string
 	}{
 		{[]string{"eval", "--graph-op", "gat"}, "--graph-op"},
-		{[]string{"eval", "--model", "resnet"}, "unknown model"},
+		{[]string{"eval", "--model", "resnet"}, "neither a zoo model"},
 		{[]string{"eval", "--mapping", "npu"}, `unknown unit "npu"`},
 		{[]string{"eval", "--mapping", "G,D"}, "2 units for 34 segments"},
 		{[]string{"eval", "--dvfs", "gpu=1000"}, "not an operating point"},
@@ -167,5 +167,40 @@ func TestSocHelp(t *testing.T) {
 				t.Errorf("%s --help lacks --%s", c.Name(), f.Name)
 			}
 		})
+	}
+}
+
+// TestSocEvalModelFile: the shipped GraphSAGE model file runs on the SoC
+// on Cora's graph (by name): one segment per layer, soc eval and 'eval
+// --unit soc' print the same, and the errors name what is missing.
+func TestSocEvalModelFile(t *testing.T) {
+	planetoidData(t)
+	dir := testDataDir()
+	args := []string{"--model", exampleSage3, "--data", "cora", "--data-dir", dir, "--mapping", "G,D,G", "--json"}
+	js := mustRun(t, append([]string{"soc", "eval"}, args...)...)
+	if ev := mustRun(t, append([]string{"eval", "--unit", "soc"}, args...)...); ev != js {
+		t.Errorf("eval --unit soc differs from soc eval:\n%s\n%s", ev, js)
+	}
+	rec := decodeJSON[socEvalRecord](t, js, false)[0]
+	if rec.Model != "sage3" || rec.Segments != 3 || rec.GraphOp != "" || rec.Mapping != "gpu,dla,gpu" || rec.Transitions < 1 || !(rec.LatencyMS > 0) {
+		t.Errorf("record %+v: want sage3, 3 segments, no graph op, mapping gpu,dla,gpu with transitions, a latency", rec)
+	}
+	gpu := decodeJSON[socEvalRecord](t, mustRun(t, "soc", "eval", "--model", exampleSage3, "--data", "cora", "--data-dir", dir, "--mapping", "gpu", "--json"), false)[0]
+	if !(gpu.LatencyMS > 0) || gpu.Transitions != 0 {
+		t.Errorf("all-GPU record %+v", gpu)
+	}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"soc", "eval", "--model", exampleSage3}, "give the graph it runs on with --data"},
+		{[]string{"soc", "eval", "--model", "vig-s", "--data", "cora"}, "a zoo model brings its own input"},
+		{[]string{"soc", "eval", "--model", exampleSage3, "--data", "karate", "--data-dir", dir}, "--features"},
+		{[]string{"soc", "eval", "--model", exampleSage3, "--data", "cora", "--data-dir", dir, "--mapping", "G,D"}, "layer0"},
+		{[]string{"soc", "eval", "--model", exampleSage3, "--data", "cora", "--data-dir", dir, "--graph-op", "gin"}, "--graph-op"},
+	} {
+		if _, _, err := run(t, tt.args...); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("gnnsim %s: error %v, want %q", strings.Join(tt.args, " "), err, tt.want)
+		}
 	}
 }

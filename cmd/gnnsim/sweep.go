@@ -28,11 +28,15 @@ YAML spec says (commented example: bench/testdata/example.yaml). Results go to
 OUT/graphs.parquet and OUT/runs.parquet (columns: see the bench package doc).
 
 The spec's unit: key names the hardware kind: omega (default, the accelerator
-swept over graphs), or fpga, which sweeps a grid of FPGA designs (archs x tiles
-x bits, bench/testdata/fpga.yaml) and writes only OUT/runs.parquet, one row per
-design point, chunked by chunk_points. unit: gcos sweeps G-CoS designs x model
-files x data sets the same way (bench/testdata/gcos.yaml; a row equals
-'gnnsim gcos eval --json').
+swept over graphs); fpga, which sweeps a grid of FPGA designs (archs x tiles
+x bits, bench/testdata/fpga.yaml); or soc, which sweeps zoo models mapped onto
+a SoC's units (models x graph_ops x power_modes x dvfs grid x mappings:
+presets all-gpu, all-dla, graphers-on-dla, {random: {count, seed}} or soc eval
+--mapping text; bench/testdata/soc.yaml). fpga and soc write only
+OUT/runs.parquet, one row per design point with typed columns, chunked by
+chunk_points.
+unit: gcos sweeps G-CoS designs x model files x data sets the same way
+(bench/testdata/gcos.yaml; a row equals 'gnnsim gcos eval --json').
 
 The sweep is cut into chunks of chunk_graphs graphs, each written as a part
 file under OUT/parts/ as soon as it is done. A rerun of the same command skips
@@ -145,7 +149,7 @@ wall_s=T out=DIR.`,
 	real := &cobra.Command{
 		Use:   "real",
 		Short: "The real data sets (TU, Matrix Market networks, Cora) x 24 configurations",
-		Long: `Load the real data sets under --data and simulate every graph on the 24
+		Long: `Load the real data sets under --data-dir and simulate every graph on the 24
 configurations. The sets looked for, and where (bench.RealSets): ENZYMES,
 PROTEINS, REDDIT-BINARY, MUTAG, AIDS, NCI1 as TU directories tu/<NAME>/; every
 square matrix of matrix-market/ (SuiteSparse; rectangular ones are skipped and
@@ -166,7 +170,7 @@ line reads: graphs=N runs=M wall_s=T out=DIR.`,
 		},
 	}
 	flags(real)
-	real.Flags().StringVar(&dataDir, "data", defaultDataDir(), "folder of the real data sets (env GNNSIM_DATA)")
+	dataDirFlag(real.Flags(), &dataDir, "folder of the real data sets (env GNNSIM_DATA)")
 	cmd.AddCommand(glx, real)
 	return cmd
 }
@@ -310,7 +314,7 @@ func runSweep(cmd *cobra.Command, spec *bench.Spec, out, defaultOut string, work
 
 // summaryFlags adds --json and --quiet to a command that runs a sweep.
 func summaryFlags(c *cobra.Command) {
-	c.Flags().Bool("json", false, "print the summary as one JSON object (keys graphs, points (design points of an fpga sweep, else 0), runs, chunks, chunks_done, chunks_computed, chunks_reused, complete, best, skipped, removed, out); the wall time goes to stderr")
+	c.Flags().Bool("json", false, "print the summary as one JSON object (keys graphs, points (design points of an fpga or soc sweep, else 0), runs, chunks, chunks_done, chunks_computed, chunks_reused, complete, best, skipped, removed, out); the wall time goes to stderr")
 	quietFlag(c)
 }
 

@@ -291,8 +291,16 @@ func TestSweepFPGAEqualsEval(t *testing.T) {
 	}
 
 	// The example spec: 3 shards merged equal one run.
+	checkShardedSweep(t, "../../bench/testdata/fpga.yaml", "points=36 runs=36 ")
+}
+
+// checkShardedSweep runs the design-point sweep of spec whole and as 3
+// shards into one directory, merges these (the summary starting with
+// summary) and checks the runs tables are byte-identical.
+func checkShardedSweep(t *testing.T, spec, summary string) {
+	t.Helper()
 	dir := t.TempDir()
-	spec, _ := filepath.Abs("../../bench/testdata/fpga.yaml")
+	spec, _ = filepath.Abs(spec)
 	whole := filepath.Join(dir, "whole")
 	mustRun(t, "sweep", spec, "--out", whole)
 	shared := filepath.Join(dir, "shared")
@@ -300,7 +308,7 @@ func TestSweepFPGAEqualsEval(t *testing.T) {
 		mustRun(t, "sweep", spec, "--out", shared, "--shard", fmt.Sprintf("%d/3", i))
 	}
 	merged := filepath.Join(dir, "merged")
-	if got := lastLine(mustRun(t, "merge", shared, "--out", merged)); !strings.HasPrefix(got, "points=36 runs=36 ") {
+	if got := lastLine(mustRun(t, "merge", shared, "--out", merged)); !strings.HasPrefix(got, summary) {
 		t.Fatalf("merge summary %q", got)
 	}
 	sameFiles(t, whole, merged, bench.RunsFile)

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"gonum.org/v1/gonum/stat"
 
+	"gnnsim/bench"
 	"gnnsim/graphs"
 	"gnnsim/train"
 	"gnnsim/workload"
@@ -28,7 +29,7 @@ const maxSplitPerClass = 1_000_000
 
 func newTrainCmd() *cobra.Command {
 	var (
-		data, model, archText              string
+		data, dataDir, model, archText     string
 		attention, aggregation, activation string
 		hidden, heads, outHeads            int
 		bitsText                           string
@@ -40,16 +41,17 @@ func newTrainCmd() *cobra.Command {
 		out                                string
 	)
 	cmd := &cobra.Command{
-		Use:   "train --data PATH [--model gcn|gat|sage] [flags]",
+		Use:   "train --data NAME|PATH [--model gcn|gat|sage] [flags]",
 		Short: "Train a GNN for node classification on a Planetoid data set (CPU) and report accuracy",
 		Long: `Train a GNN for full-batch semi-supervised node classification on the CPU and
 report the test accuracy at the epoch of best validation accuracy, per seed
 and as mean ± sample standard deviation.
 
---data is a Planetoid file set (../shared/data/planetoid/ind/cora names
-ind.cora.*; public split) or a gnn-benchmark .npz file (split drawn per
-class with --split-train/--split-val and --seed). Features are
-row-normalised.
+--data is a data set name (cora, citeseer, pubmed: the Planetoid files
+under --data-dir, public split) or a path: a Planetoid file set
+(../shared/data/planetoid/ind/cora names ind.cora.*; public split) or a
+gnn-benchmark .npz file (split drawn per class with --split-train/
+--split-val and --seed). Features are row-normalised.
 
 --model picks the reference network and its training setting:
   gcn  Kipf and Welling: 2 layers, GCN attention, sum, ReLU; Adam lr 0.01,
@@ -75,7 +77,8 @@ signed fixed point (FGNAS Eq. 7-8): w=I.F,a=I.F gives I integer and F
 fraction bits for the weights (w) and activations (a) of every layer; join
 per-layer groups with '/'. Float and quantised accuracies are both shown.
 
-The same flags give the same numbers, whatever --workers is.
+The same flags give the same numbers, whatever --workers is. Progress
+(epochs trained over all seeds) goes to stderr; --quiet silences it.
 
 Table columns, one row per seed: seed; epoch (the epoch of best
 validation accuracy, whose test accuracy is reported); val % and test %
@@ -89,10 +92,11 @@ with typed columns seed, epoch, val, test, quant_val, quant_test (percent;
 without --bits, quant_val and quant_test equal val and test), its metadata holding gnnsim.data, gnnsim.arch, gnnsim.bits,
 gnnsim.config (the training setting as JSON), gnnsim.command,
 gnnsim.flags, gnnsim.seed (the first seed) and gnnsim.version.`,
-		Example: `  gnnsim train --data ../shared/data/planetoid/ind/cora --model gcn --hidden 16 --seeds 10
+		Example: `  gnnsim train --data cora --model gcn --hidden 16 --seeds 10
+  gnnsim train --data ../shared/data/planetoid/ind/cora --model gcn --hidden 16 --seeds 10
   gnnsim train --data ../shared/data/planetoid/ind/cora --model gat --heads 8 --hidden 8
   gnnsim train --data ../shared/data/planetoid/ind/cora --model sage --aggregation max
-  gnnsim train --data ../shared/data/planetoid/ind/cora --model sage --arch sage3.yaml
+  gnnsim train --data cora --model sage --arch examples/sage3.yaml
   gnnsim train --data ../shared/data/planetoid/ind/citeseer --bits w=1.5,a=2.4 --json
   gnnsim train --data ../shared/data/planetoid/ind/cora --seeds 10 --out runs.parquet
   gnnsim train --data ../shared/data/planetoid/ind/cora --arch gat:16x4:max:tanh/gcn:0x1:mean:linear`,
@@ -155,7 +159,11 @@ gnnsim.flags, gnnsim.seed (the first seed) and gnnsim.version.`,
 					return fmt.Errorf("--bits: %w", err)
 				}
 			}
-			p, err := graphs.LoadPlanetoid(data)
+			ref, err := resolveData(data, dataDir, bench.NeedLabels)
+			if err != nil {
+				return err
+			}
+			p, err := graphs.LoadPlanetoid(ref.Path)
 			if err != nil {
 				return err
 			}
@@ -178,7 +186,9 @@ gnnsim.flags, gnnsim.seed (the first seed) and gnnsim.version.`,
 			preset.Seed = firstSeed // reported; run i trains with seed firstSeed+i
 			ctx, stop := signalContext()
 			defer stop()
-			runs, err := train.TrainSeeds(ctx, d, arch, preset, bits, seeds, workers)
+			prog := bench.NewProgress(progressOut(cmd), "train", "epochs", len(seeds)*preset.Epochs)
+			runs, err := train.TrainSeeds(train.WithEpochHook(ctx, func() { prog.Add(1) }), d, arch, preset, bits, seeds, workers)
+			prog.Done()
 			if err != nil {
 				return err
 			}
@@ -203,7 +213,7 @@ gnnsim.flags, gnnsim.seed (the first seed) and gnnsim.version.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&data, "data", "", "Planetoid prefix (dir/cora for dir/ind.cora.*) or .npz file (required)")
+	dataFlags(f, &data, &dataDir, "", "node-classification set (required)")
 	f.StringVar(&model, "model", "gcn", "reference model: gcn, gat or sage")
 	f.StringVar(&archText, "arch", "", "whole network, e.g. gcn:16x1:add:relu/gcn:0x1:add:linear, or a model file FILE.yaml (overrides --model's layers)")
 	intFlag(f, &hidden, "hidden", 16, 1, train.MaxWidth, "features per head of the hidden layer (default 16 for gcn, 8 for gat, 64 for sage)")
@@ -226,6 +236,7 @@ gnnsim.flags, gnnsim.seed (the first seed) and gnnsim.version.`,
 	workersFlag(f, &workers, 0, "trainings run at once (default: number of CPUs); results do not depend on it")
 	f.BoolVar(&asJSON, "json", false, "print one JSON object (accuracies in percent) instead of the table")
 	outFileFlag(f, &out, "out", "", "also write one row per seed to a Parquet file (columns in --help)")
+	quietFlag(cmd)
 	cmd.MarkFlagRequired("data")
 	return cmd
 }

@@ -105,7 +105,10 @@ func TestTrainCommandErrors(t *testing.T) {
 		{[]string{"train", "--data", cora, "--seeds", "0"}, "--seeds 0"},
 		{[]string{"train", "--data", cora, "--lr", "-1"}, "--lr -1: want a finite number above 0"},
 		{[]string{"train", "--data", filepath.Join(planetoidData(t), "ind", "pubmed")}, "have no features"},
-		{[]string{"train", "--data", filepath.Join(t.TempDir(), "cora")}, "no Planetoid file set"},
+		{[]string{"train", "--data", filepath.Join(t.TempDir(), "cora")}, "no such file or directory"},
+		{[]string{"train", "--data", t.TempDir()}, "not a node-classification set"},
+		{[]string{"train", "--data", "coraa"}, "not a known data set (names: cora, citeseer"},
+		{[]string{"train", "--data", "ENZYMES"}, "without node labels"},
 	} {
 		if _, _, err := run(t, tc.args...); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("gnnsim %s: error %v, want %q", strings.Join(tc.args, " "), err, tc.want)
@@ -161,5 +164,24 @@ func TestTrainOut(t *testing.T) {
 	}
 	if meta["gnnsim.seed"] != "5" || meta["gnnsim.arch"] != rep.Arch || meta["gnnsim.bits"] != "w=1.5,a=2.4" || meta["gnnsim.data"] != rep.Data {
 		t.Errorf("metadata %v", meta)
+	}
+}
+
+// TestTrainSage3File: the shipped GraphSAGE model file reaches the trainer
+// (its three layers, widths and activations), and --data cora by name
+// trains what the Planetoid path trains.
+func TestTrainSage3File(t *testing.T) {
+	cora := filepath.Join(planetoidData(t), "ind", "cora")
+	args := []string{"train", "--model", "sage", "--arch", exampleSage3, "--seeds", "1", "--epochs", "2", "--json"}
+	js := mustRun(t, append(args, "--data", "cora", "--data-dir", testDataDir())...)
+	var rep trainReport
+	if err := json.Unmarshal([]byte(js), &rep); err != nil {
+		t.Fatalf("--json output: %v\n%s", err, js)
+	}
+	if want := "sage:64x1:mean:relu/sage:64x1:mean:relu/sage:0x1:mean:linear"; rep.Arch != want || rep.Data != "cora" {
+		t.Errorf("data %q arch %q, want cora and %q", rep.Data, rep.Arch, want)
+	}
+	if byPath := mustRun(t, append(args, "--data", cora)...); byPath != js {
+		t.Errorf("--data cora and --data %s differ:\n%s\n%s", cora, js, byPath)
 	}
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
@@ -25,7 +24,7 @@ func newValidateCmd() *cobra.Command {
 }
 
 func newValidateOmegaCmd() *cobra.Command {
-	var refDir, hwPath, engine string
+	var refDir, hwPath, engine, out string
 	var asJSON bool
 	var worst int
 	cmd := &cobra.Command{
@@ -53,6 +52,12 @@ sizes, and ours, theirs and the absolute % error of every compared
 quantity: agg, comb, seq and sp or pp, gb_seq and gb_sp), all runs or, with
 --worst N, the N worst.
 
+--out writes every run as a long Parquet table, one row per (run,
+compared quantity), typed columns: graph, tiling, P, quantity, ours,
+theirs, abs_pct_err (null against 0), error (why a run could not be
+simulated: then one row, quantity empty); metadata gnnsim.command,
+gnnsim.flags, gnnsim.reference, gnnsim.version.
+
 The exit status is 1 when a run cannot be simulated (the summary is still
 printed).`,
 		Example: `  gnnsim validate omega --reference ../shared/omega-reference
@@ -63,7 +68,7 @@ printed).`,
 			if cmd.Flags().Changed("worst") && worst < 1 {
 				return fmt.Errorf("--worst: want a positive number of runs, got %d", worst)
 			}
-			return runValidateOmega(cmd.OutOrStdout(), refDir, hwPath, engine, asJSON, worst)
+			return runValidateOmega(cmd, refDir, hwPath, engine, out, asJSON, worst)
 		},
 	}
 	fl := cmd.Flags()
@@ -72,10 +77,12 @@ printed).`,
 	fl.StringVar(&engine, "engine", "events", "events (discrete-event kernel) or fast (closed form; same numbers)")
 	fl.BoolVar(&asJSON, "json", false, "print a JSON array with one object per run (ours and theirs per quantity) instead of the report")
 	intFlag(fl, &worst, "worst", 0, 0, 1_000_000, "show the N runs with the largest error (with --json: print only those)")
+	outFileFlag(fl, &out, "out", "", "also write every run's compared quantities to a Parquet file (columns in --help)")
 	return cmd
 }
 
-func runValidateOmega(w io.Writer, refDir, hwPath, engine string, asJSON bool, worst int) error {
+func runValidateOmega(cmd *cobra.Command, refDir, hwPath, engine, out string, asJSON bool, worst int) error {
+	w := cmd.OutOrStdout()
 	if refDir == "" {
 		d, ok := omegaref.FindDir()
 		if !ok {
@@ -105,6 +112,9 @@ func runValidateOmega(w io.Writer, refDir, hwPath, engine string, asJSON bool, w
 	start := time.Now()
 	rep := omegaref.Score(ref, hw, opts)
 	took := time.Since(start).Seconds()
+	if err := writeOut(cmd, out, omegaValidateRows(rep.Results), map[string]string{"gnnsim.reference": refDir}); err != nil {
+		return err
+	}
 	failed := func() error {
 		if n := len(rep.Failures); n > 0 {
 			return fmt.Errorf("%d of %d reference runs could not be simulated", n, rep.Runs)

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -12,7 +13,9 @@ import (
 	"strings"
 	"testing"
 
+	"gnnsim/accel/fpgaref"
 	"gnnsim/accel/omegaref"
+	"gnnsim/internal/pqio"
 )
 
 var validateSummary = regexp.MustCompile(`^median_abs_pct_err=\S+ p90_abs_pct_err=\S+ top1_agreement=\S+ spearman_median=\S+ rows=(\d+)$`)
@@ -138,5 +141,66 @@ func TestValidateOmegaWorst(t *testing.T) {
 	}
 	if _, _, err := run(t, "validate", "omega", "--reference", dir, "--worst", "0"); err == nil || !strings.Contains(err.Error(), "--worst") {
 		t.Errorf("--worst 0: %v, want an error naming the flag", err)
+	}
+}
+
+// TestValidateOmegaOut: --out is the --json runs as a long table, one row
+// per (run, quantity), with the error against the reference.
+func TestValidateOmegaOut(t *testing.T) {
+	dir := tinyReference(t)
+	pq := filepath.Join(t.TempDir(), "v.parquet")
+	mustRun(t, "validate", "omega", "--reference", dir, "--out", pq)
+	rows, meta, err := pqio.Read[omegaValidateRow](pq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range rows {
+		e := "null"
+		if r.AbsPctErr != nil {
+			e = fmt.Sprint(*r.AbsPctErr)
+		}
+		got = append(got, fmt.Sprintf("%d %s %d/%d %s", r.P, r.Quantity, r.Ours, r.Theirs, e))
+		if r.Graph != "g2" || r.Error != "" {
+			t.Errorf("row %+v", r)
+		}
+	}
+	if len(got) != 9 || got[8] != "256 pp 36/40 10" {
+		t.Fatalf("rows %v: want 6 quantities of the P = 512 run, 3 of the P = 256 one (the last pp 36 against 40: 10 %%)", got)
+	}
+	for i, r := range rows[:8] {
+		if r.Ours != r.Theirs || r.AbsPctErr == nil || *r.AbsPctErr != 0 {
+			t.Errorf("row %d %s: want exact", i, got[i])
+		}
+	}
+	if meta["gnnsim.command"] != "validate omega" || meta["gnnsim.reference"] != dir {
+		t.Errorf("metadata %v", meta)
+	}
+}
+
+// TestFPGAValidateOut: --out holds four metrics per reference row, all
+// exact on the shared reference (the fgnas-code model is the authors').
+func TestFPGAValidateOut(t *testing.T) {
+	dir, ok := fpgaref.FindDir()
+	if !ok {
+		t.Skip("no FGNAS reference (set GNNSIM_SHARED)")
+	}
+	pq := filepath.Join(t.TempDir(), "v.parquet")
+	mustRun(t, "fpga", "validate", "fgnas", "--reference", dir, "--out", pq)
+	rows, _, err := pqio.Read[fgnasValidateRow](pq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := fpgaref.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 4*len(ref.Rows) {
+		t.Fatalf("%d rows, want 4 metrics x %d reference rows", len(rows), len(ref.Rows))
+	}
+	for _, r := range rows {
+		if r.Error != "" || r.Ours != r.Theirs {
+			t.Fatalf("row %+v: want exact", r)
+		}
 	}
 }

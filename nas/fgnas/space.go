@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"gnnsim/accel/fpga"
+	"gnnsim/graphs"
+	"gnnsim/hw"
 	"gnnsim/search"
 	"gnnsim/workload"
 )
@@ -38,6 +40,21 @@ func DatasetByName(name string) (Dataset, error) {
 		}
 	}
 	return Dataset{}, fmt.Errorf("fgnas: unknown dataset %q (want cora, citeseer or pubmed)", name)
+}
+
+// DatasetOf returns the statistics of a node-classification set read from
+// disk: its nodes and adjacency entries (both directions, no self-loops,
+// as Cora, CiteSeer and PubMed count them), feature width and non-zeros
+// (as stored), and classes.
+func DatasetOf(p *graphs.Planetoid) (Dataset, error) {
+	if p == nil || p.Graph == nil || p.Features == nil {
+		return Dataset{}, fmt.Errorf("fgnas: no data set")
+	}
+	d := Dataset{Name: p.Name, Size: hw.SizeOf(p.Graph), Features: p.NumFeatures(), FeatureNNZ: int64(p.Features.NNZ()), Classes: p.NumClasses}
+	if d.Size.Nodes < 1 || d.Features < 1 || d.Classes < 1 {
+		return Dataset{}, fmt.Errorf("fgnas: data set %s: %d nodes, %d features, %d classes", d.Name, d.Size.Nodes, d.Features, d.Classes)
+	}
+	return d, nil
 }
 
 // LayerArch is the architecture of one layer (FGNAS Table 1).

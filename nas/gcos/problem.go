@@ -32,6 +32,20 @@ type Dataset struct {
 	Classes        int
 }
 
+// DatasetOf returns the data set of a node-classification set read from
+// disk: its graph, feature width, measured feature density (over the rows
+// the files give) and classes.
+func DatasetOf(p *graphs.Planetoid) (Dataset, error) {
+	if p == nil || p.Graph == nil || p.Features == nil {
+		return Dataset{}, fmt.Errorf("gcos: no data set")
+	}
+	d := Dataset{Name: p.Name, Graph: p.Graph, Features: p.NumFeatures(), Classes: p.NumClasses}
+	if x, rows := p.FeatureDensity(); rows > 0 && x > 0 {
+		d.FeatureDensity = x
+	}
+	return d, d.Validate()
+}
+
 func (d Dataset) size() workload.Size {
 	if d.Graph != nil {
 		return hw.SizeOf(d.Graph)

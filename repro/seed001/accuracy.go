@@ -28,8 +28,16 @@ type AccuracySource func(ctx context.Context, ds nas.Dataset) (Oracle, error)
 // et al.'s (train.GCNConfig, train.GATConfig), epochs 200 (quick: fewer).
 // G-CoS attributes the trainer lacks map to the nearest it has (ToTrain).
 func TrainedAccuracy(dataDir string, epochs int, seed uint64) AccuracySource {
+	return TrainedAccuracyAt(func(ds nas.Dataset) string {
+		return filepath.Join(dataDir, "planetoid", "ind", "ind."+ds.Name)
+	}, epochs, seed)
+}
+
+// TrainedAccuracyAt is TrainedAccuracy on the node-classification set at
+// pathOf(ds) (graphs.LoadPlanetoid: a Planetoid prefix or an .npz file).
+func TrainedAccuracyAt(pathOf func(nas.Dataset) string, epochs int, seed uint64) AccuracySource {
 	return func(ctx context.Context, ds nas.Dataset) (Oracle, error) {
-		p, err := graphs.LoadPlanetoid(filepath.Join(dataDir, "planetoid", "ind", "ind."+ds.Name))
+		p, err := graphs.LoadPlanetoid(pathOf(ds))
 		if err != nil {
 			return Oracle{}, fmt.Errorf("seed001: %w", err)
 		}

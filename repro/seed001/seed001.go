@@ -75,6 +75,23 @@ const (
 	PaperSpeedupAWB   = 1.92
 )
 
+// Published absolute anchors for Figure 8. The papers give speed-ups over
+// PyG-CPU, not latencies per data set; the one absolute latency in reach is
+// Reddit's on the CPU, from which the speed-ups imply each accelerator's.
+const (
+	// PaperRedditCPUms is a two-layer GNN on Reddit under PyG on an Intel
+	// Xeon E5-2680 (seed 001, Sec. I: "2.94E+5 milliseconds", citing
+	// AWB-GCN), of PaperRedditGFLOPs (seed 001, Sec. I: "19G FLOPs").
+	PaperRedditCPUms  = 2.94e5
+	PaperRedditGFLOPs = 19
+	// HyGCNOverCPU is HyGCN's average speed-up over PyG-CPU (Yan et al.,
+	// HPCA 2020, abstract: "on average 1509x").
+	HyGCNOverCPU = 1509
+	// AWBOverHyGCN is AWB-GCN's average speed-up over HyGCN (seed 001,
+	// Sec. I, quoting AWB-GCN: "7.4x over HyGCN").
+	AWBOverHyGCN = 7.4
+)
+
 // Fig1Row is one random GNN / accelerator pair.
 type Fig1Row struct {
 	GNN        int64   `parquet:"gnn"`
@@ -107,6 +124,7 @@ type Fig8Row struct {
 	Accel        string  `parquet:"accel"`
 	LatencyPS    int64   `parquet:"latency_ps"`
 	DRAMBytes    int64   `parquet:"dram_bytes"`
+	MACs         int64   `parquet:"macs"`
 	SpeedupHyGCN float64 `parquet:"speedup_hygcn"` // of G-CoS's design over HyGCN-like (same for each row of a case)
 	SpeedupAWB   float64 `parquet:"speedup_awb"`
 }
@@ -725,10 +743,10 @@ func fig8(ctx context.Context, o *Options, data []nas.Dataset, sz Sizes) (fig8Ou
 			}
 			n++
 			out.rows = append(out.rows, Fig8Row{Dataset: ds.Name, Model: names[mi], Design: "G-CoS", Accel: describe(best.Design.HW),
-				LatencyPS: g.TimePS, DRAMBytes: g.DRAMBytes, SpeedupHyGCN: sp[0], SpeedupAWB: sp[1]})
+				LatencyPS: g.TimePS, DRAMBytes: g.DRAMBytes, MACs: g.MACs, SpeedupHyGCN: sp[0], SpeedupAWB: sp[1]})
 			for bi, b := range base[:len(base)-nVariants] {
 				out.rows = append(out.rows, Fig8Row{Dataset: ds.Name, Model: names[mi], Design: b.name, Accel: describe(b.cfg),
-					LatencyPS: bl[bi].TimePS, DRAMBytes: bl[bi].DRAMBytes, SpeedupHyGCN: sp[0], SpeedupAWB: sp[1]})
+					LatencyPS: bl[bi].TimePS, DRAMBytes: bl[bi].DRAMBytes, MACs: bl[bi].MACs, SpeedupHyGCN: sp[0], SpeedupAWB: sp[1]})
 			}
 			o.logf("seed001: %s %s: G-CoS %.1f us, %.2fx over HyGCN-like, %.2fx over AWB-GCN-like", ds.Name, names[mi], float64(g.TimePS)/1e6, sp[0], sp[1])
 		}

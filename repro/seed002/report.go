@@ -100,7 +100,7 @@ func (r *reportInput) write(w io.Writer) error {
 	if sum.RealData {
 		p("- Real data sets read from `%s`.\n", r.o.DataDir)
 	} else {
-		p("- **No real data sets** (%s): Table 3 and 4 cover the Graphlaxy test splits only, and the scheduling jobs are held-out generated graphs, not real ones. Put the data at ../shared/data (or pass --data) for the seed's real-graph study.\n", r.realNote)
+		p("- **No real data sets** (%s): Table 3 and 4 cover the Graphlaxy test splits only, and the scheduling jobs are held-out generated graphs, not real ones. Put the data at ../shared/data (or pass --data-dir) for the seed's real-graph study.\n", r.realNote)
 	}
 	p("\n## Data sets\n\n| Data set | Graphs | Cases | Mean nodes | Max nodes | Seed 002 |\n|---|---:|---:|---:|---:|---|\n")
 	for _, s := range setInfos(append(slices.Clip(r.glx), r.real...)) {
@@ -298,7 +298,7 @@ func (r *reportInput) writeRealSets(b *strings.Builder) {
 		graphsOf[s.name] = s.graphs
 	}
 	p("\n### Real data sets: present and missing\n\n")
-	p("Looked for under the data directory (`--data`, env GNNSIM_DATA; here `%s`). The project never downloads data sets nor commits them: to add a missing set, place it at the path shown and rerun (finished simulations are reused).\n\n", r.o.DataDir)
+	p("Looked for under the data directory (`--data-dir`, env GNNSIM_DATA; here `%s`). The project never downloads data sets nor commits them: to add a missing set, place it at the path shown and rerun (finished simulations are reused).\n\n", r.o.DataDir)
 	p("| Data set | Seed 002 | Here | Path(s) under the data directory | Source | Licence / terms |\n|---|---|---|---|---|---|\n")
 	var missing []string
 	for i := range bench.RealSets {

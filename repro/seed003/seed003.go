@@ -119,7 +119,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	fmt.Fprintf(&r.md, "# Seed 003 (HADAS) reproduction\n\n")
 	dir := filepath.Join(opts.DataDir, "hadas")
 	if _, err := os.Stat(dir); opts.DataDir == "" || err != nil {
-		fmt.Fprintf(&r.md, "The measured exit-accuracy curves (%s) are absent: nothing was run. Point --data (or GNNSIM_DATA) at the shared data folder.\n", dir)
+		fmt.Fprintf(&r.md, "The measured exit-accuracy curves (%s) are absent: nothing was run. Point --data-dir (or GNNSIM_DATA) at the shared data folder.\n", dir)
 		r.finding("seed003: skipped, HADAS exit curves absent at %s", dir)
 		return r.rep, r.writeReport()
 	}

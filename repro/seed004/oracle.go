@@ -21,11 +21,19 @@ import (
 // re-quantisation hold at most keptBytes of memory. Trainings stop when
 // ctx is done.
 func TrainedOracle(ctx context.Context, dataDir string, quick bool, workers int) (OracleFor, error) {
+	return TrainedOracleAt(ctx, func(d fgnas.Dataset) string {
+		return filepath.Join(dataDir, "planetoid", "ind", "ind."+d.Name)
+	}, quick, workers)
+}
+
+// TrainedOracleAt is TrainedOracle on the node-classification set at
+// pathOf(d) (graphs.LoadPlanetoid: a Planetoid prefix or an .npz file).
+func TrainedOracleAt(ctx context.Context, pathOf func(fgnas.Dataset) string, quick bool, workers int) (OracleFor, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	return func(d fgnas.Dataset) (fgnas.Oracle, error) {
-		p, err := graphs.LoadPlanetoid(filepath.Join(dataDir, "planetoid", "ind", "ind."+d.Name))
+		p, err := graphs.LoadPlanetoid(pathOf(d))
 		if err != nil {
 			return nil, err
 		}

@@ -1,0 +1,44 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"gnnsim/bench"
+)
+
+// dataUsage is the one --help line of every command's --data: a name or
+// a path, resolved by bench.ResolveData.
+func dataUsage(what string) string {
+	return what + ": a name under --data-dir (" + strings.Join(bench.DataNames(), ", ") +
+		", a SuiteSparse matrix such as karate) or a path (file, folder, Planetoid prefix)"
+}
+
+// dataFlags registers --data (with its default) and --data-dir (the
+// folder names are looked up in: env GNNSIM_DATA, else ../shared/data).
+func dataFlags(fl *pflag.FlagSet, data, dir *string, def, what string) {
+	fl.StringVar(data, "data", def, dataUsage(what))
+	fl.StringVar(dir, "data-dir", defaultDataDir(), "folder the --data names are looked up in (env GNNSIM_DATA)")
+}
+
+// resolveData resolves a --data argument (bench.ResolveData), its error
+// naming the flag.
+func resolveData(arg, dir string, need bench.DataNeed) (bench.Data, error) {
+	d, err := bench.ResolveData(arg, dir, need)
+	if err != nil {
+		return bench.Data{}, fmt.Errorf("--data %w", err)
+	}
+	return d, nil
+}
+
+// dataDirFlag registers --data-dir, the data folder of a command that reads
+// every set it needs from it (the reproductions, the demo, sweep real),
+// and its old name --data, deprecated: --data names one data set
+// everywhere else.
+func dataDirFlag(fl *pflag.FlagSet, dir *string, usage string) {
+	fl.StringVar(dir, "data-dir", defaultDataDir(), usage)
+	fl.StringVar(dir, "data", defaultDataDir(), usage)
+	_ = fl.MarkDeprecated("data", "use --data-dir (--data names one data set in the other commands)")
+}

@@ -1,0 +1,262 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"gnnsim/repro/seed002"
+	"gnnsim/sched"
+	"gnnsim/soc"
+	"gnnsim/workload"
+)
+
+// scheduleSoC holds the options of schedule's SoC path.
+type scheduleSoC struct {
+	models              []string
+	graph, spec, dvfs   string
+	features            int
+	machines, arrivals  string
+	policies            []string
+	util, shape         float64
+	jobs                int
+	seeds               []uint64
+	out                 string
+	asJSON, machinesSet bool
+}
+
+// socPolicies is the SoC path's default policy list: every standard
+// policy but SJF-Predicted (no predictor), and EFT.
+var socPolicies = []string{"Random", "FCFS", "LIFO", "SJF-Nodes", "SJF-Edges", "SJF-Truth", "EFT"}
+
+// socScheduleRow is one policy's averaged metrics (the JSON object).
+type socScheduleRow struct {
+	Policy           string    `json:"policy"`
+	Feasible         bool      `json:"feasible"`
+	Seeds            int       `json:"seeds"`
+	Jobs             int       `json:"jobs"`
+	MeanCompletionMS float64   `json:"mean_completion_ms"`
+	MeanTurnaroundMS float64   `json:"mean_turnaround_ms"`
+	MeanExecutionMS  float64   `json:"mean_execution_ms"`
+	MeanWaitingMS    float64   `json:"mean_waiting_ms"`
+	P99TurnaroundMS  float64   `json:"p99_turnaround_ms"`
+	MakespanMS       float64   `json:"makespan_ms"`
+	MeanSlowdown     float64   `json:"mean_slowdown"`
+	Machines         []string  `json:"machines"`
+	Utilisation      []float64 `json:"utilisation"`
+}
+
+// parseSoCModel reads one --job-models entry: a zoo name or model file,
+// with "/split:UNIT" for the split mapping.
+func parseSoCModel(entry, graph string, features int) (sched.SoCModel, error) {
+	name, offload := entry, ""
+	if i := strings.LastIndex(entry, "/split:"); i >= 0 {
+		name, offload = entry[:i], entry[i+len("/split:"):]
+		if offload == "" {
+			return sched.SoCModel{}, fmt.Errorf("--job-models %s: /split: names no unit (e.g. vig-s/split:dla)", entry)
+		}
+	}
+	spec, err := workload.ResolveModelSpec(name)
+	if err != nil {
+		return sched.SoCModel{}, fmt.Errorf("--job-models: %w", err)
+	}
+	var in workload.Size
+	if spec.NeedsGraph() {
+		if graph == "" {
+			return sched.SoCModel{}, fmt.Errorf("--job-models %s: a GNN model file runs on a graph: give --graph PATH", name)
+		}
+		gs, err := loadGraphs(graph, "")
+		if err != nil {
+			return sched.SoCModel{}, fmt.Errorf("--graph: %w", err)
+		}
+		if len(gs) == 0 {
+			return sched.SoCModel{}, fmt.Errorf("--graph %s: no graph", graph)
+		}
+		in = workload.Size{Nodes: int64(gs[0].NumNodes()), NNZ: int64(gs[0].NumEdges())}
+	}
+	m, err := spec.Build(in, features)
+	if err != nil {
+		return sched.SoCModel{}, fmt.Errorf("--job-models %s: %w", name, err)
+	}
+	if spec.Zoo == "" && spec.Name == "" {
+		m.Name = name
+	}
+	return sched.SoCModel{Model: m, Offload: offload}, nil
+}
+
+// runScheduleSoC schedules model inferences on the units of a SoC.
+func runScheduleSoC(cmd *cobra.Command, o *scheduleSoC) error {
+	s, err := loadSoC(o.spec, "", "")
+	if err != nil {
+		return err
+	}
+	d, err := soc.ParseDVFS(o.dvfs)
+	if err != nil {
+		return fmt.Errorf("--dvfs: %w", err)
+	}
+	set, err := s.Setting(d)
+	if err != nil {
+		return fmt.Errorf("--dvfs: %w", err)
+	}
+	machines := s.Units()
+	if o.machinesSet {
+		machines = strings.Split(o.machines, ",")
+	}
+	o.machines = strings.Join(machines, ",")
+	models := make([]sched.SoCModel, len(o.models))
+	for i, e := range o.models {
+		if models[i], err = parseSoCModel(e, o.graph, o.features); err != nil {
+			return err
+		}
+	}
+	classes, _, err := sched.SoCClasses(s, set, machines, models)
+	if err != nil {
+		return fmt.Errorf("--machines/--job-models: %w", err)
+	}
+	ch, err := s.MemoryChannel(set)
+	if err != nil {
+		return err
+	}
+	pols := o.policies
+	if pols == nil {
+		pols = socPolicies
+	}
+	var replay []sched.SharedJob
+	process := strings.ToLower(o.arrivals)
+	switch process {
+	case "poisson", "bursty", "pareto", "lomax", "periodic":
+	default:
+		ext := strings.ToLower(filepath.Ext(o.arrivals))
+		if _, err := os.Stat(o.arrivals); err != nil && ext != ".csv" {
+			return fmt.Errorf("--arrivals %q: on the SoC path want poisson, bursty, lomax, periodic or a trace file (.csv)", o.arrivals)
+		}
+		if replay, err = sched.ReadSharedTrace(o.arrivals, classes); err != nil {
+			return fmt.Errorf("--arrivals: %w", err)
+		}
+	}
+	var runs []sched.Metrics
+	var results []*sched.Result
+	var records []sched.SharedRecordRow
+	slow := map[string][]float64{}
+	var sp *sched.SharedProblem
+	for _, seed := range o.seeds {
+		jobs := replay
+		if jobs == nil {
+			a := sched.SharedArrivals{Process: process, Shape: o.shape, Utilisation: o.util, Jobs: o.jobs}
+			if jobs, err = sched.GenerateShared(classes, a, seed); err != nil {
+				return err
+			}
+		}
+		if sp == nil || replay == nil {
+			if sp, err = sched.NewSharedProblem(classes, jobs, machines, len(s.Units()), ch); err != nil {
+				return err
+			}
+		}
+		for _, name := range pols {
+			pol, err := sched.ByName(name)
+			if err != nil {
+				return fmt.Errorf("--policies: %w", err)
+			}
+			res, err := sched.RunShared(sp, pol, sched.Options{Seed: seed})
+			if err != nil {
+				return fmt.Errorf("--policies %s: %w", name, err)
+			}
+			runs = append(runs, res.Metrics())
+			var sd float64
+			for _, r := range res.Records {
+				sd += float64(r.Finish-r.Start) / float64(r.TrueCycles)
+			}
+			slow[res.Policy.Name] = append(slow[res.Policy.Name], sd/float64(len(res.Records)))
+			if o.out != "" {
+				results = append(results, res)
+			}
+		}
+		if o.out != "" {
+			records = append(records, sched.SharedRecordRows(sp, results)...)
+			results = results[:0]
+		}
+	}
+	mean := sched.Average(runs)
+	rows := make([]socScheduleRow, len(mean))
+	for i, m := range mean {
+		var sd float64
+		for _, v := range slow[m.Policy] {
+			sd += v
+		}
+		rows[i] = socScheduleRow{Policy: m.Policy, Feasible: m.Feasible, Seeds: m.Seeds, Jobs: m.Jobs,
+			MeanCompletionMS: m.MeanCompletion * 1e-9, MeanTurnaroundMS: m.MeanTurnaround * 1e-9,
+			MeanExecutionMS: m.MeanExecution * 1e-9, MeanWaitingMS: m.MeanWaiting * 1e-9,
+			P99TurnaroundMS: m.P99Turnaround * 1e-9, MakespanMS: m.Makespan * 1e-9,
+			MeanSlowdown: sd / float64(len(slow[m.Policy])), Machines: machines, Utilisation: m.Utilisation}
+	}
+	if o.out != "" {
+		if err := os.MkdirAll(o.out, 0o755); err != nil {
+			return err
+		}
+		meta := socScheduleMeta(o, s, set)
+		if err := sched.WriteSharedRecords(filepath.Join(o.out, seed002.ScheduleRecordsFile), records, meta); err != nil {
+			return err
+		}
+		if err := seed002.WriteSchedule(o.out, &seed002.ScheduleResult{Runs: runs, Mean: mean}, meta); err != nil {
+			return err
+		}
+		title := fmt.Sprintf("%s on %s (%s): times in ps", strings.Join(o.models, ", "), strings.Join(machines, "+"), s.Name())
+		if err := seed002.PlotPolicies(filepath.Join(o.out, "schedule_policies"), title, mean); err != nil {
+			return err
+		}
+	}
+	w := cmd.OutOrStdout()
+	if o.asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rows)
+	}
+	src := o.arrivals
+	if replay == nil {
+		src = fmt.Sprintf("%s arrivals at %.3g load", process, o.util)
+	}
+	fmt.Fprintf(w, "%d jobs (%s) of %s on %s of %s (%s); seeds %v\n", len(sp.Jobs()), src, strings.Join(o.models, ", "),
+		strings.Join(machines, ", "), s.Name(), s.DVFS(set), o.seeds)
+	for c, cl := range classes {
+		fmt.Fprintf(w, "  %-24s alone:", cl.Name)
+		for m := range machines {
+			fmt.Fprintf(w, " %s %.3f ms", machines[m], float64(sp.AlonePS(c, m))*1e-9)
+		}
+		fmt.Fprintln(w)
+	}
+	printSoCSchedule(w, rows)
+	if o.out != "" {
+		fmt.Fprintf(w, "wrote %s/{%s,%s,%s,schedule_policies.png,schedule_policies.svg}\n", o.out,
+			seed002.ScheduleRecordsFile, seed002.ScheduleRunsFile, seed002.ScheduleMeanFile)
+	}
+	return nil
+}
+
+func printSoCSchedule(w io.Writer, rows []socScheduleRow) {
+	fmt.Fprintln(w, "times in ms, averaged over the seeds (see --help for the columns):")
+	fmt.Fprintf(w, "%-10s %-4s %12s %12s %12s %12s %12s %8s  %s\n", "policy", "feas", "completion", "turnaround", "execution", "waiting", "p99 turn.", "slowdown", "utilisation")
+	for _, r := range rows {
+		feas := "yes"
+		if !r.Feasible {
+			feas = "no"
+		}
+		var util []string
+		for m, u := range r.Utilisation {
+			util = append(util, fmt.Sprintf("%s %.0f%%", r.Machines[m], 100*u))
+		}
+		fmt.Fprintf(w, "%-10s %-4s %12.4g %12.4g %12.4g %12.4g %12.4g %8.3f  %s\n", r.Policy, feas, r.MeanCompletionMS, r.MeanTurnaroundMS,
+			r.MeanExecutionMS, r.MeanWaitingMS, r.P99TurnaroundMS, r.MeanSlowdown, strings.Join(util, ", "))
+	}
+}
+
+func socScheduleMeta(o *scheduleSoC, s *soc.SoC, set soc.Setting) map[string]string {
+	return map[string]string{
+		"gnnsim.soc": s.Name(), "gnnsim.dvfs": s.DVFS(set).String(), "gnnsim.job_models": strings.Join(o.models, ","),
+		"gnnsim.machines": o.machines, "gnnsim.arrivals": o.arrivals, "gnnsim.time_unit": "ps",
+	}
+}
