@@ -36,6 +36,8 @@ func TestMain(m *testing.M) {
 			text = socCrashSpec
 		case "dsa":
 			text = dsaCrashSpec
+		case "gcos":
+			text = gcosCrashSpec
 		}
 		s, err := ParseSpec([]byte(text))
 		if err == nil {
@@ -98,6 +100,7 @@ func TestSweepKilledAndResumed(t *testing.T) {
 		}
 		killAndResume(t, "soc", socCrashSpec)
 	})
+	t.Run("gcos", func(t *testing.T) { killAndResume(t, "gcos", gcosCrashSpec) })
 }
 
 func killAndResume(t *testing.T, name, spec string) {

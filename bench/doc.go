@@ -247,4 +247,50 @@
 //
 // Left out: per-run wall-clock times (they would break byte-identity) and
 // automatic retries of failed chunks (rerun the command).
+//
+// # G-CoS design sweeps (unit: gcos)
+//
+// A spec with unit: gcos prices fixed designs of the G-CoS template
+// (package accel/gcos, seed 001) running GNN stacks of any depth on data
+// sets (testdata/gcos.yaml). Its gcos: block has configs: (each entry a
+// design file, file:, or the built-in default, with an optional grid over
+// its parameters: subs, pes, tiling, kernel, tile_m, tile_k, tile_n,
+// allocation, hbm_gb_per_s, clock_mhz, each list overriding every
+// sub-accelerator's value, the cross product in that order with the last
+// varying fastest), models: (model files of gcn, gin, sage and gat
+// layers), data: (cora, citeseer, pubmed, reddit by name, as
+// nas/gcos.Datasets prices them, or a graph path) and data_dir: (where the
+// named sets' files are; empty: their published sizes, whatever is on
+// disk). Point p is design c x models[m] x data[d] with
+// p = (c*len(models) + m)*len(data) + d; points are chunked, sharded,
+// resumed and merged as fpga's are. runs.parquet has one row per point;
+// sub-accelerator i's parameters are the s<i>_ columns, empty or 0 past
+// the last:
+//
+//	point_id                           design point (0-based)
+//	config                             the configs: entry's file, or default
+//	model, model_name                  the models: entry; the model's name
+//	data, data_name                    the data: entry; the data set's name
+//	nodes, features, feature_density   the data set (density 0: dense features)
+//	layers                             blocks of the model (a layer with its activation)
+//	allocation, scheme                 rows | columns; parallel | hybrid
+//	repurpose, share_weights           BOOLEAN: the buffer options
+//	clock_mhz, hbm_gb_per_s            DOUBLE: the platform
+//	subs, pes                          sub-accelerators; their PEs together
+//	s{0,1,2,3,4}_{pes,tile_m,tile_k,tile_n}  PEs and tile sizes of sub-accelerator i
+//	s{0,1,2,3,4}_{tiling,kernel}       its tiling and kernel modes (text)
+//	cycles, latency_ps, latency_us     one inference at the design's clock
+//	block_latency_ps                   LIST of INT64: each block's latency
+//	dram_bytes, macs                   HBM traffic; multiply-accumulates (package workload's count)
+//	dsp, on_chip_bytes                 resources of the design
+//	feasible                           BOOLEAN: within the VCU128's 4,096 DSPs and 42 MB
+//	over                               the resource over budget, empty when feasible
+//
+// A row equals what gnnsim gcos eval --json (and eval --unit gcos --json)
+// prints for the same design, model and data set (the config and model
+// columns hold the text given). DuckDB reads it with its types, e.g. the
+// fastest feasible design per model and data set:
+//
+//	SELECT model_name, data_name, min(latency_us) AS best_us
+//	FROM 'results/gcos-example/runs.parquet' WHERE feasible GROUP BY ALL ORDER BY ALL;
 package bench

@@ -105,14 +105,7 @@ func TestDocumentedColumns(t *testing.T) {
 	}
 	sameSet(t, "README.md runs.parquet", expandColumns(m[1]), runCols)
 
-	doc, err := os.ReadFile("doc.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var plain []string
-	for _, l := range strings.Split(string(doc), "\n") {
-		plain = append(plain, strings.TrimPrefix(strings.TrimPrefix(l, "//"), " "))
-	}
+	plain := docPlainLines(t)
 	text = strings.Join(plain, "\n")
 	m = regexp.MustCompile(`(?s)graphs\.parquet is a graph-set file.*?columns (.*?); see`).FindStringSubmatch(text)
 	if m == nil {

@@ -65,6 +65,9 @@ type Spec struct {
 	// DSA is the model x dataflow x PEs x L2 grid of unit: dsa (see
 	// DSASweepSpec).
 	DSA *DSASweepSpec `yaml:"dsa,omitempty"`
+	// GCoS is the designs x models x data sets grid of unit: gcos (see
+	// GCoSSpec).
+	GCoS *GCoSSpec `yaml:"gcos,omitempty"`
 	// ChunkPoints is, for a unit kind that sweeps design points instead
 	// of graphs (fpga, soc, dsa), the number of consecutive points per part file.
 	// Default 4096.
@@ -334,6 +337,9 @@ func (s *Spec) checkKindBlocks(k UnitKind) error {
 	}
 	if s.DSA != nil && k.Name != dsaUnit {
 		return specErr("dsa", "only unit: dsa reads it (this spec's unit is %s)", k.Name)
+	}
+	if s.GCoS != nil && k.Name != gcosUnit {
+		return specErr("gcos", "only unit: gcos reads it (this spec's unit is %s)", k.Name)
 	}
 	if s.Soc != nil && k.Name != socUnit {
 		return specErr("soc", "only unit: soc reads it (this spec's unit is %s)", k.Name)

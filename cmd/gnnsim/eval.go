@@ -18,7 +18,7 @@ func init() { register(newEvalCmd) }
 
 // evalUnits are the unit kinds 'gnnsim eval' takes, in the order --help
 // lists them.
-var evalUnits = []string{"omega", "soc", "fpga", "dsa"}
+var evalUnits = []string{"omega", "soc", "fpga", "dsa", "gcos"}
 
 type evalFlags struct {
 	unit, model, graph, data string
@@ -29,13 +29,14 @@ type evalFlags struct {
 	soc                      socEvalFlags
 	fpga                     fpgaEvalFlags
 	dsa                      dsaEvalFlags
+	gcos                     gcosEvalFlags
 }
 
 func newEvalCmd() *cobra.Command {
 	var f evalFlags
 	unitFlags := map[string]*pflag.FlagSet{}
 	cmd := &cobra.Command{
-		Use:   "eval --unit omega|soc|fpga|dsa --model NAME|FILE [--graph G | --data NAME|PATH] [unit options] [--json]",
+		Use:   "eval --unit omega|soc|fpga|dsa|gcos --model NAME|FILE [--graph G | --data NAME|PATH] [unit options] [--json]",
 		Short: "Evaluate a model on one unit kind: the same code paths as simulate, soc eval and fpga eval",
 		Long: `Evaluate one model on one unit kind. Each unit runs the code path of its own
 command and prints that command's output (text, or with --json the same JSON):
@@ -63,6 +64,11 @@ command and prints that command's output (text, or with --json the same JSON):
                  file), --pes, --l1 (bytes per PE), --l2, --noc (elements
                  per cycle), --clock (MHz); the row a 'unit: dsa' sweep
                  writes for the same point (bench/testdata/dsa.yaml).
+  --unit gcos    'gnnsim gcos eval': a fixed design of the G-CoS template
+                 (--config FILE, default the built-in one) running the GNN
+                 stack of a model file (gcn, gin, sage, gat layers, any
+                 depth) on --data (cora, citeseer, pubmed, reddit by name,
+                 or a graph path; default cora).
 
 --model is a zoo model name ('gnnsim models') or a model file (YAML, the
 format in 'gnnsim models show --help'). A GNN stack's input width is its
@@ -87,7 +93,11 @@ kernel's double-buffered tiles exceed the L1 or L2, or the dataflow's
 clusters exceed the PEs; refused then says which, and the costs are 0),
 cycles (the latency at the DSA clock), latency_ms, energy_mj (MAESTRO's MAC and buffer energies, the DSA's leakage and the DRAM
 traffic), power_w (energy / latency) and dram_bytes; --json and --out add
-point_id (0), latency_ps and energy_pj.
+point_id (0), latency_ps and energy_pj; gcos prints gcos eval's
+(model, data set, design, latency_us, cycles, MB off chip, MACs, per-block
+latency, DSPs and on-chip bytes against the budget, feasibility; accuracy
+not measured; with --json the gcos sweep row: see 'gnnsim gcos eval
+--help').
 
 --json prints those fields as the unit command's JSON; --out FILE.parquet
 writes them as its Parquet file (typed columns, the run's flags in the
@@ -155,7 +165,9 @@ A unit's options are refused with another --unit.`,
 	addFPGAFlags(fp, &f.fpga, "cost-model")
 	ds := pflag.NewFlagSet("dsa", pflag.ContinueOnError)
 	addDSAFlags(ds, &f.dsa)
-	unitFlags["omega"], unitFlags["soc"], unitFlags["fpga"], unitFlags["dsa"] = om, so, fp, ds
+	gc := pflag.NewFlagSet("gcos", pflag.ContinueOnError)
+	addGcosFlags(gc, &f.gcos)
+	unitFlags["omega"], unitFlags["soc"], unitFlags["fpga"], unitFlags["dsa"], unitFlags["gcos"] = om, so, fp, ds, gc
 	for _, u := range evalUnits {
 		unitFlags[u].VisitAll(func(x *pflag.Flag) {
 			if y := fl.Lookup(x.Name); y != nil {
@@ -251,6 +263,16 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 		d := f.dsa
 		d.out = f.out // eval's --out: one row, the --json fields as columns
 		return runDSAEval(cmd, spec, &d, f.jsonOut)
+	case "gcos":
+		if f.graph != "" {
+			return fmt.Errorf("--unit gcos: give the graph as --data (a name or a path), not --graph")
+		}
+		g := f.gcos
+		g.model, g.data, g.dataDir, g.jsonOut, g.out = f.model, f.data, f.dataDir, f.jsonOut, f.out
+		if g.data == "" {
+			g.data = "cora"
+		}
+		return runGcosEval(cmd, &g)
 	default: // fpga
 		if f.graph != "" {
 			return fmt.Errorf("--unit fpga prices a design on a data set's statistics: give --data (cora, citeseer, pubmed, or a Planetoid / .npz path), not --graph")

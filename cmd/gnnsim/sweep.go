@@ -37,6 +37,8 @@ MAESTRO-priced DSA running zoo models (models x dataflows (built-ins or .m
 files) x pes x l2_bytes, bench/testdata/dsa.yaml; a row equals 'gnnsim eval
 --unit dsa --json'). fpga, soc and dsa write only OUT/runs.parquet, one row
 per design point with typed columns, chunked by chunk_points.
+unit: gcos sweeps G-CoS designs x model files x data sets the same way
+(bench/testdata/gcos.yaml; a row equals 'gnnsim gcos eval --json').
 
 The sweep is cut into chunks of chunk_graphs graphs, each written as a part
 file under OUT/parts/ as soon as it is done. A rerun of the same command skips

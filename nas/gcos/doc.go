@@ -28,6 +28,15 @@
 // makes the first layer's product with its weights a sparse one, on every
 // accelerator alike.
 //
+// Beyond the space, Dataset.RunModel prices any workload model (a model
+// file's GNN stack of any depth: gcn, gin, sage, gat layers, built on the
+// data set by Dataset.BuildModel) on a fixed design, block by block; the
+// search's two-layer GNNs go the same way (Arch.Model). Datasets gives
+// Cora, CiteSeer, PubMed and Reddit as seed 001 prices them (their graphs
+// and measured feature densities when on disk, else published sizes;
+// Reddit by a power-law degree profile), for the reproduction and the
+// sweeps alike.
+//
 // Accuracy comes from an AccuracyFunc, cached per architecture: the
 // trainer of package train on Planetoid data (the repro wires it), or any
 // table. The paper's one-shot supernet (weight sharing, 1,000 epochs) is

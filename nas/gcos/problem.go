@@ -174,31 +174,12 @@ func NewProblem(data Dataset, acc AccuracyFunc) (*Problem, error) {
 // first on the data set's input features at their density, the costs
 // added.
 func (p *Problem) Latency(a Arch, u hw.Unit) (hw.Cost, error) {
-	if err := a.Validate(); err != nil {
+	m, err := a.Model(p.Data)
+	if err != nil {
 		return hw.Cost{}, err
 	}
-	in := p.Data.size()
-	f := p.Data.Features
-	var total hw.Cost
-	for i := range a.Layers {
-		ls, w, err := a.Workload(i, f)
-		if err != nil {
-			return hw.Cost{}, err
-		}
-		if i == 0 {
-			ls[0].InputDensity = p.Data.FeatureDensity // the raw features; hidden ones are dense
-		}
-		sz := in
-		sz.NNZ = int64(math.Round(float64(in.NNZ) * a.Layers[i].Sampling))
-		work := hw.Work{Graph: p.Data.Graph, Rows: p.Data.rows(), Block: workload.Block{Name: fmt.Sprintf("%s-layer%d", p.Data.Name, i), Kind: workload.GNNLayer, In: sz, Layers: ls}}
-		c, err := u.Run(work)
-		if err != nil {
-			return hw.Cost{}, err
-		}
-		total = total.Add(c)
-		f = w
-	}
-	return total, nil
+	c, err := p.Data.RunModel(m, u)
+	return c.Total, err
 }
 
 // accuracy returns a's accuracy through the cache.
