@@ -102,6 +102,6 @@ searches and short trainings (under a minute on two cores).`,
 	intFlag(c.Flags(), &screen, "screen", 2000, 0, maxScreen, "separate search: skip architectures with no feasible design among N uniform hardware draws (0: FGNAS's protocol, the best architecture whatever its hardware)")
 	c.Flags().BoolVar(&published, "published", true, "FGNAS's published timing (the paper's specifications were set for it); false: ours")
 	c.Flags().BoolVar(&pipelined, "pipelined", false, "judge latency on the pipelined time")
-	workersFlag(c.Flags(), &workers, 0, "networks trained and runs searched at once (default: number of CPUs); results do not depend on it")
+	workersFlag(c.Flags(), &workers, 0, "networks trained at once (default: number of CPUs; 4x as many runs are searched at once); results do not depend on it")
 	return c
 }

@@ -28,8 +28,9 @@
 // nodes in the shared data, so it is left out and the report says why.
 //
 // The phases run first, side by side, their batches evaluated
-// concurrently; then the 60 (specification, run) searches, Workers at a
-// time. The oracle trains at most Workers networks at once.
+// concurrently; then the (specification, model, run) searches, 4 x
+// Workers at a time (a search mostly waits for its own trainings). The
+// oracle trains at most Workers networks at once.
 //
 // # Cost (measured on the shared 2-core host)
 //
@@ -50,6 +51,13 @@
 //	+ branch-free selections, vector exp,   25.8 min  1,406 s  142 s  (3,042 CPU-s, 197 %;
 //	  two-row dense products, transposed                          again: 23.8 min, 1,294 s,
 //	  narrow gradients, Max kernel (as is)                        135 s, 2,809 CPU-s)
+//
+// With both cost models (this round) the searches after the phases
+// train many more designs (gnnsim's model makes 0.1-2.9 % of designs
+// feasible): on a quiet host, 46 min 15 s (phases 1,237 s, searches
+// 1,490 s, 1.46 of 2 cores busy); with the kept-column gradient kernels
+// and 4 searches per worker, 30 min 29 s (phases 1,084 s, searches
+// 732 s, user 3,551 s), with byte-identical tables.
 //
 // The host's speed varies from run to run by 10-20 % (the "rest" column
 // runs nearly the same code in every row; the 29.5-minute run came on a
