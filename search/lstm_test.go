@@ -2,7 +2,9 @@ package search
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -124,5 +126,56 @@ func BenchmarkLSTMEpisode(b *testing.B) {
 	for b.Loop() {
 		g := p.sample(r, sp)
 		p.accumulate(sp, g, 0.1)
+	}
+}
+
+// TestLSTMSameBitsWithoutAVX2: the controller draws the same episodes
+// and reaches the same parameters, bit for bit, with package vec's AVX2
+// kernels and with gonum's (after updates, so that every product is
+// non-zero).
+func TestLSTMSameBitsWithoutAVX2(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("no AVX2 on this CPU")
+	}
+	var vars []Variable
+	for i := range 27 {
+		vars = append(vars, Variable{Name: fmt.Sprintf("v%d", i), Choices: 2 + i%7})
+	}
+	sp, err := NewSpace(vars...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(avx bool) ([]float64, [][]int) {
+		defer func(old bool) { useAVX2 = old }(useAVX2)
+		useAVX2 = avx
+		r := newRand(7)
+		p := newLSTMPolicy(sp, 100, 10, r)
+		var drawn [][]int
+		for ep := range 40 {
+			p.zeroGrad()
+			for k := range 5 {
+				g := p.sample(r, sp)
+				drawn = append(drawn, g)
+				p.accumulate(sp, g, float64(k-2)/3+0.01*float64(ep))
+			}
+			th, gr := p.params()
+			for k := range th {
+				th[k] += 0.05 * gr[k]
+			}
+		}
+		th, _ := p.params()
+		return slices.Clone(th), drawn
+	}
+	thA, gA := run(true)
+	thB, gB := run(false)
+	for k := range gA {
+		if !slices.Equal(gA[k], gB[k]) {
+			t.Fatalf("episode %d: %v with AVX2, %v without", k, gA[k], gB[k])
+		}
+	}
+	for k := range thA {
+		if math.Float64bits(thA[k]) != math.Float64bits(thB[k]) {
+			t.Fatalf("parameter %d: %v with AVX2, %v without", k, thA[k], thB[k])
+		}
 	}
 }

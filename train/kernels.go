@@ -4,6 +4,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/floats"
+
+	"gnnsim/internal/vec"
 )
 
 // The dense kernels of the trainer. The matrices here are skinny (2,708
@@ -16,7 +18,9 @@ import (
 // are bit-for-bit reproducible.
 //
 // Where the CPU has AVX2, the loops run in the assembly of
-// kernels_amd64.s: axpy from 4 elements, the Adam step, matMul's rows
+// kernels_amd64.s (axpy and the kept columns' dots in package
+// internal/vec's, shared with the search's LSTM controller): axpy from 4
+// elements, the Adam step, matMul's rows
 // with 16 columns of a result in registers across the terms of a row
 // (two rows at a time, sharing the loads of w, where w is finite),
 // matMulNT's dots (narrow: from transposed weights, four to sixteen
@@ -80,7 +84,7 @@ func axpy(dst []float64, a float64, x []float64) {
 	x = x[:len(dst)]
 	switch {
 	case useAVX2 && len(dst) >= 4:
-		axpyAVX2(dst, a, x)
+		vec.AxpyAVX2(dst, a, x)
 	case len(dst) >= asmMin:
 		floats.AddScaled(dst, a, x)
 	default:
@@ -411,7 +415,7 @@ func matMulNT(dx, dz, w, mask []float64, rows []int32, m, k int, wT []float64, i
 			}
 			copy(dxr, mr)
 			n4 := n &^ 3
-			dotsKeptAVX2(dxr, mr, dzr, w, idx[:n4], m)
+			vec.DotsKeptAVX2(dxr, mr, dzr, w, idx[:n4], m)
 			for _, c := range idx[n4:n] {
 				dxr[c] = mr[c] * dot(dzr, w[int(c)*m:(int(c)+1)*m])
 			}

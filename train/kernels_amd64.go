@@ -14,9 +14,6 @@ var haveAVX2 = cpu.X86.HasAVX2
 var haveExpAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
 //go:noescape
-func axpyAVX2(dst []float64, a float64, x []float64)
-
-//go:noescape
 func axpyZeroAVX2(dst []float64, a float64, x []float64)
 
 //go:noescape
@@ -39,6 +36,3 @@ func dotsGonumAVX2(dx, mask, dz, wT []float64, k int)
 
 //go:noescape
 func expMapAVX2(dst, src []float64, f int) int
-
-//go:noescape
-func dotsKeptAVX2(dx, mask, dz, w []float64, idx []int32, m int)

@@ -8,7 +8,6 @@ const haveAVX2, haveExpAVX2 = false, false
 
 const noAVX2 = "train: no AVX2 kernels in this build"
 
-func axpyAVX2(dst []float64, a float64, x []float64)       { panic(noAVX2) }
 func axpyZeroAVX2(dst []float64, a float64, x []float64)   { panic(noAVX2) }
 func adamAVX2(p, g, m1, m2 []float64, k *[8]float64)       { panic(noAVX2) }
 func mulRowAVX2(z, x, w []float64, m int, mask *[16]int64) { panic(noAVX2) }
@@ -21,6 +20,3 @@ func maxRowAVX2(m []float64, arg []int32, z []float64, c float64, e int32) {
 func dotsSeqAVX2(dx, mask, dz, wT []float64, k int)   { panic(noAVX2) }
 func dotsGonumAVX2(dx, mask, dz, wT []float64, k int) { panic(noAVX2) }
 func expMapAVX2(dst, src []float64, f int) int        { panic(noAVX2) }
-func dotsKeptAVX2(dx, mask, dz, w []float64, idx []int32, m int) {
-	panic(noAVX2)
-}

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/floats"
+
+	"gnnsim/internal/vec"
 )
 
 // withAVX2 runs f with the AVX2 kernels (and the vector exp, where the
@@ -60,7 +62,7 @@ func TestKernelsSameBits(t *testing.T) {
 		a := r.NormFloat64()
 		want, got := append([]float64(nil), d...), append([]float64(nil), d...)
 		axpyGo(want, a, x)
-		axpyAVX2(got, a, x)
+		vec.AxpyAVX2(got, a, x)
 		if i := sameBits(want, got); i >= 0 {
 			t.Fatalf("axpy n=%d: element %d is %v, want %v", n, i, got[i], want[i])
 		}
@@ -237,7 +239,7 @@ func TestDotsKeptSameBits(t *testing.T) {
 			}
 			got := slices.Clone(mask)
 			n4 := len(idx) &^ 3
-			dotsKeptAVX2(got, mask, dz, w, idx[:n4], m)
+			vec.DotsKeptAVX2(got, mask, dz, w, idx[:n4], m)
 			for _, c := range idx[n4:] {
 				got[c] = mask[c] * floats.Dot(dz, w[int(c)*m:(int(c)+1)*m])
 			}
@@ -373,7 +375,7 @@ func BenchmarkAxpy(b *testing.B) {
 		if haveAVX2 {
 			b.Run(fmt.Sprintf("avx2/%d", n), func(b *testing.B) {
 				for b.Loop() {
-					axpyAVX2(d, 1e-9, x)
+					vec.AxpyAVX2(d, 1e-9, x)
 				}
 			})
 		}

@@ -50,12 +50,18 @@ type Oracle struct {
 	trainers  chan struct{}   // one token per training allowed at once; nil: no bound
 	ctx       context.Context // stops trainings (Cancel); nil: never
 
-	mu        sync.Mutex
-	bytes     int64 // memory of the finished networks kept
-	results   map[string]*flight[Accuracy]
-	models    map[string]*modelEntry
-	tick      uint64 // use counter for the model cache's LRU order
-	trainings int
+	mu      sync.Mutex
+	bytes   int64 // memory of the finished networks kept
+	results map[string]*flight[Accuracy]
+	models  map[string]*modelEntry
+	// parked holds the trained parameters of networks evicted from
+	// models, under the same byte bound: a later genome of the same
+	// architecture rebuilds the network's buffers around them (the same
+	// answers) instead of training it again.
+	parked      map[string]*parkedModel
+	parkedBytes int64
+	tick        uint64 // use counter for the model cache's LRU order
+	trainings   int
 }
 
 // flight is one computation other goroutines may wait for.
@@ -67,6 +73,14 @@ type flight[T any] struct {
 
 // modelEntry is a trained (or training) network; mu serialises the
 // evaluations that reuse its buffers.
+type parkedModel struct {
+	best    []float64
+	result  Result
+	lastUse uint64
+}
+
+func (p *parkedModel) bytes() int64 { return 8 * int64(cap(p.best)) }
+
 type modelEntry struct {
 	flight[*Model]
 	mu      sync.Mutex
@@ -86,7 +100,7 @@ func NewOracle(d *Data, c Config, maxModels int) (*Oracle, error) {
 		return nil, err
 	}
 	return &Oracle{d: d, cfg: c, maxModels: max(maxModels, 1),
-		results: map[string]*flight[Accuracy]{}, models: map[string]*modelEntry{}}, nil
+		results: map[string]*flight[Accuracy]{}, models: map[string]*modelEntry{}, parked: map[string]*parkedModel{}}, nil
 }
 
 // Limit bounds the oracle's resources; call it before the first question.
@@ -168,9 +182,19 @@ func (o *Oracle) model(arch Arch) (*modelEntry, error) {
 	}
 	e := &modelEntry{flight: flight[*Model]{done: make(chan struct{})}, lastUse: o.tick}
 	o.models[key] = e
-	o.trainings++
+	pm, rebuild := o.parked[key]
+	if rebuild {
+		delete(o.parked, key)
+		o.parkedBytes -= pm.bytes()
+	} else {
+		o.trainings++
+	}
 	o.evict()
 	o.mu.Unlock()
+	if rebuild {
+		e.val, e.err = o.rebuild(arch, pm)
+		return o.finish(e)
+	}
 	ctx := o.ctx
 	if ctx == nil {
 		ctx = context.Background()
@@ -186,6 +210,11 @@ func (o *Oracle) model(arch Arch) (*modelEntry, error) {
 	} else {
 		e.val, e.err = TrainContext(ctx, o.d, arch, o.cfg)
 	}
+	return o.finish(e)
+}
+
+// finish files a network that finished training or rebuilding.
+func (o *Oracle) finish(e *modelEntry) (*modelEntry, error) {
 	o.mu.Lock()
 	if e.err == nil {
 		e.bytes = e.val.Bytes()
@@ -197,9 +226,25 @@ func (o *Oracle) model(arch Arch) (*modelEntry, error) {
 	return e, e.err
 }
 
+// rebuild returns a trained network of arch from its parked parameters:
+// new buffers, the kept parameters and the training's Result, as Train
+// left it (Evaluate starts from the kept parameters alone).
+func (o *Oracle) rebuild(arch Arch, pm *parkedModel) (*Model, error) {
+	m, err := newModel(o.d, arch, o.cfg)
+	if err != nil {
+		return nil, err
+	}
+	copy(m.best, pm.best)
+	copy(m.p, pm.best)
+	m.Result = pm.result
+	m.dropTraining()
+	return m, nil
+}
+
 // evict drops least recently used finished networks beyond maxModels or
-// maxBytes (o.mu held). Networks still training are never dropped; the
-// caller that asked for a network holds it until it is done with it.
+// maxBytes (o.mu held), parking their parameters when a byte bound is
+// set. Networks still training are never dropped; the caller that asked
+// for a network holds it until it is done with it.
 func (o *Oracle) evict() {
 	for len(o.models) > o.maxModels || o.maxBytes > 0 && o.bytes > o.maxBytes {
 		var oldest string
@@ -217,7 +262,25 @@ func (o *Oracle) evict() {
 		if oldest == "" {
 			return
 		}
-		o.bytes -= o.models[oldest].bytes
+		e := o.models[oldest]
+		o.bytes -= e.bytes
 		delete(o.models, oldest)
+		if e.err == nil && o.maxBytes > 0 {
+			pm := &parkedModel{best: e.val.best, result: e.val.Result, lastUse: e.lastUse}
+			o.parked[oldest] = pm
+			o.parkedBytes += pm.bytes()
+		}
+	}
+	// Parked parameters beyond the bound go, least recently used first.
+	for o.maxBytes > 0 && o.parkedBytes > o.maxBytes {
+		var oldest string
+		var min uint64
+		for k, pm := range o.parked {
+			if oldest == "" || pm.lastUse < min {
+				oldest, min = k, pm.lastUse
+			}
+		}
+		o.parkedBytes -= o.parked[oldest].bytes()
+		delete(o.parked, oldest)
 	}
 }

@@ -227,3 +227,40 @@ func TestOracleLimit(t *testing.T) {
 		t.Errorf("trainings: bounded %d -> %d (want one more), unbounded %d (want 4)", n, tight.Trainings(), free.Trainings())
 	}
 }
+
+// TestOracleParks: a network evicted by the count bound keeps its
+// parameters (within the byte bound), so a later genome of its
+// architecture rebuilds it, trains nothing and gets the answer of an
+// oracle that never evicted it.
+func TestOracleParks(t *testing.T) {
+	d := toyData(t, 50, 10, 3, 8)
+	c := GCNConfig()
+	c.Epochs, c.Seed = 30, 11
+	free, _ := NewOracle(d, c, 8)
+	one, _ := NewOracle(d, c, 1)
+	one.Limit(1, 1<<30)
+	archs := []Arch{GCNArch(4), GATArch(4, 2, 1), GCNArch(8)}
+	bits := [][]Bits{nil, {{W: Fixed{2, 3}, A: Fixed{1, 4}}}, {{W: Fixed{1, 2}, A: Fixed{2, 2}}}}
+	for _, b := range bits { // every architecture evicted before its next genome
+		for _, a := range archs {
+			g := Genome{Arch: a, Bits: b}
+			got, err := one.Accuracy(g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := free.Accuracy(g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != want {
+				t.Errorf("%v %v: rebuilt %+v, kept %+v", a, b, got, want)
+			}
+		}
+	}
+	if n := one.Trainings(); n != len(archs) {
+		t.Errorf("%d trainings of %d architectures", n, len(archs))
+	}
+	if len(one.models) != 1 || len(one.parked) != len(archs)-1 {
+		t.Errorf("%d networks kept, %d parked", len(one.models), len(one.parked))
+	}
+}

@@ -219,3 +219,43 @@ func TestSeparateScreen(t *testing.T) {
 		t.Logf("%s %s: architecture rank %d, %d trained, best val %.3f", model, lim, r.ArchRank, r.Trained, r.BestVal())
 	}
 }
+
+// A screen cache shared by specifications changes no result: separate
+// search's hardware phase under each of Table 3's limits ranks and
+// searches the same architecture, with the same samples, as without it,
+// whichever specification priced a draw first; and a problem of another
+// model cannot use the cache.
+func TestScreenCache(t *testing.T) {
+	ctx := context.Background()
+	base := coraProblem(t, Limits{})
+	a, err := base.SeparateArch(ctx, 30, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	limits := []Limits{{LatencyMS: 1, LUT: 100000, DSP: 100}, {LatencyMS: 0.8, LUT: 10000, DSP: 10}, {LatencyMS: 0.9, LUT: 100000, DSP: 10}}
+	cache := NewScreenCache()
+	for _, lim := range limits {
+		plain := coraProblem(t, lim)
+		plain.ScreenDraws = 500
+		want, err := plain.SeparateHardware(ctx, a, 40, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cached := coraProblem(t, lim)
+		cached.ScreenDraws, cached.Screens = 500, cache
+		got, err := cached.SeparateHardware(ctx, a, 40, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: with the cache rank %d, %d samples, best %d; without rank %d, %d samples, best %d",
+				lim, got.ArchRank, len(got.Samples), got.Best, want.ArchRank, len(want.Samples), want.Best)
+		}
+	}
+	other := coraProblem(t, limits[0])
+	other.ScreenDraws, other.Screens = 500, cache
+	other.Timing = fpga.Options{Model: fpga.FGNASCode}
+	if _, err := other.SeparateHardware(ctx, a, 40, 4); err == nil {
+		t.Error("a cache of gnnsim's model served the authors' model")
+	}
+}

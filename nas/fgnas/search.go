@@ -56,6 +56,9 @@ type Problem struct {
 	// has trained a design (within the TrainUntil cap).
 	// 0 is FGNAS's protocol: the best architecture, whatever its hardware.
 	ScreenDraws int
+	// Screens, when not nil, shares the screen's priced hardware draws
+	// among problems that differ only in Limits (see ScreenCache).
+	Screens *ScreenCache
 }
 
 // Sample is one evaluated design of a search.
@@ -430,20 +433,7 @@ func (p *Problem) screen(a *ArchResult, hwSp *search.Space, seed uint64) ([]int,
 	}
 	need := max(1, p.ScreenDraws/100)
 	count := func(arch []int, k int) (int, error) {
-		r := rand.New(rand.NewPCG(seed, uint64(k)))
-		n := 0
-		for range p.ScreenDraws {
-			_, s, err := p.Hardware(p.Space.Merge(Hardware, hwSp.Sample(r), arch))
-			if err != nil {
-				return 0, err
-			}
-			if s.Feasible {
-				if n++; n >= need {
-					break
-				}
-			}
-		}
-		return n, nil
+		return p.screenCount(hwSp, seed, k, arch, need)
 	}
 	best, bestN := 0, 0
 	for k, arch := range a.Ranked {

@@ -331,6 +331,20 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 			}
 		}
 	}
+	// The specifications of a data set and model share separate search's
+	// screen (run k draws the same hardware under each).
+	type screenOf struct {
+		data  string
+		model int
+	}
+	screens := map[screenOf]*fgnas.ScreenCache{}
+	for _, j := range jobs {
+		for mo := range models {
+			if _, ok := screens[screenOf{j.data.Name, mo}]; !ok {
+				screens[screenOf{j.data.Name, mo}] = fgnas.NewScreenCache()
+			}
+		}
+	}
 	start := time.Now()
 	err := par.For(len(rjobs), searchesPerWorker*workers, func(r int) error {
 		i, mo, k := rjobs[r].cell, rjobs[r].model, rjobs[r].k
@@ -339,6 +353,7 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 		if err != nil {
 			return err
 		}
+		p.Screens = screens[screenOf{j.data.Name, mo}]
 		var sep *fgnas.ArchResult
 		if pl.separate {
 			sep = arch[j.data.Name][k]

@@ -1,0 +1,23 @@
+//go:build amd64 && !purego
+
+package vec
+
+import "golang.org/x/sys/cpu"
+
+// HasAVX2 says whether the CPU and OS run the kernels.
+var HasAVX2 = cpu.X86.HasAVX2
+
+// AxpyAVX2 sets dst[i] += a*x[i] for i < len(dst) (the product rounded,
+// then the sum, as gonum's AxpyUnitary); len(x) must be >= len(dst).
+//
+//go:noescape
+func AxpyAVX2(dst []float64, a float64, x []float64)
+
+// DotsKeptAVX2 sets dx[c] = mask[c] * dot(dz[:m], w[c*m:(c+1)*m]) for the
+// columns c = idx[i], i < len(idx) &^ 3 (the caller does the rest), each
+// dot summed in the order of gonum's DotUnitary (floats.Dot): four
+// partial sums over t mod 4 for the first m &^ 3 terms, the rest added to
+// the first, then (s0 + s2) + (s1 + s3). Four columns at a time.
+//
+//go:noescape
+func DotsKeptAVX2(dx, mask, dz, w []float64, idx []int32, m int)

@@ -1,0 +1,15 @@
+//go:build !amd64 || purego
+
+package vec
+
+// HasAVX2 is false off amd64 (or with the purego tag): callers run their
+// other path and never call the kernels below.
+const HasAVX2 = false
+
+const noAVX2 = "vec: no AVX2 kernels in this build"
+
+// AxpyAVX2 panics: see HasAVX2.
+func AxpyAVX2(dst []float64, a float64, x []float64) { panic(noAVX2) }
+
+// DotsKeptAVX2 panics: see HasAVX2.
+func DotsKeptAVX2(dx, mask, dz, w []float64, idx []int32, m int) { panic(noAVX2) }
