@@ -227,3 +227,48 @@ func TestCacheNeverHurts(t *testing.T) {
 		}
 	}
 }
+
+// TestHostWorkDrawsWaitingUnit: the host's per-frame work adds its time
+// to the frame and draws the platform's power plus the idle power of the
+// unit that waits for it (the first one), at every CPU clock.
+func TestHostWorkDrawsWaitingUnit(t *testing.T) {
+	spec := MaGNASSpec()
+	with, err := New(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec.CPU.FrameCycles = 0
+	without, err := New(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := vigS(t, workload.GIN)
+	for _, unit := range []string{"gpu", "dla"} {
+		for _, d := range []DVFS{nil, {"cpu": 1728}, {"gpu": 522.75, "dla": 1050}} {
+			var r [2]Result
+			for i, s := range []*SoC{without, with} {
+				e := mustEvaluator(t, s, m, Blocks)
+				if r[i], err = e.Evaluate(MapAll(Blocks, unitIndex(t, s, unit), len(e.Segments())), d); err != nil {
+					t.Fatal(err)
+				}
+			}
+			set, err := with.Setting(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			units, _, err := with.Bind(set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			idle, _ := units[unitIndex(t, with, unit)].(*Roofline).PowerW()
+			dt := r[1].LatencyPS - r[0].LatencyPS
+			if want := with.cpu.framePS(set.cpu); dt != want || want <= 0 {
+				t.Errorf("%s at %v: host work adds %d ps, want %d", unit, d, dt, want)
+			}
+			de := r[1].EnergyPJ - r[0].EnergyPJ
+			if want := (with.PlatformW(set) + idle) * float64(dt); math.Abs(de-want) > 1e-6*r[1].EnergyPJ {
+				t.Errorf("%s at %v: host work adds %.6g pJ, want %.6g (platform %.3g W + idle %.3g W)", unit, d, de, want, with.PlatformW(set), idle)
+			}
+		}
+	}
+}
