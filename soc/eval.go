@@ -231,9 +231,11 @@ func (e *Evaluator) build(set Setting) (*table, error) {
 			t.out[j] = transferStep(units[t.last[j]], t.last[j], sg.OutElems*env.ElementBytes, env, false)
 			t.entry[j] = step{unit: t.first[j], ps: framePS}
 			if p, ok := units[t.first[j]].(idlePowered); ok && framePS > 0 {
-				// The unit waiting on the host stays powered at its clock:
-				// it holds the frame's context, and a Jetson's GPU
-				// rail-gates only after a far longer idle time.
+				// The unit waiting on the host is counted busy, and a unit
+				// holding work draws its idle power: it keeps the frame's
+				// context at its clock (a Jetson's GPU rail-gates only
+				// after a far longer idle time). Other units draw nothing
+				// while they hold no work, as everywhere in the frame.
 				idle, _ := p.PowerW()
 				t.entry[j].pj = idle * float64(framePS)
 			}
