@@ -119,8 +119,8 @@
 // 002), ReadSharedTrace replays a CSV (job_id, arrival_ps, model);
 // testdata/hetero.csv is a 2,000-job bursty trace at 80 % load of ViG-S
 // (whole and split), GoogleNet, ResNet-50 and AlexNet on GPU + DLA (seed
-// 27). On it EFT's mean completion is 7,898 ms against FCFS's 8,193 ms
-// averaged over FCFS seeds 1-10 (ratio 0.964; EFT is lower for every seed).
+// 27). On it EFT's mean completion is 7,809 ms against FCFS's 8,042 ms
+// averaged over FCFS seeds 1-10 (ratio 0.971; EFT is lower for every seed).
 //
 // Left out: preemption, machine failures, transfer of inputs to the
 // machines, reconfiguration time when a machine changes mapping, and any

@@ -185,8 +185,8 @@ func (e *Evaluator) build(set Setting) (*table, error) {
 		busy: make([]int64, n*nu*nu), err: make([]error, n*nu), first: make([]int, n*nu), last: make([]int, n*nu)}
 	bwPerPS := env.BytesPerSec * 1e-12
 	// The host's per-frame work precedes the first unit's start; it is
-	// drawn at the platform's power (the unit waiting on it is counted
-	// busy, so BusyPS still sums to the latency).
+	// drawn at the platform's power plus the idle power of the unit
+	// waiting on it (counted busy, so BusyPS still sums to the latency).
 	framePS := e.soc.cpu.framePS(set.cpu)
 	var phases []Phase
 	for i, sg := range e.segs {
@@ -230,14 +230,29 @@ func (e *Evaluator) build(set Setting) (*table, error) {
 			t.in[j] = transferStep(units[t.first[j]], t.first[j], sg.InElems*env.ElementBytes, env, true)
 			t.out[j] = transferStep(units[t.last[j]], t.last[j], sg.OutElems*env.ElementBytes, env, false)
 			t.entry[j] = step{unit: t.first[j], ps: framePS}
+			if p, ok := units[t.first[j]].(idlePowered); ok && framePS > 0 {
+				// The unit waiting on the host is counted busy, and a unit
+				// holding work draws its idle power: it keeps the frame's
+				// context at its clock (a Jetson's GPU rail-gates only
+				// after a far longer idle time). Other units draw nothing
+				// while they hold no work, as everywhere in the frame.
+				idle, _ := p.PowerW()
+				t.entry[j].pj = idle * float64(framePS)
+			}
 			if d, ok := units[t.first[j]].(DirectedTransferer); ok {
 				c := d.Entry()
 				t.entry[j].ps = hw.SatAdd(t.entry[j].ps, c.TimePS)
-				t.entry[j].pj = c.EnergyPJ
+				t.entry[j].pj += c.EnergyPJ
 			}
 		}
 	}
 	return t, nil
+}
+
+// idlePowered is a unit that reports the power it draws while it holds
+// work without running it (Roofline).
+type idlePowered interface {
+	PowerW() (idle, dynamic float64)
 }
 
 // phases returns what running segment sg on unit costs, phase by phase.

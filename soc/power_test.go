@@ -2,6 +2,7 @@ package soc
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -168,5 +169,106 @@ func TestGlueDispatch(t *testing.T) {
 	}
 	if a, b := lat(base, goog, nil), lat(slow, goog, nil); a != b {
 		t.Errorf("googlenet: %d ps, %d with costlier glue dispatch (it has no graph ops)", a, b)
+	}
+}
+
+// TestCacheNeverHurts: the GPU's L2 hits (reads of the previous kernel's
+// output and glue copies served from it) never make a run slower, costlier
+// or heavier on DRAM than the same run with nothing fitting in the L2, at
+// the top and at low memory and GPU clocks, and they make the run less
+// sensitive to the memory clock.
+func TestCacheNeverHurts(t *testing.T) {
+	with := MaGNAS()
+	spec := MaGNASSpec()
+	spec.Units = slices.Clone(spec.Units)
+	for i := range spec.Units {
+		if spec.Units[i].CacheBytes > 0 {
+			// The same L2 path (its bandwidth bounds all the GPU's
+			// traffic, at the GPU clock) with nothing fitting in it.
+			spec.Units[i].CacheBytes = 1
+		}
+	}
+	without, err := New(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, op := range workload.ViGOps() {
+		m := vigS(t, op)
+		var slow [2]float64 // latency at emc 1065.6 over MaxN, without and with
+		for si, s := range []*SoC{without, with} {
+			e := mustEvaluator(t, s, m, Blocks)
+			mp := MapAll(Blocks, unitIndex(t, s, "gpu"), len(e.Segments()))
+			top, err := e.Evaluate(mp, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			low, err := e.Evaluate(mp, DVFS{"emc": 1065.6})
+			if err != nil {
+				t.Fatal(err)
+			}
+			slow[si] = float64(low.LatencyPS) / float64(top.LatencyPS)
+		}
+		for _, d := range []DVFS{nil, {"emc": 1065.6}, {"gpu": 522.75}} {
+			var r [2]Result
+			for si, s := range []*SoC{without, with} {
+				e := mustEvaluator(t, s, m, Blocks)
+				r[si], err = e.Evaluate(MapAll(Blocks, unitIndex(t, s, "gpu"), len(e.Segments())), d)
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			if r[1].LatencyPS > r[0].LatencyPS || r[1].EnergyPJ > r[0].EnergyPJ*(1+1e-9) || r[1].DRAMBytes > r[0].DRAMBytes {
+				t.Errorf("%s at %v: with the L2 %d ps %.4g pJ %d B, without %d ps %.4g pJ %d B", op, d,
+					r[1].LatencyPS, r[1].EnergyPJ, r[1].DRAMBytes, r[0].LatencyPS, r[0].EnergyPJ, r[0].DRAMBytes)
+			}
+		}
+		if slow[1] > slow[0] {
+			t.Errorf("%s: halving the EMC clock slows GPU-only by x%.4f with the L2, x%.4f without", op, slow[1], slow[0])
+		}
+	}
+}
+
+// TestHostWorkDrawsWaitingUnit: the host's per-frame work adds its time
+// to the frame and draws the platform's power plus the idle power of the
+// unit that waits for it (the first one), at every CPU clock.
+func TestHostWorkDrawsWaitingUnit(t *testing.T) {
+	spec := MaGNASSpec()
+	with, err := New(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec.CPU.FrameCycles = 0
+	without, err := New(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := vigS(t, workload.GIN)
+	for _, unit := range []string{"gpu", "dla"} {
+		for _, d := range []DVFS{nil, {"cpu": 1728}, {"gpu": 522.75, "dla": 1050}} {
+			var r [2]Result
+			for i, s := range []*SoC{without, with} {
+				e := mustEvaluator(t, s, m, Blocks)
+				if r[i], err = e.Evaluate(MapAll(Blocks, unitIndex(t, s, unit), len(e.Segments())), d); err != nil {
+					t.Fatal(err)
+				}
+			}
+			set, err := with.Setting(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			units, _, err := with.Bind(set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			idle, _ := units[unitIndex(t, with, unit)].(*Roofline).PowerW()
+			dt := r[1].LatencyPS - r[0].LatencyPS
+			if want := with.cpu.framePS(set.cpu); dt != want || want <= 0 {
+				t.Errorf("%s at %v: host work adds %d ps, want %d", unit, d, dt, want)
+			}
+			de := r[1].EnergyPJ - r[0].EnergyPJ
+			if want := (with.PlatformW(set) + idle) * float64(dt); math.Abs(de-want) > 1e-6*r[1].EnergyPJ {
+				t.Errorf("%s at %v: host work adds %.6g pJ, want %.6g (platform %.3g W + idle %.3g W)", unit, d, de, want, with.PlatformW(set), idle)
+			}
+		}
 	}
 }

@@ -32,16 +32,17 @@ type Roofline struct {
 
 	fallback *Roofline
 
-	rate     [workload.TopK + 1]float64 // operations per ps; 0: unsupported
-	peak     float64                    // MACs per ps at the point, cores gated
-	sms      float64                    // tiling engines online
-	memRate  float64                    // bytes per ps
-	launchPS int64
-	gluePS   int64                    // fixed cost of one glue kernel
-	glue     [workload.TopK + 1]int64 // extra copy kernels per kernel of a class
-	idleW    float64
-	dynW     float64
-	elem     int64
+	rate      [workload.TopK + 1]float64 // operations per ps; 0: unsupported
+	peak      float64                    // MACs per ps at the point, cores gated
+	sms       float64                    // tiling engines online
+	memRate   float64                    // bytes per ps
+	cacheRate float64                    // cache bytes per ps; 0: no cache
+	launchPS  int64
+	gluePS    int64                    // fixed cost of one glue kernel
+	glue      [workload.TopK + 1]int64 // extra copy kernels per kernel of a class
+	idleW     float64
+	dynW      float64
+	elem      int64
 }
 
 // newRoofline returns the unit of spec u at its highest operating point,
@@ -90,6 +91,9 @@ func (r *Roofline) derive() {
 		}
 	}
 	r.memRate = u.MemoryShare * r.env.BytesPerSec * 1e-12
+	// The cache's bandwidth is the SMs' (per SM per clock): it scales with
+	// the unit's clock and its cores online, not the memory's clock.
+	r.cacheRate = frac * u.CacheBytesPerCycle * mhz * 1e6 * 1e-12
 	for c := range classes() {
 		r.glue[c] = int64(u.Glue[c.String()])
 	}
@@ -242,21 +246,40 @@ func winograd(k workload.Kernel) bool {
 		float64(k.M)*float64(k.K) == 9*float64(k.InElems)
 }
 
+// memPS returns the time to move dram bytes through memory and hit bytes
+// out of the cache: the cache carries both (a miss fills it), memory the
+// misses and write-backs, overlapped.
+func (r *Roofline) memPS(dram, hit int64) float64 {
+	t := float64(dram) / r.memRate
+	if r.cacheRate > 0 {
+		t = max(t, float64(dram+hit)/r.cacheRate)
+	}
+	return t
+}
+
 // kernelCost prices k on the engine, moving bytes through memory (fewer
-// than k's elements when they stay on chip or fuse).
-func (r *Roofline) kernelCost(k workload.Kernel, bytes int64) hw.Cost {
-	busy := ceilPS(max(r.computePS(k), float64(bytes)/r.memRate))
+// than k's elements when they stay on chip or fuse) and hit bytes out of
+// the unit's cache.
+func (r *Roofline) kernelCost(k workload.Kernel, bytes, hit int64) hw.Cost {
+	busy := ceilPS(max(r.computePS(k), r.memPS(bytes, hit)))
 	t := hw.SatAdd(busy, r.launchPS)
 	if _, named := r.spec.KernelEfficiency[k.Name]; !named && r.glue[k.Class] > 0 {
 		n := r.glue[k.Class]
 		// Each glue kernel copies the kernel's input (read and write,
 		// memory bound) after the CPU has dispatched it: the host-side
-		// dispatch runs at the CPU clock, whatever the unit's.
-		gb := 2 * k.InElems * r.elem
-		g := ceilPS(float64(n) * float64(gb) / r.memRate)
+		// dispatch runs at the CPU clock, whatever the unit's. When
+		// source and destination fit the cache, the source is read
+		// there (it was just written or read) and only the copy's write
+		// reaches memory, as a write-back.
+		w := k.InElems * r.elem
+		dram, hits := 2*w, int64(0)
+		if r.cacheRate > 0 && 2*w <= r.spec.CacheBytes {
+			dram, hits = w, w
+		}
+		g := ceilPS(float64(n) * r.memPS(dram, hits))
 		busy = hw.SatAdd(busy, g)
 		t = hw.SatAdd(t, hw.SatAdd(g, n*r.gluePS))
-		bytes = hw.SatAdd(bytes, n*gb)
+		bytes = hw.SatAdd(bytes, n*dram)
 	}
 	// Dynamic power is drawn in proportion to the engines' activity: the
 	// operations done over what the peak would do in the busy time (a
@@ -284,7 +307,7 @@ func (r *Roofline) KernelCost(k workload.Kernel) (hw.Cost, error) {
 	if k.MACs < 0 || k.Ops < 0 || k.InElems < 0 || k.WeightElems < 0 || k.OutElems < 0 {
 		return hw.Cost{}, fmt.Errorf("soc: %s: kernel %s has negative counts", r.spec.Name, k.Name)
 	}
-	return r.kernelCost(k, k.Elems()*r.elem), nil
+	return r.kernelCost(k, k.Elems()*r.elem, 0), nil
 }
 
 // cycles converts ps to cycles at the unit's clock.
@@ -522,8 +545,14 @@ func (r *Roofline) PlanDAG(ks []workload.Kernel, prod [][]int, dst []Planned) ([
 		e := engs[i]
 		k := merged[i]
 		in, out := k.InElems, k.OutElems
-		if prevKept && engs[prev] == e {
+		var hit int64
+		switch {
+		case prevKept && engs[prev] == e:
 			in = max(in-merged[prev].OutElems, 0)
+		case prev >= 0 && engs[prev] == e && e.spec.CacheBytes > 0 && merged[prev].OutElems*e.elem <= e.spec.CacheBytes && readsFrom(src(i), prev, root):
+			// The output just written is still in the cache.
+			hit = min(in, merged[prev].OutElems)
+			in -= hit
 		}
 		next := i + 1
 		for next < n && fused[next] >= 0 {
@@ -533,7 +562,7 @@ func (r *Roofline) PlanDAG(ks []workload.Kernel, prod [][]int, dst []Planned) ([
 		if buf := e.spec.BufferBytes; buf > 0 && next < n && engs[next] == e && out*e.elem <= buf {
 			out, prevKept = 0, true
 		}
-		dst[base+i] = Planned{Unit: e.spec.Name, Cost: e.kernelCost(k, (in+k.WeightElems+out)*e.elem), FusedInto: -1}
+		dst[base+i] = Planned{Unit: e.spec.Name, Cost: e.kernelCost(k, (in+k.WeightElems+out)*e.elem, hit*e.elem), FusedInto: -1}
 		prev = i
 	}
 	// Crossings between engines: the leaving side on the kernel before,
@@ -561,6 +590,17 @@ func (r *Roofline) PlanDAG(ks []workload.Kernel, prod [][]int, dst []Planned) ([
 		last = i
 	}
 	return dst, nil
+}
+
+// readsFrom reports whether a kernel with producers ps reads the output
+// of kernel h (or of a kernel fused into it).
+func readsFrom(ps []int, h int, root func(int) int) bool {
+	for _, p := range ps {
+		if root(p) == h {
+			return true
+		}
+	}
+	return false
 }
 
 // Phases appends what each unit does to run ks in order: runs of kernels

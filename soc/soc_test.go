@@ -86,7 +86,7 @@ func checkSources(t *testing.T, spec Spec) {
 			set bool
 		}{{"tiling", u.Tiling != nil}, {"fuse", u.Fuse}, {"submit_us", u.SubmitUS != 0}, {"handoff_in_us", u.HandoffInUS != 0},
 			{"handoff_out_us", u.HandoffOutUS != 0}, {"fallback_in_us", u.FallbackInUS != 0}, {"fallback_out_us", u.FallbackOutUS != 0},
-			{"buffer_bytes", u.BufferBytes != 0}, {"refuse", len(u.Refuse) > 0}, {"kernel_efficiency", len(u.KernelEfficiency) > 0}, {"glue", len(u.Glue) > 0}, {"precisions", len(u.Precisions) > 0},
+			{"buffer_bytes", u.BufferBytes != 0}, {"cache_bytes", u.CacheBytes != 0}, {"cache_bytes_per_cycle", u.CacheBytesPerCycle != 0}, {"refuse", len(u.Refuse) > 0}, {"kernel_efficiency", len(u.KernelEfficiency) > 0}, {"glue", len(u.Glue) > 0}, {"precisions", len(u.Precisions) > 0},
 			{"winograd", u.Tiling != nil && u.Tiling.Winograd != 0}} {
 			if opt.set {
 				keys = append(keys, opt.key)
@@ -300,15 +300,16 @@ func TestEq67SumOfParts(t *testing.T) {
 
 // TestGranularitiesAgree: one unit for everything costs the same whether
 // the model is mapped by block, by layer or (GPU) by kernel group when the
-// units neither fuse kernels nor keep intermediates on chip; with fusion
-// and the DLA's buffer (the default profile) mapping by block, which lets
+// units neither fuse kernels nor keep intermediates on chip or in a cache;
+// with fusion, the DLA's buffer and the GPU's L2 (the default profile)
+// mapping by block, which lets
 // a layer fuse into the one before it, is never slower nor costlier than
 // mapping by layer (a fused kernel is never slower than its parts apart).
 func TestGranularitiesAgree(t *testing.T) {
 	plain := DefaultSpec()
 	plain.Units = slices.Clone(plain.Units)
 	for i := range plain.Units {
-		plain.Units[i].Fuse, plain.Units[i].BufferBytes = false, 0
+		plain.Units[i].Fuse, plain.Units[i].BufferBytes, plain.Units[i].CacheBytes, plain.Units[i].CacheBytesPerCycle = false, 0, 0, 0
 	}
 	sPlain, err := New(plain)
 	if err != nil {
@@ -451,20 +452,24 @@ func TestBadSpecs(t *testing.T) {
 		{"missing fallback", "fallback: gpu", `fallback "tpu" is not a unit`},
 		{"efficiency over 1", "elementwise: 0.25", "efficiency elementwise = 2"},
 		{"negative glue cycles", "glue_cycles: 8000", "glue_cycles = -1"},
-		{"negative frame cycles", "magnas_frame_cycles: 12850000", "magnas_frame_cycles = -1"},
+		{"negative frame cycles", "magnas_frame_cycles: 12660000", "magnas_frame_cycles = -1"},
 		{"winograd below 1", "winograd: 2.25", "tiling.winograd = 0.5"},
+		{"cache without bandwidth", "cache_bytes_per_cycle: 141", "cache_bytes_per_cycle = 0"},
+		{"negative cache", "cache_bytes: 524288", "cache_bytes = -1"},
 		{"no units", "", "no units"},
 	}
 	repl := map[string][2]string{
-		"negative peak":         {"peak_flops: 11.3e12", "peak_flops: -1"},
-		"zero share":            {"memory_share: 0.6", "memory_share: 0"},
-		"unknown class":         {"gemm: 0.6\n      knn", "gemm: 0.0744\n      gemv: 0.1\n      knn"},
-		"unsorted points":       {"points_mhz: [115.2, 550, 750, 1050, 1395.2]", "points_mhz: [115.2, 550, 750, 1395.2, 1050]"},
-		"missing fallback":      {"fallback: gpu", "fallback: tpu"},
-		"efficiency over 1":     {"elementwise: 0.25", "elementwise: 2"},
-		"negative glue cycles":  {"glue_cycles: 8000", "glue_cycles: -1"},
-		"negative frame cycles": {"magnas_frame_cycles: 12850000", "magnas_frame_cycles: -1"},
-		"winograd below 1":      {"winograd: 2.25", "winograd: 0.5"},
+		"negative peak":           {"peak_flops: 11.3e12", "peak_flops: -1"},
+		"zero share":              {"memory_share: 0.6", "memory_share: 0"},
+		"unknown class":           {"gemm: 0.6\n      knn", "gemm: 0.0744\n      gemv: 0.1\n      knn"},
+		"unsorted points":         {"points_mhz: [115.2, 550, 750, 1050, 1395.2]", "points_mhz: [115.2, 550, 750, 1395.2, 1050]"},
+		"missing fallback":        {"fallback: gpu", "fallback: tpu"},
+		"efficiency over 1":       {"elementwise: 0.25", "elementwise: 2"},
+		"negative glue cycles":    {"glue_cycles: 8000", "glue_cycles: -1"},
+		"negative frame cycles":   {"magnas_frame_cycles: 12660000", "magnas_frame_cycles: -1"},
+		"winograd below 1":        {"winograd: 2.25", "winograd: 0.5"},
+		"cache without bandwidth": {"cache_bytes_per_cycle: 141", "cache_bytes_per_cycle: 0"},
+		"negative cache":          {"cache_bytes: 524288", "cache_bytes: -1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -195,6 +195,14 @@ type UnitSpec struct {
 	// kernel's output that fits stays there for the next kernel on the
 	// unit, which then neither writes nor reads it through memory.
 	BufferBytes int64 `yaml:"buffer_bytes"`
+	// CacheBytes is a write-back cache in front of the shared memory (the
+	// GPU's L2): a kernel reads the output of the kernel just before it on
+	// the unit from the cache when that output fits, and a glue copy whose
+	// source and destination fit reads its source there; writes still
+	// reach memory (a dirty line is written back when evicted). Cache
+	// traffic runs at CacheBytesPerCycle per unit clock. 0: no cache.
+	CacheBytes         int64   `yaml:"cache_bytes"`
+	CacheBytesPerCycle float64 `yaml:"cache_bytes_per_cycle"`
 	// Refuse names kernels (by workload kernel name) the unit cannot run
 	// although it runs their class (TensorRT's DLA layer-support list);
 	// they go to the fallback unit.
@@ -496,6 +504,10 @@ func (u UnitSpec) validate() error {
 		return bad("leak_exp", u.LeakExp, "0..10")
 	case u.BufferBytes < 0:
 		return bad("buffer_bytes", u.BufferBytes, ">= 0")
+	case u.CacheBytes < 0:
+		return bad("cache_bytes", u.CacheBytes, ">= 0")
+	case !finiteNonNeg(u.CacheBytesPerCycle) || (u.CacheBytes > 0) != (u.CacheBytesPerCycle > 0):
+		return bad("cache_bytes_per_cycle", u.CacheBytesPerCycle, "> 0 with cache_bytes, 0 without")
 	}
 	for _, x := range []struct {
 		k string
