@@ -270,11 +270,20 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 		workers = runtime.GOMAXPROCS(0)
 	}
 
-	// Separate search's architecture phases first: they ignore the limits,
-	// so run k's serves every specification of its data set. They run
-	// side by side (their trainings are what the oracle bounds).
+	// Separate search's architecture phases: they ignore the limits, so
+	// run k's serves every specification of its data set. They run side
+	// by side (their trainings are what the oracle bounds), and beside the
+	// joint and random searches below, which do not need them: the last
+	// phases' long trainings no longer leave a core idle before the
+	// searches start. A search's hardware phase waits for its run's.
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
 	arch := map[string][]*fgnas.ArchResult{}
-	if pl.separate {
+	archDone := make(chan struct{})
+	var archErr error
+	if !pl.separate {
+		close(archDone)
+	} else {
 		type archJob struct {
 			j job
 			k int
@@ -289,24 +298,40 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 			}
 		}
 		start := time.Now()
-		err := par.For(len(ajobs), len(ajobs), func(i int) error {
-			a := ajobs[i]
-			p, err := problem(a.j, models[0].opt)
-			if err != nil {
-				return err
-			}
-			r, err := p.SeparateArch(ctx, pl.arch, splitmix.Mix64(opts.Seed+uint64(a.k)))
-			if err != nil {
-				return fmt.Errorf("seed004: %s separate search run %d: %w", a.j.data.Name, a.k, err)
-			}
-			arch[a.j.data.Name][a.k] = r
-			logf("seed004: %s separate search run %d: architecture phase done (%d networks)", a.j.data.Name, a.k, len(r.Samples))
-			return nil
-		})
-		if err != nil {
-			return rep, err
+		phases := func() error {
+			return par.For(len(ajobs), len(ajobs), func(i int) error {
+				a := ajobs[i]
+				p, err := problem(a.j, models[0].opt)
+				if err != nil {
+					return err
+				}
+				r, err := p.SeparateArch(ctx, pl.arch, splitmix.Mix64(opts.Seed+uint64(a.k)))
+				if err != nil {
+					return fmt.Errorf("seed004: %s separate search run %d: %w", a.j.data.Name, a.k, err)
+				}
+				arch[a.j.data.Name][a.k] = r
+				logf("seed004: %s separate search run %d: architecture phase done (%d networks)", a.j.data.Name, a.k, len(r.Samples))
+				return nil
+			})
 		}
-		logf("seed004: separate search architecture phases: %.0f s", time.Since(start).Seconds())
+		go func() {
+			defer close(archDone)
+			if archErr = phases(); archErr == nil {
+				logf("seed004: separate search architecture phases: %.0f s", time.Since(start).Seconds())
+			}
+		}()
+	}
+	// sepOf waits for run k's architecture phase on data set name.
+	sepOf := func(name string, k int) (*fgnas.ArchResult, error) {
+		select {
+		case <-archDone:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		if archErr != nil {
+			return nil, archErr
+		}
+		return arch[name][k], nil
 	}
 
 	// Then every (specification, model, run): joint search, random search
@@ -354,9 +379,9 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 			return err
 		}
 		p.Screens = screens[screenOf{j.data.Name, mo}]
-		var sep *fgnas.ArchResult
+		var sep func() (*fgnas.ArchResult, error)
 		if pl.separate {
-			sep = arch[j.data.Name][k]
+			sep = func() (*fgnas.ArchResult, error) { return sepOf(j.data.Name, k) }
 		}
 		res, err := runOne(ctx, p, pl, splitmix.Mix64(splitmix.Mix64(opts.Seed^uint64(i+1))+uint64(k)), sep,
 			splitmix.Mix64(opts.Seed+uint64(k))+1)
@@ -369,9 +394,15 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 		return nil
 	})
 	if err != nil {
+		stop() // and let the phases see it before returning
+		<-archDone
 		return rep, err
 	}
-	logf("seed004: joint, random and separate hardware searches: %.0f s", time.Since(start).Seconds())
+	<-archDone // every search's hardware phase waited for it, unless none ran
+	if archErr != nil {
+		return rep, archErr
+	}
+	logf("seed004: joint, random and separate searches (beside the phases): %.0f s", time.Since(start).Seconds())
 	cells := make([][]Cell, len(jobs))
 	for i, j := range jobs {
 		for mo, model := range models {
@@ -428,10 +459,10 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 
 // runOne runs run k of every method on p with the run's seed: joint
 // search, random search for as many trained samples as the joint run, and,
-// when sep is not nil, separate search's hardware phase on its
-// architecture phase sep (seeded hwSeed). Results are in Methods order,
-// nil for a method not run.
-func runOne(ctx context.Context, p *fgnas.Problem, pl plan, seed uint64, sep *fgnas.ArchResult, hwSeed uint64) ([]*fgnas.RunResult, error) {
+// when sep is not nil, separate search's hardware phase on the
+// architecture phase sep returns (seeded hwSeed). Results are in Methods
+// order, nil for a method not run.
+func runOne(ctx context.Context, p *fgnas.Problem, pl plan, seed uint64, sep func() (*fgnas.ArchResult, error), hwSeed uint64) ([]*fgnas.RunResult, error) {
 	out := make([]*fgnas.RunResult, len(Methods))
 	j, err := p.Joint(ctx, pl.joint, seed)
 	if err != nil {
@@ -443,7 +474,11 @@ func runOne(ctx context.Context, p *fgnas.Problem, pl plan, seed uint64, sep *fg
 	}
 	out[0], out[1] = j, r
 	if sep != nil {
-		if out[2], err = p.SeparateHardware(ctx, sep, pl.hw, hwSeed); err != nil {
+		a, err := sep()
+		if err != nil {
+			return nil, err
+		}
+		if out[2], err = p.SeparateHardware(ctx, a, pl.hw, hwSeed); err != nil {
 			return nil, err
 		}
 	}
