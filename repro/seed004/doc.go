@@ -27,10 +27,15 @@
 // own 5 phases and 5 runs per method); PubMed has no features for most
 // nodes in the shared data, so it is left out and the report says why.
 //
-// The phases run first, side by side, their batches evaluated
-// concurrently; then the (specification, model, run) searches, 4 x
-// Workers at a time (a search mostly waits for its own trainings). The
-// oracle trains at most Workers networks at once.
+// The phases run side by side, their batches evaluated concurrently, and
+// beside them the (specification, model, run) searches, 4 x Workers at a
+// time (a search mostly waits for its own trainings); a search's hardware
+// phase waits for its run's architecture phase. The oracle trains at most
+// Workers networks at once. The specifications of a data set and model
+// share separate search's screen (fgnas.ScreenCache: run k draws the same
+// hardware under each), and networks the oracle's memory bound evicts
+// keep their parameters, so a later design of theirs is re-quantised, not
+// retrained.
 //
 // # Cost (measured on the shared 2-core host)
 //
