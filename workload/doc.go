@@ -31,6 +31,12 @@
 // (graphs.Planetoid.FeatureDensity) and sets it. Unset, every kernel is as
 // before: the dense count.
 //
+// A GCN layer on a dense input aggregates first ((AX)W) unless it asks for
+// the cheaper order (Layer.CheapOrder): then it combines first when it
+// narrows (G < F), as AWB-GCN, PyG's GCNConv and DGL's GraphConv do. The
+// option is the caller's (seed 001's Figure 8 sets it per design); the
+// reference validations (STONNE-Omega, MAESTRO, FGNAS) leave it off.
+//
 // # Blocks and models
 //
 // A Block is a named sequence of layers on an input Size (each layer runs

@@ -112,6 +112,16 @@ type Layer struct {
 	// kinds count their work as dense.
 	InputDensity float64
 
+	// CheapOrder lets a GCN layer on a dense input combine before it
+	// aggregates, A(XW) instead of (AX)W, when that is fewer MACs (G < F:
+	// (A+N) x G instead of (A+N) x F for the aggregation, the same N x F x G
+	// for the combination). AWB-GCN computes A(XW) (Geng et al., MICRO
+	// 2020), PyG's GCNConv applies its linear map before propagating, and
+	// DGL's GraphConv picks the order by F > G. Off by default: the
+	// reference models (STONNE-Omega's validation, the zoo) aggregate first,
+	// and HyGCN's fixed aggregation-then-combination pipeline cannot reorder.
+	CheapOrder bool
+
 	// Fn is an Act layer's function ("gelu", "relu"; empty means ReLU,
 	// the CNNs' default). It names the layer's kernel: accelerators run
 	// some functions and not others (Xavier's DLA runs ReLU, not GELU).
@@ -434,7 +444,9 @@ func (l Layer) neighbours(in Size) int64 {
 //	GAT      per head SpMM X x W (nnz(X) x (G+2)), then as above
 //	FC       SpMM X x W
 //
-// With InputDensity unset (or 1) every kind counts as in the table above.
+// With InputDensity unset (or 1) every kind counts as in the table above,
+// except a GCN layer with CheapOrder and G < F: GEMM N x F x G, then SpMM
+// over A+I (G wide).
 func (l Layer) Kernels(in Size) ([]Kernel, error) {
 	return l.AppendKernels(nil, in)
 }
@@ -494,6 +506,10 @@ func (l Layer) AppendKernels(dst []Kernel, in Size) ([]Kernel, error) {
 	}
 	switch l.Kind {
 	case GCN:
+		if l.CheapOrder && G < F {
+			dst = append(dst, gemm("combine", N, F, G), spmm("aggregate", A+N, G))
+			break
+		}
 		dst = append(dst, spmm("aggregate", A+N, F), gemm("combine", N, F, G))
 	case GIN:
 		if l.K > 0 {

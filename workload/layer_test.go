@@ -139,3 +139,50 @@ func TestInputDensityValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestCheapOrder: a narrowing GCN layer asked for the cheaper order
+// combines first (A(XW)), with the same combination and the aggregation at
+// the output width; a widening one, another kind, or the option unset keep
+// the aggregation first. Params do not depend on the order.
+func TestCheapOrder(t *testing.T) {
+	in := Size{Nodes: 100, NNZ: 400}
+	const N, A = 100, 400
+	for _, tc := range []struct {
+		l     Layer
+		macs  int64
+		first string
+	}{
+		{Layer{Kind: GCN, F: 64, G: 8, CheapOrder: true}, N*64*8 + (A+N)*8, "combine"},
+		{Layer{Kind: GCN, F: 64, G: 8}, (A+N)*64 + N*64*8, "aggregate"},
+		{Layer{Kind: GCN, F: 8, G: 64, CheapOrder: true}, (A+N)*8 + N*8*64, "aggregate"},
+		{Layer{Kind: GCN, F: 16, G: 16, CheapOrder: true}, (A+N)*16 + N*16*16, "aggregate"},
+		{Layer{Kind: GIN, F: 64, G: 8, CheapOrder: true}, (A+N)*64 + N*64*8 + N*8*8, "aggregate"},
+		{Layer{Kind: SAGE, F: 64, G: 8, CheapOrder: true}, A*64 + N*128*8, "aggregate"},
+		// A sparse input already combines first; the option changes nothing.
+		{Layer{Kind: GCN, F: 64, G: 8, InputDensity: 0.05, CheapOrder: true}, 320*8 + (A+N)*8, "combine"},
+	} {
+		ks, err := tc.l.Kernels(in)
+		if err != nil {
+			t.Fatalf("%+v: %v", tc.l, err)
+		}
+		if macs, _, _ := Totals(ks); macs != tc.macs {
+			t.Errorf("%+v: %d MACs, want %d", tc.l, macs, tc.macs)
+		}
+		if ks[0].Name != tc.first {
+			t.Errorf("%+v: first kernel %q, want %q", tc.l, ks[0].Name, tc.first)
+		}
+		plain := tc.l
+		plain.CheapOrder = false
+		if tc.l.Params() != plain.Params() {
+			t.Errorf("%+v: %d params, %d without the option", tc.l, tc.l.Params(), plain.Params())
+		}
+		// Never more work than the default order.
+		pk, err := plain.Kernels(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pm, _, _ := Totals(pk); pm < tc.macs {
+			t.Errorf("%+v: cheap order does %d MACs, the default %d", tc.l, tc.macs, pm)
+		}
+	}
+}

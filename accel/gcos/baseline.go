@@ -79,8 +79,8 @@ const (
 // HyGCN aggregates before it combines (GCN: "Add & |a|-128", Table 5)
 // and does not skip zero input features (its sparsity elimination works on
 // the adjacency; Table 4 stores Cora's features dense, 15 MB): a caller
-// that prices its work should give it dense input features (repro/seed001
-// does). It computes in 32-bit fixed point (Sec. 5.2.1); every design here
+// that prices its work should give it dense input features and leave
+// workload.Layer.CheapOrder off (repro/seed001 does). It computes in 32-bit fixed point (Sec. 5.2.1); every design here
 // moves 16-bit words.
 func HyGCN() Config {
 	agg := HyGCNSIMDCores * HyGCNSIMDLanes
@@ -113,7 +113,9 @@ func HyGCN() Config {
 // (AWBGCNUtilization), on the D5005's DDR4. Its combination and
 // aggregation are pipelined at column granularity (Geng et al., MICRO
 // 2020: a column of XW goes straight into A x (XW) on chip), so a kernel's
-// output that fits in its buffers never goes off chip: Repurpose.
+// output that fits in its buffers never goes off chip: Repurpose. It
+// computes A x (XW) on dense features too: a caller that prices its work
+// should set workload.Layer.CheapOrder (repro/seed001 does).
 func AWBGCN() Config {
 	return Config{
 		Name:      "awb-gcn-like",

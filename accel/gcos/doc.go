@@ -129,6 +129,8 @@
 // bank conflicts in merging partial sums, the row-length profile of a
 // sparse input (its average is used), sparsity of hidden features (dense),
 // and the choice of A(XW) versus (AX)W: the kernels run in the order
-// workload defines (aggregation first, combination first for a sparse
-// input).
+// workload defines (aggregation first; combination first for a sparse
+// input, or for a narrowing GCN layer that asks for the cheaper order,
+// workload.Layer.CheapOrder, which the caller sets for the designs that
+// reorder: G-CoS's PyG models and AWB-GCN, not HyGCN).
 package gcos

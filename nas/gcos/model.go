@@ -77,6 +77,9 @@ func (a Arch) Model(d Dataset) (workload.Model, error) {
 		if err != nil {
 			return workload.Model{}, err
 		}
+		for j := range ls {
+			ls[j].CheapOrder = d.CheapOrder
+		}
 		sz := in
 		sz.NNZ = int64(math.Round(float64(in.NNZ) * a.Layers[i].Sampling))
 		m.Blocks = append(m.Blocks, workload.Block{Name: fmt.Sprintf("%s-layer%d", d.Name, i), Kind: workload.GNNLayer, In: sz, Layers: ls})

@@ -103,3 +103,49 @@ func TestRunModelErrors(t *testing.T) {
 		}
 	}
 }
+
+// A data set priced in the cheaper order (Dataset.CheapOrder) gives an
+// Arch's GCN layers workload's A(XW) when they narrow: on dense features
+// the first layer's aggregation runs 16 wide instead of F wide, so the
+// count is package workload's, and lower; a GIN Arch is unchanged.
+func TestArchCheapOrder(t *testing.T) {
+	d := Dataset{Name: "dense", Size: workload.Size{Nodes: 1000, NNZ: 20000}, Features: 500, Classes: 7}
+	cheap := d
+	cheap.CheapOrder = true
+	gcn := Handcrafted(7)["GCN"]
+	gin := gcn
+	for i := range gin.Layers {
+		gin.Layers[i].Attention, gin.Layers[i].Aggregation = AttSkip, AggMLP
+	}
+	const N, A = 1000, 20000
+	for _, tc := range []struct {
+		name        string
+		a           Arch
+		plain, want int64
+	}{
+		{"GCN", gcn, (A+N)*500 + N*500*16 + (A+N)*16 + N*16*7, N*500*16 + (A+N)*16 + N*16*7 + (A+N)*7},
+		{"GIN", gin, (A+N)*500 + N*500*16 + N*16*16 + (A+N)*16 + N*16*7 + N*7*7, (A+N)*500 + N*500*16 + N*16*16 + (A+N)*16 + N*16*7 + N*7*7},
+	} {
+		for _, c := range []struct {
+			d    Dataset
+			want int64
+		}{{d, tc.plain}, {cheap, tc.want}} {
+			m, err := tc.a.Model(c.d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var macs int64
+			for _, b := range m.Blocks {
+				ks, err := b.Kernels()
+				if err != nil {
+					t.Fatal(err)
+				}
+				x, _, _ := workload.Totals(ks)
+				macs += x
+			}
+			if macs != c.want {
+				t.Errorf("%s, cheap order %v: %d MACs, want %d", tc.name, c.d.CheapOrder, macs, c.want)
+			}
+		}
+	}
+}

@@ -30,6 +30,12 @@ type Dataset struct {
 	// dense.
 	FeatureDensity float64
 	Classes        int
+	// CheapOrder prices the GCN layers of an Arch in the cheaper
+	// multiplication order, A(XW) when the layer narrows
+	// (workload.Layer.CheapOrder): how the design runs them, not a property
+	// of the graph, but set per data set so that one Problem prices one
+	// design's way. Off: aggregation first.
+	CheapOrder bool
 }
 
 // DatasetOf returns the data set of a node-classification set read from

@@ -24,7 +24,7 @@ func TestHyGCNRedditAnchor(t *testing.T) {
 		t.Fatalf("last data set %s, want reddit", ds.Name)
 	}
 	_, archs := Fig8Models(ds.Classes)
-	_, bl, err := caseLatency(ds, archs[0], accel.Default(), baselines()[:1])
+	_, bl, err := caseLatency(ds, gcosSetup(ds, false), archs[0], accel.Default(), baselines()[:1])
 	if err != nil {
 		t.Fatal(err)
 	}

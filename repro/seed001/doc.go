@@ -15,9 +15,13 @@
 // Accuracy is measured: every GNN is trained on the CPU (package train) on
 // Planetoid Cora / CiteSeer; the report says which trainer settings and how
 // G-CoS attention types map onto the trainer's. Latency comes from
-// accel/gcos; the first layer's product with its weights skips the zeros
-// of the input features on every design (densities measured from the
-// Planetoid files, published counts when they are absent, Reddit dense).
+// accel/gcos. In Figure 8 each design runs the GNN as it would: G-CoS's
+// designs (PyG's layers) and AWB-GCN-like skip the zeros of the input
+// features (densities measured from the Planetoid files, published counts
+// when they are absent, Reddit dense) and run a narrowing GCN layer as
+// A(XW) (workload.Layer.CheapOrder); HyGCN-like aggregates the dense
+// features first, its pipeline's order. Options.Fig8DenseX prices G-CoS's
+// designs on dense features.
 // Figures 1, 7 and 8 run side by side (Options.Workers). What the paper
 // has and we do not: the one-shot supernet, the
 // GNAS baselines of Figure 7, Deepburning-GL, PyG-CPU timings, FPGA
