@@ -98,7 +98,7 @@ func axpy(dst []float64, a float64, x []float64) {
 func axpySet(dst []float64, a float64, x []float64) {
 	x = x[:len(dst)]
 	if useAVX2 && len(dst) >= 4 {
-		axpyZeroAVX2(dst, a, x)
+		vec.AxpyZeroAVX2(dst, a, x)
 		return
 	}
 	for i, v := range x {

@@ -14,9 +14,6 @@ var haveAVX2 = cpu.X86.HasAVX2
 var haveExpAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
 //go:noescape
-func axpyZeroAVX2(dst []float64, a float64, x []float64)
-
-//go:noescape
 func adamAVX2(p, g, m1, m2 []float64, k *[8]float64)
 
 //go:noescape

@@ -6,69 +6,6 @@
 // separately (no FMA), element by element in the order the Go code does,
 // so the results are the same bits as the scalar loops'.
 
-// func axpyZeroAVX2(dst []float64, a float64, x []float64)
-// dst[i] = a*x[i] + 0 for i < len(dst); len(x) >= len(dst): axpy on a
-// cleared dst (the +0 turns a product of -0 into +0, as there), without
-// clearing or reading dst.
-TEXT ·axpyZeroAVX2(SB), NOSPLIT, $0-56
-	MOVQ         dst_base+0(FP), DI
-	MOVQ         dst_len+8(FP), CX
-	MOVQ         x_base+32(FP), SI
-	VBROADCASTSD a+24(FP), Y0
-	VXORPD       Y15, Y15, Y15
-	XORQ         AX, AX
-	MOVQ         CX, DX
-	ANDQ         $-16, DX
-	JZ           ztail4
-
-zloop16:
-	VMULPD  (SI)(AX*8), Y0, Y1
-	VMULPD  32(SI)(AX*8), Y0, Y2
-	VMULPD  64(SI)(AX*8), Y0, Y3
-	VMULPD  96(SI)(AX*8), Y0, Y4
-	VADDPD  Y15, Y1, Y1
-	VADDPD  Y15, Y2, Y2
-	VADDPD  Y15, Y3, Y3
-	VADDPD  Y15, Y4, Y4
-	VMOVUPD Y1, (DI)(AX*8)
-	VMOVUPD Y2, 32(DI)(AX*8)
-	VMOVUPD Y3, 64(DI)(AX*8)
-	VMOVUPD Y4, 96(DI)(AX*8)
-	ADDQ    $16, AX
-	CMPQ    AX, DX
-	JL      zloop16
-
-ztail4:
-	MOVQ CX, DX
-	ANDQ $-4, DX
-	CMPQ AX, DX
-	JGE  ztail1
-
-zloop4:
-	VMULPD  (SI)(AX*8), Y0, Y1
-	VADDPD  Y15, Y1, Y1
-	VMOVUPD Y1, (DI)(AX*8)
-	ADDQ    $4, AX
-	CMPQ    AX, DX
-	JL      zloop4
-
-ztail1:
-	CMPQ AX, CX
-	JGE  zdone
-
-zloop1:
-	VMOVSD (SI)(AX*8), X1
-	VMULSD X0, X1, X1
-	VADDSD X15, X1, X1
-	VMOVSD X1, (DI)(AX*8)
-	INCQ   AX
-	CMPQ   AX, CX
-	JL     zloop1
-
-zdone:
-	VZEROUPPER
-	RET
-
 // func adamAVX2(p, g, m1, m2 []float64, k *[8]float64)
 // One Adam step on the first len(p) &^ 3 elements; k holds beta1,
 // 1-beta1, beta2, 1-beta2, lr, c1, c2, eps as adamStep uses them.

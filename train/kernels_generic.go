@@ -8,7 +8,6 @@ const haveAVX2, haveExpAVX2 = false, false
 
 const noAVX2 = "train: no AVX2 kernels in this build"
 
-func axpyZeroAVX2(dst []float64, a float64, x []float64)   { panic(noAVX2) }
 func adamAVX2(p, g, m1, m2 []float64, k *[8]float64)       { panic(noAVX2) }
 func mulRowAVX2(z, x, w []float64, m int, mask *[16]int64) { panic(noAVX2) }
 func mulRow2AVX2(z0, z1, x0, x1, w []float64, m, fast int, mask *[16]int64) {

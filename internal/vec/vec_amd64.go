@@ -13,6 +13,13 @@ var HasAVX2 = cpu.X86.HasAVX2
 //go:noescape
 func AxpyAVX2(dst []float64, a float64, x []float64)
 
+// AxpyZeroAVX2 sets dst[i] = a*x[i] + 0 for i < len(dst): AxpyAVX2 on a
+// cleared dst (the +0 turns a product of -0 into +0, as there), without
+// clearing or reading dst: the first term of a sum.
+//
+//go:noescape
+func AxpyZeroAVX2(dst []float64, a float64, x []float64)
+
 // DotsKeptAVX2 sets dx[c] = mask[c] * dot(dz[:m], w[c*m:(c+1)*m]) for the
 // columns c = idx[i], i < len(idx) &^ 3 (the caller does the rest), each
 // dot summed in the order of gonum's DotUnitary (floats.Dot): four

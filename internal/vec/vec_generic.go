@@ -11,5 +11,8 @@ const noAVX2 = "vec: no AVX2 kernels in this build"
 // AxpyAVX2 panics: see HasAVX2.
 func AxpyAVX2(dst []float64, a float64, x []float64) { panic(noAVX2) }
 
+// AxpyZeroAVX2 panics: see HasAVX2.
+func AxpyZeroAVX2(dst []float64, a float64, x []float64) { panic(noAVX2) }
+
 // DotsKeptAVX2 panics: see HasAVX2.
 func DotsKeptAVX2(dx, mask, dz, w []float64, idx []int32, m int) { panic(noAVX2) }

@@ -39,6 +39,15 @@ func TestSameBitsAsGonum(t *testing.T) {
 				t.Fatalf("AxpyAVX2 n=%d, element %d: %v, gonum %v", n, i, y[i], want[i])
 			}
 		}
+		// On a cleared row: as AddScaled on zeros (+0 + a*x).
+		zero, set := make([]float64, n), draw(n)
+		floats.AddScaled(zero, a, x)
+		AxpyZeroAVX2(set, a, x)
+		for i := range zero {
+			if math.Float64bits(set[i]) != math.Float64bits(zero[i]) {
+				t.Fatalf("AxpyZeroAVX2 n=%d, element %d: %v, gonum on zeros %v", n, i, set[i], zero[i])
+			}
+		}
 	}
 	for m := 1; m <= 40; m++ {
 		const cols = 11
