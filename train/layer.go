@@ -316,32 +316,16 @@ func (l *layer) aggregate(d *Data, cf []float64, es, hs int, rows []int32) {
 			if a == b {
 				clear(m)
 			}
-			for e := a; e < b; e++ {
-				zj := l.z[int(d.aCol[e])*W:][:W]
-				if hs == 0 { // one weight for every head (1 without weights)
-					c := 1.0
-					if cf != nil {
-						c = cf[e*es]
-					}
-					if e == a {
-						axpySet(m, c, zj)
-					} else {
-						axpy(m, c, zj)
-					}
-					continue
-				}
+			nbr := d.aCol[a:b]
+			switch {
+			case a == b:
+			case hs == 0 && cf == nil: // 1 for every edge and head
+				gatherAxpy(m, one[:], 0, nbr, l.z, W)
+			case hs == 0: // one weight for every head
+				gatherAxpy(m, cf[a*es:], es, nbr, l.z, W)
+			default:
 				for h := range H {
-					c := cf[e*es+h]
-					ms, zs := m[h*out:(h+1)*out], zj[h*out:(h+1)*out]
-					if e == a {
-						for t := range ms {
-							ms[t] = 0 + c*zs[t]
-						}
-						continue
-					}
-					for t := range ms {
-						ms[t] += c * zs[t]
-					}
+					gatherAxpy(m[h*out:(h+1)*out], cf[a*es+h:], es, nbr, l.z[h*out:], W)
 				}
 			}
 			if l.Aggregation == Mean {

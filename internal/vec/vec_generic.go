@@ -16,3 +16,8 @@ func AxpyZeroAVX2(dst []float64, a float64, x []float64) { panic(noAVX2) }
 
 // DotsKeptAVX2 panics: see HasAVX2.
 func DotsKeptAVX2(dx, mask, dz, w []float64, idx []int32, m int) { panic(noAVX2) }
+
+// GatherAxpyAVX2 panics: see HasAVX2.
+func GatherAxpyAVX2(dst, c []float64, cs int, idx []int32, x []float64, stride int) {
+	panic(noAVX2)
+}
