@@ -76,11 +76,14 @@ func (m *Model) train(ctx context.Context) error {
 		}
 		m.adam()
 		m.forward(false, nil, m.rows(m.valRows))
-		acc, vl := m.accuracy(d.Val), m.crossEntropy(d.Val, false)
-		if acc > bestAcc || acc == bestAcc && vl < bestLoss {
-			bestAcc, bestLoss = acc, vl
-			m.Result.Epoch, m.Result.Val = epoch, acc
-			copy(m.best, m.p)
+		// The validation loss only breaks ties of accuracy: an epoch
+		// below the best accuracy so far needs none.
+		if acc := m.accuracy(d.Val); acc >= bestAcc {
+			if vl := m.crossEntropy(d.Val, false); acc > bestAcc || vl < bestLoss {
+				bestAcc, bestLoss = acc, vl
+				m.Result.Epoch, m.Result.Val = epoch, acc
+				copy(m.best, m.p)
+			}
 		}
 		if hook != nil {
 			hook()
