@@ -54,11 +54,15 @@ type Fig8Row struct {
 	LatencyPS int64   `parquet:"latency_ps"`
 	DRAMBytes int64   `parquet:"dram_bytes"`
 	MACs      int64   `parquet:"macs"`
-	// ComputeBoundPS is MACs at one MAC per PE of the design and cycle,
-	// MemoryBoundPS the off-chip bytes at its bandwidth: the two lower
-	// bounds of its latency, which say which term dominates.
-	ComputeBoundPS int64 `parquet:"compute_bound_ps"`
-	MemoryBoundPS  int64 `parquet:"memory_bound_ps"`
+	// ComputePS is the time computation alone takes (per phase the
+	// slowest sub-accelerator's or engine's compute cycles, no wait for
+	// memory), MemoryBoundPS the off-chip bytes at the design's bandwidth:
+	// the two lower bounds of its latency, which say which term dominates.
+	// AggregationPS is the time of the phases that walk the adjacency
+	// (on HyGCN-like with the combination pipelined after them).
+	ComputePS     int64 `parquet:"compute_ps"`
+	MemoryBoundPS int64 `parquet:"memory_bound_ps"`
+	AggregationPS int64 `parquet:"aggregation_ps"`
 	// Speed-ups of G-CoS's design over HyGCN-like and AWB-GCN-like (the
 	// same for each row of a case); 0 where the case's comparison does not
 	// include that baseline.
@@ -256,22 +260,63 @@ type fig8Out struct {
 	geo, arith [nBaselines]float64 // over the cases of each of baselines()
 }
 
+// priced is a GNN's cost on one design with where its time goes.
+type priced struct {
+	cost hw.Cost
+	// computePS is the time computation alone takes: per phase, the
+	// slowest sub-accelerator's (engine's) compute cycles, with no wait
+	// for memory; aggPS the time of the phases that walk the adjacency
+	// (aggregations, with the combination pipelined after them on a
+	// Hybrid design).
+	computePS, aggPS int64
+}
+
+// price runs a on cfg over d as Problem.Latency does, phase by phase
+// (accel/gcos's Explain).
+func price(d nas.Dataset, a nas.Arch, cfg accel.Config) (priced, error) {
+	var out priced
+	if err := d.Validate(); err != nil {
+		return out, err
+	}
+	m, err := a.Model(d)
+	if err != nil {
+		return out, err
+	}
+	works, err := d.Works(m)
+	if err != nil {
+		return out, err
+	}
+	u, err := accel.New(cfg)
+	if err != nil {
+		return out, err
+	}
+	var comp, agg int64
+	for _, w := range works {
+		c, tr, err := u.Explain(w)
+		if err != nil {
+			return out, fmt.Errorf("seed001: %s on %s: %w", a, d.Name, err)
+		}
+		out.cost = out.cost.Add(c)
+		for _, kt := range tr {
+			var slowest int64
+			for _, st := range kt.Subs {
+				slowest = max(slowest, st.Compute)
+			}
+			comp += slowest
+			if kt.Aggregation {
+				agg += kt.Cycles
+			}
+		}
+	}
+	out.computePS, out.aggPS = hw.PS(comp, u.ClockHz()), hw.PS(agg, u.ClockHz())
+	return out, nil
+}
+
 // caseLatency prices a on G-CoS's design (its data set as gcosSetup
 // gives it) and on each baseline (ds, dense or in the cheap order as the
 // baseline runs it).
-func caseLatency(ds, gds nas.Dataset, a nas.Arch, best accel.Config, base []baseline) (gcos hw.Cost, bl []hw.Cost, err error) {
-	run := func(d nas.Dataset, c accel.Config) (hw.Cost, error) {
-		pr, err := nas.NewProblem(d, nil)
-		if err != nil {
-			return hw.Cost{}, err
-		}
-		u, err := accel.New(c)
-		if err != nil {
-			return hw.Cost{}, err
-		}
-		return pr.Latency(a, u)
-	}
-	if gcos, err = run(gds, best); err != nil {
+func caseLatency(ds, gds nas.Dataset, a nas.Arch, best accel.Config, base []baseline) (gcos priced, bl []priced, err error) {
+	if gcos, err = price(gds, a, best); err != nil {
 		return gcos, nil, err
 	}
 	for _, b := range base {
@@ -280,7 +325,7 @@ func caseLatency(ds, gds nas.Dataset, a nas.Arch, best accel.Config, base []base
 			d.FeatureDensity = 0
 		}
 		d.CheapOrder = b.cheap
-		c, err := run(d, b.cfg)
+		c, err := price(d, a, b.cfg)
 		if err != nil {
 			return gcos, nil, err
 		}
@@ -289,32 +334,25 @@ func caseLatency(ds, gds nas.Dataset, a nas.Arch, best accel.Config, base []base
 	return gcos, bl, nil
 }
 
-// bounds returns c's compute bound (its MACs at one per PE of cfg and
-// cycle) and memory bound (its off-chip bytes at cfg's bandwidth), in ps.
-func bounds(c hw.Cost, cfg accel.Config) (computePS, memPS int64, err error) {
+// memoryBound returns the time c's off-chip bytes take at cfg's
+// bandwidth, in ps.
+func memoryBound(c hw.Cost, cfg accel.Config) (int64, error) {
 	u, err := accel.New(cfg)
 	if err != nil {
-		return 0, 0, err
+		return 0, err
 	}
-	cf := u.Config()
-	pes := 0
-	for _, s := range cf.Subs {
-		pes += s.PEs
-	}
-	computePS = int64(math.Round(float64(c.MACs) / float64(pes) / cf.ClockHz * 1e12))
-	memPS = int64(math.Round(float64(c.DRAMBytes) / cf.HBMBytesPerSec * 1e12))
-	return computePS, memPS, nil
+	return int64(math.Round(float64(c.DRAMBytes) / u.Config().HBMBytesPerSec * 1e12)), nil
 }
 
 // speedups returns the speed-ups of G-CoS's latency g over the case's
 // baselines bl (at c.bases' indices; NaN elsewhere).
-func speedups(c fig8Case, g hw.Cost, bl []hw.Cost) [nBaselines]float64 {
+func speedups(c fig8Case, g priced, bl []priced) [nBaselines]float64 {
 	var sp [nBaselines]float64
 	for i := range sp {
 		sp[i] = math.NaN()
 	}
 	for k, bi := range c.bases {
-		sp[bi] = float64(bl[k].TimePS) / float64(g.TimePS)
+		sp[bi] = float64(bl[k].cost.TimePS) / float64(g.cost.TimePS)
 	}
 	return sp
 }
@@ -387,11 +425,11 @@ func fig8(ctx context.Context, o *Options, data []nas.Dataset, sz Sizes) (fig8Ou
 			sp := speedups(c, g, bl)
 			all.add(sp)
 			set.add(sp)
-			row := func(design string, cfg accel.Config, cost hw.Cost) error {
-				cb, mb, err := bounds(cost, cfg)
+			row := func(design string, cfg accel.Config, pr priced) error {
+				mb, err := memoryBound(pr.cost, cfg)
 				out.rows = append(out.rows, Fig8Row{Comparison: c.comparison, Dataset: ds.Name, Model: c.model, Arch: c.arch.String(), Sampling: c.arch.Layers[0].Sampling,
-					Design: design, Accel: describe(cfg), LatencyPS: cost.TimePS, DRAMBytes: cost.DRAMBytes, MACs: cost.MACs,
-					ComputeBoundPS: cb, MemoryBoundPS: mb, SpeedupHyGCN: zeroNaN(sp[bHyGCN]), SpeedupAWB: zeroNaN(sp[bAWB])})
+					Design: design, Accel: describe(cfg), LatencyPS: pr.cost.TimePS, DRAMBytes: pr.cost.DRAMBytes, MACs: pr.cost.MACs,
+					ComputePS: pr.computePS, MemoryBoundPS: mb, AggregationPS: pr.aggPS, SpeedupHyGCN: zeroNaN(sp[bHyGCN]), SpeedupAWB: zeroNaN(sp[bAWB])})
 				return err
 			}
 			if err := row("G-CoS", bests[ci], g); err != nil {
@@ -405,7 +443,7 @@ func fig8(ctx context.Context, o *Options, data []nas.Dataset, sz Sizes) (fig8Ou
 				}
 			}
 			o.logf("seed001: %s %s (%s's): G-CoS %.1f us, %s over HyGCN-like, %s over AWB-GCN-like", ds.Name, c.model, c.comparison,
-				float64(g.TimePS)/1e6, fmtSpeedup(sp[bHyGCN]), fmtSpeedup(sp[bAWB]))
+				float64(g.cost.TimePS)/1e6, fmtSpeedup(sp[bHyGCN]), fmtSpeedup(sp[bAWB]))
 		}
 		st := Fig8Set{Dataset: ds.Name, SpeedupHyGCN: set.geo(bHyGCN), SpeedupAWB: set.geo(bAWB),
 			SpeedupHyGCNSparseX: set.geo(bHyGCNSparseX), SpeedupAWBHBM: set.geo(bAWBHBM)}

@@ -58,8 +58,8 @@ func TestRunSmall(t *testing.T) {
 			if (r.Comparison == CompareHyGCN) != (r.SpeedupHyGCN > 0) || (r.Comparison == CompareAWB) != (r.SpeedupAWB > 0) {
 				t.Errorf("%s %s %s (%s's): speed-ups %v over HyGCN-like, %v over AWB-GCN-like", r.Dataset, r.Model, r.Design, r.Comparison, r.SpeedupHyGCN, r.SpeedupAWB)
 			}
-			if r.LatencyPS < max(r.ComputeBoundPS, r.MemoryBoundPS) {
-				t.Errorf("%s %s %s: latency %d ps below its bounds %d / %d", r.Dataset, r.Model, r.Design, r.LatencyPS, r.ComputeBoundPS, r.MemoryBoundPS)
+			if r.LatencyPS < max(r.ComputePS, r.MemoryBoundPS) || r.AggregationPS > r.LatencyPS || r.AggregationPS <= 0 {
+				t.Errorf("%s %s %s: latency %d ps, bounds %d / %d, aggregation %d", r.Dataset, r.Model, r.Design, r.LatencyPS, r.ComputePS, r.MemoryBoundPS, r.AggregationPS)
 			}
 		}
 		if !(rep.SpeedupHyGCN > 0 && rep.SpeedupAWB > 0 && rep.SpeedupHyGCNSparseX > 0 && rep.SpeedupAWBHBM > 0) {
