@@ -34,7 +34,8 @@
 // A(XW) (workload.Layer.CheapOrder); HyGCN-like aggregates the dense
 // features first, its pipeline's order. Options.Fig8DenseX prices G-CoS's
 // designs on dense features.
-// Figures 1, 7 and 8 run side by side (Options.Workers). What the paper
+// Figures 1, 7 and 8 run side by side (Options.Workers); Options.Fig8Only
+// (--fig8-only) runs Figure 8 alone, its full budget in seconds. What the paper
 // has and we do not: the one-shot supernet, the
 // GNAS baselines of Figure 7, Deepburning-GL, PyG-CPU timings, FPGA
 // implementation.

@@ -49,6 +49,9 @@ func scatter(xys plotter.XYs, c color.Color, shape draw.GlyphDrawer, r vg.Length
 }
 
 func writeFigures(rep *Report) error {
+	if rep.Fig8Only {
+		return figure8(rep)
+	}
 	if err := figure1(rep); err != nil {
 		return err
 	}

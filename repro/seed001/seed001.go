@@ -56,6 +56,10 @@ type Options struct {
 	// baselines"): G-CoS and HyGCN-like run HyGCN's GNNs (HyGCNModels),
 	// G-CoS and AWB-GCN-like AWB-GCN's GCN (AWBGCNModels).
 	Fig8OwnModels bool
+	// Fig8Only runs Figure 8 alone (no GNN training, no Figures 1 and 7):
+	// its full accelerator-search budget takes seconds where the whole
+	// reproduction trains for hours.
+	Fig8Only bool
 }
 
 // Sizes set how much each experiment does.
@@ -162,6 +166,8 @@ type Report struct {
 	// Fig8OwnModels is Options.Fig8OwnModels: Figure 8 on our models
 	// against both baselines instead of each baseline's own GNNs.
 	Fig8OwnModels bool
+	// Fig8Only is Options.Fig8Only: Figures 1 and 7 were not run.
+	Fig8Only bool
 	// Features says, per data set, how dense its input features are and
 	// where the figure comes from.
 	Features []string
@@ -229,7 +235,7 @@ func Run(ctx context.Context, o Options) (Report, error) {
 	if err := os.MkdirAll(o.Out, 0o755); err != nil {
 		return Report{}, fmt.Errorf("seed001: %w", err)
 	}
-	rep := Report{Out: o.Out, Sizes: sz, Fig8DenseX: o.Fig8DenseX, Fig8OwnModels: o.Fig8OwnModels}
+	rep := Report{Out: o.Out, Sizes: sz, Fig8DenseX: o.Fig8DenseX, Fig8OwnModels: o.Fig8OwnModels, Fig8Only: o.Fig8Only}
 	data, features, err := datasets(o.DataDir)
 	if err != nil {
 		return rep, err
@@ -241,6 +247,9 @@ func Run(ctx context.Context, o Options) (Report, error) {
 	// Accuracy oracles for the data sets with labels (Cora, CiteSeer).
 	oracles := map[string]Oracle{}
 	for _, ds := range data[:2] {
+		if o.Fig8Only {
+			break // Figure 8 needs no accuracy
+		}
 		if o.Quick && ds.Name != "cora" {
 			continue // the quick run trains on Cora only
 		}
@@ -257,37 +266,39 @@ func Run(ctx context.Context, o Options) (Report, error) {
 	// functions of the architecture (cached, safe for concurrent use): they
 	// run side by side, each writing its own slot.
 	var tasks []func(o *Options) error
-	tasks = append(tasks, func(o *Options) error {
-		o.logf("seed001: figure 1 (%d x %d pairs)", sz.Fig1GNNs, sz.Fig1Accels)
-		var err error
-		rep.Fig1, rep.GoodFraction, err = fig1(ctx, o, data[0], oracles[data[0].Name], sz)
-		return err
-	})
-	fig7Data := data[:2]
-	if o.Quick {
-		fig7Data = data[:1]
-	}
 	var fig7Rows []Fig7Row
-	for _, ds := range fig7Data {
-		or := oracles[ds.Name]
-		for wi, w := range sz.weights() {
-			slot := len(fig7Rows)
-			fig7Rows = append(fig7Rows, Fig7Row{})
-			tasks = append(tasks, func(o *Options) (err error) {
-				if slot == 0 {
-					o.logf("seed001: figure 7")
-				}
-				fig7Rows[slot], err = fig7Search(ctx, o, ds, or, sz, wi, w)
-				return err
-			})
+	if !o.Fig8Only {
+		tasks = append(tasks, func(o *Options) error {
+			o.logf("seed001: figure 1 (%d x %d pairs)", sz.Fig1GNNs, sz.Fig1Accels)
+			var err error
+			rep.Fig1, rep.GoodFraction, err = fig1(ctx, o, data[0], oracles[data[0].Name], sz)
+			return err
+		})
+		fig7Data := data[:2]
+		if o.Quick {
+			fig7Data = data[:1]
 		}
-		for hi, name := range nas.HandcraftedNames {
-			slot := len(fig7Rows)
-			fig7Rows = append(fig7Rows, Fig7Row{})
-			tasks = append(tasks, func(o *Options) (err error) {
-				fig7Rows[slot], err = fig7Handcrafted(ctx, o, ds, or, sz, hi, name)
-				return err
-			})
+		for _, ds := range fig7Data {
+			or := oracles[ds.Name]
+			for wi, w := range sz.weights() {
+				slot := len(fig7Rows)
+				fig7Rows = append(fig7Rows, Fig7Row{})
+				tasks = append(tasks, func(o *Options) (err error) {
+					if slot == 0 {
+						o.logf("seed001: figure 7")
+					}
+					fig7Rows[slot], err = fig7Search(ctx, o, ds, or, sz, wi, w)
+					return err
+				})
+			}
+			for hi, name := range nas.HandcraftedNames {
+				slot := len(fig7Rows)
+				fig7Rows = append(fig7Rows, Fig7Row{})
+				tasks = append(tasks, func(o *Options) (err error) {
+					fig7Rows[slot], err = fig7Handcrafted(ctx, o, ds, or, sz, hi, name)
+					return err
+				})
+			}
 		}
 	}
 	tasks = append(tasks, func(o *Options) (err error) {
@@ -614,11 +625,13 @@ func tuneAccel(ctx context.Context, o *Options, ds nas.Dataset, a nas.Arch, sz S
 
 func writeTables(rep *Report) error {
 	meta := map[string]string{"seed": "001", "generator": "gnnsim repro seed001"}
-	if err := pqio.Write(filepath.Join(rep.Out, "fig1_pairs.parquet"), rep.Fig1, meta); err != nil {
-		return fmt.Errorf("seed001: %w", err)
-	}
-	if err := pqio.Write(filepath.Join(rep.Out, "fig7_frontier.parquet"), rep.Fig7, meta); err != nil {
-		return fmt.Errorf("seed001: %w", err)
+	if !rep.Fig8Only {
+		if err := pqio.Write(filepath.Join(rep.Out, "fig1_pairs.parquet"), rep.Fig1, meta); err != nil {
+			return fmt.Errorf("seed001: %w", err)
+		}
+		if err := pqio.Write(filepath.Join(rep.Out, "fig7_frontier.parquet"), rep.Fig7, meta); err != nil {
+			return fmt.Errorf("seed001: %w", err)
+		}
 	}
 	if err := pqio.Write(filepath.Join(rep.Out, "fig8_speedup.parquet"), rep.Fig8, meta); err != nil {
 		return fmt.Errorf("seed001: %w", err)

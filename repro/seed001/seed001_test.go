@@ -262,3 +262,32 @@ func TestFig8OwnModels(t *testing.T) {
 		}
 	}
 }
+
+// TestRunFig8Only: Figure 8 alone trains nothing and writes no Figure 1 or
+// 7 files.
+func TestRunFig8Only(t *testing.T) {
+	out := t.TempDir()
+	noTraining := func(context.Context, nas.Dataset) (Oracle, error) {
+		t.Error("Figure 8 alone asked for accuracy")
+		return standIn(context.Background(), nas.Dataset{})
+	}
+	rep, err := Run(context.Background(), Options{Out: out, Quick: true, Seed: 7, Fig8Only: true, Accuracy: noTraining, Sizes: Sizes{HWSearch: 10, PoolSize: 5}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Fig1) != 0 || len(rep.Fig7) != 0 || len(rep.Fig8) != 32 || !(rep.SpeedupHyGCN > 0 && rep.SpeedupAWB > 0) {
+		t.Errorf("figures 1, 7, 8: %d, %d, %d rows; speed-ups %v, %v", len(rep.Fig1), len(rep.Fig7), len(rep.Fig8), rep.SpeedupHyGCN, rep.SpeedupAWB)
+	}
+	for _, f := range []string{"fig1_pairs.parquet", "fig7_frontier.parquet", "fig1_pairs.png"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err == nil {
+			t.Errorf("%s written", f)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(out, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := string(b); !strings.Contains(s, "## Figure 8") || strings.Contains(s, "## Figure 1") {
+		t.Error("report: want Figure 8 and no Figure 1")
+	}
+}
