@@ -18,11 +18,15 @@ func Default() Config {
 // Sec. V-A binds G-CoS's designs only. So each baseline keeps its own PE
 // split, clock and memory.
 const (
-	// HyGCN (Yan et al., HPCA 2020), Table 6 "System configurations":
+	// HyGCN (Yan et al., HPCA 2020; arXiv 2001.02514 v1, re-read for
+	// issue 26), Table 6 "System configurations":
 	// "1 GHz @ 32 SIMD16 cores and 8 systolic modules (each with 4x128
 	// arrays)", i.e. an aggregation engine of 512 lanes and a combination
 	// engine of 4,096 MACs (aggregation has 512 / 4,608 = 11 % of the
-	// ALUs); off-chip "256GB/s HBM1.0"; 12 nm, 1 GHz (Sec. 5.1).
+	// ALUs); off-chip "256GB/s HBM1.0"; TSMC 12 nm, a 0.9 ns critical
+	// path, "comfortably at 1 GHz" (Sec. 5.1). Its GNNs (Table 5: GCN,
+	// GraphSage with 25 sampled neighbours, GINConv, every layer combining
+	// to 128 wide) are repro/seed001's HyGCNModels.
 	HyGCNSIMDCores    = 32
 	HyGCNSIMDLanes    = 16
 	HyGCNModules      = 8
@@ -35,9 +39,13 @@ const (
 	// uses it: the tiles below need far less.
 	HyGCNOnChipBytes = (16+4+2+2)<<20 + 128<<10
 
-	// AWB-GCN (Geng et al., MICRO 2020; arXiv 1908.10834): 4K PEs on an
-	// Intel PAC D5005 (Stratix 10 SX), the 330 MHz at which G-CoS also
-	// clocks its designs (seed 001, Sec. V-A, "for a fair comparison").
+	// AWB-GCN (Geng et al., MICRO 2020; arXiv 1908.10834): "up to 4K
+	// PEs", "Evaluation is performed using an Intel D5005 FPGA with five
+	// commonly-used datasets" (MICRO abstract), i.e. an Intel PAC D5005
+	// (Stratix 10 SX). Its clock and its per-data-set layer table were not
+	// in reach for issue 26: the clock stays the 330 MHz at which G-CoS
+	// also clocks its designs (seed 001, Sec. V-A, "for a fair
+	// comparison"), an assumption, not AWB-GCN's published figure.
 	AWBGCNPEs     = 4096
 	AWBGCNClockHz = 330e6
 	// The D5005's off-chip memory: four DDR4-2400 banks of 64 data bits

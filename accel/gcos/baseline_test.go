@@ -153,6 +153,18 @@ func TestHyGCNVertexDisperse(t *testing.T) {
 	}
 	// A+I: 21 entries a row on average, 64 features on 512 lanes: 8 rows at once.
 	want := int64(n*21*f) / 512
+	// 602 features: 38 SIMD16 steps an entry over 32 cores, free cores
+	// taking the next vertex's (HyGCN Sec. 4.3.1), not two passes of 512.
+	const wide = 602
+	layer := workload.Layer{Kind: workload.GCN, F: wide, G: 16}
+	w := hw.Work{Rows: flat, Block: workload.Block{Kind: workload.GNNLayer, In: workload.Size{Nodes: n, NNZ: int64(flat[n])}, Layers: []workload.Layer{layer}}}
+	_, tr, err := mustNew(t, Config{Subs: []Sub{agg}, HBMBytesPerSec: 1e18, HBMLatency: -1}).Explain(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, want := tr[0].Subs[0].Compute, (int64(n*21)*38+31)/32; c != want {
+		t.Errorf("%d features: %d cycles, want %d", wide, c, want)
+	}
 	for i, st := range got {
 		if st.Compute != want {
 			t.Errorf("profile %d: %d cycles, want %d (balanced)", i, st.Compute, want)

@@ -140,8 +140,8 @@ type Sub struct {
 	Utilization float64
 	// Disperse models HyGCN's aggregation engine on sparse kernels: the
 	// vertex-disperse mode (a vertex's feature elements spread over all
-	// lanes, free lanes take further vertices: no vertex waits for
-	// another) and the interval-shard partition (destination intervals
+	// lanes in SIMD16 groups, free cores take further vertices: no vertex
+	// waits for another, no lane idles while work remains) and the interval-shard partition (destination intervals
 	// that fill one half of the ping-pong output buffer, each reading the
 	// source features once, partial sums on chip). HyGCN, Sec. 4.3.
 	Disperse bool

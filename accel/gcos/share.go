@@ -124,10 +124,14 @@ func (t *Template) share(j *job, s *Sub, k *workload.Kernel, base *rows, sp span
 		}
 		switch {
 		case s.Disperse:
-			// HyGCN's vertex-disperse mode: a vertex's feature elements go
-			// to all lanes, free lanes take further vertices; no vertex
-			// waits for another.
-			comp = passes * nnz / float64(grp)
+			// HyGCN's vertex-disperse mode (Sec. 4.3.1): a vertex's feature
+			// elements go to all SIMD cores, 16 to a core, and "if a vertex
+			// cannot occupy all cores, free cores can be assigned to other
+			// vertices": every entry costs its row's ceil(n/16) core steps
+			// spread over all lanes, with no pass left part idle (602
+			// features on 512 lanes take 38/32 steps an entry, not 2).
+			simd := int64(HyGCNSIMDLanes)
+			comp = nnz * float64(ceilDiv(n, simd)*simd) / float64(P)
 		case s.Rebalance && s.Kernel == ColumnWise:
 			// Each PE owns the rows dealt to it round robin; rebalancing
 			// reaches util of perfect balance unless the static mapping

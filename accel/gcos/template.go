@@ -82,8 +82,12 @@ type SubTrace struct {
 type KernelTrace struct {
 	Kernel string
 	Class  workload.KernelClass
-	Cycles int64
-	Subs   []SubTrace
+	// Aggregation: the phase walks the adjacency (an aggregation or
+	// attention kernel, with the combination pipelined after it on a
+	// Hybrid design).
+	Aggregation bool
+	Cycles      int64
+	Subs        []SubTrace
 }
 
 // Run returns the cost of w: kernels run one after another (a Hybrid
@@ -154,7 +158,7 @@ func (t *Template) run(w hw.Work, tr *[]KernelTrace) (hw.Cost, error) {
 			cost.DRAMBytes = hw.SatAdd(cost.DRAMBytes, jobs[j].bytes)
 		}
 		if tr != nil {
-			kt := KernelTrace{Kernel: k.Name, Class: k.Class, Cycles: end}
+			kt := KernelTrace{Kernel: k.Name, Class: k.Class, Aggregation: aggregation(k), Cycles: end}
 			for j := range t.n {
 				st := p.subs[j]
 				st.Bytes = jobs[j].bytes

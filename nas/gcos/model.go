@@ -44,21 +44,37 @@ func (d Dataset) RunModel(m workload.Model, u hw.Unit) (ModelCost, error) {
 	if len(m.Blocks) == 0 {
 		return ModelCost{}, fmt.Errorf("gcos: model %s has no layers", m.Name)
 	}
+	works, err := d.Works(m)
+	if err != nil {
+		return ModelCost{}, err
+	}
 	out := ModelCost{Blocks: make([]hw.Cost, 0, len(m.Blocks))}
+	for _, w := range works {
+		c, err := u.Run(w)
+		if err != nil {
+			return ModelCost{}, fmt.Errorf("gcos: model %s block %s on %s: %w", m.Name, w.Block.Name, d.Name, err)
+		}
+		out.Blocks = append(out.Blocks, c)
+		out.Total = out.Total.Add(c)
+	}
+	return out, nil
+}
+
+// Works returns the work of each of m's blocks on d, as RunModel runs
+// them: on d's adjacency (its graph, or its degree profile), the first
+// layer's input at d's feature density (hidden features are dense). m's
+// blocks must run on d's nodes.
+func (d Dataset) Works(m workload.Model) ([]hw.Work, error) {
+	out := make([]hw.Work, 0, len(m.Blocks))
 	for i, b := range m.Blocks {
 		if b.In.Nodes != d.size().Nodes {
-			return ModelCost{}, fmt.Errorf("gcos: model %s block %s runs on %d nodes, data set %s has %d", m.Name, b.Name, b.In.Nodes, d.Name, d.size().Nodes)
+			return nil, fmt.Errorf("gcos: model %s block %s runs on %d nodes, data set %s has %d", m.Name, b.Name, b.In.Nodes, d.Name, d.size().Nodes)
 		}
 		if i == 0 && len(b.Layers) > 0 {
 			b.Layers = append([]workload.Layer(nil), b.Layers...)
 			b.Layers[0].InputDensity = d.FeatureDensity // the raw features
 		}
-		c, err := u.Run(hw.Work{Graph: d.Graph, Rows: d.rows(), Block: b})
-		if err != nil {
-			return ModelCost{}, fmt.Errorf("gcos: model %s block %s on %s: %w", m.Name, b.Name, d.Name, err)
-		}
-		out.Blocks = append(out.Blocks, c)
-		out.Total = out.Total.Add(c)
+		out = append(out, hw.Work{Graph: d.Graph, Rows: d.rows(), Block: b})
 	}
 	return out, nil
 }

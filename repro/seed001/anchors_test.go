@@ -28,7 +28,7 @@ func TestHyGCNRedditAnchor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ms := float64(bl[0].TimePS) / 1e9
+	ms := float64(bl[0].cost.TimePS) / 1e9
 	implied := PaperRedditCPUms / HyGCNOverCPU
 	t.Logf("HyGCN-like, Reddit GCN: %.1f ms; implied by PyG-CPU %.3g ms / %dx: %.1f ms", ms, PaperRedditCPUms, HyGCNOverCPU, implied)
 	if ms < implied/2 || ms > 2*implied {

@@ -49,6 +49,17 @@ type Options struct {
 	// smallest dense first layer (2,708 x 1,433 x 4 MACs) alone takes
 	// 11.5 us at 4,096 MACs per cycle and 330 MHz.
 	Fig8DenseX bool
+	// Fig8OwnModels runs Figure 8 on our GCN, GIN and GraphSAGE (two
+	// layers, hidden 16) against both baselines, the comparison of earlier
+	// versions. Off (the default): the paper's setup (Sec. V-B, "we fix the
+	// GNN structures and datasets in G-CoS to be the same as the
+	// baselines"): G-CoS and HyGCN-like run HyGCN's GNNs (HyGCNModels),
+	// G-CoS and AWB-GCN-like AWB-GCN's GCN (AWBGCNModels).
+	Fig8OwnModels bool
+	// Fig8Only runs Figure 8 alone (no GNN training, no Figures 1 and 7):
+	// its full accelerator-search budget takes seconds where the whole
+	// reproduction trains for hours.
+	Fig8Only bool
 }
 
 // Sizes set how much each experiment does.
@@ -124,19 +135,6 @@ type Fig7Row struct {
 	Evaluations int64   `parquet:"evaluations"`
 }
 
-// Fig8Row is one design's latency for one GNN on one data set.
-type Fig8Row struct {
-	Dataset      string  `parquet:"dataset"`
-	Model        string  `parquet:"model"`
-	Design       string  `parquet:"design"`
-	Accel        string  `parquet:"accel"`
-	LatencyPS    int64   `parquet:"latency_ps"`
-	DRAMBytes    int64   `parquet:"dram_bytes"`
-	MACs         int64   `parquet:"macs"`
-	SpeedupHyGCN float64 `parquet:"speedup_hygcn"` // of G-CoS's design over HyGCN-like (same for each row of a case)
-	SpeedupAWB   float64 `parquet:"speedup_awb"`
-}
-
 // Report is what Run produced.
 type Report struct {
 	Out, ReportPath string
@@ -165,6 +163,11 @@ type Report struct {
 	// Fig8DenseX is Options.Fig8DenseX: G-CoS's designs priced on dense
 	// input features.
 	Fig8DenseX bool
+	// Fig8OwnModels is Options.Fig8OwnModels: Figure 8 on our models
+	// against both baselines instead of each baseline's own GNNs.
+	Fig8OwnModels bool
+	// Fig8Only is Options.Fig8Only: Figures 1 and 7 were not run.
+	Fig8Only bool
 	// Features says, per data set, how dense its input features are and
 	// where the figure comes from.
 	Features []string
@@ -232,7 +235,7 @@ func Run(ctx context.Context, o Options) (Report, error) {
 	if err := os.MkdirAll(o.Out, 0o755); err != nil {
 		return Report{}, fmt.Errorf("seed001: %w", err)
 	}
-	rep := Report{Out: o.Out, Sizes: sz, Fig8DenseX: o.Fig8DenseX}
+	rep := Report{Out: o.Out, Sizes: sz, Fig8DenseX: o.Fig8DenseX, Fig8OwnModels: o.Fig8OwnModels, Fig8Only: o.Fig8Only}
 	data, features, err := datasets(o.DataDir)
 	if err != nil {
 		return rep, err
@@ -244,6 +247,9 @@ func Run(ctx context.Context, o Options) (Report, error) {
 	// Accuracy oracles for the data sets with labels (Cora, CiteSeer).
 	oracles := map[string]Oracle{}
 	for _, ds := range data[:2] {
+		if o.Fig8Only {
+			break // Figure 8 needs no accuracy
+		}
 		if o.Quick && ds.Name != "cora" {
 			continue // the quick run trains on Cora only
 		}
@@ -260,37 +266,39 @@ func Run(ctx context.Context, o Options) (Report, error) {
 	// functions of the architecture (cached, safe for concurrent use): they
 	// run side by side, each writing its own slot.
 	var tasks []func(o *Options) error
-	tasks = append(tasks, func(o *Options) error {
-		o.logf("seed001: figure 1 (%d x %d pairs)", sz.Fig1GNNs, sz.Fig1Accels)
-		var err error
-		rep.Fig1, rep.GoodFraction, err = fig1(ctx, o, data[0], oracles[data[0].Name], sz)
-		return err
-	})
-	fig7Data := data[:2]
-	if o.Quick {
-		fig7Data = data[:1]
-	}
 	var fig7Rows []Fig7Row
-	for _, ds := range fig7Data {
-		or := oracles[ds.Name]
-		for wi, w := range sz.weights() {
-			slot := len(fig7Rows)
-			fig7Rows = append(fig7Rows, Fig7Row{})
-			tasks = append(tasks, func(o *Options) (err error) {
-				if slot == 0 {
-					o.logf("seed001: figure 7")
-				}
-				fig7Rows[slot], err = fig7Search(ctx, o, ds, or, sz, wi, w)
-				return err
-			})
+	if !o.Fig8Only {
+		tasks = append(tasks, func(o *Options) error {
+			o.logf("seed001: figure 1 (%d x %d pairs)", sz.Fig1GNNs, sz.Fig1Accels)
+			var err error
+			rep.Fig1, rep.GoodFraction, err = fig1(ctx, o, data[0], oracles[data[0].Name], sz)
+			return err
+		})
+		fig7Data := data[:2]
+		if o.Quick {
+			fig7Data = data[:1]
 		}
-		for hi, name := range nas.HandcraftedNames {
-			slot := len(fig7Rows)
-			fig7Rows = append(fig7Rows, Fig7Row{})
-			tasks = append(tasks, func(o *Options) (err error) {
-				fig7Rows[slot], err = fig7Handcrafted(ctx, o, ds, or, sz, hi, name)
-				return err
-			})
+		for _, ds := range fig7Data {
+			or := oracles[ds.Name]
+			for wi, w := range sz.weights() {
+				slot := len(fig7Rows)
+				fig7Rows = append(fig7Rows, Fig7Row{})
+				tasks = append(tasks, func(o *Options) (err error) {
+					if slot == 0 {
+						o.logf("seed001: figure 7")
+					}
+					fig7Rows[slot], err = fig7Search(ctx, o, ds, or, sz, wi, w)
+					return err
+				})
+			}
+			for hi, name := range nas.HandcraftedNames {
+				slot := len(fig7Rows)
+				fig7Rows = append(fig7Rows, Fig7Row{})
+				tasks = append(tasks, func(o *Options) (err error) {
+					fig7Rows[slot], err = fig7Handcrafted(ctx, o, ds, or, sz, hi, name)
+					return err
+				})
+			}
 		}
 	}
 	tasks = append(tasks, func(o *Options) (err error) {
@@ -307,7 +315,8 @@ func Run(ctx context.Context, o Options) (Report, error) {
 	}
 	rep.Fig7 = fig7Rows
 	for _, r := range rep.Fig8 {
-		if r.Dataset == "cora" && r.Model == "GCN" && r.Design == "G-CoS" {
+		// The hidden-16 GCN: ours, or AWB-GCN's (HyGCN's is 128 wide).
+		if r.Dataset == "cora" && r.Model == "GCN" && r.Design == "G-CoS" && r.Comparison != CompareHyGCN {
 			rep.CoraGCNMicros = float64(r.LatencyPS) / 1e6
 		}
 	}
@@ -614,236 +623,15 @@ func tuneAccel(ctx context.Context, o *Options, ds nas.Dataset, a nas.Arch, sz S
 	return res.Top[0], len(res.Evaluated), nil
 }
 
-// Fig8Models are the GNNs of Figure 8: GCN, GIN (MLP aggregation) and
-// GraphSAGE, two layers of hidden width 16.
-func Fig8Models(classes int) ([]string, []nas.Arch) {
-	hc := nas.Handcrafted(classes)
-	gin := hc["GCN"]
-	for i := range gin.Layers {
-		gin.Layers[i].Attention, gin.Layers[i].Aggregation = nas.AttSkip, nas.AggMLP
-	}
-	return []string{"GCN", "GIN", "GraphSAGE"}, []nas.Arch{hc["GCN"], gin, hc["GraphSAGE"]}
-}
-
-// baseline is a baseline design of Figure 8 and how its work is priced.
-type baseline struct {
-	name string
-	cfg  accel.Config
-	// dense: the design does not skip zero input features. HyGCN
-	// aggregates the raw features before combining them (HPCA 2020,
-	// Table 5) and its sparsity elimination works on the adjacency only
-	// (Table 4 stores Cora's features dense); AWB-GCN multiplies the sparse
-	// X by W first (MICRO 2020).
-	dense bool
-	// cheap: the design runs a narrowing GCN layer as A(XW)
-	// (workload.Layer.CheapOrder): AWB-GCN does (MICRO 2020, its SpMM
-	// chain A x (X x W)); HyGCN's aggregation-then-combination pipeline
-	// does not.
-	cheap bool
-}
-
-// baselines returns Figure 8's two baselines as their papers size them,
-// then two variants that show what moves the comparison: HyGCN-like
-// skipping zero input features (combining them first, as the other
-// designs may) and AWB-GCN-like on G-CoS's 460 GB/s HBM instead of the
-// D5005's DDR4.
-func baselines() []baseline {
-	awbHBM := accel.AWBGCN()
-	awbHBM.Name, awbHBM.HBMBytesPerSec = "awb-gcn-like-hbm", accel.HBMBytesPerSec
-	hySparse := accel.HyGCN()
-	hySparse.Name = "hygcn-like-sparse-x"
-	return []baseline{{"HyGCN-like", accel.HyGCN(), true, false}, {"AWB-GCN-like", accel.AWBGCN(), false, true},
-		{"HyGCN-like, sparse X", hySparse, false, false}, {"AWB-GCN-like, 460 GB/s HBM", awbHBM, false, true}}
-}
-
-// gcosSetup is how Figure 8 prices G-CoS's designs: the GNN as PyG runs it
-// (G-CoS parses PyG models, Sec. IV-C; PyG's GCNConv applies its linear
-// map before propagating: CheapOrder), zero input features skipped unless
-// dense is set (Options.Fig8DenseX).
-func gcosSetup(ds nas.Dataset, dense bool) nas.Dataset {
-	if dense {
-		ds.FeatureDensity = 0
-	}
-	ds.CheapOrder = true
-	return ds
-}
-
-// nVariants is the number of baselines() that are variants, not Figure 8's.
-const nVariants = 2
-
-// Fig8Set is Figure 8 summarised per data set: geometric means over the
-// models of G-CoS's speed-ups, and the balance AWB-GCN's static row
-// mapping would have on the data set's rows.
-type Fig8Set struct {
-	Dataset      string  `parquet:"dataset"`
-	SpeedupHyGCN float64 `parquet:"speedup_hygcn"`
-	SpeedupAWB   float64 `parquet:"speedup_awb"`
-	// AWBStaticBalance is the PE utilisation of AWB-GCN's 4,096 PEs dealt
-	// the rows of A+I round robin, before rebalancing (AWB-GCN reports
-	// 32.5 % on average over its data sets).
-	AWBStaticBalance float64 `parquet:"awb_static_balance"`
-	// Speed-ups over the variants of baselines(): HyGCN-like with sparse
-	// input features, AWB-GCN-like on 460 GB/s.
-	SpeedupHyGCNSparseX float64 `parquet:"speedup_hygcn_sparse_x"`
-	SpeedupAWBHBM       float64 `parquet:"speedup_awb_hbm"`
-}
-
-// SensRow is one case of Figure 8 on Reddit at another degree exponent:
-// the designs searched at RedditGamma, re-priced.
-type SensRow struct {
-	Gamma        float64 `parquet:"gamma"`
-	Model        string  `parquet:"model"`
-	SpeedupHyGCN float64 `parquet:"speedup_hygcn"`
-	SpeedupAWB   float64 `parquet:"speedup_awb"`
-}
-
-// fig8Out is what fig8 returns.
-type fig8Out struct {
-	rows       []Fig8Row
-	sets       []Fig8Set
-	sens       []SensRow
-	geo, arith [4]float64 // over each of baselines()
-}
-
-// caseLatency prices a on G-CoS's design (its data set as gcosSetup
-// gives it) and on each baseline (ds, dense or in the cheap order as the
-// baseline runs it).
-func caseLatency(ds, gds nas.Dataset, a nas.Arch, best accel.Config, base []baseline) (gcos hw.Cost, bl []hw.Cost, err error) {
-	run := func(d nas.Dataset, c accel.Config) (hw.Cost, error) {
-		pr, err := nas.NewProblem(d, nil)
-		if err != nil {
-			return hw.Cost{}, err
-		}
-		u, err := accel.New(c)
-		if err != nil {
-			return hw.Cost{}, err
-		}
-		return pr.Latency(a, u)
-	}
-	if gcos, err = run(gds, best); err != nil {
-		return gcos, nil, err
-	}
-	for _, b := range base {
-		d := ds
-		if b.dense {
-			d.FeatureDensity = 0
-		}
-		d.CheapOrder = b.cheap
-		c, err := run(d, b.cfg)
-		if err != nil {
-			return gcos, nil, err
-		}
-		bl = append(bl, c)
-	}
-	return gcos, bl, nil
-}
-
-// fig8 compares the searched accelerator of each model and data set with
-// the two baselines, and re-prices Reddit's cases at other degree
-// exponents.
-func fig8(ctx context.Context, o *Options, data []nas.Dataset, sz Sizes) (fig8Out, error) {
-	var out fig8Out
-	var logs, sums [4]float64
-	n := 0
-	base := baselines()
-	for di, ds := range data {
-		names, archs := Fig8Models(ds.Classes)
-		var setLog [4]float64
-		var bests []accel.Config
-		for mi, a := range archs {
-			gds := gcosSetup(ds, o.Fig8DenseX)
-			best, _, err := tuneAccel(ctx, o, gds, a, sz, uint64(100+10*di+mi))
-			if err != nil {
-				return out, err
-			}
-			bests = append(bests, best.Design.HW)
-			g, bl, err := caseLatency(ds, gds, a, best.Design.HW, base)
-			if err != nil {
-				return out, err
-			}
-			var sp [4]float64
-			for bi := range base {
-				sp[bi] = float64(bl[bi].TimePS) / float64(g.TimePS)
-				logs[bi] += math.Log(sp[bi])
-				sums[bi] += sp[bi]
-				setLog[bi] += math.Log(sp[bi])
-			}
-			n++
-			out.rows = append(out.rows, Fig8Row{Dataset: ds.Name, Model: names[mi], Design: "G-CoS", Accel: describe(best.Design.HW),
-				LatencyPS: g.TimePS, DRAMBytes: g.DRAMBytes, MACs: g.MACs, SpeedupHyGCN: sp[0], SpeedupAWB: sp[1]})
-			for bi, b := range base[:len(base)-nVariants] {
-				out.rows = append(out.rows, Fig8Row{Dataset: ds.Name, Model: names[mi], Design: b.name, Accel: describe(b.cfg),
-					LatencyPS: bl[bi].TimePS, DRAMBytes: bl[bi].DRAMBytes, MACs: bl[bi].MACs, SpeedupHyGCN: sp[0], SpeedupAWB: sp[1]})
-			}
-			o.logf("seed001: %s %s: G-CoS %.1f us, %.2fx over HyGCN-like, %.2fx over AWB-GCN-like", ds.Name, names[mi], float64(g.TimePS)/1e6, sp[0], sp[1])
-		}
-		k := float64(len(archs))
-		set := Fig8Set{Dataset: ds.Name, SpeedupHyGCN: math.Exp(setLog[0] / k), SpeedupAWB: math.Exp(setLog[1] / k),
-			SpeedupHyGCNSparseX: math.Exp(setLog[2] / k), SpeedupAWBHBM: math.Exp(setLog[3] / k)}
-		if ptr := rowPtrOf(ds); ptr != nil {
-			set.AWBStaticBalance = accel.RoundRobinBalance(withSelfLoops(ptr), accel.AWBGCNPEs)
-		}
-		out.sets = append(out.sets, set)
-		if ds.Name == "reddit" && ds.Graph == nil {
-			for _, gm := range RedditGammas {
-				alt := ds
-				var err error
-				if alt.Rows, err = RedditRows(gm); err != nil {
-					return out, err
-				}
-				for mi, a := range archs {
-					g, bl, err := caseLatency(alt, gcosSetup(alt, o.Fig8DenseX), a, bests[mi], base)
-					if err != nil {
-						return out, err
-					}
-					out.sens = append(out.sens, SensRow{Gamma: gm, Model: names[mi],
-						SpeedupHyGCN: float64(bl[0].TimePS) / float64(g.TimePS), SpeedupAWB: float64(bl[1].TimePS) / float64(g.TimePS)})
-				}
-				if err := ctx.Err(); err != nil {
-					return out, err
-				}
-			}
-		}
-	}
-	for bi := range base {
-		out.geo[bi] = math.Exp(logs[bi] / float64(n))
-		out.arith[bi] = sums[bi] / float64(n)
-	}
-	return out, nil
-}
-
-// rowPtrOf returns the row pointers of ds's adjacency (no self-loops):
-// its graph's or its degree profile; nil for average rows.
-func rowPtrOf(ds nas.Dataset) []int32 {
-	if g := ds.Graph; g != nil {
-		if !g.SelfLoops {
-			return g.RowPtr
-		}
-		out := make([]int32, len(g.RowPtr))
-		for i := 1; i < len(out); i++ {
-			out[i] = g.RowPtr[i] - int32(i)
-		}
-		return out
-	}
-	return ds.Rows
-}
-
-// withSelfLoops returns the row pointers of A+I: every row one longer.
-func withSelfLoops(ptr []int32) []int32 {
-	out := make([]int32, len(ptr))
-	for i := 1; i < len(out); i++ {
-		out[i] = ptr[i] + int32(i)
-	}
-	return out
-}
-
 func writeTables(rep *Report) error {
 	meta := map[string]string{"seed": "001", "generator": "gnnsim repro seed001"}
-	if err := pqio.Write(filepath.Join(rep.Out, "fig1_pairs.parquet"), rep.Fig1, meta); err != nil {
-		return fmt.Errorf("seed001: %w", err)
-	}
-	if err := pqio.Write(filepath.Join(rep.Out, "fig7_frontier.parquet"), rep.Fig7, meta); err != nil {
-		return fmt.Errorf("seed001: %w", err)
+	if !rep.Fig8Only {
+		if err := pqio.Write(filepath.Join(rep.Out, "fig1_pairs.parquet"), rep.Fig1, meta); err != nil {
+			return fmt.Errorf("seed001: %w", err)
+		}
+		if err := pqio.Write(filepath.Join(rep.Out, "fig7_frontier.parquet"), rep.Fig7, meta); err != nil {
+			return fmt.Errorf("seed001: %w", err)
+		}
 	}
 	if err := pqio.Write(filepath.Join(rep.Out, "fig8_speedup.parquet"), rep.Fig8, meta); err != nil {
 		return fmt.Errorf("seed001: %w", err)

@@ -49,13 +49,23 @@ func TestRunSmall(t *testing.T) {
 		if len(rep.Fig7) != 2+3 {
 			t.Errorf("figure 7: %d points", len(rep.Fig7))
 		}
-		if len(rep.Fig8) != 4*3*3 {
-			t.Errorf("figure 8: %d rows, want 36", len(rep.Fig8))
+		// Per data set: HyGCN's three GNNs and AWB-GCN's GCN, each a
+		// G-CoS row and its baseline's.
+		if len(rep.Fig8) != 4*(3+1)*2 {
+			t.Errorf("figure 8: %d rows, want 32", len(rep.Fig8))
+		}
+		for _, r := range rep.Fig8 {
+			if (r.Comparison == CompareHyGCN) != (r.SpeedupHyGCN > 0) || (r.Comparison == CompareAWB) != (r.SpeedupAWB > 0) {
+				t.Errorf("%s %s %s (%s's): speed-ups %v over HyGCN-like, %v over AWB-GCN-like", r.Dataset, r.Model, r.Design, r.Comparison, r.SpeedupHyGCN, r.SpeedupAWB)
+			}
+			if r.LatencyPS < max(r.ComputePS, r.MemoryBoundPS) || r.AggregationPS > r.LatencyPS || r.AggregationPS <= 0 {
+				t.Errorf("%s %s %s: latency %d ps, bounds %d / %d, aggregation %d", r.Dataset, r.Model, r.Design, r.LatencyPS, r.ComputePS, r.MemoryBoundPS, r.AggregationPS)
+			}
 		}
 		if !(rep.SpeedupHyGCN > 0 && rep.SpeedupAWB > 0 && rep.SpeedupHyGCNSparseX > 0 && rep.SpeedupAWBHBM > 0) {
 			t.Errorf("speed-ups %v %v %v %v", rep.SpeedupHyGCN, rep.SpeedupAWB, rep.SpeedupHyGCNSparseX, rep.SpeedupAWBHBM)
 		}
-		if len(rep.Fig8Sets) != 4 || len(rep.RedditSensitivity) != 3*len(RedditGammas) {
+		if len(rep.Fig8Sets) != 4 || len(rep.RedditSensitivity) != 4*len(RedditGammas) {
 			t.Errorf("figure 8: %d data sets, %d Reddit sensitivity rows", len(rep.Fig8Sets), len(rep.RedditSensitivity))
 		}
 		// A faster baseline can only shrink the speed-up: HyGCN-like given
@@ -163,5 +173,121 @@ func TestRedditRows(t *testing.T) {
 	b, _ := RedditRows(RedditGamma)
 	if !slices.Equal(a, b) {
 		t.Error("Reddit's profile differs between calls")
+	}
+}
+
+// TestFig8Cases: the paper's setup runs HyGCN's GNNs (128 wide, GraphSAGE
+// sampled to a fan-out of 25) against HyGCN-like and AWB-GCN's GCN (hidden
+// 16) against AWB-GCN-like; --fig8-own-models runs ours against both.
+func TestFig8Cases(t *testing.T) {
+	data, err := Datasets("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ds := range data {
+		cs := fig8Cases(ds, 0, false)
+		if len(cs) != 4 {
+			t.Fatalf("%s: %d cases, want 4", ds.Name, len(cs))
+		}
+		for _, c := range cs[:3] {
+			if c.comparison != CompareHyGCN || !slices.Equal(c.bases, []int{bHyGCN, bHyGCNSparseX}) {
+				t.Errorf("%s %s: comparison %s, baselines %v", ds.Name, c.model, c.comparison, c.bases)
+			}
+			for _, l := range c.arch.Layers {
+				if l.Hidden != HyGCNWidth {
+					t.Errorf("%s %s: width %d, want %d", ds.Name, c.model, l.Hidden, HyGCNWidth)
+				}
+			}
+		}
+		// Average rows: the fan-out keeps 25 of the mean degree's entries.
+		mean := float64(ds.Size.NNZ) / float64(ds.Size.Nodes)
+		if r := cs[1].arch.Layers[0].Sampling; ds.Rows == nil && math.Abs(r-min(1, HyGCNFanout/mean)) > 1e-12 {
+			t.Errorf("%s GraphSAGE: sampling %v, want %v", ds.Name, r, min(1, HyGCNFanout/mean))
+		}
+		if c := cs[3]; c.comparison != CompareAWB || c.arch.Layers[0].Hidden != 16 || c.arch.Layers[1].Hidden != ds.Classes || !slices.Equal(c.bases, []int{bAWB, bAWBHBM}) {
+			t.Errorf("%s: AWB-GCN's case %+v", ds.Name, c)
+		}
+		own := fig8Cases(ds, 0, true)
+		if len(own) != 3 || own[0].comparison != CompareBoth || len(own[0].bases) != nBaselines {
+			t.Errorf("%s: own models' cases %+v", ds.Name, own)
+		}
+	}
+}
+
+// TestFanoutRate: sampling k neighbours keeps min(length, k) of every row.
+func TestFanoutRate(t *testing.T) {
+	for _, tc := range []struct {
+		lens []int32
+		k    int
+		want float64
+	}{
+		{[]int32{1, 30, 25, 100}, 25, float64(1+25+25+25) / 156},
+		{[]int32{3, 4}, 25, 1},
+		{[]int32{50}, 25, 0.5},
+	} {
+		ptr := make([]int32, len(tc.lens)+1)
+		for i, l := range tc.lens {
+			ptr[i+1] = ptr[i] + l
+		}
+		ds := nas.Dataset{Name: "t", Rows: ptr}
+		if got := fanoutRate(ds, tc.k); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("lengths %v, k %d: rate %v, want %v", tc.lens, tc.k, got, tc.want)
+		}
+	}
+}
+
+// TestFig8OwnModels: the comparison on our GNNs still runs, every case
+// against both baselines.
+func TestFig8OwnModels(t *testing.T) {
+	data, err := Datasets("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := Options{Fig8OwnModels: true, Seed: 3}
+	out, err := fig8(context.Background(), &o, data[:1], Sizes{HWSearch: 10, PoolSize: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.rows) != 3*3 {
+		t.Fatalf("%d rows, want 9", len(out.rows))
+	}
+	for _, r := range out.rows {
+		if r.Comparison != CompareBoth || !(r.SpeedupHyGCN > 0 && r.SpeedupAWB > 0) {
+			t.Errorf("%+v", r)
+		}
+	}
+	for bi, g := range out.geo {
+		if !(g > 0) {
+			t.Errorf("baseline %d: geo-mean %v", bi, g)
+		}
+	}
+}
+
+// TestRunFig8Only: Figure 8 alone trains nothing and writes no Figure 1 or
+// 7 files.
+func TestRunFig8Only(t *testing.T) {
+	out := t.TempDir()
+	noTraining := func(context.Context, nas.Dataset) (Oracle, error) {
+		t.Error("Figure 8 alone asked for accuracy")
+		return standIn(context.Background(), nas.Dataset{})
+	}
+	rep, err := Run(context.Background(), Options{Out: out, Quick: true, Seed: 7, Fig8Only: true, Accuracy: noTraining, Sizes: Sizes{HWSearch: 10, PoolSize: 5}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Fig1) != 0 || len(rep.Fig7) != 0 || len(rep.Fig8) != 32 || !(rep.SpeedupHyGCN > 0 && rep.SpeedupAWB > 0) {
+		t.Errorf("figures 1, 7, 8: %d, %d, %d rows; speed-ups %v, %v", len(rep.Fig1), len(rep.Fig7), len(rep.Fig8), rep.SpeedupHyGCN, rep.SpeedupAWB)
+	}
+	for _, f := range []string{"fig1_pairs.parquet", "fig7_frontier.parquet", "fig1_pairs.png"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err == nil {
+			t.Errorf("%s written", f)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(out, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := string(b); !strings.Contains(s, "## Figure 8") || strings.Contains(s, "## Figure 1") {
+		t.Error("report: want Figure 8 and no Figure 1")
 	}
 }
