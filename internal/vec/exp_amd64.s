@@ -10,7 +10,8 @@
 // It covers only inputs in [-708, 709], where math.Exp takes neither its
 // overflow nor its denormal branch: each kernel stops at the first block
 // of four with a lane outside that range (or NaN) and returns how many
-// elements it did; the Go caller does that block with math.Exp.
+// elements it did; the Go caller (ExpMapAVX2 in exp.go) does that block
+// with the scalar function.
 
 // The constants of math/exp_amd64.s, four copies each.
 #define LOG2E expc<>+0(SB)
@@ -145,10 +146,10 @@ GLOBL expc<>(SB), RODATA|NOPTR, $544
 // func expMapAVX2(dst, src []float64, f int) int
 // dst[i] = f(src[i]) block by block of four, from the start, until a block
 // with an input outside EXP4's range or fewer than four left; returns the
-// number done. dst may be src. f is expMath (math.Exp; the range test is
-// on src), expSigmoid (sigmoid as the Go function computes it: 1/(1+e)
+// number done. dst may be src. f is ExpMath (math.Exp; the range test is
+// on src), ExpSigmoid (Sigmoid as the Go function computes it: 1/(1+e)
 // for src >= 0, else e/(1+e), e = exp(-|src|); the test is on -|src|) or
-// expELU (src where src > 0, else math.Exp(src) - 1; the test is on
+// ExpELU (src where src > 0, else math.Exp(src) - 1; the test is on
 // min(src, 0)).
 TEXT ·expMapAVX2(SB), NOSPLIT, $0-64
 	MOVQ   dst_base+0(FP), DI
