@@ -41,7 +41,6 @@ type lstmPolicy struct {
 	dzs       []float64 // every step's dz (n x 4H), for the weight gradients
 	dh        []float64
 	zx, zh    []float64 // the gate pre-activations' two products (4H)
-	ez        []float64 // math.Exp(-z) of the sigmoid gates (3H)
 	zo        []float64 // a head's products (the most choices)
 	ones      []float64 // the unit mask of vec.DotsKeptAVX2
 	rows      []int32   // 0, 1, ..., 4H-1: every row of Wx and Wh
@@ -95,7 +94,6 @@ func newLSTMPolicy(sp *Space, hidden, embed int, r *rand.Rand) *lstmPolicy {
 	}
 	p.zx = make([]float64, 4*hidden)
 	p.zh = make([]float64, 4*hidden)
-	p.ez = make([]float64, 3*hidden)
 	p.zo = make([]float64, most)
 	p.ones = make([]float64, most)
 	p.rows = make([]int32, most)
@@ -139,33 +137,23 @@ func axpy(dst []float64, a float64, x []float64) {
 func (p *lstmPolicy) params() (theta, grad []float64) { return p.theta, p.grad }
 func (p *lstmPolicy) zeroGrad()                       { clear(p.grad) }
 
-// useExp routes the gates' exponentials to package vec's four-lane
+// useExp routes the gates' sigmoid and tanh to package vec's four-lane
 // math.Exp, the same bits (tests switch it off to compare).
 var useExp = vec.HasExpAVX2
 
-func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
-
 // nonlinear replaces the pre-activations z of the gates in g (4H) by
-// sigmoid(z) for i, f and o and tanh(z) for g. With useExp, sigmoid's
-// math.Exp(-z) runs four at a time, then 1/(1+e) as sigmoid does it.
+// sigmoid(z) = 1/(1+math.Exp(-z)) (vec.Logistic) for i, f and o and by
+// tanh(z) for g.
 func (p *lstmPolicy) nonlinear(g []float64) {
 	n := 3 * p.h
-	if !useExp {
+	if useExp {
+		vec.ExpMapAVX2(vec.ExpLogistic, g[:n], g[:n])
+	} else {
 		for j, z := range g[:n] {
-			g[j] = sigmoid(z)
+			g[j] = vec.Logistic(z)
 		}
-		tanh(g[n:], g[n:])
-		return
 	}
-	e := p.ez[:n]
-	for j, z := range g[:n] {
-		e[j] = -z
-	}
-	vec.ExpAVX2(e, e)
-	for j, x := range e {
-		g[j] = 1 / (1 + x)
-	}
-	vec.TanhAVX2(g[n:], g[n:])
+	tanh(g[n:], g[n:])
 }
 
 // tanh sets dst[j] = math.Tanh(src[j]) (dst may be src), four at a time

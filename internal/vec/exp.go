@@ -7,9 +7,11 @@ import "math"
 type ExpKind int
 
 const (
-	ExpMath    ExpKind = iota // math.Exp(x)
-	ExpSigmoid                // Sigmoid(x)
-	ExpELU                    // ELU(x)
+	ExpMath     ExpKind = iota // math.Exp(x)
+	ExpSigmoid                 // Sigmoid(x)
+	ExpELU                     // ELU(x)
+	ExpLogistic                // Logistic(x)
+	ExpTanh                    // math.Tanh(x)
 )
 
 // Of returns k's function of x computed by the Go code: the bits that
@@ -20,9 +22,18 @@ func (k ExpKind) Of(x float64) float64 {
 		return Sigmoid(x)
 	case ExpELU:
 		return ELU(x)
+	case ExpLogistic:
+		return Logistic(x)
+	case ExpTanh:
+		return math.Tanh(x)
 	}
 	return math.Exp(x)
 }
+
+// Logistic is 1/(1+math.Exp(-x)) as written: the sigmoid of the search's
+// LSTM controller, whose bits differ from Sigmoid's below 0 (and which
+// takes math.Exp of up to -x).
+func Logistic(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
 
 // Sigmoid is 1/(1+e^-x) in the form that never overflows: e^x/(1+e^x)
 // below 0, with one math.Exp of -|x| either way. (The search's LSTM
@@ -51,9 +62,22 @@ func ELU(x float64) float64 {
 // an input outside the kernel's range ([-708, 709], where math.Exp takes
 // neither its overflow nor its denormal branch; NaN) and the last one to
 // three elements go through k.Of. It needs HasExpAVX2.
+//
+// The kernel's tanh computes math.Tanh's rational branch with every
+// product and sum rounded, as Go compiles it up to GOAMD64=v2. From v3
+// the compiler may fuse x*y + z into an FMA (the spec allows it and
+// cmd/compile does where the operands are in registers; Go 1.26 leaves
+// math.tanh unfused, but nothing promises that), so there ExpTanh runs
+// math.Tanh element by element.
 func ExpMapAVX2(k ExpKind, dst, src []float64) {
 	dst = dst[:len(src)]
 	i := 0
+	if k == ExpTanh && goFusesFMA {
+		i = len(src)
+		for j, x := range src {
+			dst[j] = math.Tanh(x)
+		}
+	}
 	for len(src)-i >= 4 {
 		i += expMapAVX2(dst[i:], src[i:], k)
 		if len(src)-i < 4 {
@@ -74,55 +98,6 @@ func ExpMapAVX2(k ExpKind, dst, src []float64) {
 // HasExpAVX2.
 func ExpAVX2(dst, src []float64) { ExpMapAVX2(ExpMath, dst, src) }
 
-// tanhBlock is how many elements TanhAVX2 takes at a time, through a
-// buffer on the stack.
-const tanhBlock = 64
-
 // TanhAVX2 sets dst[i] = math.Tanh(src[i]) for i < len(src) (dst may be
-// src), the same bits, with the exponentials four at a time. math.Tanh
-// is Go code on amd64 (math/tanh.go, after Cephes): ±1 above half of
-// MAXLOG = log(2**127), a rational function below 0.625, and in between
-// 1 - 2/(math.Exp(2|x|)+1) with x's sign. TanhAVX2 takes math.Exp of 2|x|
-// in the kernel for the middle range (of 0 elsewhere, so that no block
-// leaves the kernel's range) and finishes each element as math.Tanh
-// does, calling it for the rational branch (and NaN). It needs
-// HasExpAVX2.
-func TanhAVX2(dst, src []float64) {
-	const maxlog = 8.8029691931113054295988e+01 // math/tanh.go's MAXLOG
-	var buf [tanhBlock]float64
-	dst = dst[:len(src)]
-	for len(src) > 0 {
-		n := min(len(src), tanhBlock)
-		x, y := src[:n], dst[:n]
-		// Whole blocks of four: the lanes past n are 0.
-		s := buf[:(n+3)&^3]
-		for i, v := range x {
-			z := math.Abs(v)
-			t := 0.0
-			if z >= 0.625 && z <= 0.5*maxlog {
-				t = 2 * z
-			}
-			s[i] = t
-		}
-		clear(s[n:])
-		expMapAVX2(s, s, ExpMath) // every lane in range: does them all
-		for i, v := range x {
-			switch z := math.Abs(v); {
-			case z > 0.5*maxlog:
-				y[i] = 1
-				if v < 0 {
-					y[i] = -1
-				}
-			case z >= 0.625:
-				t := 1 - 2/(s[i]+1)
-				if v < 0 {
-					t = -t
-				}
-				y[i] = t
-			default:
-				y[i] = math.Tanh(v)
-			}
-		}
-		src, dst = src[n:], dst[n:]
-	}
-}
+// src), the same bits: ExpMapAVX2 of ExpTanh. It needs HasExpAVX2.
+func TanhAVX2(dst, src []float64) { ExpMapAVX2(ExpTanh, dst, src) }

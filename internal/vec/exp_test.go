@@ -66,6 +66,7 @@ func TestExpSameBits(t *testing.T) {
 		{"map exp", func(d, s []float64) { ExpMapAVX2(ExpMath, d, s) }, math.Exp},
 		{"sigmoid", func(d, s []float64) { ExpMapAVX2(ExpSigmoid, d, s) }, Sigmoid},
 		{"elu", func(d, s []float64) { ExpMapAVX2(ExpELU, d, s) }, ELU},
+		{"logistic", func(d, s []float64) { ExpMapAVX2(ExpLogistic, d, s) }, Logistic},
 		{"tanh", TanhAVX2, math.Tanh},
 	}
 	check := func(t *testing.T, name string, x, want, got []float64) {
@@ -115,15 +116,20 @@ func TestExpSameBits(t *testing.T) {
 			}
 		})
 	}
-	// The kernel alone, on inputs all in its range (sigmoid's is
-	// [-708, 708]: exp of -|x|), does every block.
+	// The kernel alone, on inputs all in its range (sigmoid's and
+	// logistic's are [-708, 708]: exp of -|x| and -x; tanh's every number
+	// but NaN), does every block.
 	x := make([]float64, 4096)
 	for i := range x {
 		x[i] = r.Float64()*1416 - 708
 	}
-	for _, k := range []ExpKind{ExpMath, ExpSigmoid, ExpELU} {
-		if done := expMapAVX2(make([]float64, len(x)), x, k); done != len(x) {
-			t.Errorf("kind %d: kernel did %d of %d in-range inputs", k, done, len(x))
+	xt := append([]float64{math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), 1e300, -1e300, 5e-324, -5e-324}, x...)
+	for _, c := range []struct {
+		k ExpKind
+		x []float64
+	}{{ExpMath, x}, {ExpSigmoid, x}, {ExpELU, x}, {ExpLogistic, x}, {ExpTanh, xt}} {
+		if done := expMapAVX2(make([]float64, len(c.x)), c.x, c.k); done != len(c.x) {
+			t.Errorf("kind %d: kernel did %d of %d in-range inputs", c.k, done, len(c.x))
 		}
 	}
 }
