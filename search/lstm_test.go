@@ -114,7 +114,15 @@ func TestLSTMLearnsBestSequence(t *testing.T) {
 
 // BenchmarkLSTMEpisode: one FGNAS-sized episode (27 decisions, hidden 100,
 // embedding 10): draw it, then accumulate its gradient.
-func BenchmarkLSTMEpisode(b *testing.B) {
+func BenchmarkLSTMEpisode(b *testing.B) { benchLSTMEpisode(b, 1) }
+
+// BenchmarkLSTMEpisodeWide: as BenchmarkLSTMEpisode with the weights
+// five times their initial range, as after some training: most gates and
+// cells then take tanh's and sigmoid's exponential branches (at the
+// initial weights nearly all tanh's rational one).
+func BenchmarkLSTMEpisodeWide(b *testing.B) { benchLSTMEpisode(b, 5) }
+
+func benchLSTMEpisode(b *testing.B, scale float64) {
 	var vars []Variable
 	for i := range 27 {
 		vars = append(vars, Variable{Name: string(rune('a'+i%26)) + string(rune('0'+i/26)), Choices: 3 + i%5})
@@ -125,6 +133,9 @@ func BenchmarkLSTMEpisode(b *testing.B) {
 	}
 	r := newRand(1)
 	p := newLSTMPolicy(sp, 100, 10, r)
+	for k := range p.theta {
+		p.theta[k] *= scale
+	}
 	for b.Loop() {
 		g := p.sample(r, sp)
 		p.accumulate(sp, g, 0.1)
