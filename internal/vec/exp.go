@@ -58,10 +58,11 @@ func ELU(x float64) float64 {
 
 // ExpMapAVX2 sets dst[i] = k.Of(src[i]) for i < len(src) (dst may be src),
 // the same bits: four elements at a time in the kernel of exp_amd64.s,
-// which is math.Exp's own FMA method on four lanes; a block of four with
-// an input outside the kernel's range ([-708, 709], where math.Exp takes
-// neither its overflow nor its denormal branch; NaN) and the last one to
-// three elements go through k.Of. It needs HasExpAVX2.
+// which is math.Exp's own FMA method on four lanes; a block of four that
+// the kernel does not take (an exponential's argument outside [-708, 709],
+// where math.Exp takes neither its overflow nor its denormal branch, or a
+// NaN) and the last one to three elements go through k.Of. It needs
+// HasExpAVX2.
 //
 // The kernel's tanh computes math.Tanh's rational branch with every
 // product and sum rounded, as Go compiles it up to GOAMD64=v2. From v3
@@ -71,13 +72,13 @@ func ELU(x float64) float64 {
 // math.Tanh element by element.
 func ExpMapAVX2(k ExpKind, dst, src []float64) {
 	dst = dst[:len(src)]
-	i := 0
 	if k == ExpTanh && goFusesFMA {
-		i = len(src)
 		for j, x := range src {
 			dst[j] = math.Tanh(x)
 		}
+		return
 	}
+	i := 0
 	for len(src)-i >= 4 {
 		i += expMapAVX2(dst[i:], src[i:], k)
 		if len(src)-i < 4 {
