@@ -138,7 +138,11 @@ func (p *lstmPolicy) params() (theta, grad []float64) { return p.theta, p.grad }
 func (p *lstmPolicy) zeroGrad()                       { clear(p.grad) }
 
 // useExp routes the gates' sigmoid and tanh to package vec's four-lane
-// math.Exp, the same bits (tests switch it off to compare).
+// math.Exp, the same bits (tests switch it off to compare). An episode of
+// FGNAS's size took 229 us without and 182 us with it at the initial
+// weights, 270 and 184 us at five times them (BenchmarkLSTMEpisode,
+// BenchmarkLSTMEpisodeWide; the least of 10 interleaved runs of 400
+// episodes, on the shared 2-core host).
 var useExp = vec.HasExpAVX2
 
 // nonlinear replaces the pre-activations z of the gates in g (4H) by
