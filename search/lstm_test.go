@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"testing"
+
+	"gnnsim/internal/vec"
 )
 
 func lstmSpace(t *testing.T) *Space {
@@ -112,7 +114,15 @@ func TestLSTMLearnsBestSequence(t *testing.T) {
 
 // BenchmarkLSTMEpisode: one FGNAS-sized episode (27 decisions, hidden 100,
 // embedding 10): draw it, then accumulate its gradient.
-func BenchmarkLSTMEpisode(b *testing.B) {
+func BenchmarkLSTMEpisode(b *testing.B) { benchLSTMEpisode(b, 1) }
+
+// BenchmarkLSTMEpisodeWide: as BenchmarkLSTMEpisode with the weights
+// five times their initial range, as after some training: most gates and
+// cells then take tanh's and sigmoid's exponential branches (at the
+// initial weights nearly all tanh's rational one).
+func BenchmarkLSTMEpisodeWide(b *testing.B) { benchLSTMEpisode(b, 5) }
+
+func benchLSTMEpisode(b *testing.B, scale float64) {
 	var vars []Variable
 	for i := range 27 {
 		vars = append(vars, Variable{Name: string(rune('a'+i%26)) + string(rune('0'+i/26)), Choices: 3 + i%5})
@@ -123,6 +133,9 @@ func BenchmarkLSTMEpisode(b *testing.B) {
 	}
 	r := newRand(1)
 	p := newLSTMPolicy(sp, 100, 10, r)
+	for k := range p.theta {
+		p.theta[k] *= scale
+	}
 	for b.Loop() {
 		g := p.sample(r, sp)
 		p.accumulate(sp, g, 0.1)
@@ -131,8 +144,9 @@ func BenchmarkLSTMEpisode(b *testing.B) {
 
 // TestLSTMSameBitsWithoutAVX2: the controller draws the same episodes
 // and reaches the same parameters, bit for bit, with package vec's AVX2
-// kernels and with gonum's (after updates, so that every product is
-// non-zero).
+// kernels (dots, axpy, the gates' exp and tanh) and with gonum's and
+// math's (after updates, so that every product is non-zero and the gates
+// reach both of tanh's branches).
 func TestLSTMSameBitsWithoutAVX2(t *testing.T) {
 	if !useAVX2 {
 		t.Skip("no AVX2 on this CPU")
@@ -145,17 +159,38 @@ func TestLSTMSameBitsWithoutAVX2(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// How many tanh values (of the g gate and the cell) came from each of
+	// math.Tanh's branches: the rational function below |z| = 0.625, the
+	// exponential above.
+	var rational, exponential int
+	edge := math.Tanh(0.625)
 	run := func(avx bool) ([]float64, [][]int) {
-		defer func(old bool) { useAVX2 = old }(useAVX2)
-		useAVX2 = avx
+		defer func(old, oldExp bool) { useAVX2, useExp = old, oldExp }(useAVX2, useExp)
+		useAVX2, useExp = avx, avx && vec.HasExpAVX2
 		r := newRand(7)
 		p := newLSTMPolicy(sp, 100, 10, r)
+		// Weights five times their initial range, so that the gates'
+		// pre-activations and the cells spread beyond 0.625.
+		th, _ := p.params()
+		for k := range th {
+			th[k] *= 5
+		}
 		var drawn [][]int
 		for ep := range 40 {
 			p.zeroGrad()
 			for k := range 5 {
 				g := p.sample(r, sp)
 				drawn = append(drawn, g)
+				last := len(p.cachedKey) - 1
+				for _, s := range p.cached[last][:p.cachedN[last]] {
+					for _, v := range append(slices.Clone(s.gates[3*p.h:]), s.tc...) {
+						if math.Abs(v) < edge {
+							rational++
+						} else {
+							exponential++
+						}
+					}
+				}
 				p.accumulate(sp, g, float64(k-2)/3+0.01*float64(ep))
 			}
 			th, gr := p.params()
@@ -163,11 +198,15 @@ func TestLSTMSameBitsWithoutAVX2(t *testing.T) {
 				th[k] += 0.05 * gr[k]
 			}
 		}
-		th, _ := p.params()
+		th, _ = p.params()
 		return slices.Clone(th), drawn
 	}
 	thA, gA := run(true)
 	thB, gB := run(false)
+	if rational == 0 || exponential == 0 {
+		t.Fatalf("tanh's branches: %d rational, %d exponential: the test misses one", rational, exponential)
+	}
+	t.Logf("tanh values: %d from the rational branch, %d from the exponential", rational, exponential)
 	for k := range gA {
 		if !slices.Equal(gA[k], gB[k]) {
 			t.Fatalf("episode %d: %v with AVX2, %v without", k, gA[k], gB[k])

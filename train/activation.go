@@ -1,6 +1,10 @@
 package train
 
-import "math"
+import (
+	"math"
+
+	"gnnsim/internal/vec"
+)
 
 // leakySlope is LeakyReLU's negative slope (PyTorch's default); GAT's
 // attention scores use gatSlope instead.
@@ -20,13 +24,17 @@ func activate(f Activation, o, y []float64) {
 			y[i] = max(x, 0)
 		}
 	case Tanh:
+		if useExp {
+			vec.TanhAVX2(y, o)
+			break
+		}
 		for i, x := range o {
 			y[i] = math.Tanh(x)
 		}
 	case Sigmoid:
-		mapVec(expSigmoid, y, o)
+		mapVec(vec.ExpSigmoid, y, o)
 	case ELU:
-		mapVec(expELU, y, o)
+		mapVec(vec.ExpELU, y, o)
 	case LeakyReLU:
 		for i, x := range o {
 			y[i] = sel(x > 0, x, leakySlope*x)
@@ -75,68 +83,31 @@ func activateGrad(f Activation, o, y, dy []float64) {
 		}
 	case Softplus:
 		for i, x := range o {
-			dy[i] *= sigmoid(x)
+			dy[i] *= vec.Sigmoid(x)
 		}
 	}
 }
 
-// useExp routes exp, sigmoid and ELU over vectors to the four-lane
-// kernel of activate_amd64.s, which gives math.Exp's bits (tests switch
-// it off to compare).
-var useExp = haveExpAVX2
+// useExp routes exp, sigmoid, ELU and tanh over vectors to package
+// vec's four-lane exp, which gives math.Exp's bits (tests switch it off
+// to compare).
+var useExp = vec.HasExpAVX2
 
-// The functions of expMapAVX2, and the scalar forms they match.
-const (
-	expMath = iota
-	expSigmoid
-	expELU
-)
-
-var expScalar = [...]func(float64) float64{expMath: math.Exp, expSigmoid: sigmoid, expELU: elu}
-
-// mapVec sets dst[i] = f(src[i]) for f one of expMath, expSigmoid, expELU
-// (dst may be src), four elements at a time where useExp allows. The
-// kernel does blocks of four from the start and returns how many elements
-// it did; it stops at a block with an input outside its range, which the
-// scalar function does.
-func mapVec(f int, dst, src []float64) {
-	dst = dst[:len(src)]
-	g := expScalar[f]
-	i := 0
-	for useExp && len(src)-i >= 4 {
-		i += expMapAVX2(dst[i:], src[i:], f)
-		if len(src)-i < 4 {
-			break
-		}
-		for j := i; j < i+4; j++ {
-			dst[j] = g(src[j])
-		}
-		i += 4
+// mapVec sets dst[i] = k.Of(src[i]) (dst may be src), four elements at a
+// time where useExp allows: the same bits either way.
+func mapVec(k vec.ExpKind, dst, src []float64) {
+	if useExp {
+		vec.ExpMapAVX2(k, dst, src)
+		return
 	}
-	for ; i < len(src); i++ {
-		dst[i] = g(src[i])
+	dst = dst[:len(src)]
+	for i, x := range src {
+		dst[i] = k.Of(x)
 	}
 }
 
 // expVec sets dst[i] = math.Exp(src[i]); dst may be src.
-func expVec(dst, src []float64) { mapVec(expMath, dst, src) }
-
-// elu is ELU with alpha 1: exp(x)-1 rather than Expm1 below 0, twice as
-// fast, and its absolute error (1e-16) is what matters to the network.
-func elu(x float64) float64 {
-	if x > 0 {
-		return x
-	}
-	return math.Exp(x) - 1
-}
-
-func sigmoid(x float64) float64 {
-	if x >= 0 {
-		return 1 / (1 + math.Exp(-x))
-	}
-	e := math.Exp(x)
-	return e / (1 + e)
-}
+func expVec(dst, src []float64) { mapVec(vec.ExpMath, dst, src) }
 
 // softplus is log(1+e^x) without overflow for large x.
 func softplus(x float64) float64 {

@@ -68,8 +68,8 @@
 // by ReLU and dropout (see kernels.go for why not gonum's Dgemm). On
 // amd64 CPUs with AVX2 the products, the aggregation of GCN and constant
 // layers and the Adam step run in assembly of our own (kernels_amd64.s),
-// and so do exp, sigmoid and ELU where the CPU also has FMA
-// (activate_amd64.s, math.Exp's own method on four lanes), written
+// and so do exp, sigmoid, ELU and tanh where the CPU also has FMA
+// (package internal/vec: math.Exp's own method on four lanes), written
 // because no reachable library vectorises them beyond gonum's SSE2 and Go
 // emits no vector instructions. They compute every value as the Go code
 // does, every sum in the order of the Go loops, so a training gives the

@@ -27,8 +27,8 @@ import (
 // columns at a time; from 16 wide: the kept columns only, four at a time
 // from w's rows), axpy on a cleared row (axpySet, the first term of a
 // sum, so that no pass clears the row first), and one edge of Max
-// aggregation. activate_amd64.s holds a
-// four-lane math.Exp and the sigmoid and ELU built on it. They are ours
+// aggregation. Package vec also holds a four-lane math.Exp, with the
+// sigmoid and ELU built on it and a tanh (exp_amd64.s). They are ours
 // because no reachable library has them: gonum's assembly is SSE2 (two
 // float64 per instruction) and Go emits no vector instructions. Each
 // multiplies and adds separately (the exp fuses exactly where math.Exp
@@ -36,7 +36,7 @@ import (
 // (dots in the order of gonum's DotUnitary where the Go code calls it),
 // and a skipped zero term is added as ±0, which leaves a sum begun at +0
 // unchanged: the same bits with or without AVX2 (TestKernelsSameBits,
-// TestExpKernelsSameBits, TestTrainSameBitsWithoutAVX2). Without AVX2, or
+// TestActivateSameBits, TestTrainSameBitsWithoutAVX2). Without AVX2, or
 // with the purego build tag, vectors from 16 elements go to gonum's SSE2
 // kernels.
 //

@@ -8,11 +8,6 @@ import "golang.org/x/sys/cpu"
 // kernels_amd64.s.
 var haveAVX2 = cpu.X86.HasAVX2
 
-// haveExpAVX2 says whether the four-lane exp of activate_amd64.s runs and
-// gives math.Exp's bits: it needs AVX2 and FMA, and math.Exp takes its
-// FMA path on such a CPU (math/exp_amd64.go: AVX and FMA).
-var haveExpAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
-
 //go:noescape
 func adamAVX2(p, g, m1, m2 []float64, k *[8]float64)
 
@@ -30,6 +25,3 @@ func dotsSeqAVX2(dx, mask, dz, wT []float64, k int)
 
 //go:noescape
 func dotsGonumAVX2(dx, mask, dz, wT []float64, k int)
-
-//go:noescape
-func expMapAVX2(dst, src []float64, f int) int

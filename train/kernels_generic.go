@@ -4,7 +4,7 @@ package train
 
 // haveAVX2 is false off amd64 (or with the purego tag): the kernels of
 // kernels.go run their Go loops and never call the functions below.
-const haveAVX2, haveExpAVX2 = false, false
+const haveAVX2 = false
 
 const noAVX2 = "train: no AVX2 kernels in this build"
 
@@ -18,4 +18,3 @@ func maxRowAVX2(m []float64, arg []int32, z []float64, c float64, e int32) {
 }
 func dotsSeqAVX2(dx, mask, dz, wT []float64, k int)   { panic(noAVX2) }
 func dotsGonumAVX2(dx, mask, dz, wT []float64, k int) { panic(noAVX2) }
-func expMapAVX2(dst, src []float64, f int) int        { panic(noAVX2) }

@@ -16,7 +16,7 @@ import (
 // CPU has it) switched on or off.
 func withAVX2(on bool, f func()) {
 	old, oldExp := useAVX2, useExp
-	useAVX2, useExp = on, on && haveExpAVX2
+	useAVX2, useExp = on, on && vec.HasExpAVX2
 	defer func() { useAVX2, useExp = old, oldExp }()
 	f()
 }
@@ -250,75 +250,56 @@ func TestDotsKeptSameBits(t *testing.T) {
 	}
 }
 
-// expInputs is n inputs for the vector exp: mostly values where the
-// kernels work (over the whole range, near the halfway points of the
-// argument reduction, at the ends of the range), with some where they
-// must hand over to math.Exp (beyond the range, infinities, NaN,
-// subnormals).
-func expInputs(r *rand.Rand, n int) []float64 {
-	special := []float64{0, math.Copysign(0, -1), -708, 709, math.Nextafter(-708, -1000), math.Nextafter(709, 1000),
-		709.78, 710, -745, -746, -1e10, 1e10, math.Inf(1), math.Inf(-1), math.NaN(), 5e-324, -5e-324, 1e-300}
-	v := make([]float64, n)
-	for i := range v {
-		switch r.IntN(8) {
-		case 0:
-			v[i] = special[r.IntN(len(special))]
-		case 1:
-			v[i] = (float64(r.IntN(2000)-1000) + 0.5) * math.Ln2 // where the reduction rounds
-		case 2:
-			v[i] = r.Float64()*1417 - 708
-		default:
-			v[i] = r.NormFloat64() * 3
-		}
-	}
-	return v
-}
-
-// TestExpKernelsSameBits: the four-lane exp, sigmoid and ELU give the
-// bits of math.Exp and of the scalar functions, in and out of place, at
-// every length around the block of four, without writing past it.
-func TestExpKernelsSameBits(t *testing.T) {
-	if !haveExpAVX2 {
+// TestActivateSameBits: the activations built on exp (sigmoid, ELU,
+// tanh, and exp itself) give the same bits with package vec's four-lane
+// exp as with the scalar Go functions, in and out of place, at every
+// length around the block of four, on inputs that also leave the
+// kernel's range (the kernels' own test is vec's TestExpSameBits).
+func TestActivateSameBits(t *testing.T) {
+	if !vec.HasExpAVX2 {
 		t.Skip("no AVX2 and FMA on this CPU")
 	}
 	r := rand.New(rand.NewPCG(5, 6))
+	special := []float64{0, math.Copysign(0, -1), 0.625, -0.625, 44.02, -44.02, -708, 709, 710, -746,
+		math.Inf(1), math.Inf(-1), math.NaN(), 5e-324}
 	for _, k := range []struct {
-		name string
-		kind int
-		f    func(float64) float64
-	}{{"exp", expMath, math.Exp}, {"sigmoid", expSigmoid, sigmoid}, {"elu", expELU, elu}} {
+		name  string
+		apply func(y, o []float64)
+	}{
+		{"exp", func(y, o []float64) { expVec(y, o) }},
+		{"sigmoid", func(y, o []float64) { activate(Sigmoid, o, y) }},
+		{"elu", func(y, o []float64) { activate(ELU, o, y) }},
+		{"tanh", func(y, o []float64) { activate(Tanh, o, y) }},
+	} {
 		for n := range 40 {
-			for rep := range 50 {
-				x := expInputs(r, n)
-				want := make([]float64, n)
-				for i, v := range x {
-					want[i] = k.f(v)
+			for rep := range 20 {
+				x := kernelValues(r, n)
+				for i := range x {
+					switch r.IntN(4) {
+					case 0:
+						x[i] = special[r.IntN(len(special))]
+					case 1:
+						x[i] = r.Float64()*1417 - 708
+					}
 				}
-				got := append(make([]float64, n), -1) // a sentinel past the end
-				inPlace := append([]float64(nil), x...)
+				want := append(make([]float64, n), -1) // a sentinel past the end
+				got := append(make([]float64, n), -1)
+				inPlace := slices.Clone(x)
+				withAVX2(false, func() { k.apply(want[:n], x) })
 				withAVX2(true, func() {
-					mapVec(k.kind, got[:n], x)
-					mapVec(k.kind, inPlace, inPlace)
+					k.apply(got[:n], x)
+					k.apply(inPlace, inPlace)
 				})
-				if i := sameBits(want, got[:n]); i >= 0 {
+				if i := sameBits(want[:n], got[:n]); i >= 0 {
 					t.Fatalf("%s n=%d rep %d: f(%v) is %v, want %v", k.name, n, rep, x[i], got[i], want[i])
 				}
-				if i := sameBits(want, inPlace); i >= 0 {
+				if i := sameBits(want[:n], inPlace); i >= 0 {
 					t.Fatalf("%s n=%d rep %d in place: f(%v) is %v, want %v", k.name, n, rep, x[i], inPlace[i], want[i])
 				}
 				if got[n] != -1 {
 					t.Fatalf("%s n=%d: wrote past the end", k.name, n)
 				}
 			}
-		}
-		// The kernel alone, on inputs all in its range (sigmoid's is
-		// [-708, 708]: exp of -|o|), does every block.
-		x := make([]float64, 4096)
-		for i := range x {
-			x[i] = r.Float64()*1416 - 708
-		}
-		if done := expMapAVX2(make([]float64, len(x)), x, k.kind); done != len(x) {
-			t.Errorf("%s: kernel did %d of %d in-range inputs", k.name, done, len(x))
 		}
 	}
 }
@@ -386,7 +367,7 @@ func BenchmarkAxpy(b *testing.B) {
 // the four-lane kernel.
 func BenchmarkSigmoid(b *testing.B) {
 	r := rand.New(rand.NewPCG(3, 4))
-	x, y := expInputs(r, 256), make([]float64, 256)
+	x, y := make([]float64, 256), make([]float64, 256)
 	for i := range x {
 		x[i] = r.NormFloat64() * 3
 	}

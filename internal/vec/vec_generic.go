@@ -6,6 +6,10 @@ package vec
 // other path and never call the kernels below.
 const HasAVX2 = false
 
+// HasExpAVX2 is false as HasAVX2: callers run math.Exp and the Go
+// functions, and never call ExpMapAVX2, ExpAVX2 or TanhAVX2.
+const HasExpAVX2 = false
+
 const noAVX2 = "vec: no AVX2 kernels in this build"
 
 // AxpyAVX2 panics: see HasAVX2.
@@ -21,3 +25,5 @@ func DotsKeptAVX2(dx, mask, dz, w []float64, idx []int32, m int) { panic(noAVX2)
 func GatherAxpyAVX2(dst, c []float64, cs int, idx []int32, x []float64, stride int) {
 	panic(noAVX2)
 }
+
+func expMapAVX2(dst, src []float64, f ExpKind) int { panic(noAVX2) }
