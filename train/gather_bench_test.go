@@ -10,6 +10,8 @@ import (
 // row's sum of picked rows: the first layer's X W (sparse X, 1,433 x m
 // weights) and the neighbour sum of A+I over n x m transforms, each as
 // gatherAxpy does it (the sum in registers) and as a sequence of axpys.
+// Run with -count 2 or more: the first run at each width also pays the
+// page faults of its new buffers.
 func BenchmarkGatherRows(b *testing.B) {
 	if !useAVX2 {
 		b.Skip("no AVX2")
@@ -19,8 +21,6 @@ func BenchmarkGatherRows(b *testing.B) {
 	n := d.NumNodes
 	one := []float64{1}
 	for _, m := range []int{16, 64, 256, 1024} {
-		k := len(d.xPtr) - 1
-		_ = k
 		w := make([]float64, d.NumFeatures*m)
 		z := make([]float64, n*m)
 		for i := range w {
