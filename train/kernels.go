@@ -318,6 +318,10 @@ func sparseMul(z []float64, x sparseRows, rows []int32, w []float64, m int) {
 
 // scatterMul adds x^T dz to g over the rows of rows: x is sparse (n x k),
 // dz is n x m, g is k x m; each element summed in the order of rows.
+// Transposing x's entries (a counting sort) to form each row of g as one
+// gatherAxpy was tried and dropped: on Cora it took 0.40 ms against 0.47
+// at m = 16, but 3.7 against 3.0 at 256 and 39 against 13 at 1,024, where
+// the rows of dz a feature picks are spread over 22 MB.
 func scatterMul(g []float64, x sparseRows, rows []int32, dz []float64, m int) {
 	for _, i := range rows {
 		v, c := x.row(i)
