@@ -96,20 +96,27 @@ func TestSearchesRun(t *testing.T) {
 func newTestRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 1)) }
 
 // BenchmarkHardware: decode a genome, build its FPGA unit, price it on Cora
-// and judge it: the per-episode hardware cost of every search.
+// and judge it: the per-episode hardware cost of every search, under each
+// cost model (Table 3 runs both).
 func BenchmarkHardware(b *testing.B) {
-	p := coraProblem(b, Limits{LatencyMS: 0.8, LUT: 10000, DSP: 10})
-	r := newTestRand(1)
-	gs := make([][]int, 64)
-	for i := range gs {
-		gs[i] = p.Space.Joint().Sample(r)
-	}
-	i := 0
-	for b.Loop() {
-		if _, _, err := p.Hardware(gs[i%len(gs)]); err != nil {
-			b.Fatal(err)
-		}
-		i++
+	for _, m := range []fpga.Model{fpga.Gnnsim, fpga.FGNASCode} {
+		b.Run(m.String(), func(b *testing.B) {
+			p := coraProblem(b, Limits{LatencyMS: 0.8, LUT: 10000, DSP: 10})
+			p.Timing.Model = m
+			r := newTestRand(1)
+			gs := make([][]int, 64)
+			for i := range gs {
+				gs[i] = p.Space.Joint().Sample(r)
+			}
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				if _, _, err := p.Hardware(gs[i%len(gs)]); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
 	}
 }
 
