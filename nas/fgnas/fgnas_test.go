@@ -108,14 +108,28 @@ func BenchmarkHardware(b *testing.B) {
 			for i := range gs {
 				gs[i] = p.Space.Joint().Sample(r)
 			}
-			b.ReportAllocs()
-			i := 0
-			for b.Loop() {
-				if _, _, err := p.Hardware(gs[i%len(gs)]); err != nil {
-					b.Fatal(err)
+			b.Run("problem", func(b *testing.B) {
+				b.ReportAllocs()
+				i := 0
+				for b.Loop() {
+					if _, _, err := p.Hardware(gs[i%len(gs)]); err != nil {
+						b.Fatal(err)
+					}
+					i++
 				}
-				i++
-			}
+			})
+			// What the searches and the feasibility table run.
+			b.Run("pricer", func(b *testing.B) {
+				pr := p.NewPricer()
+				b.ReportAllocs()
+				i := 0
+				for b.Loop() {
+					if _, _, err := pr.Hardware(gs[i%len(gs)]); err != nil {
+						b.Fatal(err)
+					}
+					i++
+				}
+			})
 		})
 	}
 }
