@@ -172,7 +172,7 @@ func (s *Space) AppendSample(dst []int, r *rand.Rand) []int {
 	g := dst[n:]
 	for i := range g {
 		// Active reads only the genes before i, all drawn by now.
-		if s.Active(g, i) {
+		if len(s.conds[i]) == 0 || s.Active(g, i) {
 			g[i] = r.IntN(s.vars[i].Choices)
 		} else {
 			g[i] = Inactive
@@ -207,7 +207,7 @@ func (s *Space) Validate(g []int) error {
 	}
 	for i, x := range g {
 		v := &s.vars[i]
-		if s.Active(g, i) {
+		if len(s.conds[i]) == 0 || s.Active(g, i) {
 			if x < 0 || x >= v.Choices {
 				return fmt.Errorf("search: gene %q = %d outside 0..%d", v.Name, x, v.Choices-1)
 			}

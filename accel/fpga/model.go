@@ -305,8 +305,9 @@ func (d Design) shapes(b workload.Block, dst []layerShape) ([]layerShape, int64,
 		if err := d.matches(i, wl); err != nil {
 			return dst, 0, err
 		}
-		m, _, _ := workload.Totals(ks)
-		macs += m
+		for _, k := range ks {
+			macs += k.MACs
+		}
 		s := layerShape{n: sizes.Nodes, edges: sizes.NNZ + sizes.Nodes, f: int64(wl.F)}
 		if i == 0 && d.InputNNZ > 0 {
 			if d.InputNNZ > sizes.Nodes*s.f {
