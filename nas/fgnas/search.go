@@ -203,14 +203,24 @@ func (pr *Pricer) release() {
 // evaluate is Eq. 5: reward 0 (objective 0) when the design is infeasible,
 // else the validation accuracy of the trained, quantised network.
 func (p *Problem) evaluate(g []int, quantise bool) (search.Evaluation, error) {
-	pr := p.pooledPricer()
-	defer pr.release()
-	c, s, err := pr.Hardware(g)
+	s, err := p.sample(g, quantise)
 	if err != nil {
 		return search.Evaluation{}, err
 	}
-	if !s.Feasible {
+	if !s.Trained {
 		return search.Evaluation{Objectives: []float64{0}, Constraints: []float64{1}, Info: s}, nil
+	}
+	return search.Evaluation{Objectives: []float64{-s.Val}, Info: s}, nil
+}
+
+// sample prices g's design and, when it is feasible, trains its network
+// (quantised to its bits when quantise).
+func (p *Problem) sample(g []int, quantise bool) (Sample, error) {
+	pr := p.pooledPricer()
+	defer pr.release()
+	c, s, err := pr.Hardware(g)
+	if err != nil || !s.Feasible {
+		return s, err
 	}
 	// The oracle may keep what it is given: not the pricer's storage.
 	arch, bits := slices.Clone(c.Arch), slices.Clone(c.Bits)
@@ -219,10 +229,10 @@ func (p *Problem) evaluate(g []int, quantise bool) (search.Evaluation, error) {
 	}
 	s.Val, s.Test, err = p.Oracle(arch, bits)
 	if err != nil {
-		return search.Evaluation{}, fmt.Errorf("fgnas: training %s: %w", arch, err)
+		return Sample{}, fmt.Errorf("fgnas: training %s: %w", arch, err)
 	}
 	s.Trained = true
-	return search.Evaluation{Objectives: []float64{-s.Val}, Info: s}, nil
+	return s, nil
 }
 
 // Controller settings of FGNAS section 3.2 and 4.3.
@@ -324,11 +334,10 @@ func (p *Problem) Random(ctx context.Context, trained int, seed uint64) (*RunRes
 		}
 		seen[h] = append(seen[h], g)
 		out.Episodes++
-		ev, err := p.evaluate(g, true)
+		s, err := p.sample(g, true)
 		if err != nil {
 			return nil, err
 		}
-		s := ev.Info.(Sample)
 		s.Episode = out.Episodes - 1
 		out.Samples = append(out.Samples, s)
 		if s.Trained {
