@@ -367,6 +367,21 @@ func BenchmarkEvaluate(b *testing.B) {
 			}
 		}
 	})
+	// A search's loop: one unit reset to each design, its work rebuilt.
+	b.Run("reset+run", func(b *testing.B) {
+		var u Unit
+		var blk workload.Block
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := u.Reset(d, Options{}); err != nil {
+				b.Fatal(err)
+			}
+			d.BlockInto(&blk, cora, coraFeatures)
+			if _, err := u.Run(hw.BlockWork(blk)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 // With the concrete graph the edge stages split their work by each block's
