@@ -279,6 +279,13 @@ func TestBadInput(t *testing.T) {
 func TestReset(t *testing.T) {
 	var u Unit
 	var blk workload.Block
+	// A zero Unit has no design: no resources, and no work fits it.
+	if u.Usage() != (hw.Resources{}) {
+		t.Errorf("zero unit uses %+v", u.Usage())
+	}
+	if _, err := u.Run(hw.BlockWork(gcn8(2, bits8).Block(cora, coraFeatures))); err == nil {
+		t.Error("zero unit ran a work")
+	}
 	for _, opt := range []Options{{}, {Pipelined: true}, {Published: true, SerialHeads: true}, {Model: FGNASCode}} {
 		for i, d := range append(designs(), gcn8(3, bits8), gcn8(1, bits8)) {
 			fresh, err := New(d, opt)

@@ -138,6 +138,9 @@ func (u *Unit) Reset(d Design, opt Options) error {
 // Reset: the searches never ask.
 func (u *Unit) usage() hw.Resources {
 	var use hw.Resources
+	if len(u.d.Layers) == 0 { // a zero Unit
+		return use
+	}
 	if u.opt.Model == Gnnsim {
 		// The buffers depend on the graph too (its nodes and the first
 		// layer's input width): Usage prices them for one node and the
