@@ -217,13 +217,18 @@ func (p *Problem) evaluate(g []int, quantise bool) (search.Evaluation, error) {
 // (quantised to its bits when quantise).
 func (p *Problem) sample(g []int, quantise bool) (Sample, error) {
 	pr := p.pooledPricer()
-	defer pr.release()
 	c, s, err := pr.Hardware(g)
+	var arch Arch
+	var bits Bits
+	if err == nil && s.Feasible {
+		// The oracle may keep what it is given: copies, not the pricer's
+		// storage.
+		arch, bits = slices.Clone(c.Arch), slices.Clone(c.Bits)
+	}
+	pr.release() // before the training, which may take long
 	if err != nil || !s.Feasible {
 		return s, err
 	}
-	// The oracle may keep what it is given: not the pricer's storage.
-	arch, bits := slices.Clone(c.Arch), slices.Clone(c.Bits)
 	if !quantise {
 		bits = nil
 	}
