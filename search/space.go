@@ -160,15 +160,25 @@ func (s *Space) ActiveGenes(g []int) []int {
 
 // Sample draws a valid genome: each active variable uniformly.
 func (s *Space) Sample(r *rand.Rand) []int {
-	g := make([]int, len(s.vars))
+	return s.AppendSample(make([]int, 0, len(s.vars)), r)
+}
+
+// AppendSample appends a genome drawn as Sample draws it (the same draws
+// from r) to dst: the allocation-free form for loops that draw into a
+// reused buffer.
+func (s *Space) AppendSample(dst []int, r *rand.Rand) []int {
+	n := len(dst)
+	dst = slices.Grow(dst, len(s.vars))[:n+len(s.vars)]
+	g := dst[n:]
 	for i := range g {
-		if s.Active(g, i) {
+		// Active reads only the genes before i, all drawn by now.
+		if len(s.conds[i]) == 0 || s.Active(g, i) {
 			g[i] = r.IntN(s.vars[i].Choices)
 		} else {
 			g[i] = Inactive
 		}
 	}
-	return g
+	return dst
 }
 
 // Repair makes g valid in place after its genes were changed: inactive
@@ -196,8 +206,8 @@ func (s *Space) Validate(g []int) error {
 		return fmt.Errorf("search: genome has %d genes, space has %d variables", len(g), len(s.vars))
 	}
 	for i, x := range g {
-		v := s.vars[i]
-		if s.Active(g, i) {
+		v := &s.vars[i]
+		if len(s.conds[i]) == 0 || s.Active(g, i) {
 			if x < 0 || x >= v.Choices {
 				return fmt.Errorf("search: gene %q = %d outside 0..%d", v.Name, x, v.Choices-1)
 			}

@@ -274,3 +274,25 @@ func TestGenomeSet(t *testing.T) {
 		}
 	}
 }
+
+// AppendSample draws what Sample draws, into a reused buffer holding the
+// previous genome (the conditions read the genes just drawn, not stale
+// ones), after what dst holds, and without allocating once grown.
+func TestAppendSample(t *testing.T) {
+	sp := magnasLike(t)
+	r1, r2 := newRand(5), newRand(5)
+	var buf []int
+	for range 500 {
+		want := sp.Sample(r1)
+		buf = sp.AppendSample(buf[:0], r2)
+		if !slices.Equal(buf, want) {
+			t.Fatalf("AppendSample %v, Sample %v", buf, want)
+		}
+	}
+	if got := sp.AppendSample([]int{42}, r2); got[0] != 42 || len(got) != 1+sp.Len() || sp.Validate(got[1:]) != nil {
+		t.Fatalf("appended %v", got)
+	}
+	if n := testing.AllocsPerRun(100, func() { buf = sp.AppendSample(buf[:0], r2) }); n != 0 {
+		t.Errorf("AppendSample into a grown buffer: %v allocations", n)
+	}
+}

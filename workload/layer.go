@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Size is the graph a layer runs on, as far as cost is concerned: its nodes
@@ -527,15 +528,16 @@ func (l Layer) AppendKernels(dst []Kernel, in Size) ([]Kernel, error) {
 		dst = append(dst, ew(Max, "aggregate", A*F, A*F+A, N*F), gemm("combine", N, 2*F, G))
 	case GAT:
 		h := or1(l.Heads)
+		// Every head does the same work.
+		comb := gemm("combine", N, F, G+2)
+		if l.sparseInput() {
+			comb = xw("combine", G+2)
+		}
+		attn := Kernel{Class: EdgeWise, Name: "attention", M: N, K: N, N: 1, NNZ: A + N, MACs: A + N, Ops: 3 * (A + N), InElems: 2*N + A, OutElems: A + N}
+		aggr := spmm("aggregate", A+N, G)
+		dst = slices.Grow(dst, 3*int(h)+1)
 		for range h {
-			comb := gemm("combine", N, F, G+2)
-			if l.sparseInput() {
-				comb = xw("combine", G+2)
-			}
-			dst = append(dst,
-				comb,
-				Kernel{Class: EdgeWise, Name: "attention", M: N, K: N, N: 1, NNZ: A + N, MACs: A + N, Ops: 3 * (A + N), InElems: 2*N + A, OutElems: A + N},
-				spmm("aggregate", A+N, G))
+			dst = append(dst, comb, attn, aggr)
 		}
 		if l.Last && h > 1 {
 			dst = append(dst, Kernel{Class: ElementWise, Name: "head-mean", M: N, N: G, Ops: h * N * G, InElems: h * N * G, OutElems: N * G})

@@ -235,14 +235,22 @@ func (d Design) Layer(i, f int) workload.Layer {
 // Block returns the workload of d on a graph of Size in with features
 // input features per node: the work Run prices.
 func (d Design) Block(in workload.Size, features int) workload.Block {
-	b := workload.Block{Name: "fgnas", Kind: workload.GNNLayer, In: in}
+	b := workload.Block{Layers: make([]workload.Layer, 0, len(d.Layers))}
+	d.BlockInto(&b, in, features)
+	return b
+}
+
+// BlockInto sets *b to d.Block(in, features), reusing the storage of
+// b.Layers: the allocation-free form for loops that price one design after
+// another.
+func (d Design) BlockInto(b *workload.Block, in workload.Size, features int) {
+	*b = workload.Block{Name: "fgnas", Kind: workload.GNNLayer, In: in, Layers: b.Layers[:0]}
 	f := features
 	for i := range d.Layers {
 		l := d.Layer(i, f)
 		b.Layers = append(b.Layers, l)
 		f = l.OutWidth()
 	}
-	return b
 }
 
 // outWidth is the width layer i writes: Heads*Embed, or Embed for the last

@@ -13,7 +13,9 @@
 // configuration; Run prices the workload.Block of the design's layers
 // (Design.Block builds it) on a graph size. The first layer's input
 // non-zeros are a field of the design (InputNNZ), since a Size knows only
-// the adjacency.
+// the adjacency. A loop that prices one design after another (a search)
+// reuses one Unit per goroutine with Unit.Reset and one Block with
+// Design.BlockInto: pricing then allocates nothing.
 //
 // # Stages (per layer, per head; N nodes, E = adjacency entries + N)
 //

@@ -2,6 +2,8 @@ package fpga
 
 import (
 	"fmt"
+	"reflect"
+	"strings"
 	"testing"
 
 	"gnnsim/graphs"
@@ -272,6 +274,80 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
+// A reused unit prices every design as a new one does, under every model
+// and timing; a failed Reset leaves it as it was; BlockInto builds Block.
+func TestReset(t *testing.T) {
+	var u Unit
+	var blk workload.Block
+	// A zero Unit has no design: no resources, and no work fits it.
+	if u.Usage() != (hw.Resources{}) {
+		t.Errorf("zero unit uses %+v", u.Usage())
+	}
+	if _, err := u.Run(hw.BlockWork(gcn8(2, bits8).Block(cora, coraFeatures))); err == nil {
+		t.Error("zero unit ran a work")
+	}
+	for _, opt := range []Options{{}, {Pipelined: true}, {Published: true, SerialHeads: true}, {Model: FGNASCode}} {
+		for i, d := range append(designs(), gcn8(3, bits8), gcn8(1, bits8)) {
+			fresh, err := New(d, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := u.Reset(d, opt); err != nil {
+				t.Fatal(err)
+			}
+			want := d.Block(cora, coraFeatures)
+			d.BlockInto(&blk, cora, coraFeatures)
+			if !reflect.DeepEqual(blk, want) {
+				t.Fatalf("design %d: BlockInto %+v, Block %+v", i, blk, want)
+			}
+			a, errA := fresh.Evaluate(hw.BlockWork(want))
+			b, errB := u.Evaluate(hw.BlockWork(blk))
+			if errA != nil || errB != nil || !reflect.DeepEqual(a, b) {
+				t.Fatalf("%+v design %d: reset unit %+v (%v), new unit %+v (%v)", opt, i, b, errB, a, errA)
+			}
+			if fresh.Usage() != u.Usage() || !reflect.DeepEqual(fresh.Design(), u.Design()) {
+				t.Fatalf("%+v design %d: reset unit differs from a new one", opt, i)
+			}
+		}
+		before := u.Usage()
+		if err := u.Reset(Design{}, opt); err == nil {
+			t.Fatal("Reset accepted a design without layers")
+		}
+		if u.Usage() != before {
+			t.Fatal("a failed Reset changed the unit")
+		}
+	}
+}
+
+// Bad works are errors of Run, never panics: sizes no graph has, counts
+// beyond int64, layers no design has.
+func TestBadWork(t *testing.T) {
+	good := gcn8(4, bits8)
+	for _, opt := range []Options{{}, {Model: FGNASCode}} {
+		u, err := New(good, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, edit := range map[string]func(*workload.Block){
+			"negative entries":  func(b *workload.Block) { b.In.NNZ = -1 },
+			"too many entries":  func(b *workload.Block) { b.In.NNZ = b.In.Nodes*b.In.Nodes + b.In.Nodes },
+			"too many nodes":    func(b *workload.Block) { b.In.Nodes = workload.MaxNodes + 1 },
+			"overflowing width": func(b *workload.Block) { b.In.Nodes, b.In.NNZ = workload.MaxNodes, workload.MaxNodes*1000 },
+			"bad heads":         func(b *workload.Block) { b.Layers[0].Heads = 100 },
+			"bad kind":          func(b *workload.Block) { b.Layers[1].Kind = workload.Conv },
+			"bad width":         func(b *workload.Block) { b.Layers[0].F = 0 },
+		} {
+			b := good.Block(cora, coraFeatures)
+			edit(&b)
+			if _, err := u.Run(hw.BlockWork(b)); err == nil {
+				t.Errorf("%s: %s accepted", opt.Model, name)
+			} else if !strings.HasPrefix(err.Error(), "fpga: ") {
+				t.Errorf("%s: %s: error %q does not name the model", opt.Model, name, err)
+			}
+		}
+	}
+}
+
 func BenchmarkEvaluate(b *testing.B) {
 	d := designs()[20]
 	w := hw.BlockWork(d.Block(cora, coraFeatures))
@@ -294,6 +370,21 @@ func BenchmarkEvaluate(b *testing.B) {
 		for b.Loop() {
 			u, _ := New(d, Options{})
 			if _, err := u.Run(w); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	// A search's loop: one unit reset to each design, its work rebuilt.
+	b.Run("reset+run", func(b *testing.B) {
+		var u Unit
+		var blk workload.Block
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := u.Reset(d, Options{}); err != nil {
+				b.Fatal(err)
+			}
+			d.BlockInto(&blk, cora, coraFeatures)
+			if _, err := u.Run(hw.BlockWork(blk)); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -282,29 +282,41 @@ func addRes(a, b hw.Resources) hw.Resources {
 	return hw.Resources{LUT: a.LUT + b.LUT, FF: a.FF + b.FF, DSP: a.DSP + b.DSP, BRAM: a.BRAM + b.BRAM, OnChipBytes: a.OnChipBytes + b.OnChipBytes}
 }
 
-// shapes returns the stage-model shape of every layer of b, checking that
-// b is the work of d (the same widths and heads, layer by layer).
-func (d Design) shapes(b workload.Block, dst []layerShape) ([]layerShape, error) {
+// shapes returns the stage-model shape of every layer of b and the MACs
+// of b's kernels, checking that b is the work of d (the same widths and
+// heads, layer by layer) and that its layers and sizes are valid.
+func (d Design) shapes(b workload.Block, dst []layerShape) ([]layerShape, int64, error) {
 	if len(b.Layers) != len(d.Layers) {
-		return dst, errLayers(len(b.Layers), len(d.Layers))
+		return dst, 0, errLayers(len(b.Layers), len(d.Layers))
 	}
+	// One layer's kernels at a time (a GAT layer has three per head, so
+	// 64 hold 21 heads without allocating): the report needs their MACs
+	// only. Each layer runs on its predecessor's output Size, as in
+	// Block.AppendKernels (the kinds matches admits keep their input's).
+	var kbuf [64]workload.Kernel
+	var macs int64
 	sizes := b.In
 	for i, wl := range b.Layers {
-		if err := wl.Validate(); err != nil {
-			return dst, wrapLayer(i, err)
+		// AppendKernels validates the layer and its input Size first.
+		ks, err := wl.AppendKernels(kbuf[:0], sizes)
+		if err != nil {
+			return dst, 0, wrapLayer(i, err)
 		}
 		if err := d.matches(i, wl); err != nil {
-			return dst, err
+			return dst, 0, err
+		}
+		for _, k := range ks {
+			macs += k.MACs
 		}
 		s := layerShape{n: sizes.Nodes, edges: sizes.NNZ + sizes.Nodes, f: int64(wl.F)}
 		if i == 0 && d.InputNNZ > 0 {
 			if d.InputNNZ > sizes.Nodes*s.f {
-				return dst, errNNZ(d.InputNNZ, sizes.Nodes, s.f)
+				return dst, 0, errNNZ(d.InputNNZ, sizes.Nodes, s.f)
 			}
 			s.inNNZ = d.InputNNZ
 		}
 		dst = append(dst, s)
 		sizes = wl.Out(sizes)
 	}
-	return dst, nil
+	return dst, macs, nil
 }

@@ -3,6 +3,7 @@ package fpga
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"gnnsim/hw"
 	"gnnsim/workload"
@@ -74,70 +75,94 @@ type Options struct {
 
 // Unit is a Design on an FPGA: an hw.Unit, hw.Budgeted and hw.Clocked.
 type Unit struct {
-	d     Design
-	opt   Options
-	attn  []Attention
-	outW  []int64
-	usage hw.Resources
+	d    Design
+	opt  Options
+	attn []Attention
+	outW []int64
 }
 
 // New returns the unit of design d.
 func New(d Design, opt Options) (*Unit, error) {
-	if err := d.Validate(); err != nil {
+	u := new(Unit)
+	if err := u.Reset(d, opt); err != nil {
 		return nil, err
+	}
+	return u, nil
+}
+
+// Reset makes u the unit of design d under opt, as New does, reusing u's
+// storage: the allocation-free form for loops that price one design after
+// another (one Unit per goroutine). On error u is left as it was. A Design
+// that u.Design returned before shares u's storage and changes with it.
+func (u *Unit) Reset(d Design, opt Options) error {
+	if err := d.Validate(); err != nil {
+		return err
 	}
 	switch {
 	case opt.BlockNodes < 0:
-		return nil, fmt.Errorf("fpga: block of %d nodes", opt.BlockNodes)
+		return fmt.Errorf("fpga: block of %d nodes", opt.BlockNodes)
 	case opt.Budget.LatencyPS < 0:
-		return nil, fmt.Errorf("fpga: latency budget %d ps: want 0 (no limit) or more", opt.Budget.LatencyPS)
+		return fmt.Errorf("fpga: latency budget %d ps: want 0 (no limit) or more", opt.Budget.LatencyPS)
 	case opt.Budget.LUT < 0 || opt.Budget.FF < 0 || opt.Budget.DSP < 0 || opt.Budget.BRAM < 0 || opt.Budget.OnChipBytes < 0:
 		r := opt.Budget
-		return nil, fmt.Errorf("fpga: negative budget (LUT %d, FF %d, DSP %d, BRAM %d, on-chip %d bytes): want 0 (no limit) or more", r.LUT, r.FF, r.DSP, r.BRAM, r.OnChipBytes)
+		return fmt.Errorf("fpga: negative budget (LUT %d, FF %d, DSP %d, BRAM %d, on-chip %d bytes): want 0 (no limit) or more", r.LUT, r.FF, r.DSP, r.BRAM, r.OnChipBytes)
 	}
 	if int(opt.Model) >= len(modelNames) {
-		return nil, fmt.Errorf("fpga: unknown model %d", opt.Model)
+		return fmt.Errorf("fpga: unknown model %d", opt.Model)
 	}
 	if opt.Model == FGNASCode {
 		if err := codeValidate(d); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if opt.BlockNodes == 0 {
 		opt.BlockNodes = 64
 	}
-	u := &Unit{d: d, opt: opt}
-	u.d.Layers = append([]LayerDesign(nil), d.Layers...)
+	// The unit keeps its own copy of the layers (d's may change after).
+	n := len(d.Layers)
+	layers := append(u.d.Layers[:0], d.Layers...)
+	*u = Unit{d: d, opt: opt, attn: slices.Grow(u.attn[:0], n), outW: slices.Grow(u.outW[:0], n)}
+	u.d.Layers = layers
 	for i, l := range u.d.Layers {
 		u.attn = append(u.attn, l.Attn)
 		u.outW = append(u.outW, u.d.outWidth(i))
 	}
-	// Resources do not depend on the graph: price the layers on a unit
-	// shape and keep the usage. The code model's depend on the layers'
-	// input widths (t_in is clamped to them): the first layer's is set by
-	// the work, so its usage is priced per evaluation.
-	if opt.Model == Gnnsim {
+	return nil
+}
+
+// usage prices the design's resources without a work. They do not depend
+// on the graph: the layers are priced on a unit shape. The code model's
+// depend on the layers' input widths (t_in is clamped to them): the first
+// layer's is set by the work, so its usage is priced per evaluation. It is
+// computed when asked for (a report's Resources are the work's), not by
+// Reset: the searches never ask.
+func (u *Unit) usage() hw.Resources {
+	var use hw.Resources
+	if len(u.d.Layers) == 0 { // a zero Unit
+		return use
+	}
+	if u.opt.Model == Gnnsim {
 		// The buffers depend on the graph too (its nodes and the first
 		// layer's input width): Usage prices them for one node and the
 		// first layer's input t_in wide; a report's Resources are the
 		// work's.
 		in := int64(u.d.Layers[0].T.In)
 		for i, l := range u.d.Layers {
-			r := stageModel(l, u.outW[i], layerShape{n: 1, edges: 1, f: in}, false, opt.SerialHeads, i == len(u.d.Layers)-1, int64(opt.BlockNodes))
-			u.usage = addRes(u.usage, r.Use)
+			r := stageModel(l, u.outW[i], layerShape{n: 1, edges: 1, f: in}, false, u.opt.SerialHeads, i == len(u.d.Layers)-1, int64(u.opt.BlockNodes))
+			use = addRes(use, r.Use)
 			in = u.outW[i]
 		}
-	} else {
-		// Usage without a work: the first layer's input taken wider than
-		// its t_in (true of every real graph); Run's report is exact.
-		in := int64(u.d.Layers[0].T.In) + 1
-		for i := range u.d.Layers {
-			st := u.codeLayer(i, in, codeGraph{})
-			u.usage = addRes(u.usage, st.Use)
-			in = u.outW[i]
-		}
+		return use
 	}
-	return u, nil
+	// Usage without a work: the first layer's input taken wider than its
+	// t_in (true of every real graph); Run's report is exact.
+	in := int64(u.d.Layers[0].T.In) + 1
+	for i := range u.d.Layers {
+		st := u.codeLayer(i, in, codeGraph{})
+		use = addRes(use, st.Use)
+		in = u.outW[i]
+	}
+	return use
 }
 
 // Name returns "fpga".
@@ -147,7 +172,7 @@ func (u *Unit) Name() string { return "fpga" }
 func (u *Unit) ClockHz() float64 { return ClockHz }
 
 // Usage returns the design's resources.
-func (u *Unit) Usage() hw.Resources { return u.usage }
+func (u *Unit) Usage() hw.Resources { return u.usage() }
 
 // Budget returns the device budget.
 func (u *Unit) Budget() hw.Resources { return u.opt.Budget.Resources }
@@ -193,18 +218,20 @@ func (u *Unit) Feasible(w hw.Work) (bool, string, error) {
 func (u *Unit) Assess(w hw.Work) (Report, error) { return u.evaluate(w, u.opt.Pipelined, false) }
 
 func (u *Unit) evaluate(w hw.Work, pipe, keep bool) (Report, error) {
-	r := Report{Budget: u.opt.Budget, Resources: u.usage}
+	r := Report{Budget: u.opt.Budget}
 	if w.Empty() {
+		r.Resources = u.usage()
 		r.Feasible = true
 		return r, nil
 	}
 	var buf [4]layerShape
-	shapes, err := u.d.shapes(w.Block, buf[:0])
+	shapes, macs, err := u.d.shapes(w.Block, buf[:0])
 	if err != nil {
 		return r, err
 	}
+	r.Cost.MACs = macs
 	if u.opt.Model == FGNASCode {
-		return u.evaluateCode(r, w, shapes, keep)
+		return u.evaluateCode(r, shapes, keep)
 	}
 	var lbuf [4]LayerReport
 	layers := lbuf[:0]
@@ -223,12 +250,6 @@ func (u *Unit) evaluate(w hw.Work, pipe, keep bool) (Report, error) {
 			cycles = r.PipelinedCycles
 		}
 	}
-	var kbuf [64]workload.Kernel
-	ks, err := w.Block.AppendKernels(kbuf[:0])
-	if err != nil {
-		return r, fmt.Errorf("fpga: %w", err)
-	}
-	r.Cost.MACs, _, _ = workload.Totals(ks)
 	r.Resources = res
 	r.Cost.Cycles = cycles
 	r.Cost.TimePS = hw.PS(cycles, ClockHz)
@@ -258,7 +279,7 @@ func (u *Unit) codeLayer(i int, in int64, g codeGraph) LayerReport {
 // evaluateCode is evaluate under the authors' model: the stages of every
 // layer summed, resources from their table, feasibility by their rule
 // (strict comparisons; every limit, or any resource with AnyResource).
-func (u *Unit) evaluateCode(r Report, w hw.Work, shapes []layerShape, keep bool) (Report, error) {
+func (u *Unit) evaluateCode(r Report, shapes []layerShape, keep bool) (Report, error) {
 	r.Resources = hw.Resources{}
 	var lbuf [4]LayerReport
 	layers := lbuf[:0]
@@ -270,12 +291,6 @@ func (u *Unit) evaluateCode(r Report, w hw.Work, shapes []layerShape, keep bool)
 		r.SummedCycles = hw.SatAdd(r.SummedCycles, lr.Cycles)
 		r.Resources = addRes(r.Resources, lr.Use)
 	}
-	var kbuf [64]workload.Kernel
-	ks, err := w.Block.AppendKernels(kbuf[:0])
-	if err != nil {
-		return r, fmt.Errorf("fpga: %w", err)
-	}
-	r.Cost.MACs, _, _ = workload.Totals(ks)
 	r.Cost.Cycles = r.SummedCycles
 	r.Cost.TimePS = hw.PS(r.SummedCycles, ClockHz)
 	if keep {

@@ -61,6 +61,10 @@
 // the first of up to 200 uniformly drawn ones that has, and runs until it
 // has trained a design. 0 keeps FGNAS's protocol.
 //
+// Problem.Hardware prices one genome's design; a Pricer (Problem.NewPricer,
+// one per goroutine) does the same without allocating, for loops over many
+// designs (the searches, the screen, seed004's feasibility table).
+//
 // What is left out: FGNAS's GPU timings (search effort is reported as
 // trained samples and episodes, not hours), and parameter sharing.
 package fgnas

@@ -5,9 +5,12 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
 	"gnnsim/accel/fpga"
+	"gnnsim/hw"
 )
 
 // standIn is a cheap deterministic accuracy: wider and multi-head networks
@@ -67,6 +70,93 @@ func TestDecode(t *testing.T) {
 	}
 }
 
+// A Pricer prices as a new unit does (decode, fpga.New, Design.Block,
+// Assess) under either model, without allocating; Problem.Hardware's
+// candidates are the caller's; bad genomes are errors, and a Pricer works
+// on after one.
+func TestPricer(t *testing.T) {
+	for _, m := range []fpga.Model{fpga.Gnnsim, fpga.FGNASCode} {
+		p := coraProblem(t, Limits{LatencyMS: 0.8, LUT: 10000, DSP: 10})
+		p.Timing.Model = m
+		sp := p.Space.Joint()
+		pr := p.NewPricer()
+		r := newTestRand(2)
+		first := sp.Sample(r)
+		keep, _, err := p.Hardware(first)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var merged []int
+		for range 300 {
+			g := sp.Sample(r)
+			want, err := p.Space.Decode(g, p.Data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opt := p.Timing
+			opt.Budget = p.Limits.Budget()
+			u, err := fpga.New(want.Design, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, err := u.Assess(hw.BlockWork(want.Design.Block(p.Data.Size, p.Data.Features)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantS := Sample{Genome: g, LatencyMS: float64(rep.Cost.TimePS) * 1e-9, Cycles: rep.Cost.Cycles, Use: rep.Resources, Feasible: rep.Feasible, Over: rep.Over}
+			for name, price := range map[string]func([]int) (Candidate, Sample, error){"problem": p.Hardware, "pricer": pr.Hardware} {
+				c, s, err := price(g)
+				if err != nil || !reflect.DeepEqual(c, want) || !reflect.DeepEqual(s, wantS) {
+					t.Fatalf("%s %s: %+v %+v (%v), want %+v %+v", m, name, c, s, err, want, wantS)
+				}
+			}
+			// Merging the parts back gives the genome, into a reused buffer too.
+			hwPart, archPart := part(p, g, Hardware), part(p, g, Architecture)
+			merged = p.Space.AppendMerge(merged[:0], Hardware, hwPart, g)
+			if !slices.Equal(merged, g) || !slices.Equal(p.Space.Merge(Architecture, archPart, g), g) {
+				t.Fatalf("merge of %v gives %v", g, merged)
+			}
+		}
+		if again, _ := p.Space.Decode(first, p.Data); !reflect.DeepEqual(keep, again) {
+			t.Fatalf("%s: Problem.Hardware's candidate changed under later calls: %+v, want %+v", m, keep, again)
+		}
+		if n := testing.AllocsPerRun(100, func() {
+			if _, _, err := pr.Hardware(first); err != nil {
+				t.Fatal(err)
+			}
+		}); n != 0 {
+			t.Errorf("%s: Pricer.Hardware: %v allocations per design", m, n)
+		}
+		for name, g := range map[string][]int{"short": first[:5], "long": append(slices.Clone(first), 0), "out of range": withGene(first, 0, 99), "negative": withGene(first, 3, -1)} {
+			for _, price := range []func([]int) (Candidate, Sample, error){p.Hardware, pr.Hardware} {
+				if _, _, err := price(g); err == nil || !strings.HasPrefix(err.Error(), "fgnas: ") {
+					t.Errorf("%s: %s genome: error %v", m, name, err)
+				}
+			}
+		}
+		if _, s, err := pr.Hardware(first); err != nil || s.Cycles <= 0 {
+			t.Errorf("%s: pricer after errors: %+v, %v", m, s, err)
+		}
+	}
+}
+
+// part returns the genes of g that belong to part q.
+func part(p *Problem, g []int, q Part) []int {
+	var out []int
+	for i, d := range p.Space.defs {
+		if d.part == q {
+			out = append(out, g[i])
+		}
+	}
+	return out
+}
+
+func withGene(g []int, i, v int) []int {
+	out := slices.Clone(g)
+	out[i] = v
+	return out
+}
+
 func TestSearchesRun(t *testing.T) {
 	p := coraProblem(t, Limits{LatencyMS: 0.8, LUT: 10000, DSP: 10})
 	ctx := context.Background()
@@ -96,20 +186,41 @@ func TestSearchesRun(t *testing.T) {
 func newTestRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 1)) }
 
 // BenchmarkHardware: decode a genome, build its FPGA unit, price it on Cora
-// and judge it: the per-episode hardware cost of every search.
+// and judge it: the per-episode hardware cost of every search, under each
+// cost model (Table 3 runs both).
 func BenchmarkHardware(b *testing.B) {
-	p := coraProblem(b, Limits{LatencyMS: 0.8, LUT: 10000, DSP: 10})
-	r := newTestRand(1)
-	gs := make([][]int, 64)
-	for i := range gs {
-		gs[i] = p.Space.Joint().Sample(r)
-	}
-	i := 0
-	for b.Loop() {
-		if _, _, err := p.Hardware(gs[i%len(gs)]); err != nil {
-			b.Fatal(err)
-		}
-		i++
+	for _, m := range []fpga.Model{fpga.Gnnsim, fpga.FGNASCode} {
+		b.Run(m.String(), func(b *testing.B) {
+			p := coraProblem(b, Limits{LatencyMS: 0.8, LUT: 10000, DSP: 10})
+			p.Timing.Model = m
+			r := newTestRand(1)
+			gs := make([][]int, 64)
+			for i := range gs {
+				gs[i] = p.Space.Joint().Sample(r)
+			}
+			b.Run("problem", func(b *testing.B) {
+				b.ReportAllocs()
+				i := 0
+				for b.Loop() {
+					if _, _, err := p.Hardware(gs[i%len(gs)]); err != nil {
+						b.Fatal(err)
+					}
+					i++
+				}
+			})
+			// What the searches and the feasibility table run.
+			b.Run("pricer", func(b *testing.B) {
+				pr := p.NewPricer()
+				b.ReportAllocs()
+				i := 0
+				for b.Loop() {
+					if _, _, err := pr.Hardware(gs[i%len(gs)]); err != nil {
+						b.Fatal(err)
+					}
+					i++
+				}
+			})
+		})
 	}
 }
 

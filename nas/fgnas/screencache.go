@@ -90,8 +90,13 @@ func (c *ScreenCache) entry(p *Problem, seed uint64, k int, arch []int) (*screen
 func (p *Problem) screenCount(hwSp *search.Space, seed uint64, k int, arch []int, need int) (int, error) {
 	judge := p.Timing
 	judge.Budget = p.Limits.Budget()
+	pr := p.pooledPricer()
+	defer pr.release()
+	var hwg, g []int // reused: a draw keeps its cost, not its genome
 	price := func(r *rand.Rand) (screenDraw, error) {
-		_, s, err := p.Hardware(p.Space.Merge(Hardware, hwSp.Sample(r), arch))
+		hwg = hwSp.AppendSample(hwg[:0], r)
+		g = p.Space.AppendMerge(g[:0], Hardware, hwg, arch)
+		_, s, err := pr.Hardware(g)
 		return screenDraw{use: s.Use, cycles: s.Cycles}, err
 	}
 	n := 0

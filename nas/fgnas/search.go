@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"sync"
 
 	"gnnsim/accel/fpga"
 	"gnnsim/hw"
 	"gnnsim/search"
+	"gnnsim/workload"
 )
 
 // Limits are a hardware specification of FGNAS Table 2: a latency bound,
@@ -131,44 +133,111 @@ func (p *Problem) check() error {
 // Hardware evaluates the FPGA design of a joint genome against the limits
 // (no training).
 func (p *Problem) Hardware(g []int) (Candidate, Sample, error) {
-	c, err := p.Space.Decode(g, p.Data)
-	if err != nil {
-		return c, Sample{}, err
+	pr := p.pooledPricer()
+	defer pr.release()
+	c, s, err := pr.Hardware(g)
+	return c.clone(), s, err
+}
+
+// A Pricer evaluates the FPGA designs of joint genomes of one problem, as
+// Problem.Hardware does, reusing its storage from one design to the next:
+// after the first, a design costs no allocation. The Candidate it returns
+// shares that storage and is valid until its next call. A Pricer is not
+// safe for concurrent use: give each goroutine its own.
+type Pricer struct {
+	p     *Problem
+	c     Candidate
+	unit  fpga.Unit
+	block workload.Block
+}
+
+// NewPricer returns a Pricer of p's designs.
+func (p *Problem) NewPricer() *Pricer {
+	pr := &Pricer{p: p}
+	if p.Space != nil {
+		// Sized for p's networks: even the first design grows nothing.
+		n := p.Space.Layers
+		pr.c = Candidate{Arch: make(Arch, 0, n), Bits: make(Bits, 0, n), Design: fpga.Design{Layers: make([]fpga.LayerDesign, 0, n)}}
+		pr.block.Layers = make([]workload.Layer, 0, n)
 	}
+	return pr
+}
+
+// Hardware is Problem.Hardware.
+func (pr *Pricer) Hardware(g []int) (Candidate, Sample, error) {
+	p := pr.p
+	if err := p.Space.DecodeInto(&pr.c, g, p.Data); err != nil {
+		return Candidate{}, Sample{}, err
+	}
+	c := pr.c
 	opt := p.Timing
 	opt.Budget = p.Limits.Budget()
-	u, err := fpga.New(c.Design, opt)
-	if err != nil {
+	if err := pr.unit.Reset(c.Design, opt); err != nil {
 		return c, Sample{}, err
 	}
-	w := hw.BlockWork(c.Design.Block(p.Data.Size, p.Data.Features))
-	r, err := u.Assess(w)
+	c.Design.BlockInto(&pr.block, p.Data.Size, p.Data.Features)
+	r, err := pr.unit.Assess(hw.BlockWork(pr.block))
 	if err != nil {
 		return c, Sample{}, err
 	}
 	return c, Sample{Genome: g, LatencyMS: float64(r.Cost.TimePS) * 1e-9, Cycles: r.Cost.Cycles, Use: r.Resources, Feasible: r.Feasible, Over: r.Over}, nil
 }
 
+// pricers hold Pricers for Problem.Hardware and the searches'
+// evaluations, which run on the searches' worker goroutines.
+var pricers = sync.Pool{New: func() any { return new(Pricer) }}
+
+// pooledPricer returns a Pricer of p's designs from pricers; release
+// returns it.
+func (p *Problem) pooledPricer() *Pricer {
+	pr := pricers.Get().(*Pricer)
+	pr.p = p
+	return pr
+}
+
+func (pr *Pricer) release() {
+	pr.p = nil // the pool keeps storage, not problems
+	pricers.Put(pr)
+}
+
 // evaluate is Eq. 5: reward 0 (objective 0) when the design is infeasible,
 // else the validation accuracy of the trained, quantised network.
 func (p *Problem) evaluate(g []int, quantise bool) (search.Evaluation, error) {
-	c, s, err := p.Hardware(g)
+	s, err := p.sample(g, quantise)
 	if err != nil {
 		return search.Evaluation{}, err
 	}
-	if !s.Feasible {
+	if !s.Trained {
 		return search.Evaluation{Objectives: []float64{0}, Constraints: []float64{1}, Info: s}, nil
 	}
-	bits := c.Bits
+	return search.Evaluation{Objectives: []float64{-s.Val}, Info: s}, nil
+}
+
+// sample prices g's design and, when it is feasible, trains its network
+// (quantised to its bits when quantise).
+func (p *Problem) sample(g []int, quantise bool) (Sample, error) {
+	pr := p.pooledPricer()
+	c, s, err := pr.Hardware(g)
+	var arch Arch
+	var bits Bits
+	if err == nil && s.Feasible {
+		// The oracle may keep what it is given: copies, not the pricer's
+		// storage.
+		arch, bits = slices.Clone(c.Arch), slices.Clone(c.Bits)
+	}
+	pr.release() // before the training, which may take long
+	if err != nil || !s.Feasible {
+		return s, err
+	}
 	if !quantise {
 		bits = nil
 	}
-	s.Val, s.Test, err = p.Oracle(c.Arch, bits)
+	s.Val, s.Test, err = p.Oracle(arch, bits)
 	if err != nil {
-		return search.Evaluation{}, fmt.Errorf("fgnas: training %s: %w", c.Arch, err)
+		return Sample{}, fmt.Errorf("fgnas: training %s: %w", arch, err)
 	}
 	s.Trained = true
-	return search.Evaluation{Objectives: []float64{-s.Val}, Info: s}, nil
+	return s, nil
 }
 
 // Controller settings of FGNAS section 3.2 and 4.3.
@@ -270,11 +339,10 @@ func (p *Problem) Random(ctx context.Context, trained int, seed uint64) (*RunRes
 		}
 		seen[h] = append(seen[h], g)
 		out.Episodes++
-		ev, err := p.evaluate(g, true)
+		s, err := p.sample(g, true)
 		if err != nil {
 			return nil, err
 		}
-		s := ev.Info.(Sample)
 		s.Episode = out.Episodes - 1
 		out.Samples = append(out.Samples, s)
 		if s.Trained {

@@ -2,6 +2,7 @@ package fgnas
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"gnnsim/accel/fpga"
@@ -184,17 +185,22 @@ func (s *Space) Part(p Part) (*search.Space, error) {
 // Merge returns the joint genome with part p's genes from g and the others
 // from rest.
 func (s *Space) Merge(p Part, g, rest []int) []int {
-	out := make([]int, len(s.defs))
+	return s.AppendMerge(make([]int, 0, len(s.defs)), p, g, rest)
+}
+
+// AppendMerge appends Merge(p, g, rest) to dst: the allocation-free form
+// for loops that merge into a reused buffer.
+func (s *Space) AppendMerge(dst []int, p Part, g, rest []int) []int {
 	k := 0
 	for i, d := range s.defs {
 		if d.part == p {
-			out[i] = g[k]
+			dst = append(dst, g[k])
 			k++
 		} else {
-			out[i] = rest[i]
+			dst = append(dst, rest[i])
 		}
 	}
-	return out
+	return dst
 }
 
 // Candidate is a decoded joint genome.
@@ -204,13 +210,30 @@ type Candidate struct {
 	Design fpga.Design
 }
 
+// clone returns c with storage of its own.
+func (c Candidate) clone() Candidate {
+	c.Arch, c.Bits, c.Design.Layers = slices.Clone(c.Arch), slices.Clone(c.Bits), slices.Clone(c.Design.Layers)
+	return c
+}
+
 // Decode returns the architecture, bit widths and FPGA design of a joint
 // genome for data.
 func (s *Space) Decode(g []int, data Dataset) (Candidate, error) {
-	if err := s.joint.Validate(g); err != nil {
-		return Candidate{}, fmt.Errorf("fgnas: %w", err)
+	c := Candidate{Arch: make(Arch, 0, s.Layers), Bits: make(Bits, 0, s.Layers), Design: fpga.Design{Layers: make([]fpga.LayerDesign, 0, s.Layers)}}
+	if err := s.DecodeInto(&c, g, data); err != nil {
+		return Candidate{}, err
 	}
-	var c Candidate
+	return c, nil
+}
+
+// DecodeInto sets *c to Decode(g, data), reusing the storage of c's
+// slices: the allocation-free form for loops that price one genome after
+// another. On error *c is left as it was.
+func (s *Space) DecodeInto(c *Candidate, g []int, data Dataset) error {
+	if err := s.joint.Validate(g); err != nil {
+		return fmt.Errorf("fgnas: %w", err)
+	}
+	*c = Candidate{Arch: c.Arch[:0], Bits: c.Bits[:0], Design: fpga.Design{Layers: c.Design.Layers[:0]}}
 	k := 0
 	next := func() int { x := g[k]; k++; return x }
 	for l := range s.Layers {
@@ -234,7 +257,7 @@ func (s *Space) Decode(g []int, data Dataset) (Candidate, error) {
 		c.Design.Layers = append(c.Design.Layers, ld)
 	}
 	c.Design.InputNNZ = data.FeatureNNZ
-	return c, nil
+	return nil
 }
 
 // Format renders a joint genome.

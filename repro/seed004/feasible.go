@@ -84,26 +84,27 @@ func feasibility(sets []specSet, models []verdictModel, pricing []fpga.Options, 
 				rows[m] = append(rows[m], FeasibleRow{Data: d.Name, LatencyMS: l.LatencyMS, LUT: l.LUT, DSP: l.DSP, Model: vm.name, Draws: int64(draws)})
 			}
 		}
-		probs := make([]*fgnas.Problem, len(pricing))
+		pricers := make([]*fgnas.Pricer, len(pricing))
 		for i, opt := range pricing {
-			probs[i] = &fgnas.Problem{Space: sp, Data: d, Timing: opt}
+			pricers[i] = (&fgnas.Problem{Space: sp, Data: d, Timing: opt}).NewPricer()
 		}
 		priced := make([]fgnas.Sample, len(pricing))
 		pricedReLU := make([]fgnas.Sample, len(pricing))
 		r := rand.New(rand.NewPCG(seed, 0x66656173))
+		var g []int // reused: a draw is judged, not kept
 		for range draws {
-			g := sp.Joint().Sample(r)
+			g = sp.Joint().AppendSample(g[:0], r)
 			// The hardware of the same design with ReLU units: the
 			// activation genes' choice 0 (relu, in the fpga order).
 			copy(relu, g)
 			for _, i := range acts {
 				relu[i] = int(fpga.ReLU)
 			}
-			for i, p := range probs {
-				if _, priced[i], err = p.Hardware(g); err != nil {
+			for i, pr := range pricers {
+				if _, priced[i], err = pr.Hardware(g); err != nil {
 					return nil, err
 				}
-				if _, pricedReLU[i], err = p.Hardware(relu); err != nil {
+				if _, pricedReLU[i], err = pr.Hardware(relu); err != nil {
 					return nil, err
 				}
 			}
