@@ -65,17 +65,24 @@
 // 732 s, user 3,551 s), with byte-identical tables. The searches then
 // spent about 600 of their CPU-seconds outside training (measured at 20
 // epochs a network): the LSTM controller (now on package vec's AVX2
-// kernels, 1.7x faster per episode), separate search's screen pricing the
+// kernels), separate search's screen pricing the
 // same hardware draws under each of the 12 specifications (now shared:
 // fgnas.ScreenCache), and about 150 retrainings of networks the oracle's
 // memory bound had evicted (now parked). With those, on the same host
 // the next day: 30 min 58 s (phases 1,320 s, then searches 524 s instead
 // of 732; user 3,605 s), and with the phases beside the searches 30 min
 // 32 s (phases done at 1,148 s, everything at 1,815 s; user 3,512 s, 1.94
-// of 2 cores), tables byte-identical each time. The searches' saving is
-// real, but the phases' training (the same work in every run) took 1,084
-// to 1,320 s from one run to the next, and the full Table 3 sits at the
-// 30-minute target within that spread.
+// of 2 cores), tables byte-identical each time. The phases' training (the
+// same work in every run) took 1,084 to 1,320 s from one run to the next,
+// which left the full Table 3 at the 30-minute target. Then three more
+// changes, each keeping every bit: the trainer sums a row's picked rows
+// in registers (vec.GatherAxpyAVX2, in the sparse first layer and the
+// neighbour sums), the LSTM controller's gates take exp and tanh four
+// lanes at a time (vec.ExpMapAVX2), and a design is priced without
+// allocating (fgnas.Pricer). The full Table 3 then took 24 min 22 s
+// (phases done at 975 s, everything at 1,451 s; user 2,847 s, 1.97 of 2
+// cores, peak RSS 4.5 GB), its six files byte-identical to the 30 min 32
+// s run's.
 //
 // The host's speed varies from run to run by 10-20 % (the "rest" column
 // runs nearly the same code in every row; the 29.5-minute run came on a
