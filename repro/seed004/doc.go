@@ -81,8 +81,9 @@
 // lanes at a time (vec.ExpMapAVX2), and a design is priced without
 // allocating (fgnas.Pricer). The full Table 3 then took 24 min 22 s
 // (phases done at 975 s, everything at 1,451 s; user 2,847 s, 1.97 of 2
-// cores, peak RSS 4.5 GB), its six files byte-identical to the 30 min 32
-// s run's.
+// cores, peak RSS 4.5 GB), and again right after 24 min 39 s (phases
+// 1,001 s, everything 1,467 s; user 2,872 s), its six files byte-identical
+// to the 30 min 32 s run's both times.
 //
 // The host's speed varies from run to run by 10-20 % (the "rest" column
 // runs nearly the same code in every row; the 29.5-minute run came on a
