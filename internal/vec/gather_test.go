@@ -15,20 +15,7 @@ func TestGatherSameBitsAsAxpys(t *testing.T) {
 		t.Skip("no AVX2 on this CPU")
 	}
 	r := rand.New(rand.NewPCG(3, 4))
-	draw := func(n int) []float64 {
-		s := make([]float64, n)
-		for i := range s {
-			switch r.IntN(6) {
-			case 0:
-				s[i] = math.Copysign(0, -1)
-			case 1:
-				s[i] = 0
-			default:
-				s[i] = r.NormFloat64() * math.Exp2(float64(r.IntN(60)-30))
-			}
-		}
-		return s
-	}
+	draw := func(n int) []float64 { return kernelInputs(r, n, 60) }
 	const rows = 9
 	for _, cs := range []int{0, 1, 3} {
 		for _, terms := range []int{1, 2, 5, 17} {
