@@ -312,13 +312,11 @@ func (l *layer) aggregate(d *Data, cf []float64, es, hs int, rows []int32) {
 		case Add, Mean:
 			// The first edge sets the row (every row has its self-loop),
 			// without a pass to clear it: 0 + c*z, the bits of a sum
-			// begun at +0.
-			if a == b {
-				clear(m)
-			}
+			// begun at +0; the sum stays in registers (gatherAxpy).
 			nbr := d.aCol[a:b]
 			switch {
 			case a == b:
+				clear(m)
 			case hs == 0 && cf == nil: // 1 for every edge and head
 				gatherAxpy(m, one[:], 0, nbr, l.z, W)
 			case hs == 0: // one weight for every head
