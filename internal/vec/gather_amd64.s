@@ -13,6 +13,12 @@
 // R13 cs in bytes, R15 idx, R10 len(idx), R12 stride in bytes; R8 (c of
 // the term), R9 (idx of the term), R11 (terms left) and AX (&x row) per
 // chunk.
+// ROWADDR sets AX to &x[idx[e]*stride + t] for the term R9 points at.
+#define ROWADDR \
+	MOVLQSX (R9), AX; \
+	IMULQ   R12, AX; \
+	ADDQ    SI, AX
+
 TEXT ·GatherAxpyAVX2(SB), NOSPLIT, $0-112
 	MOVQ   dst_base+0(FP), DI
 	MOVQ   dst_len+8(FP), CX
@@ -32,9 +38,7 @@ chunk16:
 	MOVQ         R14, R8
 	MOVQ         R15, R9
 	MOVQ         R10, R11
-	MOVLQSX      (R9), AX
-	IMULQ        R12, AX
-	ADDQ         SI, AX
+	ROWADDR
 	VBROADCASTSD (R8), Y0
 	VMULPD       (AX), Y0, Y1
 	VMULPD       32(AX), Y0, Y2
@@ -50,9 +54,7 @@ chunk16:
 terms16:
 	ADDQ         R13, R8
 	ADDQ         $4, R9
-	MOVLQSX      (R9), AX
-	IMULQ        R12, AX
-	ADDQ         SI, AX
+	ROWADDR
 	VBROADCASTSD (R8), Y0
 	VMULPD       (AX), Y0, Y5
 	VMULPD       32(AX), Y0, Y6
@@ -81,9 +83,7 @@ chunk4:
 	MOVQ         R14, R8
 	MOVQ         R15, R9
 	MOVQ         R10, R11
-	MOVLQSX      (R9), AX
-	IMULQ        R12, AX
-	ADDQ         SI, AX
+	ROWADDR
 	VBROADCASTSD (R8), Y0
 	VMULPD       (AX), Y0, Y1
 	VADDPD       Y15, Y1, Y1
@@ -93,9 +93,7 @@ chunk4:
 terms4:
 	ADDQ         R13, R8
 	ADDQ         $4, R9
-	MOVLQSX      (R9), AX
-	IMULQ        R12, AX
-	ADDQ         SI, AX
+	ROWADDR
 	VBROADCASTSD (R8), Y0
 	VMULPD       (AX), Y0, Y5
 	VADDPD       Y1, Y5, Y1
@@ -115,9 +113,7 @@ chunk1:
 	MOVQ    R14, R8
 	MOVQ    R15, R9
 	MOVQ    R10, R11
-	MOVLQSX (R9), AX
-	IMULQ   R12, AX
-	ADDQ    SI, AX
+	ROWADDR
 	VMOVSD  (AX), X1
 	VMULSD  (R8), X1, X1
 	VADDSD  X15, X1, X1
@@ -127,9 +123,7 @@ chunk1:
 terms1:
 	ADDQ    R13, R8
 	ADDQ    $4, R9
-	MOVLQSX (R9), AX
-	IMULQ   R12, AX
-	ADDQ    SI, AX
+	ROWADDR
 	VMOVSD  (AX), X5
 	VMULSD  (R8), X5, X5
 	VADDSD  X1, X5, X1
