@@ -10,8 +10,9 @@ import (
 )
 
 var (
-	fitFlag     = flag.Bool("soc.fit", false, "run TestFitXavier: refit the fitted constants of xavier.yaml to MaGNAS Tables 2 and 3 and print them")
-	fitGlueFlag = flag.Bool("soc.fit.glue", false, "with -soc.fit: fit the alternative without a top-k efficiency of its own (top-k tied to the irregular classes) and with the CPU's glue dispatch (cpu.glue_cycles) free; see soc/doc.go")
+	fitFlag      = flag.Bool("soc.fit", false, "run TestFitXavier: refit the fitted constants of xavier.yaml to MaGNAS Tables 2 and 3 and print them")
+	fitJointFlag = flag.Bool("soc.fit.joint", false, "with -soc.fit: fit the latency and power constants together to Tables 2 and 3's latencies and energies (the energies then also inform the split of a frame between the host and the GPU)")
+	fitGlueFlag  = flag.Bool("soc.fit.glue", false, "with -soc.fit: fit the alternative without a top-k efficiency of its own (top-k tied to the irregular classes) and with the CPU's glue dispatch (cpu.glue_cycles) free; see soc/doc.go")
 )
 
 // fitParam is one fitted constant: its bounds and how to set it in a spec.
@@ -121,11 +122,11 @@ func cloneEff(m map[string]float64) map[string]float64 {
 
 func sq(x float64) float64 { return x * x }
 
-// fitLoss is the sum of squared log-ratios of ours to Table 2 and to
+// fitLossOf is the sum of squared log-ratios of ours to Table 2 and to
 // Table 3's a3 (the only published figures of a model with fewer blocks,
-// which separate a per-frame cost from a per-block one) for the latencies
-// (energy false) or the energies.
-func fitLoss(s Spec, energy bool) float64 {
+// which separate a per-frame cost from a per-block one) over the latencies
+// (lat), the energies (energy) or both.
+func fitLossOf(s Spec, lat, energy bool) float64 {
 	soc, err := New(s)
 	if err != nil {
 		return math.Inf(1)
@@ -143,17 +144,19 @@ func fitLoss(s Spec, energy bool) float64 {
 		}
 		if energy {
 			l += sq(math.Log(p.gpuMJ/pub.gpuMJ)) + sq(math.Log(p.dlaMJ/pub.dlaMJ))
-		} else {
+		}
+		if lat {
 			l += sq(math.Log(p.gpuMS/pub.gpuMS)) + sq(math.Log(p.dlaMS/pub.dlaMS))
 		}
 	}
 	return l
 }
 
-// fitStage minimises fitLoss over ps (each mapped into its bounds by a
-// logistic) by Nelder-Mead from seeded random starts, and returns the spec
-// with the best values set.
-func fitStage(base Spec, ps []fitParam, energy bool, starts int, rng *rand.Rand) (Spec, []float64, float64) {
+// fitStage minimises loss over ps (each mapped into its bounds by a
+// logistic) by Nelder-Mead from seeded random starts (the first at init's
+// values when init is not nil), and returns the spec with the best values
+// set.
+func fitStage(base Spec, ps []fitParam, loss func(Spec) float64, init []float64, starts int, rng *rand.Rand) (Spec, []float64, float64) {
 	apply := func(x []float64) (Spec, []float64) {
 		s := base
 		s.Units = slices.Clone(base.Units)
@@ -164,12 +167,17 @@ func fitStage(base Spec, ps []fitParam, energy bool, starts int, rng *rand.Rand)
 		}
 		return s, v
 	}
-	f := func(x []float64) float64 { s, _ := apply(x); return fitLoss(s, energy) }
+	f := func(x []float64) float64 { s, _ := apply(x); return loss(s) }
 	best, bestL := []float64(nil), math.Inf(1)
-	for range starts {
+	for st := range starts {
 		x := make([]float64, len(ps))
 		for i := range x {
 			x[i] = 2 * rng.NormFloat64()
+			if st == 0 && init != nil {
+				// the logistic's inverse, kept off the bounds
+				u := min(max((init[i]-ps[i].lo)/(ps[i].hi-ps[i].lo), 1e-6), 1-1e-6)
+				x[i] = math.Log(u / (1 - u))
+			}
 		}
 		for range 2 {
 			x = nelderMead(f, x, 0.5, 250)
@@ -197,18 +205,31 @@ func TestFitXavier(t *testing.T) {
 	if *fitGlueFlag {
 		lp = glueParams
 	}
-	s, v, l := fitStage(base, lp, false, 4, rng)
+	latLoss := func(s Spec) float64 { return fitLossOf(s, true, false) }
+	energyLoss := func(s Spec) float64 { return fitLossOf(s, false, true) }
+	s, v, l := fitStage(base, lp, latLoss, nil, 4, rng)
+	staged := slices.Clone(v)
 	for i, p := range lp {
 		t.Logf("%-45s %.5g  (range %g..%g)", p.name, v[i], p.lo, p.hi)
 	}
 	t.Logf("latency loss %.5f", l)
-	s, v, l = fitStage(s, powerParams, true, 3, rng)
+	s, v, l = fitStage(s, powerParams, energyLoss, nil, 3, rng)
+	staged = append(staged, v...)
 	for i, p := range powerParams {
 		t.Logf("%-45s %.5g  (range %g..%g)", p.name, v[i], p.lo, p.hi)
 	}
 	g, d := unitByName(&s, "gpu"), unitByName(&s, "dla")
 	t.Logf("=> dla.idle_w %.4g, dla.dynamic_w %.4g (gpu idle share %.3f)", d.IdleW, d.DynamicW, g.IdleW/(g.IdleW+g.DynamicW))
 	t.Logf("energy loss %.5f", l)
+	if *fitJointFlag {
+		ps := append(slices.Clone(lp), powerParams...)
+		both := func(s Spec) float64 { return fitLossOf(s, true, true) }
+		s, v, l = fitStage(base, ps, both, staged, 4, rng)
+		for i, p := range ps {
+			t.Logf("joint %-39s %.5g  (range %g..%g)", p.name, v[i], p.lo, p.hi)
+		}
+		t.Logf("joint loss %.5f (latency %.5f, energy %.5f)", l, latLoss(s), energyLoss(s))
+	}
 	soc, err := New(s)
 	if err != nil {
 		t.Fatal(err)
