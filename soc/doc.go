@@ -201,7 +201,11 @@
 // +12 %, +0.3 % (FP32 tensors of 0.25-2.3 MB mostly miss the 512 KB L2:
 // 13 % without it); DLA 1050 MHz nothing. The paper's -30 % at +4.3 %
 // needs a frame whose time hardly depends on the lowered clock while that
-// clock's domain draws a third of the energy. Two replacements of the top-k by
+// clock's domain draws a third of the energy. A grounded voltage curve
+// would widen the gap, not close it: the one public Xavier-SoC GPU table
+// (DRIVE 5.0 guide's nafll_gpu swlut example, ~0.50-0.67 V over the GPU's
+// range; the GPU's volts source in xavier.yaml) halves the GPU's saving
+// at 905.25 MHz (9 % instead of 18 %). Two replacements of the top-k by
 // physical mechanisms (-soc.fit.glue, studied for issue 24 before Table 3
 // entered the fit) fitted Table 2 worse and saved less:
 //
