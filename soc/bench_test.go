@@ -26,6 +26,26 @@ func BenchmarkEvaluate(b *testing.B) {
 	}
 }
 
+// BenchmarkEvaluateLayers is one evaluation of GoogleNet layer-wise (141
+// segments) under a mixed mapping: runs of a block's layers on one unit
+// are planned as one on first use, then looked up.
+func BenchmarkEvaluateLayers(b *testing.B) {
+	s := Default()
+	e := mustEvaluator(b, s, zooModel(b, "googlenet"), Layers)
+	m := randomMapping(Layers, len(e.Segments()), 2, 1)
+	set, _ := s.Setting(nil)
+	var r Result
+	if err := e.EvaluateAt(&r, m, set); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := e.EvaluateAt(&r, m, set); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkEvaluateCold includes building the evaluator and tabulating the
 // costs at one setting: the cost of the first evaluation.
 func BenchmarkEvaluateCold(b *testing.B) {

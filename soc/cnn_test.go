@@ -188,3 +188,45 @@ func TestWinogradShapes(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanOutsideProducers: a negative producer is a tensor written before
+// the plan, through memory: two 1x1 products reading the same one join,
+// reading different ones do not; an epilogue of one does not fuse; a
+// concat of one is copied, not elided.
+func TestPlanOutsideProducers(t *testing.T) {
+	u, _ := Default().Unit("gpu")
+	r := u.(*Roofline)
+	conv := func(n int64) workload.Kernel {
+		return workload.Kernel{Name: "conv", Class: workload.GEMM, M: 196, K: 64, N: n, MACs: 196 * 64 * n, InElems: 196 * 64, WeightElems: 64 * n, OutElems: 196 * n}
+	}
+	act := workload.Kernel{Name: "act", Class: workload.ElementWise, Ops: 196 * 64, InElems: 196 * 64, OutElems: 196 * 64}
+	concat := workload.Kernel{Name: "concat", Class: workload.ElementWise, Ops: 196 * 128, InElems: 196 * 128, OutElems: 196 * 128}
+	for _, tc := range []struct {
+		name  string
+		ks    []workload.Kernel
+		prod  [][]int
+		fused []int // FusedInto per kernel
+	}{
+		{"1x1s of one outside tensor", []workload.Kernel{conv(32), conv(48)}, [][]int{{-1}, {-1}}, []int{-1, 0}},
+		{"1x1s of two outside tensors", []workload.Kernel{conv(32), conv(48)}, [][]int{{-1}, {-2}}, []int{-1, -1}},
+		{"1x1s of the input", []workload.Kernel{conv(32), conv(48)}, [][]int{{}, {}}, []int{-1, 0}},
+		{"epilogue of an outside product", []workload.Kernel{act}, [][]int{{-1}}, []int{-1}},
+		{"epilogue inside", []workload.Kernel{conv(64), act}, [][]int{{-1}, {0}}, []int{-1, 0}},
+		{"concat with an outside part", []workload.Kernel{conv(64), concat}, [][]int{{}, {-1, 0}}, []int{-1, -1}},
+		{"concat in place", []workload.Kernel{conv(64), conv(64), concat}, [][]int{{-1}, {-2}, {0, 1}}, []int{-1, -1, 0}},
+	} {
+		plan, err := r.PlanDAG(tc.ks, tc.prod, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		for i, p := range plan {
+			want := tc.fused[i]
+			if want >= 0 && p.FusedInto < 0 || want < 0 && p.FusedInto >= 0 {
+				t.Errorf("%s: kernel %d fused into %d, want %d", tc.name, i, p.FusedInto, want)
+			}
+		}
+	}
+	if _, err := r.PlanDAG([]workload.Kernel{conv(8)}, [][]int{{0}}, nil); err == nil {
+		t.Error("a kernel reading itself was accepted")
+	}
+}

@@ -51,6 +51,11 @@ type Evaluator struct {
 	gran Granularity
 	segs []Segment
 	nu   int
+	// runs: consecutive segments of one block on one roofline unit run as
+	// one plan (fusion, on-chip buffers and caches across their
+	// boundaries), as a block does; set for splits finer than blocks
+	// whose segments all carry their data flow (Segments' do).
+	runs bool
 
 	mu     sync.RWMutex
 	tables map[int]*table
@@ -89,6 +94,25 @@ type table struct {
 	// kernels: the mapped unit, or the unit it fell back to.
 	first, last []int
 	err         []error
+
+	// units are the units bound at set, roof which of them are Rooflines
+	// (whose runs of segments are planned as one).
+	units   []hw.Unit
+	roof    []bool
+	bwPerPS float64
+	runMu   sync.RWMutex
+	runs    map[int64]*runCost
+}
+
+// runCost is what a run of two or more consecutive segments of one block
+// costs on one unit, planned as one.
+type runCost struct {
+	steps []step
+	ps    int64
+	pj    float64
+	bytes int64
+	busy  []int64 // per unit
+	err   error
 }
 
 // NewEvaluator returns an evaluator of m split at granularity g on s.
@@ -103,7 +127,7 @@ func NewEvaluator(s *SoC, m workload.Model, g Granularity) (*Evaluator, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Evaluator{soc: s, gran: g, segs: segs, nu: len(s.units), tables: map[int]*table{}}, nil
+	return &Evaluator{soc: s, gran: g, segs: segs, nu: len(s.units), runs: g != Blocks, tables: map[int]*table{}}, nil
 }
 
 // NewSegmentEvaluator returns an evaluator of segments the caller made
@@ -112,7 +136,10 @@ func NewEvaluator(s *SoC, m workload.Model, g Granularity) (*Evaluator, error) {
 // do work: layers (Work; Kernels are derived from them when not given) or,
 // for a kernel group, Kernels alone, which only KernelCoster (or Phaser)
 // units can run. The transfers at a change of unit move the
-// segments' InElems and OutElems.
+// segments' InElems and OutElems. When g is finer than blocks and every
+// segment gives its Producers, consecutive segments of one block on one
+// roofline unit are planned as one, as NewEvaluator's are; otherwise each
+// segment is priced alone.
 func NewSegmentEvaluator(s *SoC, segs []Segment, g Granularity) (*Evaluator, error) {
 	if s == nil {
 		return nil, errors.New("soc: nil SoC")
@@ -138,7 +165,11 @@ func NewSegmentEvaluator(s *SoC, segs []Segment, g Granularity) (*Evaluator, err
 			segs[i].Kernels = ks
 		}
 	}
-	return &Evaluator{soc: s, gran: g, segs: segs, nu: len(s.units), tables: map[int]*table{}}, nil
+	runs := g != Blocks
+	for _, sg := range segs {
+		runs = runs && sg.Producers != nil
+	}
+	return &Evaluator{soc: s, gran: g, segs: segs, nu: len(s.units), runs: runs, tables: map[int]*table{}}, nil
 }
 
 // Segments returns the segments mappings assign.
@@ -182,8 +213,13 @@ func (e *Evaluator) build(set Setting) (*table, error) {
 	n, nu := len(e.segs), e.nu
 	t := &table{set: set, platformW: e.soc.PlatformW(set), comp: make([][]step, n*nu), compPS: make([]int64, n*nu), compPJ: make([]float64, n*nu),
 		compB: make([]int64, n*nu), in: make([]step, n*nu), out: make([]step, n*nu), entry: make([]step, n*nu),
-		busy: make([]int64, n*nu*nu), err: make([]error, n*nu), first: make([]int, n*nu), last: make([]int, n*nu)}
+		busy: make([]int64, n*nu*nu), err: make([]error, n*nu), first: make([]int, n*nu), last: make([]int, n*nu),
+		units: units, roof: make([]bool, nu), runs: map[int64]*runCost{}}
+	for u, unit := range units {
+		_, t.roof[u] = unit.(*Roofline)
+	}
 	bwPerPS := env.BytesPerSec * 1e-12
+	t.bwPerPS = bwPerPS
 	// The host's per-frame work precedes the first unit's start; it is
 	// drawn at the platform's power plus the idle power of the unit
 	// waiting on it (counted busy, so BusyPS still sums to the latency).
@@ -201,28 +237,13 @@ func (e *Evaluator) build(set Setting) (*table, error) {
 				t.err[j] = fmt.Errorf("soc: segment %s on %s: %w", sg.Name, e.soc.names[u], err)
 				continue
 			}
-			for _, p := range phases {
-				eu := slices.Index(e.soc.names, p.Unit)
-				if eu < 0 {
-					t.err[j] = fmt.Errorf("soc: segment %s on %s: phase on unknown unit %q", sg.Name, e.soc.names[u], p.Unit)
-					break
-				}
-				if err := p.Cost.Validate(); err != nil {
-					t.err[j] = fmt.Errorf("soc: segment %s on %s: %w", sg.Name, e.soc.names[u], err)
-					break
-				}
-				// A unit cannot move more bytes than the shared memory
-				// carries in the phase's time.
-				ps := max(p.Cost.TimePS, ceilPS(float64(p.Cost.DRAMBytes)/bwPerPS))
-				t.comp[j] = append(t.comp[j], step{unit: eu, ps: ps, pj: p.Cost.EnergyPJ, bytes: p.Cost.DRAMBytes})
-				t.compPS[j] = hw.SatAdd(t.compPS[j], ps)
-				t.compPJ[j] += p.Cost.EnergyPJ
-				t.compB[j] = hw.SatAdd(t.compB[j], p.Cost.DRAMBytes)
-				t.busy[j*nu+eu] = hw.SatAdd(t.busy[j*nu+eu], ps)
-			}
-			if t.err[j] != nil {
+			rc, err := e.phaseSteps(phases, bwPerPS)
+			if err != nil {
+				t.err[j] = fmt.Errorf("soc: segment %s on %s: %w", sg.Name, e.soc.names[u], err)
 				continue
 			}
+			t.comp[j], t.compPS[j], t.compPJ[j], t.compB[j] = rc.steps, rc.ps, rc.pj, rc.bytes
+			copy(t.busy[j*nu:j*nu+nu], rc.busy)
 			t.first[j], t.last[j] = u, u
 			if c := t.comp[j]; len(c) > 0 {
 				t.first[j], t.last[j] = c[0].unit, c[len(c)-1].unit
@@ -247,6 +268,107 @@ func (e *Evaluator) build(set Setting) (*table, error) {
 		}
 	}
 	return t, nil
+}
+
+// phaseSteps turns a run's phases into the steps of a table, each phase
+// taking at least the time the shared memory needs to carry its bytes.
+func (e *Evaluator) phaseSteps(phases []Phase, bwPerPS float64) (runCost, error) {
+	rc := runCost{busy: make([]int64, e.nu)}
+	for _, p := range phases {
+		eu := slices.Index(e.soc.names, p.Unit)
+		if eu < 0 {
+			return rc, fmt.Errorf("phase on unknown unit %q", p.Unit)
+		}
+		if err := p.Cost.Validate(); err != nil {
+			return rc, err
+		}
+		// A unit cannot move more bytes than the shared memory carries in
+		// the phase's time.
+		ps := max(p.Cost.TimePS, ceilPS(float64(p.Cost.DRAMBytes)/bwPerPS))
+		rc.steps = append(rc.steps, step{unit: eu, ps: ps, pj: p.Cost.EnergyPJ, bytes: p.Cost.DRAMBytes})
+		rc.ps = hw.SatAdd(rc.ps, ps)
+		rc.pj += p.Cost.EnergyPJ
+		rc.bytes = hw.SatAdd(rc.bytes, p.Cost.DRAMBytes)
+		rc.busy[eu] = hw.SatAdd(rc.busy[eu], ps)
+	}
+	return rc, nil
+}
+
+// continues reports whether segment i (i > 0) runs in one plan with the
+// segment before it under m: the same block on the same roofline unit, in
+// an evaluator whose segments are finer than blocks.
+func (e *Evaluator) continues(t *table, m Mapping, i int) bool {
+	u := m.Units[i]
+	return e.runs && u == m.Units[i-1] && t.roof[u] && e.segs[i].Block == e.segs[i-1].Block
+}
+
+// runKernels returns the kernels of segments from..to (one block's,
+// consecutive) and their data flow, as one plan reads them: a producer
+// before the run keeps a negative index, distinct per kernel.
+func (e *Evaluator) runKernels(from, to int) ([]workload.Kernel, [][]int) {
+	var ks []workload.Kernel
+	var prod [][]int
+	for q := from; q <= to; q++ {
+		sg := e.segs[q]
+		off := len(ks)
+		ks = append(ks, sg.Kernels...)
+		for k := range sg.Kernels {
+			var ps []int
+			switch {
+			case sg.Producers != nil:
+				ps = make([]int, len(sg.Producers[k]))
+				for j, p := range sg.Producers[k] {
+					ps[j] = off + p
+				}
+			default: // each kernel reads the one before it
+				ps = []int{off + k - 1}
+			}
+			prod = append(prod, ps)
+		}
+	}
+	return ks, prod
+}
+
+// run returns the cost of segments from..to (two or more of one block) on
+// roofline unit u at t's setting, planned as one, computing it on first
+// use.
+func (e *Evaluator) run(t *table, from, to, u int) *runCost {
+	key := (int64(from)*int64(len(e.segs))+int64(to))*int64(e.nu) + int64(u)
+	t.runMu.RLock()
+	rc, ok := t.runs[key]
+	t.runMu.RUnlock()
+	if ok {
+		return rc
+	}
+	t.runMu.Lock()
+	defer t.runMu.Unlock()
+	if rc, ok := t.runs[key]; ok {
+		return rc
+	}
+	ks, prod := e.runKernels(from, to)
+	rc = &runCost{}
+	phases, err := t.units[u].(*Roofline).PhasesDAG(ks, prod, nil)
+	if err == nil {
+		var c runCost
+		c, err = e.phaseSteps(phases, t.bwPerPS)
+		rc = &c
+	}
+	if err != nil {
+		rc.err = fmt.Errorf("soc: segments %s..%s on %s: %w", e.segs[from].Name, e.segs[to].Name, e.soc.names[u], err)
+	}
+	t.runs[key] = rc
+	return rc
+}
+
+// comp returns the compute of segments from..to on unit u: the table's
+// entry for one segment, the run's for more.
+func (e *Evaluator) comp(t *table, from, to, u int) (steps []step, ps int64, pj float64, bytes int64, busy []int64, err error) {
+	if from == to {
+		j := to*e.nu + u
+		return t.comp[j], t.compPS[j], t.compPJ[j], t.compB[j], t.busy[j*e.nu : j*e.nu+e.nu], nil
+	}
+	rc := e.run(t, from, to, u)
+	return rc.steps, rc.ps, rc.pj, rc.bytes, rc.busy, rc.err
 }
 
 // idlePowered is a unit that reports the power it draws while it holds
@@ -363,16 +485,41 @@ func (e *Evaluator) EvaluateAt(r *Result, m Mapping, set Setting) error {
 	}
 	*r = Result{BusyPS: busy}
 	nu := e.nu
+	addComp := func(from, to int) error {
+		_, ps, pj, bytes, b, err := e.comp(t, from, to, m.Units[to])
+		if err != nil {
+			return err
+		}
+		r.LatencyPS = hw.SatAdd(r.LatencyPS, ps)
+		r.EnergyPJ += pj
+		r.DRAMBytes = hw.SatAdd(r.DRAMBytes, bytes)
+		for eu, b := range b {
+			busy[eu] = hw.SatAdd(busy[eu], b)
+		}
+		return nil
+	}
+	// A segment alone adds its compute on its turn, before its transfer
+	// in (the order of the sums is part of the result); a run of segments
+	// planned as one adds it when the run ends.
+	start, n := 0, len(m.Units)
 	for i, u := range m.Units {
 		j := i*nu + u
 		if err := t.err[j]; err != nil {
 			return err
 		}
-		r.LatencyPS = hw.SatAdd(r.LatencyPS, t.compPS[j])
-		r.EnergyPJ += t.compPJ[j]
-		r.DRAMBytes = hw.SatAdd(r.DRAMBytes, t.compB[j])
-		for eu, b := range t.busy[j*nu : j*nu+nu] {
-			busy[eu] = hw.SatAdd(busy[eu], b)
+		if i > 0 && e.continues(t, m, i) {
+			continue
+		}
+		if i > 0 && start < i-1 {
+			if err := addComp(start, i-1); err != nil {
+				return err
+			}
+		}
+		start = i
+		if i+1 == n || !e.continues(t, m, i+1) {
+			if err := addComp(i, i); err != nil {
+				return err
+			}
 		}
 		if i == 0 {
 			x := t.entry[j]
@@ -391,6 +538,11 @@ func (e *Evaluator) EvaluateAt(r *Result, m Mapping, set Setting) error {
 				r.DRAMBytes = hw.SatAdd(r.DRAMBytes, x.bytes)
 				busy[x.unit] = hw.SatAdd(busy[x.unit], x.ps)
 			}
+		}
+	}
+	if start < n-1 {
+		if err := addComp(start, n-1); err != nil {
+			return err
 		}
 	}
 	r.PlatformPJ = t.platformW * float64(r.LatencyPS)

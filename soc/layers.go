@@ -38,8 +38,24 @@ func (e *Evaluator) Layers(m Mapping, set Setting) ([]LayerCost, error) {
 	}
 	var out []LayerCost
 	var plan []Planned
-	for i, sg := range e.segs {
+	for i := 0; i < len(e.segs); i++ {
+		sg := e.segs[i]
 		unit := units[m.Units[i]]
+		if r, ok := unit.(*Roofline); ok && e.runs {
+			// Consecutive segments of one block on one roofline unit run
+			// as one plan, as EvaluateAt prices them.
+			to := i
+			for to+1 < len(e.segs) && m.Units[to+1] == m.Units[i] && e.segs[to+1].Block == sg.Block {
+				to++
+			}
+			rows, err := e.runLayers(r, i, to)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, rows...)
+			i = to
+			continue
+		}
 		b := sg.Work.Block
 		if len(b.Layers) == 0 { // a kernel group
 			c, err := runSegment(unit, sg)
@@ -113,6 +129,58 @@ func (e *Evaluator) Layers(m Mapping, set Setting) ([]LayerCost, error) {
 	return out, nil
 }
 
+// runLayers returns one row per segment of segments from..to (one block's,
+// finer than blocks) run on r as one plan: a layer segment's row is its
+// layer, a kernel group's row the group.
+func (e *Evaluator) runLayers(r *Roofline, from, to int) ([]LayerCost, error) {
+	ks, prod := e.runKernels(from, to)
+	plan, err := r.PlanDAG(ks, prod, nil)
+	if err != nil {
+		return nil, fmt.Errorf("soc: segments %s..%s on %s: %w", e.segs[from].Name, e.segs[to].Name, r.Name(), err)
+	}
+	rows := make([]LayerCost, to-from+1)
+	owner := make([]int, 0, len(ks)) // the row of each kernel
+	for q := from; q <= to; q++ {
+		sg := e.segs[q]
+		row := &rows[q-from]
+		row.Block = blockName(e, sg)
+		row.Name, row.Kind = sg.Name, "kernels"
+		if b := sg.Work.Block; len(b.Layers) == 1 {
+			row.Name, row.Kind = layerName(sg, b, 0, b.Layers[0]), b.Layers[0].Kind.String()
+		}
+		for range sg.Kernels {
+			owner = append(owner, q-from)
+		}
+	}
+	fusedAll := make([]bool, len(rows))
+	for q := range fusedAll {
+		fusedAll[q] = len(e.segs[from+q].Kernels) > 0
+	}
+	for ki, p := range plan {
+		row := &rows[owner[ki]]
+		switch {
+		case row.Unit == "":
+			row.Unit = p.Unit
+		case row.Unit != p.Unit && p.FusedInto < 0:
+			row.Unit += "+" + p.Unit
+		}
+		if p.FusedInto < 0 {
+			fusedAll[owner[ki]] = false
+			row.FusedInto = ""
+		} else if fusedAll[owner[ki]] {
+			row.FusedInto = rows[owner[p.FusedInto]].Name
+		}
+		row.TimePS = hw.SatAdd(row.TimePS, p.Cost.TimePS)
+		row.EnergyPJ += p.Cost.EnergyPJ
+	}
+	for q := range rows {
+		if rows[q].Unit == "" {
+			rows[q].Unit = r.Name()
+		}
+	}
+	return rows, nil
+}
+
 // runSegment prices a segment on a unit as the evaluator does.
 func runSegment(unit hw.Unit, sg Segment) (hw.Cost, error) {
 	if k, ok := unit.(KernelCoster); ok {
@@ -123,6 +191,9 @@ func runSegment(unit hw.Unit, sg Segment) (hw.Cost, error) {
 
 // blockName is the name of the model block a segment belongs to.
 func blockName(e *Evaluator, sg Segment) string {
+	if sg.BlockName != "" {
+		return sg.BlockName
+	}
 	for _, s := range e.segs {
 		if s.Block == sg.Block {
 			name, _, _ := cutLayer(s.Name)

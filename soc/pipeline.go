@@ -140,19 +140,34 @@ func (e *Evaluator) steps(m Mapping, set Setting) ([]step, error) {
 	}
 	var steps []step
 	nu := e.nu
+	start := 0 // of the run of segments planned as one (EvaluateAt)
+	addComp := func(from, to int) error {
+		c, _, _, _, _, err := e.comp(t, from, to, m.Units[to])
+		steps = append(steps, c...)
+		return err
+	}
 	for i, u := range m.Units {
 		j := i*nu + u
 		if err := t.err[j]; err != nil {
 			return nil, err
 		}
+		if i > 0 && e.continues(t, m, i) {
+			continue
+		}
 		if i > 0 {
+			if err := addComp(start, i-1); err != nil {
+				return nil, err
+			}
+			start = i
 			if q := j - nu + m.Units[i-1] - u; t.last[q] != t.first[j] {
 				steps = append(steps, t.out[q], t.in[j])
 			}
 		} else if t.entry[j].ps > 0 {
 			steps = append(steps, t.entry[j])
 		}
-		steps = append(steps, t.comp[j]...)
+	}
+	if err := addComp(start, len(m.Units)-1); err != nil {
+		return nil, err
 	}
 	return steps, nil
 }

@@ -429,8 +429,10 @@ func (r *Roofline) Plan(ks []workload.Kernel, dst []Planned) ([]Planned, error) 
 }
 
 // PlanDAG is Plan with the data flow given: prod[i] lists the kernels of ks
-// whose outputs kernel i reads (empty: it reads from outside ks). On a
-// fusing engine
+// whose outputs kernel i reads (empty: it reads the input of ks). A
+// negative entry names an output written before ks (by kernels another
+// segment ran: -1 the last of them, -2 the one before, ...): it comes
+// from memory, and equal entries are the same tensor. On a fusing engine
 //
 //   - 1x1 products (InElems = M x K) reading the same producers run as one
 //     product (TensorRT's horizontal fusion of an Inception module's 1x1
@@ -473,10 +475,12 @@ func (r *Roofline) PlanDAG(ks []workload.Kernel, prod [][]int, dst []Planned) ([
 	readers := make([]int, n)
 	for i := range ks {
 		for _, p := range src(i) {
-			if p < 0 || p >= i {
+			if p >= i {
 				return dst, fmt.Errorf("soc: %s: kernel %d (%s) reads kernel %d, not an earlier one", r.spec.Name, i, ks[i].Name, p)
 			}
-			readers[p]++
+			if p >= 0 {
+				readers[p]++
+			}
 		}
 	}
 	fused := make([]int, n)
@@ -511,7 +515,7 @@ func (r *Roofline) PlanDAG(ks []workload.Kernel, prod [][]int, dst []Planned) ([
 					break
 				}
 			}
-		case len(ps) == 1 && k.Class == workload.ElementWise && slices.Contains(epilogueNames[:], k.Name):
+		case len(ps) == 1 && ps[0] >= 0 && k.Class == workload.ElementWise && slices.Contains(epilogueNames[:], k.Name):
 			p := ps[0]
 			h := root(p)
 			hk := merged[h]
@@ -525,7 +529,8 @@ func (r *Roofline) PlanDAG(ks []workload.Kernel, prod [][]int, dst []Planned) ([
 		case k.Name == "concat" && len(ps) > 0:
 			all := true
 			for _, p := range ps {
-				all = all && engs[root(p)] == e
+				// an output written before ks reached memory: it is copied
+				all = all && p >= 0 && engs[root(p)] == e
 			}
 			if all {
 				fused[i] = root(ps[len(ps)-1])
@@ -596,7 +601,7 @@ func (r *Roofline) PlanDAG(ks []workload.Kernel, prod [][]int, dst []Planned) ([
 // of kernel h (or of a kernel fused into it).
 func readsFrom(ps []int, h int, root func(int) int) bool {
 	for _, p := range ps {
-		if root(p) == h {
+		if p >= 0 && root(p) == h {
 			return true
 		}
 	}

@@ -50,7 +50,10 @@ func ParseGranularity(s string) (Granularity, error) {
 type Segment struct {
 	Name  string
 	Block int // index of the model block it belongs to
-	Kind  workload.BlockKind
+	// BlockName names that block (empty in segments a caller made: the
+	// block's first segment's name up to its slash is used).
+	BlockName string
+	Kind      workload.BlockKind
 	// Work is the block or layer; its Block.Layers is empty for a kernel
 	// group, which only Kernels describes.
 	Work    hw.Work
@@ -60,9 +63,11 @@ type Segment struct {
 	// on other units. The residual operand a block keeps from its start is
 	// not moved separately.
 	InElems, OutElems int64
-	// Producers lists, per kernel of Kernels, the kernels of the segment
-	// whose outputs it reads (empty: it reads from outside the segment);
-	// nil means each kernel reads the one before it.
+	// Producers lists, per kernel of Kernels, the kernels whose outputs it
+	// reads, by index into Kernels (empty: it reads its block's input;
+	// negative: kernels of the block's earlier segments, -1 the last kernel
+	// before this segment, -2 the one before, ...); nil means each kernel
+	// reads the one before it and the first the segment's input.
 	Producers [][]int
 }
 
@@ -129,15 +134,29 @@ func Segments(m workload.Model, g Granularity) ([]Segment, error) {
 			name = fmt.Sprintf("%s%d", b.Kind, bi)
 		}
 		sizes := b.Sizes()
+		prod, err := producers(b, sizes)
+		if err != nil {
+			return nil, fmt.Errorf("soc: model %s, block %s: %w", m.Name, name, err)
+		}
 		if g == Blocks {
-			prod, err := producers(b, sizes)
-			if err != nil {
-				return nil, fmt.Errorf("soc: model %s, block %s: %w", m.Name, name, err)
-			}
-			segs = append(segs, Segment{Name: name, Block: bi, Kind: b.Kind, Work: hw.BlockWork(b), Kernels: ks,
+			segs = append(segs, Segment{Name: name, Block: bi, BlockName: name, Kind: b.Kind, Work: hw.BlockWork(b), Kernels: ks,
 				InElems: b.InElems(), OutElems: b.OutElems(), Producers: prod})
 			continue
 		}
+		// rel returns the producers of the block's kernels [from, to)
+		// relative to kernel from, so that a run of consecutive segments
+		// of the block can be planned as one (Evaluator).
+		rel := func(from, to int) [][]int {
+			out := make([][]int, to-from)
+			for k := from; k < to; k++ {
+				out[k-from] = make([]int, len(prod[k]))
+				for j, p := range prod[k] {
+					out[k-from][j] = p - from
+				}
+			}
+			return out
+		}
+		off := 0 // the block's kernels before layer li
 		for li, l := range b.Layers {
 			lk, err := l.Kernels(sizes[li])
 			if err != nil {
@@ -151,7 +170,9 @@ func Segments(m workload.Model, g Granularity) ([]Segment, error) {
 			out := l.Out(sizes[li]).Nodes * int64(l.OutWidth())
 			if g == Layers {
 				w := hw.BlockWork(workload.Block{Name: lname, Kind: b.Kind, In: sizes[li], Layers: []workload.Layer{l}})
-				segs = append(segs, Segment{Name: lname, Block: bi, Kind: b.Kind, Work: w, Kernels: lk, InElems: in, OutElems: out})
+				segs = append(segs, Segment{Name: lname, Block: bi, BlockName: name, Kind: b.Kind, Work: w, Kernels: lk, InElems: in, OutElems: out,
+					Producers: rel(off, off+len(lk))})
+				off += len(lk)
 				continue
 			}
 			for start := 0; start < len(lk); {
@@ -163,8 +184,8 @@ func Segments(m workload.Model, g Granularity) ([]Segment, error) {
 				if combination(lk[start].Class) {
 					part = "combine"
 				}
-				s := Segment{Name: lname + "/" + part, Block: bi, Kind: b.Kind, Kernels: lk[start:end:end],
-					InElems: lk[start].InElems, OutElems: lk[end-1].OutElems}
+				s := Segment{Name: lname + "/" + part, Block: bi, BlockName: name, Kind: b.Kind, Kernels: lk[start:end:end],
+					InElems: lk[start].InElems, OutElems: lk[end-1].OutElems, Producers: rel(off+start, off+end)}
 				if start == 0 {
 					s.InElems = in
 				}
@@ -177,6 +198,7 @@ func Segments(m workload.Model, g Granularity) ([]Segment, error) {
 				segs = append(segs, s)
 				start = end
 			}
+			off += len(lk)
 		}
 	}
 	return segs, nil

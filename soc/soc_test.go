@@ -298,13 +298,13 @@ func TestEq67SumOfParts(t *testing.T) {
 	}
 }
 
-// TestGranularitiesAgree: one unit for everything costs the same whether
-// the model is mapped by block, by layer or (GPU) by kernel group when the
-// units neither fuse kernels nor keep intermediates on chip or in a cache;
-// with fusion, the DLA's buffer and the GPU's L2 (the default profile)
-// mapping by block, which lets
-// a layer fuse into the one before it, is never slower nor costlier than
-// mapping by layer (a fused kernel is never slower than its parts apart).
+// TestGranularitiesAgree: a block mapping costs the same whether it is
+// given by block, by layer or by kernel group (every layer or group of a
+// block on the block's unit), with and without fusion, on-chip buffers
+// and the GPU's L2: consecutive segments of one block on one unit run as
+// one plan, as TensorRT builds one engine for them. Checked on ViG-S with
+// every graph op and on GoogleNet (a DAG of Inception modules), for
+// all-GPU, all-DLA and mixed mappings, totals and per-layer rows.
 func TestGranularitiesAgree(t *testing.T) {
 	plain := DefaultSpec()
 	plain.Units = slices.Clone(plain.Units)
@@ -315,37 +315,57 @@ func TestGranularitiesAgree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct {
-		s     *SoC
-		equal bool
-	}{{sPlain, true}, {Default(), false}} {
-		s := tc.s
-		for _, op := range workload.ViGOps() {
-			model := vigS(t, op)
-			for _, unit := range []string{"gpu", "dla"} {
-				var ref Result
-				for _, g := range []Granularity{Blocks, Layers, KernelGroups} {
-					if unit == "dla" && (g == KernelGroups || op == workload.SAGE) {
-						// Splitting a layer moves its internal hand-offs to group
-						// boundaries, which carry the groups' feature maps rather
-						// than the fallback's crossing tensor; ViG's SAGE hands
-						// over at its k-NN, whose indices (N x k) cross inside a
-						// block but whose feature map (N x C) crosses between
-						// layers.
-						continue
+	models := []workload.Model{}
+	for _, op := range workload.ViGOps() {
+		models = append(models, vigS(t, op))
+	}
+	g, err := workload.GoogleNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	models = append(models, g)
+	for si, s := range []*SoC{sPlain, Default()} {
+		for _, model := range models {
+			eb := mustEvaluator(t, s, model, Blocks)
+			nb := len(eb.Segments())
+			maps := []Mapping{MapAll(Blocks, 0, nb), MapAll(Blocks, 1, nb), randomMapping(Blocks, nb, 2, 5), randomMapping(Blocks, nb, 2, 6)}
+			for mi, bm := range maps {
+				ref, err := eb.Evaluate(bm, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				refRows, err := eb.Layers(bm, s.top())
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, gr := range []Granularity{Layers, KernelGroups} {
+					e := mustEvaluator(t, s, model, gr)
+					m := Mapping{Granularity: gr}
+					for _, sg := range e.Segments() {
+						m.Units = append(m.Units, bm.Units[sg.Block])
 					}
-					e := mustEvaluator(t, s, model, g)
-					r, err := e.Evaluate(MapAll(g, unitIndex(t, s, unit), len(e.Segments())), nil)
+					r, err := e.Evaluate(m, nil)
 					if err != nil {
 						t.Fatal(err)
 					}
-					if g == Blocks {
-						ref = r
+					same := r.LatencyPS == ref.LatencyPS && math.Abs(r.EnergyPJ-ref.EnergyPJ) <= 1e-9*ref.EnergyPJ &&
+						r.Transitions == ref.Transitions && r.DRAMBytes == ref.DRAMBytes && slices.Equal(r.BusyPS, ref.BusyPS)
+					if !same {
+						t.Errorf("spec %d, %s, mapping %d: %s-wise %d ps %.6g pJ %d transitions, block-wise %d ps %.6g pJ %d transitions",
+							si, model.Name, mi, gr, r.LatencyPS, r.EnergyPJ, r.Transitions, ref.LatencyPS, ref.EnergyPJ, ref.Transitions)
+					}
+					if gr != Layers {
 						continue
 					}
-					same := r.LatencyPS == ref.LatencyPS && math.Abs(r.EnergyPJ-ref.EnergyPJ) <= 1e-9*ref.EnergyPJ
-					if (tc.equal && !same) || (!tc.equal && (r.LatencyPS < ref.LatencyPS || r.EnergyPJ < ref.EnergyPJ*(1-1e-9))) {
-						t.Errorf("fusion %v, %s, all on %s: %s-wise %d ps %.6g pJ, block-wise %d ps %.6g pJ", !tc.equal, op, unit, g, r.LatencyPS, r.EnergyPJ, ref.LatencyPS, ref.EnergyPJ)
+					rows, err := e.Layers(m, s.top())
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !slices.EqualFunc(rows, refRows, func(a, b LayerCost) bool {
+						return a.Name == b.Name && a.Kind == b.Kind && a.Block == b.Block && a.Unit == b.Unit && a.TimePS == b.TimePS &&
+							a.FusedInto == b.FusedInto && math.Abs(a.EnergyPJ-b.EnergyPJ) <= 1e-9*max(b.EnergyPJ, 1)
+					}) {
+						t.Errorf("spec %d, %s, mapping %d: layer-wise rows differ from block-wise ones", si, model.Name, mi)
 					}
 				}
 			}
