@@ -131,13 +131,22 @@ func HyGCN() Config {
 // output that fits in its buffers never goes off chip: Repurpose. It
 // computes A x (XW) on dense features too: a caller that prices its work
 // should set workload.Layer.CheapOrder (repro/seed001 does).
+//
+// A column tile is 64 wide, the widest layer AWB-GCN runs (its Reddit and
+// Nell GCNs are 64 hidden: GCNAX Table II, GCoD Sec. VI-A), so A streams
+// once per layer. AWB-GCN's own Reddit figures rule out more: its PyG-CPU
+// latency, 2.94e5 ms (seed 001, Sec. I, citing AWB-GCN), over its 9242x
+// on Reddit (GCoD, Table VI) is 31.8 ms, and one pass over Reddit's 115 M
+// entries of A+I at 6 bytes or more each (a 16-bit value, a 32-bit index)
+// takes 9 ms or more at 76.8 GB/s: two layers leave room for about 3.5
+// passes in all, where 16-wide tiles would make 7 (4 + 3).
 func AWBGCN() Config {
 	return Config{
 		Name:      "awb-gcn-like",
 		Alloc:     ByRows,
 		Repurpose: true,
 		Subs: []Sub{
-			{PEs: AWBGCNPEs, Tiling: WeightReuse, Kernel: ColumnWise, TileM: 256, TileK: 256, TileN: 16,
+			{PEs: AWBGCNPEs, Tiling: WeightReuse, Kernel: ColumnWise, TileM: 256, TileK: 256, TileN: 64,
 				Rebalance: true, Utilization: AWBGCNUtilization},
 		},
 		ClockHz:        AWBGCNClockHz,
