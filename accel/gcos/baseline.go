@@ -139,7 +139,8 @@ func HyGCN() Config {
 // on Reddit (GCoD, Table VI) is 31.8 ms, and one pass over Reddit's 115 M
 // entries of A+I at 6 bytes or more each (a 16-bit value, a 32-bit index)
 // takes 9 ms or more at 76.8 GB/s: two layers leave room for about 3.5
-// passes in all, where 16-wide tiles would make 7 (4 + 3).
+// passes in all, where 16-wide tiles would make 7 (4 + 3). Its sparse
+// operands (A, and X in the first layer) are stored CSC (Sub.CSC).
 func AWBGCN() Config {
 	return Config{
 		Name:      "awb-gcn-like",
@@ -147,7 +148,7 @@ func AWBGCN() Config {
 		Repurpose: true,
 		Subs: []Sub{
 			{PEs: AWBGCNPEs, Tiling: WeightReuse, Kernel: ColumnWise, TileM: 256, TileK: 256, TileN: 64,
-				Rebalance: true, Utilization: AWBGCNUtilization},
+				Rebalance: true, Utilization: AWBGCNUtilization, CSC: true},
 		},
 		ClockHz:        AWBGCNClockHz,
 		HBMBytesPerSec: AWBGCNDDRBytesPerS,
