@@ -41,15 +41,21 @@ const (
 
 	// AWB-GCN (Geng et al., MICRO 2020; arXiv 1908.10834): "up to 4K
 	// PEs", "Evaluation is performed using an Intel D5005 FPGA with five
-	// commonly-used datasets" (MICRO abstract), i.e. an Intel PAC D5005
-	// (Stratix 10 SX). Its clock and its per-data-set layer table were not
-	// in reach for issue 26: the clock stays the 330 MHz at which G-CoS
-	// also clocks its designs (seed 001, Sec. V-A, "for a fair
-	// comparison"), an assumption, not AWB-GCN's published figure.
+	// commonly-used datasets" (MICRO abstract). Its own evaluation section
+	// was not in reach; GCoD (You, Geng et al., HPCA 2022, arXiv
+	// 2112.11594), Table V "System configurations of the baselines and
+	// GCoD", gives AWB-GCN's row: "330MHz@Intel D5005 FPGA", "4096 PEs",
+	// "244 Mb Scratchpad", "76.8 GB/s DDR4" (and 215 W); its Sec. VI-A:
+	// "For a fair comparison with AWB-GCN [13], GCoD accelerator is clocked
+	// at 330MHz and adopts 4096 PEs with a 32-bit fixed point precision".
+	// (AWB-GCN computes in 32 bits: GCNAX, Li et al., HPCA 2021, Sec. VI:
+	// "HyGCN and AWB-GCN use single-precision floating point numbers
+	// (32-bit)"; every design here moves 16-bit words, WordBytes.)
 	AWBGCNPEs     = 4096
 	AWBGCNClockHz = 330e6
 	// The D5005's off-chip memory: four DDR4-2400 banks of 64 data bits
-	// (Intel FPGA PAC D5005 data sheet), 4 x 19.2 GB/s.
+	// (Intel FPGA PAC D5005 data sheet), 4 x 19.2 GB/s, the "76.8 GB/s
+	// DDR4" of GCoD's Table V.
 	AWBGCNDDRBytesPerS = 4 * 2400e6 * 8
 	// AWBGCNUtilization is the average PE utilisation AWB-GCN reports for
 	// its 4K-PE design after runtime rebalancing (arXiv 1908.10834
@@ -57,10 +63,11 @@ const (
 	// "7.4x over HyGCN"). Its SpMM runs at this fraction of perfect
 	// balance, or at the static mapping's if that is better.
 	AWBGCNUtilization = 0.886
-	// The Stratix 10 SX 2800 of the D5005 has 5,760 DSP blocks and 229 Mb
-	// (28.6 MB) of M20K memory (Intel Stratix 10 device overview).
+	// The Stratix 10 SX 2800 of the D5005 has 5,760 DSP blocks (Intel
+	// Stratix 10 device overview); AWB-GCN's scratchpad is "244 Mb" (GCoD,
+	// Table V), 30.5 MiB. Only its budget uses it.
 	awbDSPBlocks   = 5760
-	awbOnChipBytes = 229 << 20 / 8
+	awbOnChipBytes = 244 << 20 / 8
 )
 
 // HyGCN returns the HyGCN-like baseline (Yan et al., HPCA 2020) on this
@@ -114,8 +121,8 @@ func HyGCN() Config {
 }
 
 // AWBGCN returns the AWB-GCN-like baseline (Geng et al., MICRO 2020) on
-// this engine, sized as its paper: one array of 4,096 PEs at 330 MHz
-// computing column-wise products (each PE owns rows of A, dealt round
+// this engine, sized as its paper (as GCoD's Table V re-states it): one
+// array of 4,096 PEs at 330 MHz computing column-wise products (each PE owns rows of A, dealt round
 // robin; output columns one after another, A streamed per column tile),
 // with runtime workload rebalancing at the utilisation AWB-GCN reports
 // (AWBGCNUtilization), on the D5005's DDR4. Its combination and
@@ -124,14 +131,24 @@ func HyGCN() Config {
 // output that fits in its buffers never goes off chip: Repurpose. It
 // computes A x (XW) on dense features too: a caller that prices its work
 // should set workload.Layer.CheapOrder (repro/seed001 does).
+//
+// A column tile is 64 wide, the widest layer AWB-GCN runs (its Reddit and
+// Nell GCNs are 64 hidden: GCNAX Table II, GCoD Sec. VI-A), so A streams
+// once per layer. AWB-GCN's own Reddit figures rule out more: its PyG-CPU
+// latency, 2.94e5 ms (seed 001, Sec. I, citing AWB-GCN), over its 9242x
+// on Reddit (GCoD, Table VI) is 31.8 ms, and one pass over Reddit's 115 M
+// entries of A+I at 6 bytes or more each (a 16-bit value, a 32-bit index)
+// takes 9 ms or more at 76.8 GB/s: two layers leave room for about 3.5
+// passes in all, where 16-wide tiles would make 7 (4 + 3). Its sparse
+// operands (A, and X in the first layer) are stored CSC (Sub.CSC).
 func AWBGCN() Config {
 	return Config{
 		Name:      "awb-gcn-like",
 		Alloc:     ByRows,
 		Repurpose: true,
 		Subs: []Sub{
-			{PEs: AWBGCNPEs, Tiling: WeightReuse, Kernel: ColumnWise, TileM: 256, TileK: 256, TileN: 16,
-				Rebalance: true, Utilization: AWBGCNUtilization},
+			{PEs: AWBGCNPEs, Tiling: WeightReuse, Kernel: ColumnWise, TileM: 256, TileK: 256, TileN: 64,
+				Rebalance: true, Utilization: AWBGCNUtilization, CSC: true},
 		},
 		ClockHz:        AWBGCNClockHz,
 		HBMBytesPerSec: AWBGCNDDRBytesPerS,

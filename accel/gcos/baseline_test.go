@@ -98,6 +98,34 @@ func TestRebalanceBetweenStaticAndPerfect(t *testing.T) {
 	}
 }
 
+// TestAWBGCNStreamsAOncePerLayer: AWB-GCN-like's column tile spans the
+// widest layer AWB-GCN runs (64, Reddit's GCN), so a 64-wide aggregation
+// reads A once, as a 16-wide one does: the extra bytes are the wider
+// features alone, not further passes over A.
+func TestAWBGCNStreamsAOncePerLayer(t *testing.T) {
+	g := mustGraph(graphs.BarabasiAlbert(5000, 50, rand.New(rand.NewPCG(5, 6))))
+	bytes := func(width int) int64 {
+		// F = G: the aggregation over A+I runs first (no narrowing).
+		w := hw.GraphWork(g, workload.Layer{Kind: workload.GCN, F: width, G: width})
+		_, tr, err := mustNew(t, AWBGCN()).Explain(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b int64
+		for _, st := range tr[0].Subs {
+			b += st.Bytes
+		}
+		return b
+	}
+	nnz := float64(g.NNZ() + g.NumNodes()) // A+I
+	aPass := AWBGCN().Subs[0].sparseBytes(nnz, int64(g.NumNodes()))
+	b16, b64 := bytes(16), bytes(64)
+	t.Logf("aggregation bytes: 16 wide %d, 64 wide %d; one pass over A+I %.0f", b16, b64, aPass)
+	if float64(b16) < aPass || float64(b64-b16) >= aPass/2 {
+		t.Errorf("16 wide %d bytes, 64 wide %d: want A+I (%.0f bytes) read once in both", b16, b64, aPass)
+	}
+}
+
 // TestRowProfileMatchesGraph: a work that carries only its graph's row
 // pointers costs what the work with the graph costs.
 func TestRowProfileMatchesGraph(t *testing.T) {
@@ -228,5 +256,32 @@ func TestIntervalSources(t *testing.T) {
 	r.col = nil
 	if _, ok := r.intervalSources(0, 4, 2); ok {
 		t.Error("no column indices: want not known")
+	}
+}
+
+// TestSparseFormats: a sparse operand's entries cost a 16-bit value and two
+// 32-bit indices as COO, a value and one index plus a pointer a column as
+// CSC (AWB-GCN-like's format), hand-counted.
+func TestSparseFormats(t *testing.T) {
+	for _, c := range []struct {
+		csc  bool
+		nnz  float64
+		cols int64
+		want float64
+	}{
+		{false, 100, 10, 100 * (2 + 2*4)},
+		{true, 100, 10, 100*(2+4) + 11*4},
+		{true, 0, 0, 4},
+	} {
+		s := Sub{CSC: c.csc}
+		if got := s.sparseBytes(c.nnz, c.cols); got != c.want {
+			t.Errorf("CSC %v, %v entries over %d columns: %v bytes, want %v", c.csc, c.nnz, c.cols, got, c.want)
+		}
+	}
+	if !AWBGCN().Subs[0].CSC || Default().Subs[0].CSC || HyGCN().Subs[0].CSC {
+		t.Error("want CSC on AWB-GCN-like only")
+	}
+	if _, err := AWBGCN().File(); err == nil {
+		t.Error("AWB-GCN-like (CSC, rebalanced) written to a config file")
 	}
 }

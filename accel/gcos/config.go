@@ -145,13 +145,41 @@ type Sub struct {
 	// that fill one half of the ping-pong output buffer, each reading the
 	// source features once, partial sums on chip). HyGCN, Sec. 4.3.
 	Disperse bool
+	// CSC stores the sparse operand by columns, a value and one index an
+	// entry plus a pointer a column, where the template's default is COO
+	// (a value and two indices an entry, IndexBytes each). AWB-GCN's
+	// format: "AWB-GCN (Geng et al., 2020) | CSC | Two TDQs for different
+	// sparsity" (a survey of FPGA-based GCN accelerators, PeerJ Computer
+	// Science 8:e1166, 2022, Table 4).
+	CSC bool
 }
 
 // Buffer sizes in bytes: double-buffered tiles.
 func (s Sub) featureBytes() int64 { return 2 * int64(s.TileM) * int64(s.TileK) * WordBytes }
-func (s Sub) indexBytes() int64   { return 2 * int64(s.TileM) * int64(s.TileK) * 2 * IndexBytes }
-func (s Sub) weightBytes() int64  { return 2 * int64(s.TileK) * int64(s.TileN) * WordBytes }
-func (s Sub) outputBytes() int64  { return 2 * int64(s.TileM) * int64(s.TileN) * WordBytes }
+func (s Sub) indexBytes() int64 {
+	return 2 * int64(s.TileM) * int64(s.TileK) * s.indices() * IndexBytes
+}
+func (s Sub) weightBytes() int64 { return 2 * int64(s.TileK) * int64(s.TileN) * WordBytes }
+func (s Sub) outputBytes() int64 { return 2 * int64(s.TileM) * int64(s.TileN) * WordBytes }
+
+// indices is the number of indices a sparse entry carries (CSC: its row;
+// COO: its row and column).
+func (s Sub) indices() int64 {
+	if s.CSC {
+		return 1
+	}
+	return 2
+}
+
+// sparseBytes is the off-chip size of a sparse operand's nnz entries over
+// cols columns in the sub-accelerator's format.
+func (s Sub) sparseBytes(nnz float64, cols int64) float64 {
+	b := nnz * float64(WordBytes+s.indices()*IndexBytes)
+	if s.CSC {
+		b += float64(cols+1) * IndexBytes // column pointers
+	}
+	return b
+}
 
 // BufferBytes is the on-chip memory of the sub-accelerator's four buffers.
 func (s Sub) BufferBytes() int64 {

@@ -182,7 +182,7 @@ func (f ConfigFile) Config() (Config, error) {
 }
 
 // File returns c in its YAML form. The per-PE knobs of the baselines
-// (Rebalance, Utilization, Disperse) and the budget have no keys: a
+// (Rebalance, Utilization, Disperse, CSC) and the budget have no keys: a
 // design with them set is refused.
 func (c Config) File() (ConfigFile, error) {
 	c.defaults()
@@ -197,8 +197,8 @@ func (c Config) File() (ConfigFile, error) {
 	lat := c.HBMLatency
 	f.HBMLatency = &lat
 	for i, s := range c.Subs {
-		if s.Rebalance || s.Utilization != 0 || s.Disperse {
-			return f, fmt.Errorf("gcos: design %s sub-accelerator %d rebalances or disperses (a baseline's engine); the config file has no key for it", c.Name, i)
+		if s.Rebalance || s.Utilization != 0 || s.Disperse || s.CSC {
+			return f, fmt.Errorf("gcos: design %s sub-accelerator %d rebalances, disperses or stores CSC (a baseline's engine); the config file has no key for it", c.Name, i)
 		}
 		f.Subs = append(f.Subs, SubFile{PEs: s.PEs, Tiling: s.Tiling.String(), Kernel: s.Kernel.String(), TileM: s.TileM, TileK: s.TileK, TileN: s.TileN})
 	}

@@ -152,7 +152,7 @@ func (t *Template) share(j *job, s *Sub, k *workload.Kernel, base *rows, sp span
 			comp += float64(k.Ops) * nnz / float64(k.NNZ) / lanes // softmax steps
 		}
 		kDim = k.K
-		aB = nnz * (WordBytes + 2*IndexBytes)
+		aB = s.sparseBytes(nnz, k.K)
 		bB = min(float64(k.K), nnz) * float64(n) * WordBytes
 		fullB = float64(k.K) * float64(n) * WordBytes
 		if k.Class == workload.EdgeWise {

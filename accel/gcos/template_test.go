@@ -409,7 +409,9 @@ func TestCoraSparseInputPaperScale(t *testing.T) {
 }
 
 // TestSparseInputPricing checks how X x W of a sparse input is priced: X
-// crosses the HBM as COO (a value and two indices per non-zero), once on
+// crosses the HBM in the design's sparse format (COO: a value and two
+// indices per non-zero; AWB-GCN-like's CSC: a value and a row index, and a
+// pointer a column), once on
 // designs that neither re-read it nor spill partial sums (AWB-GCN-like,
 // default), its output off chip unless re-purposed buffers keep it, and on the HyGCN-like design it runs on the combination engine
 // (whose weight-reuse tiles spill partial sums: more bytes, not fewer).
@@ -431,13 +433,13 @@ func TestSparseInputPricing(t *testing.T) {
 		for _, st := range xw.Subs {
 			bytes += st.Bytes
 		}
-		x := nnz * (WordBytes + 2*IndexBytes)
+		x := int64(c.Subs[len(c.Subs)-1].sparseBytes(float64(nnz), 1000)) // the engine that runs X x W
 		wts := int64(1000 * 16 * WordBytes)
 		out := int64(g.NumNodes()) * 16 * WordBytes
 		if c.Repurpose && out <= mustNew(t, c).Usage().OnChipBytes {
 			out = 0 // XW stays on chip for the aggregation after it (AWB-GCN-like)
 		}
-		// X once as COO, W at least once, the output once; whole bursts.
+		// X once, W at least once, the output once; whole bursts.
 		lo, hi := x+out, x+out+int64(len(xw.Subs))*(wts+3*BurstBytes)
 		if c.Scheme == Hybrid {
 			hi = math.MaxInt64

@@ -22,7 +22,8 @@
 // only search for the accelerator parameters"): G-CoS against HyGCN-like
 // on HyGCN's GCN, GraphSAGE and GIN (HyGCNModels: its Table 5, every layer
 // combining to 128 wide, GraphSAGE sampling 25 neighbours), G-CoS against
-// AWB-GCN-like on AWB-GCN's two-layer GCN (AWBGCNModels, hidden 16), on
+// AWB-GCN-like on AWB-GCN's two-layer GCN (AWBGCNModels: hidden 16 on
+// the citation graphs, 64 on Reddit), on
 // Cora, CiteSeer, PubMed and Reddit, G-CoS's accelerator searched for each
 // GNN alone. Options.Fig8OwnModels (--fig8-own-models) runs instead our
 // GCN, GIN and GraphSAGE (hidden 16) against both baselines. The report

@@ -111,6 +111,24 @@ const (
 	AWBOverHyGCN = 7.4
 )
 
+// Published speed-ups over PyG-CPU (Xeon E5-2680 v3) per data set, the
+// common baseline through which G-CoS compares with HyGCN and AWB-GCN (Sec.
+// V-B). G-CoS's text does not give them; GCoD (You, Geng et al., HPCA 2022,
+// arXiv 2112.11594; Lin's group, as G-CoS, with the same method: "We follow
+// most of these baselines to report the relative speedups over PyG-CPU on
+// an Intel Xeon E5-2680 v3 CPU") does.
+var (
+	// AWBOverCPU is AWB-GCN's on its GCN (602-64-41 on Reddit, hidden 16 on
+	// the citation graphs): GCoD, Table VI, row "AWB-GCN": "1063x 913x
+	// 466x 1425x 9242x" (Cora, CiteSeer, Pubmed, NELL, Reddit).
+	AWBOverCPU = map[string]float64{"cora": 1063, "citeseer": 913, "pubmed": 466, "nell": 1425, "reddit": 9242}
+	// HyGCNGCNOverCPU is HyGCN's on GCN: the bar labels of GCoD's Fig. 9
+	// (citation graphs) and Fig. 10 (Reddit), "The normalized inference
+	// speedups (w.r.t. PyG-CPU)", read by the bars' positions (HyGCN's bar
+	// stands left of AWB-GCN's in every group).
+	HyGCNGCNOverCPU = map[string]float64{"cora": 351, "citeseer": 87, "pubmed": 427, "reddit": 1721}
+)
+
 // Fig1Row is one random GNN / accelerator pair.
 type Fig1Row struct {
 	GNN        int64   `parquet:"gnn"`

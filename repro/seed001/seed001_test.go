@@ -178,14 +178,19 @@ func TestRedditRows(t *testing.T) {
 
 // TestFig8Cases: the paper's setup runs HyGCN's GNNs (128 wide, GraphSAGE
 // sampled to a fan-out of 25) against HyGCN-like and AWB-GCN's GCN (hidden
-// 16) against AWB-GCN-like; --fig8-own-models runs ours against both.
+// 16 on the citation graphs, 64 on Reddit: GCNAX Table II, GCoD Sec. VI-A)
+// against AWB-GCN-like; --fig8-own-models runs ours against both; a data
+// set without a published AWB-GCN width is an error.
 func TestFig8Cases(t *testing.T) {
 	data, err := Datasets("")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, ds := range data {
-		cs := fig8Cases(ds, 0, false)
+		cs, err := fig8Cases(ds, 0, false)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if len(cs) != 4 {
 			t.Fatalf("%s: %d cases, want 4", ds.Name, len(cs))
 		}
@@ -204,13 +209,22 @@ func TestFig8Cases(t *testing.T) {
 		if r := cs[1].arch.Layers[0].Sampling; ds.Rows == nil && math.Abs(r-min(1, HyGCNFanout/mean)) > 1e-12 {
 			t.Errorf("%s GraphSAGE: sampling %v, want %v", ds.Name, r, min(1, HyGCNFanout/mean))
 		}
-		if c := cs[3]; c.comparison != CompareAWB || c.arch.Layers[0].Hidden != 16 || c.arch.Layers[1].Hidden != ds.Classes || !slices.Equal(c.bases, []int{bAWB, bAWBHBM}) {
-			t.Errorf("%s: AWB-GCN's case %+v", ds.Name, c)
+		wantHidden := map[string]int{"cora": 16, "citeseer": 16, "pubmed": 16, "reddit": 64}[ds.Name]
+		if c := cs[3]; c.comparison != CompareAWB || c.arch.Layers[0].Hidden != wantHidden || c.arch.Layers[1].Hidden != ds.Classes || !slices.Equal(c.bases, []int{bAWB, bAWBHBM}) {
+			t.Errorf("%s: AWB-GCN's case %+v, want hidden %d", ds.Name, c, wantHidden)
 		}
-		own := fig8Cases(ds, 0, true)
+		own, err := fig8Cases(ds, 0, true)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if len(own) != 3 || own[0].comparison != CompareBoth || len(own[0].bases) != nBaselines {
 			t.Errorf("%s: own models' cases %+v", ds.Name, own)
 		}
+	}
+	unknown := data[0]
+	unknown.Name = "ogbn-arxiv"
+	if _, err := fig8Cases(unknown, 0, false); err == nil {
+		t.Error("a data set without AWB-GCN's published width: no error")
 	}
 }
 
