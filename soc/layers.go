@@ -104,27 +104,7 @@ func (e *Evaluator) Layers(m Mapping, set Setting) ([]LayerCost, error) {
 		for li, l := range b.Layers {
 			out = append(out, LayerCost{Name: names[li], Kind: l.Kind.String(), Block: blockName(e, sg)})
 		}
-		fusedAll := make([]bool, len(b.Layers))
-		for li := range fusedAll {
-			fusedAll[li] = true
-		}
-		for ki, p := range plan {
-			row := &out[first+owner[ki]]
-			switch {
-			case row.Unit == "":
-				row.Unit = p.Unit
-			case row.Unit != p.Unit && p.FusedInto < 0:
-				row.Unit += "+" + p.Unit
-			}
-			if p.FusedInto < 0 {
-				fusedAll[owner[ki]] = false
-				row.FusedInto = ""
-			} else if fusedAll[owner[ki]] {
-				row.FusedInto = names[owner[p.FusedInto]]
-			}
-			row.TimePS = hw.SatAdd(row.TimePS, p.Cost.TimePS)
-			row.EnergyPJ += p.Cost.EnergyPJ
-		}
+		attribute(out[first:], plan, owner, r.Name())
 	}
 	return out, nil
 }
@@ -152,9 +132,17 @@ func (e *Evaluator) runLayers(r *Roofline, from, to int) ([]LayerCost, error) {
 			owner = append(owner, q-from)
 		}
 	}
+	attribute(rows, plan, owner, r.Name())
+	return rows, nil
+}
+
+// attribute adds each planned kernel to its row (owner[k]): its cost, the
+// unit that ran it, and, for a row all of whose kernels were fused, the
+// row whose kernel absorbed them. A row without kernels ran on unit.
+func attribute(rows []LayerCost, plan []Planned, owner []int, unit string) {
 	fusedAll := make([]bool, len(rows))
 	for q := range fusedAll {
-		fusedAll[q] = len(e.segs[from+q].Kernels) > 0
+		fusedAll[q] = true
 	}
 	for ki, p := range plan {
 		row := &rows[owner[ki]]
@@ -175,10 +163,9 @@ func (e *Evaluator) runLayers(r *Roofline, from, to int) ([]LayerCost, error) {
 	}
 	for q := range rows {
 		if rows[q].Unit == "" {
-			rows[q].Unit = r.Name()
+			rows[q].Unit = unit
 		}
 	}
-	return rows, nil
 }
 
 // runSegment prices a segment on a unit as the evaluator does.
