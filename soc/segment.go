@@ -115,6 +115,21 @@ func producers(b workload.Block, sizes []workload.Size) ([][]int, error) {
 	return out, nil
 }
 
+// relProducers returns prod's kernels [from, to) with their producers
+// relative to kernel from (negative: kernels before from), the form of
+// Segment.Producers that lets the Evaluator plan a run of consecutive
+// segments of a block as one.
+func relProducers(prod [][]int, from, to int) [][]int {
+	out := make([][]int, to-from)
+	for k := from; k < to; k++ {
+		out[k-from] = make([]int, len(prod[k]))
+		for j, p := range prod[k] {
+			out[k-from][j] = p - from
+		}
+	}
+	return out
+}
+
 // Segments splits m at granularity g. Every block and layer is validated.
 func Segments(m workload.Model, g Granularity) ([]Segment, error) {
 	if len(m.Blocks) == 0 {
@@ -143,19 +158,7 @@ func Segments(m workload.Model, g Granularity) ([]Segment, error) {
 				InElems: b.InElems(), OutElems: b.OutElems(), Producers: prod})
 			continue
 		}
-		// rel returns the producers of the block's kernels [from, to)
-		// relative to kernel from, so that a run of consecutive segments
-		// of the block can be planned as one (Evaluator).
-		rel := func(from, to int) [][]int {
-			out := make([][]int, to-from)
-			for k := from; k < to; k++ {
-				out[k-from] = make([]int, len(prod[k]))
-				for j, p := range prod[k] {
-					out[k-from][j] = p - from
-				}
-			}
-			return out
-		}
+		rel := func(from, to int) [][]int { return relProducers(prod, from, to) }
 		off := 0 // the block's kernels before layer li
 		for li, l := range b.Layers {
 			lk, err := l.Kernels(sizes[li])
