@@ -58,6 +58,9 @@ segment, comma-separated, by name or unique prefix ("G,G,D,..."); segments
 are blocks (Stem, each Grapher, each FFN, Cls; a GNN stack's layers with
 their activations), layers, or kernel groups (each layer's aggregation and
 combination kernels) by --granularity; 'gnnsim models show' lists them.
+Consecutive segments of one block on the GPU or the DLA run as one engine
+(fusion, on-chip buffer and cache across them), so a block mapping costs
+the same at every granularity.
 --spec reads another SoC ('gnnsim soc spec default' prints the built-in
 one as commented YAML); the DSAs its dsas: list declares (MAESTRO-priced,
 a built-in or .m dataflow, PEs, NoC, L1/L2, clock) are units like the GPU
