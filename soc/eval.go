@@ -312,16 +312,10 @@ func (e *Evaluator) runKernels(from, to int) ([]workload.Kernel, [][]int) {
 		sg := e.segs[q]
 		off := len(ks)
 		ks = append(ks, sg.Kernels...)
-		for k := range sg.Kernels {
-			var ps []int
-			switch {
-			case sg.Producers != nil:
-				ps = make([]int, len(sg.Producers[k]))
-				for j, p := range sg.Producers[k] {
-					ps[j] = off + p
-				}
-			default: // each kernel reads the one before it
-				ps = []int{off + k - 1}
+		for _, kp := range sg.Producers { // set in every segment of a run (runs)
+			ps := make([]int, len(kp))
+			for j, p := range kp {
+				ps[j] = off + p
 			}
 			prod = append(prod, ps)
 		}
@@ -346,18 +340,16 @@ func (e *Evaluator) run(t *table, from, to, u int) *runCost {
 		return rc
 	}
 	ks, prod := e.runKernels(from, to)
-	rc = &runCost{}
+	var c runCost
 	phases, err := t.units[u].(*Roofline).PhasesDAG(ks, prod, nil)
 	if err == nil {
-		var c runCost
 		c, err = e.phaseSteps(phases, t.bwPerPS)
-		rc = &c
 	}
 	if err != nil {
-		rc.err = fmt.Errorf("soc: segments %s..%s on %s: %w", e.segs[from].Name, e.segs[to].Name, e.soc.names[u], err)
+		c.err = fmt.Errorf("soc: segments %s..%s on %s: %w", e.segs[from].Name, e.segs[to].Name, e.soc.names[u], err)
 	}
-	t.runs[key] = rc
-	return rc
+	t.runs[key] = &c
+	return &c
 }
 
 // comp returns the compute of segments from..to on unit u: the table's

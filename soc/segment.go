@@ -158,7 +158,6 @@ func Segments(m workload.Model, g Granularity) ([]Segment, error) {
 				InElems: b.InElems(), OutElems: b.OutElems(), Producers: prod})
 			continue
 		}
-		rel := func(from, to int) [][]int { return relProducers(prod, from, to) }
 		off := 0 // the block's kernels before layer li
 		for li, l := range b.Layers {
 			lk, err := l.Kernels(sizes[li])
@@ -174,7 +173,7 @@ func Segments(m workload.Model, g Granularity) ([]Segment, error) {
 			if g == Layers {
 				w := hw.BlockWork(workload.Block{Name: lname, Kind: b.Kind, In: sizes[li], Layers: []workload.Layer{l}})
 				segs = append(segs, Segment{Name: lname, Block: bi, BlockName: name, Kind: b.Kind, Work: w, Kernels: lk, InElems: in, OutElems: out,
-					Producers: rel(off, off+len(lk))})
+					Producers: relProducers(prod, off, off+len(lk))})
 				off += len(lk)
 				continue
 			}
@@ -188,7 +187,7 @@ func Segments(m workload.Model, g Granularity) ([]Segment, error) {
 					part = "combine"
 				}
 				s := Segment{Name: lname + "/" + part, Block: bi, BlockName: name, Kind: b.Kind, Kernels: lk[start:end:end],
-					InElems: lk[start].InElems, OutElems: lk[end-1].OutElems, Producers: rel(off+start, off+end)}
+					InElems: lk[start].InElems, OutElems: lk[end-1].OutElems, Producers: relProducers(prod, off+start, off+end)}
 				if start == 0 {
 					s.InElems = in
 				}
