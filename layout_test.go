@@ -131,6 +131,11 @@ func TestImportLayout(t *testing.T) {
 			if err != nil {
 				return err
 			}
+			if p == "testing" && !test && !strings.HasSuffix(from, "test") {
+				// Only test-helper packages (hw/hwtest, internal/shared/sharedtest)
+				// may link package testing: the gnnsim binary must not.
+				t.Errorf("%s: imports \"testing\" outside a _test.go file or a *test helper package", fset.Position(imp.Pos()))
+			}
 			var to string
 			switch {
 			case p == module:

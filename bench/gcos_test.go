@@ -12,6 +12,7 @@ import (
 
 	"gnnsim/internal/pqio"
 	"gnnsim/internal/shared"
+	"gnnsim/internal/shared/sharedtest"
 	"gnnsim/workload"
 )
 
@@ -239,7 +240,7 @@ func FuzzGCoSSpec(f *testing.F) {
 // On Cora's real rows (the Planetoid files), too, more PEs in every
 // sub-accelerator or more bandwidth never make a design slower.
 func TestGCoSMonotoneOnRealRows(t *testing.T) {
-	shared.RequireData(t, "planetoid", "ind", "ind.cora.graph")
+	sharedtest.RequireData(t, "planetoid", "ind", "ind.cora.graph")
 	for _, grid := range []string{"pes: [64, 256, 816, 2048]", "hbm_gb_per_s: [50, 230, 460, 920]"} {
 		spec := fmt.Sprintf("unit: gcos\ngcos:\n  configs: [{subs: [1, 5], kernel: [inner, outer, row, column], %s}]\n  models: [testdata/sage3.yaml, testdata/gcn2.yaml]\n  data: [cora]\n  data_dir: %q\n", grid, shared.Data())
 		rows := gcosRows(t, spec)

@@ -8,7 +8,6 @@ package shared
 import (
 	"os"
 	"path/filepath"
-	"testing"
 )
 
 // Root returns the shared folder: $GNNSIM_SHARED, else "shared" beside the
@@ -37,15 +36,4 @@ func Data() string {
 		return d
 	}
 	return filepath.Join(Root(), "data")
-}
-
-// RequireData returns Data() joined with sub, or skips tb with a message
-// saying how to point at the data when that path is absent.
-func RequireData(tb testing.TB, sub ...string) string {
-	tb.Helper()
-	p := filepath.Join(append([]string{Data()}, sub...)...)
-	if _, err := os.Stat(p); err != nil {
-		tb.Skipf("shared data %s absent (set GNNSIM_DATA to the shared data folder): %v", p, err)
-	}
-	return p
 }

@@ -2,6 +2,7 @@ package seed001
 
 import (
 	"gnnsim/internal/shared"
+	"gnnsim/internal/shared/sharedtest"
 
 	"context"
 	"math/rand/v2"
@@ -42,7 +43,7 @@ func TestToTrain(t *testing.T) {
 }
 
 func TestTrainedAccuracyCora(t *testing.T) {
-	shared.RequireData(t, "planetoid", "ind", "ind.cora.graph")
+	sharedtest.RequireData(t, "planetoid", "ind", "ind.cora.graph")
 	dir := shared.Data()
 	if testing.Short() {
 		t.Skip("trains a GCN")
@@ -69,7 +70,7 @@ func TestTrainedAccuracyCora(t *testing.T) {
 // BenchmarkQuick is 'gnnsim repro seed001 --quick' with real training
 // (target: <= 60 s).
 func BenchmarkQuick(b *testing.B) {
-	shared.RequireData(b, "planetoid", "ind", "ind.cora.graph")
+	sharedtest.RequireData(b, "planetoid", "ind", "ind.cora.graph")
 	for b.Loop() {
 		if _, err := Run(context.Background(), Options{Out: b.TempDir(), Quick: true, Seed: 1, DataDir: shared.Data()}); err != nil {
 			b.Fatal(err)

@@ -2,6 +2,7 @@ package seed001
 
 import (
 	"gnnsim/internal/shared"
+	"gnnsim/internal/shared/sharedtest"
 
 	"bytes"
 	"context"
@@ -131,7 +132,7 @@ func TestDatasetsFeatureDensity(t *testing.T) {
 			t.Errorf("%s: density %v", ds.Name, ds.FeatureDensity)
 		}
 	}
-	shared.RequireData(t, "planetoid", "ind", "ind.cora.graph")
+	sharedtest.RequireData(t, "planetoid", "ind", "ind.cora.graph")
 	got, err := Datasets(shared.Data())
 	if err != nil {
 		t.Fatal(err)
