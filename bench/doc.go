@@ -237,8 +237,13 @@
 // with Models set; none is built in, and the error says so (soc and dsa
 // name their models in their own blocks).
 //
-// Relative paths in a spec are relative to the working directory of the
-// command, not to the spec file, so a spec means the same on every shard.
+// Relative paths in a spec file (graphs' path:, hardware file:, model
+// files, G-CoS design files, data and data_dir:, soc spec:, .m dataflows)
+// are taken from the spec file's folder, as Docker Compose, Timeloop and
+// Slurm batch files take theirs (Spec.Path), so a spec means the same from
+// any working directory and on every shard. A value naming no file there is
+// taken as written: a zoo model or data-set name, or (as before) a path from
+// the working directory. Outputs record every value as written.
 //
 // ResolveData is the one meaning of every command's --data: a path (file,
 // folder, Planetoid prefix) or a name looked up under the data directory

@@ -223,6 +223,9 @@ type dsaSweep struct {
 	spec   *DSASweepSpec
 	gran   soc.Granularity
 	models []workload.Model
+	// dfDir is, per dataflow, the folder its .m file resolves against (the
+	// spec's folder when the file is there, Spec.Path).
+	dfDir []string
 }
 
 // newDSASweep builds the models and reads every dataflow (a .m file that
@@ -240,7 +243,8 @@ func newDSASweep(s *Spec) (Evaluator, error) {
 		e.models = append(e.models, m)
 	}
 	for i, df := range d.Dataflows {
-		if _, err := soc.LoadDataflow(df, ""); err != nil {
+		e.dfDir = append(e.dfDir, s.dirOf(df))
+		if _, err := soc.LoadDataflow(df, e.dfDir[i]); err != nil {
 			return nil, specErr(fmt.Sprintf("dsa.dataflows[%d]", i), "%v", err)
 		}
 	}
@@ -258,7 +262,7 @@ func (e *dsaSweep) Evaluate(t Table, c Case) error {
 		p /= len(d.PEs)
 		df := p % len(d.Dataflows)
 		m := p / len(d.Dataflows)
-		r, err := EvalDSA(e.models[m], dsaSpecOf(d, df, pe, l).Config(""), e.gran)
+		r, err := EvalDSA(e.models[m], dsaSpecOf(d, df, pe, l).Config(e.dfDir[df]), e.gran)
 		if err != nil {
 			return rows, fmt.Errorf("bench: dsa point %d: %w", c.ID, err)
 		}

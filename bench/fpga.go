@@ -150,7 +150,7 @@ func newFPGA(s *Spec) (Evaluator, error) {
 	}
 	e.arch = append([]string(nil), f.Archs...)
 	for i, ref := range f.Models {
-		a, err := fpgaArchOf(ref, ds.Features)
+		a, err := fpgaArchOf(s.Path(ref), ds.Features)
 		if err != nil {
 			return nil, specErr(fmt.Sprintf("fpga.models[%d]", i), "%v", err)
 		}

@@ -252,7 +252,7 @@ func newGCoS(s *Spec) (Evaluator, error) {
 		c := &g.Configs[i]
 		en := gcosEntry{grid: c, base: accel.Default(), label: "default", lens: c.lens(), n: 1}
 		if c.File != "" {
-			cfg, err := accel.ReadConfig(c.File)
+			cfg, err := accel.ReadConfig(s.Path(c.File))
 			if err != nil {
 				return nil, specErr(key+".file", "%v", err)
 			}
@@ -273,14 +273,14 @@ func newGCoS(s *Spec) (Evaluator, error) {
 		e.entries = append(e.entries, en)
 	}
 	for i, ref := range g.Data {
-		d, err := GCoSData(ref, g.DataDir)
+		d, err := GCoSData(s.Path(ref), s.Path(g.DataDir))
 		if err != nil {
 			return nil, specErr(fmt.Sprintf("gcos.data[%d]", i), "%v", err)
 		}
 		e.data = append(e.data, d)
 	}
 	for i, ref := range g.Models {
-		spec, err := workload.ResolveModelSpec(ref)
+		spec, err := workload.ResolveModelSpec(s.Path(ref))
 		if err != nil {
 			return nil, specErr(fmt.Sprintf("gcos.models[%d]", i), "%v", err)
 		}

@@ -24,6 +24,9 @@ func TestGCoSSweepShardsAndResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	spec := string(data)
+	// Its model files are named relative to its own folder (Spec.Path);
+	// parsed from text, the spec has no folder, so run from there.
+	t.Chdir("testdata")
 	base, serial := serialPointSweep(t, spec, (1+12+12)*2*2)
 	pf, err := pqio.Open(filepath.Join(serial, RunsFile))
 	if err != nil {

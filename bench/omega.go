@@ -96,7 +96,7 @@ func newOmega(s *Spec) (Evaluator, error) {
 		hw := accel.DefaultHW()
 		if h.File != "" {
 			var err error
-			if hw, err = accel.LoadHW(h.File); err != nil {
+			if hw, err = accel.LoadHW(s.Path(h.File)); err != nil {
 				return nil, &SpecError{Key: key + ".file", Reason: err.Error()}
 			}
 		}

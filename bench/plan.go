@@ -125,7 +125,7 @@ func resolveSource(s *Spec, gs GraphSource) (source, []string, error) {
 		}
 		return source{dataset: ds, gen: &spec, count: spec.Count}, nil, nil
 	}
-	gl, skipped, err := loadPath(gs.Path, gs.Format, gs.Files)
+	gl, skipped, err := loadPath(s.Path(gs.Path), gs.Format, gs.Files)
 	if err != nil {
 		return source{}, nil, err
 	}

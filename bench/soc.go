@@ -254,7 +254,7 @@ func socPoints(s *Spec) (int, error) {
 		cl := c.DVFS[dom]
 		if cl.All {
 			if chip == nil {
-				if chip, err = loadSocOf(c); err != nil {
+				if chip, err = loadSocOf(s); err != nil {
 					return 0, err
 				}
 			}
@@ -291,11 +291,12 @@ func socPoints(s *Spec) (int, error) {
 
 // loadSocOf returns the SoC of the block, as soc eval --spec and
 // --precision build it.
-func loadSocOf(c *SocSpec) (*soc.SoC, error) {
+func loadSocOf(s *Spec) (*soc.SoC, error) {
+	c := s.Soc
 	sp := soc.DefaultSpec()
 	if c.Spec != "" {
 		var err error
-		if sp, err = soc.LoadSpec(c.Spec); err != nil {
+		if sp, err = soc.LoadSpec(s.Path(c.Spec)); err != nil {
 			return nil, specErr("soc.spec", "%v", err)
 		}
 	}
@@ -305,11 +306,11 @@ func loadSocOf(c *SocSpec) (*soc.SoC, error) {
 			return nil, specErr("soc.precision", "%v", err)
 		}
 	}
-	s, err := soc.New(sp)
+	chip, err := soc.New(sp)
 	if err != nil {
 		return nil, specErr("soc.spec", "%v", err)
 	}
-	return s, nil
+	return chip, nil
 }
 
 // socSweep evaluates the points of a soc spec.
@@ -348,7 +349,7 @@ type socMap struct {
 // mid-sweep on bad input.
 func newSocSweep(s *Spec) (Evaluator, error) {
 	c := s.Soc
-	chip, err := loadSocOf(c)
+	chip, err := loadSocOf(s)
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -72,6 +74,38 @@ type Spec struct {
 	// of graphs (fpga, soc, dsa), the number of consecutive points per part file.
 	// Default 4096.
 	ChunkPoints int `yaml:"chunk_points,omitempty"`
+
+	// dir is the folder of the spec file (LoadSpec), against which the
+	// spec's relative paths resolve (Path); "" for a spec not read from a
+	// file. It is not part of the spec's text, hash or outputs.
+	dir string
+}
+
+// Path resolves a file path written in the spec. A relative path is taken
+// from the spec file's folder, as Docker Compose, Timeloop and Slurm batch
+// files take theirs, so a sweep gives the same result from any working
+// directory; when no such file exists there, p is returned as written, so
+// a name (a zoo model, a data set, a built-in dataflow) stays a name and a
+// path relative to the working directory still works as before. Absolute
+// paths, "" and specs not read from a file return p. Outputs record the
+// value as written, never the resolved path.
+func (s *Spec) Path(p string) string {
+	if d := s.dirOf(p); d != "" {
+		return filepath.Join(d, p)
+	}
+	return p
+}
+
+// dirOf returns the spec's folder when p is a relative path naming a file
+// or folder there, else "".
+func (s *Spec) dirOf(p string) string {
+	if s == nil || s.dir == "" || p == "" || filepath.IsAbs(p) {
+		return ""
+	}
+	if _, err := os.Stat(filepath.Join(s.dir, p)); err != nil {
+		return ""
+	}
+	return s.dir
 }
 
 // MaxPoints bounds the design points of a sweep of a point kind.
@@ -178,6 +212,7 @@ func LoadSpec(path string) (*Spec, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	s.dir = filepath.Dir(path)
 	return s, nil
 }
 

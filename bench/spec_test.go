@@ -1,8 +1,11 @@
 package bench
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -160,5 +163,61 @@ func TestParseSpecRefusesCoercions(t *testing.T) {
 	s, err := ParseSpec([]byte("name: ok-1.2_x\nseed: 18446744073709551615\n" + src + "hardware:\n  - pes: 256\n"))
 	if err != nil || s.Seed != 1<<64-1 || *s.HW[0].PEs != 256 {
 		t.Fatalf("valid spec: %+v, %v", s, err)
+	}
+}
+
+// Every example spec under testdata plans from the repository root, from
+// its own folder and from an unrelated folder alike: relative paths are
+// taken from the spec file's folder (Spec.Path). The gcos example, whose
+// model files sit beside it, runs to the same bytes from two folders.
+func TestSpecPathsFromAnyFolder(t *testing.T) {
+	specs, err := filepath.Glob("testdata/*.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	abs := make([]string, 0, len(specs))
+	for _, p := range specs {
+		if s, err := ParseSpec([]byte(mustRead(t, p))); err != nil || s == nil {
+			continue // a model file (sage3.yaml, gcn2.yaml), not a sweep spec
+		}
+		a, err := filepath.Abs(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		abs = append(abs, a)
+	}
+	if len(abs) < 5 {
+		t.Fatalf("found %d sweep specs under testdata, want the examples of every kind", len(abs))
+	}
+	repo, elsewhere := filepath.Dir(filepath.Dir(filepath.Dir(abs[0]))), t.TempDir()
+	run := func(dir, spec string) []byte {
+		t.Chdir(dir)
+		s, err := LoadSpec(spec)
+		if err != nil {
+			t.Fatalf("from %s: %v", dir, err)
+		}
+		p, err := NewPlan(s)
+		if err != nil {
+			t.Fatalf("from %s: %s: %v", dir, spec, err)
+		}
+		if filepath.Base(spec) != "gcos.yaml" {
+			return nil
+		}
+		out := filepath.Join(t.TempDir(), "out")
+		if _, err := p.Run(context.Background(), out, Options{Workers: 2}); err != nil {
+			t.Fatal(err)
+		}
+		return readRunsFile(t, out)
+	}
+	for _, spec := range abs {
+		rel, err := filepath.Rel(repo, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := run(repo, rel) // the repository root, as the README runs it
+		b := run(elsewhere, spec)
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s: runs.parquet differs between the repository root and %s", rel, elsewhere)
+		}
 	}
 }
