@@ -5,13 +5,12 @@ import (
 	"gnnsim/internal/csvtab"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 
 	"gnnsim/accel/fpga"
 	"gnnsim/internal/boundedio"
-	"gnnsim/internal/shared"
+	"gnnsim/internal/refset"
 )
 
 // FileName is the reference table's name inside a reference directory.
@@ -50,14 +49,11 @@ type Reference struct {
 	Rows []Row
 }
 
-// FindDir returns the shared reference directory (shared/fgnas-reference
-// under internal/shared's root) when it exists.
+// FindDir returns the reference set's directory (shared/fgnas-reference,
+// found as refset.Find finds every reference set); ok is false when it
+// has no reference file.
 func FindDir() (string, bool) {
-	d := filepath.Join(shared.Root(), "fgnas-reference")
-	if _, err := os.Stat(filepath.Join(d, FileName)); err != nil {
-		return d, false
-	}
-	return d, true
+	return refset.Find("fgnas-reference", FileName)
 }
 
 // Load reads dir/reference.csv.

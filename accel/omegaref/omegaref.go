@@ -45,6 +45,7 @@ import (
 	"gnnsim/dataflow"
 	"gnnsim/graphs"
 	"gnnsim/internal/boundedio"
+	"gnnsim/internal/refset"
 )
 
 // Run is one row of omega_reference.csv.
@@ -301,28 +302,7 @@ func parseInts(line, name string, lineNo int) ([]int32, error) {
 // when GNNSIM_SHARED is set, else the first shared/omega-reference found
 // walking up from the working directory. ok is false when there is none.
 func FindDir() (dir string, ok bool) {
-	if s := os.Getenv("GNNSIM_SHARED"); s != "" {
-		d := filepath.Join(s, "omega-reference")
-		return d, exists(d)
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", false
-	}
-	for d := wd; ; d = filepath.Dir(d) {
-		c := filepath.Join(d, "shared", "omega-reference")
-		if exists(c) {
-			return c, true
-		}
-		if filepath.Dir(d) == d {
-			return "", false
-		}
-	}
-}
-
-func exists(dir string) bool {
-	st, err := os.Stat(filepath.Join(dir, "omega_reference.csv"))
-	return err == nil && !st.IsDir()
+	return refset.Find("omega-reference", "omega_reference.csv")
 }
 
 // graphOrder returns the graph names of the reference in first-seen order.

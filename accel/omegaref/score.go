@@ -12,6 +12,7 @@ import (
 
 	"gnnsim/accel"
 	"gnnsim/dataflow"
+	"gnnsim/internal/refset"
 	"gnnsim/workload"
 )
 
@@ -55,17 +56,8 @@ func (s *Stats) finish() {
 	s.Mean = stat.Mean(x, nil)
 }
 
-// quantile interpolates linearly between order statistics of sorted x
-// (numpy's default method).
-func quantile(x []float64, q float64) float64 {
-	if len(x) == 0 {
-		return math.NaN()
-	}
-	h := q * float64(len(x)-1)
-	lo := int(math.Floor(h))
-	hi := min(lo+1, len(x)-1)
-	return x[lo] + (h-float64(lo))*(x[hi]-x[lo])
-}
+// quantile is numpy's default quantile of sorted x (refset.Quantile).
+var quantile = refset.Quantile
 
 // Report is the outcome of Score.
 type Report struct {

@@ -72,7 +72,7 @@ func runValidateFGNAS(cmd *cobra.Command, refDir, out string, asJSON bool, worst
 	if refDir == "" {
 		d, ok := fpgaref.FindDir()
 		if !ok {
-			return fmt.Errorf("--reference not given and no %s found (set GNNSIM_SHARED)", d)
+			return fmt.Errorf("--reference not given and %s", sharedHint("fgnas-reference"))
 		}
 		refDir = d
 	}

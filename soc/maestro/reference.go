@@ -5,13 +5,13 @@ import (
 	"gnnsim/internal/csvtab"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
 	"gnnsim/internal/boundedio"
+	"gnnsim/internal/refset"
 )
 
 // RefRow is one row of the MAESTRO reference set
@@ -67,27 +67,7 @@ const ReferenceFile = "maestro_reference.csv"
 // first shared/maestro-reference found walking up from the working
 // directory. ok is false when there is none.
 func FindReferenceDir() (dir string, ok bool) {
-	if s := os.Getenv("GNNSIM_SHARED"); s != "" {
-		d := filepath.Join(s, "maestro-reference")
-		return d, refExists(d)
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", false
-	}
-	for d := wd; ; d = filepath.Dir(d) {
-		if c := filepath.Join(d, "shared", "maestro-reference"); refExists(c) {
-			return c, true
-		}
-		if filepath.Dir(d) == d {
-			return "", false
-		}
-	}
-}
-
-func refExists(dir string) bool {
-	st, err := os.Stat(filepath.Join(dir, ReferenceFile))
-	return err == nil && !st.IsDir()
+	return refset.Find("maestro-reference", ReferenceFile)
 }
 
 // LoadReference reads dir/maestro_reference.csv and the dataflows

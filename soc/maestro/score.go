@@ -2,6 +2,7 @@ package maestro
 
 import (
 	"fmt"
+	"gnnsim/internal/refset"
 	"io"
 	"math"
 	"slices"
@@ -54,17 +55,9 @@ func absPctErr(got, want float64) float64 {
 	return math.Abs(got-want) / math.Abs(want) * 100
 }
 
-// quantile interpolates linearly between order statistics of sorted x
-// (numpy's default, as accel/omegaref scores).
-func quantile(x []float64, q float64) float64 {
-	if len(x) == 0 {
-		return math.NaN()
-	}
-	h := q * float64(len(x)-1)
-	lo := int(math.Floor(h))
-	hi := min(lo+1, len(x)-1)
-	return x[lo] + (h-float64(lo))*(x[hi]-x[lo])
-}
+// quantile is numpy's default quantile of sorted x, as accel/omegaref
+// scores (refset.Quantile).
+var quantile = refset.Quantile
 
 // DataflowScore is the agreement on the rows of one dataflow (or all).
 type DataflowScore struct {
