@@ -18,12 +18,6 @@ import (
 
 const dsaUnit = "dsa"
 
-func init() {
-	if err := RegisterUnit(dsaKind()); err != nil {
-		panic(err) // a duplicate built-in name: caught by every test
-	}
-}
-
 // DSASweepSpec is the dsa: block of a spec. Point p of the sweep is
 // models[m] x dataflows[d] x pes[e] x l2_bytes[l] with
 // p = ((m*len(dataflows) + d)*len(pes) + e)*len(l2_bytes) + l: models

@@ -22,11 +22,10 @@ import (
 
 const gcosUnit = "gcos"
 
-func init() {
-	if err := RegisterUnit(UnitKind{Name: gcosUnit, Points: gcosPoints,
-		Table: func(*Spec) Table { return &RowTable[GCoSRow]{} }, Evaluator: newGCoS}); err != nil {
-		panic(err) // a duplicate built-in name: caught by every test
-	}
+// gcosKind is unit: gcos, G-CoS designs x model files x data sets.
+func gcosKind() UnitKind {
+	return UnitKind{Name: gcosUnit, Points: gcosPoints,
+		Table: func(*Spec) Table { return &RowTable[GCoSRow]{} }, Evaluator: newGCoS}
 }
 
 // GCoSSpec is the gcos: block of a spec.

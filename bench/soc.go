@@ -25,12 +25,6 @@ const socUnit = "soc"
 // maxSocRandom bounds the mappings one random: entry draws.
 const maxSocRandom = 1_000_000
 
-func init() {
-	if err := RegisterUnit(socKind()); err != nil {
-		panic(err) // a duplicate built-in name: caught by every test
-	}
-}
-
 // SocSpec is the soc: block of a spec. Point p of the sweep is
 // models[m] x graph_ops[o] x settings[s] x mappings[k] with
 // p = ((m*len(graph_ops) + o)*settings + s)*mappings + k: mappings vary

@@ -16,10 +16,10 @@ import (
 // This file is the hook through which a kind of hardware is swept. The
 // runner owns the graphs, chunks, shards, resumption and merging; a
 // UnitKind owns what one graph becomes: its rows of the runs table. The
-// Omega accelerator (unit: omega) is the built-in kind; a later one (an
-// SoC, an FPGA pipeline, a G-CoS template) registers itself with
-// RegisterUnit and is swept with the same sharding, resumption and
-// byte-identical merging. UnitSweep makes a kind of any hw.Unit.
+// built-in kinds are one table (kinds, in kinds.go); a program or test
+// adds its own with RegisterUnit, and every kind is swept with the same
+// sharding, resumption and byte-identical merging. UnitSweep makes a kind
+// of any hw.Unit.
 
 // UnitKind is a kind of hardware a sweep can run, named by the spec's
 // unit: key.
@@ -136,7 +136,7 @@ func (f rowEvaluator[R]) Evaluate(t Table, c Case) error {
 
 var (
 	unitsMu sync.RWMutex
-	units   = []UnitKind{omegaKind(), fpgaKind()}
+	units   = slices.Clone(kinds)
 )
 
 // RegisterUnit adds a unit kind that specs can name. Call it from an init
