@@ -178,7 +178,7 @@ on Cora's published size). The soc path and ` + "`eval --unit dsa`" + ` take zoo
 - **omega**: the Omega-style accelerator of seed 002 models the aggregation (SpMM) and
   combination (GEMM) phases of GCN, GIN, SAGE and GAT and their inter-phase dataflows; the
   other kinds have no dataflow in its paper, and its reference (STONNE-Omega) has none either.
-- **G-CoS template**: its sub-accelerators run sparse and dense products (G-CoS Sec. IV); there
+- **G-CoS template**: its sub-accelerators run sparse and dense products (seed 001); there
   is no gather or k-NN engine, so EdgeConv, MRConv and k-NN construction are refused by kernel.
 - **train**: it trains the message-passing layers of the FGNAS and G-CoS search spaces (and
   SAGE); GIN, EdgeConv, MRConv and FC stacks are in no seed's search space here.
