@@ -67,78 +67,120 @@ type GCoSConfigs struct {
 	ClockMHz   []float64 `yaml:"clock_mhz,omitempty"`
 }
 
+// gcosAxis is one grid parameter of a configs: entry, named as its YAML
+// key: the length of its list and how value v of it changes a design.
+type gcosAxis struct {
+	name string
+	len  func(g *GCoSConfigs) int
+	// set applies value v of the list to c; sub is set on axes that
+	// change every sub-accelerator (then called once per sub).
+	set func(g *GCoSConfigs, c *accel.Config, sub *accel.Sub, v int) error
+	// keep copies the axis' list of g into o, as value v alone.
+	keep func(g, o *GCoSConfigs, v int)
+	sub  bool
+}
+
+// gridAxis builds the axis of the list field returns, applied with put
+// (to the design, or to each sub-accelerator when sub is set).
+func gridAxis[T any](name string, sub bool, field func(*GCoSConfigs) *[]T, put func(c *accel.Config, s *accel.Sub, v T) error) gcosAxis {
+	return gcosAxis{name: name, sub: sub,
+		len:  func(g *GCoSConfigs) int { return len(*field(g)) },
+		set:  func(g *GCoSConfigs, c *accel.Config, s *accel.Sub, v int) error { return put(c, s, (*field(g))[v]) },
+		keep: func(g, o *GCoSConfigs, v int) { *field(o) = pickOne(*field(g), v) },
+	}
+}
+
 // gcosAxes is the number of grid parameters of a configs: entry.
 const gcosAxes = 10
 
+// gcosGrid is the grid of a configs: entry, in the order of the cross
+// product (the last varying fastest) and of application: subs first, as it
+// sets how many sub-accelerators the others change.
+var gcosGrid = [gcosAxes]gcosAxis{
+	gridAxis("subs", false, func(g *GCoSConfigs) *[]int { return &g.Subs }, func(c *accel.Config, _ *accel.Sub, n int) error {
+		if n < 1 || n > accel.MaxSubs {
+			return fmt.Errorf("subs %d, want 1..%d", n, accel.MaxSubs)
+		}
+		for len(c.Subs) < n {
+			c.Subs = append(c.Subs, c.Subs[len(c.Subs)-1])
+		}
+		c.Subs = c.Subs[:n]
+		return nil
+	}),
+	gridAxis("pes", true, func(g *GCoSConfigs) *[]int { return &g.PEs }, func(_ *accel.Config, s *accel.Sub, v int) error {
+		s.PEs = v
+		return nil
+	}),
+	gridAxis("tiling", true, func(g *GCoSConfigs) *[]string { return &g.Tiling }, func(_ *accel.Config, s *accel.Sub, v string) (err error) {
+		s.Tiling, err = accel.ParseTiling(v)
+		return err
+	}),
+	gridAxis("kernel", true, func(g *GCoSConfigs) *[]string { return &g.Kernel }, func(_ *accel.Config, s *accel.Sub, v string) (err error) {
+		s.Kernel, err = accel.ParseKernel(v)
+		return err
+	}),
+	gridAxis("tile_m", true, func(g *GCoSConfigs) *[]int { return &g.TileM }, func(_ *accel.Config, s *accel.Sub, v int) error {
+		s.TileM = v
+		return nil
+	}),
+	gridAxis("tile_k", true, func(g *GCoSConfigs) *[]int { return &g.TileK }, func(_ *accel.Config, s *accel.Sub, v int) error {
+		s.TileK = v
+		return nil
+	}),
+	gridAxis("tile_n", true, func(g *GCoSConfigs) *[]int { return &g.TileN }, func(_ *accel.Config, s *accel.Sub, v int) error {
+		s.TileN = v
+		return nil
+	}),
+	gridAxis("allocation", false, func(g *GCoSConfigs) *[]string { return &g.Allocation }, func(c *accel.Config, _ *accel.Sub, v string) (err error) {
+		c.Alloc, err = accel.ParseAllocation(v)
+		return err
+	}),
+	gridAxis("hbm_gb_per_s", false, func(g *GCoSConfigs) *[]float64 { return &g.HBMGBps }, func(c *accel.Config, _ *accel.Sub, v float64) error {
+		if !(v >= accel.MinHBMGBps && v <= accel.MaxHBMGBps) {
+			return fmt.Errorf("hbm_gb_per_s %v, want %g..%g", v, accel.MinHBMGBps, accel.MaxHBMGBps)
+		}
+		c.HBMBytesPerSec = v * 1e9
+		return nil
+	}),
+	gridAxis("clock_mhz", false, func(g *GCoSConfigs) *[]float64 { return &g.ClockMHz }, func(c *accel.Config, _ *accel.Sub, v float64) error {
+		if !(v >= accel.MinClockMHz && v <= accel.MaxClockMHz) {
+			return fmt.Errorf("clock_mhz %v, want %g..%g", v, accel.MinClockMHz, accel.MaxClockMHz)
+		}
+		c.ClockHz = v * 1e6
+		return nil
+	}),
+}
+
+
 // lens returns the length of each axis (1 for an empty list).
 func (g *GCoSConfigs) lens() [gcosAxes]int {
-	n := [gcosAxes]int{len(g.Subs), len(g.PEs), len(g.Tiling), len(g.Kernel), len(g.TileM), len(g.TileK), len(g.TileN), len(g.Allocation), len(g.HBMGBps), len(g.ClockMHz)}
-	for i := range n {
-		n[i] = max(n[i], 1)
+	var n [gcosAxes]int
+	for a, ax := range gcosGrid {
+		n[a] = max(ax.len(g), 1)
 	}
 	return n
 }
-
-var gcosAxisNames = [gcosAxes]string{"subs", "pes", "tiling", "kernel", "tile_m", "tile_k", "tile_n", "allocation", "hbm_gb_per_s", "clock_mhz"}
 
 // apply returns base with the grid values of index idx (per axis; an
 // axis without values keeps the base's).
 func (g *GCoSConfigs) apply(base accel.Config, idx [gcosAxes]int) (accel.Config, error) {
 	c := base
 	c.Subs = slices.Clone(base.Subs)
-	if len(g.Subs) > 0 {
-		n := g.Subs[idx[0]]
-		if n < 1 || n > accel.MaxSubs {
-			return c, fmt.Errorf("subs %d, want 1..%d", n, accel.MaxSubs)
+	for a, ax := range gcosGrid {
+		if ax.len(g) == 0 {
+			continue
 		}
-		for len(c.Subs) < n {
-			c.Subs = append(c.Subs, c.Subs[len(c.Subs)-1])
-		}
-		c.Subs = c.Subs[:n]
-	}
-	for i := range c.Subs {
-		s := &c.Subs[i]
-		if len(g.PEs) > 0 {
-			s.PEs = g.PEs[idx[1]]
-		}
-		if len(g.Tiling) > 0 {
-			t, err := accel.ParseTiling(g.Tiling[idx[2]])
-			if err != nil {
+		if !ax.sub {
+			if err := ax.set(g, &c, nil, idx[a]); err != nil {
 				return c, err
 			}
-			s.Tiling = t
+			continue
 		}
-		if len(g.Kernel) > 0 {
-			k, err := accel.ParseKernel(g.Kernel[idx[3]])
-			if err != nil {
+		for i := range c.Subs {
+			if err := ax.set(g, &c, &c.Subs[i], idx[a]); err != nil {
 				return c, err
 			}
-			s.Kernel = k
 		}
-		for j, v := range [...]*int{&s.TileM, &s.TileK, &s.TileN} {
-			if l := [...][]int{g.TileM, g.TileK, g.TileN}[j]; len(l) > 0 {
-				*v = l[idx[4+j]]
-			}
-		}
-	}
-	if len(g.Allocation) > 0 {
-		a, err := accel.ParseAllocation(g.Allocation[idx[7]])
-		if err != nil {
-			return c, err
-		}
-		c.Alloc = a
-	}
-	if len(g.HBMGBps) > 0 {
-		if v := g.HBMGBps[idx[8]]; !(v >= accel.MinHBMGBps && v <= accel.MaxHBMGBps) {
-			return c, fmt.Errorf("hbm_gb_per_s %v, want %g..%g", v, accel.MinHBMGBps, accel.MaxHBMGBps)
-		}
-		c.HBMBytesPerSec = g.HBMGBps[idx[8]] * 1e9
-	}
-	if len(g.ClockMHz) > 0 {
-		if v := g.ClockMHz[idx[9]]; !(v >= accel.MinClockMHz && v <= accel.MaxClockMHz) {
-			return c, fmt.Errorf("clock_mhz %v, want %g..%g", v, accel.MinClockMHz, accel.MaxClockMHz)
-		}
-		c.ClockHz = g.ClockMHz[idx[9]] * 1e6
 	}
 	_, err := accel.New(c)
 	return c, err
@@ -148,28 +190,7 @@ func (g *GCoSConfigs) apply(base accel.Config, idx [gcosAxes]int) (accel.Config,
 // axis has no list).
 func (g *GCoSConfigs) only(a, v int) GCoSConfigs {
 	var o GCoSConfigs
-	switch a {
-	case 0:
-		o.Subs = pickOne(g.Subs, v)
-	case 1:
-		o.PEs = pickOne(g.PEs, v)
-	case 2:
-		o.Tiling = pickOne(g.Tiling, v)
-	case 3:
-		o.Kernel = pickOne(g.Kernel, v)
-	case 4:
-		o.TileM = pickOne(g.TileM, v)
-	case 5:
-		o.TileK = pickOne(g.TileK, v)
-	case 6:
-		o.TileN = pickOne(g.TileN, v)
-	case 7:
-		o.Allocation = pickOne(g.Allocation, v)
-	case 8:
-		o.HBMGBps = pickOne(g.HBMGBps, v)
-	case 9:
-		o.ClockMHz = pickOne(g.ClockMHz, v)
-	}
+	gcosGrid[a].keep(g, &o, v)
 	return o
 }
 
@@ -265,7 +286,7 @@ func newGCoS(s *Spec) (Evaluator, error) {
 			for v := range l {
 				one := c.only(a, v)
 				if _, err := one.apply(en.base, [gcosAxes]int{}); err != nil {
-					return nil, specErr(fmt.Sprintf("%s.%s[%d]", key, gcosAxisNames[a], v), "%v", err)
+					return nil, specErr(fmt.Sprintf("%s.%s[%d]", key, gcosGrid[a].name, v), "%v", err)
 				}
 			}
 		}

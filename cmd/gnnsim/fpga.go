@@ -29,7 +29,9 @@ func fpgaCmd() *cobra.Command {
 (summed as FGNAS does, or overlapped on node blocks by the event-driven model) and in
 LUT / FF / DSP / BRAM by bit width, with feasibility against resource and latency budgets.
 Two cost models: gnnsim (ours, the default) and fgnas-code (the FGNAS authors' own model,
-equal to their code; 'fpga validate fgnas' checks it against their outputs).`,
+equal to their code; 'fpga validate fgnas' checks it against their outputs).
+There is no 'fpga spec': a design is its eval flags (--arch or a model file,
+--tiles, --bits), not a spec file.`,
 	}
 	cmd.AddCommand(fpgaEvalCmd(), fpgaValidateCmd())
 	return cmd

@@ -26,12 +26,15 @@ func newGcosCmd() *cobra.Command {
 		Short: "The G-CoS multi-sub-accelerator template (seed 001): price a fixed design",
 		Long: `The G-CoS multi-sub-accelerator GNN accelerator template (seed 001, package
 accel/gcos): 'gcos eval' prices one design running a model file's GNN on a
-data set; 'gcos config default' prints the built-in design as a design
+data set; 'gcos spec default' prints the built-in design as a design
 file. 'gnnsim search gcos' searches designs; a sweep of unit: gcos
-(bench/testdata/gcos.yaml) prices grids of them.`,
+(bench/testdata/gcos.yaml) prices grids of them. There is no 'gcos
+validate': no reference outputs of G-CoS's own model are published (its
+anchors are the baselines' published Reddit figures, checked by the tests
+of repro/seed001).`,
 		Args: cobra.NoArgs,
 	}
-	c.AddCommand(newGcosEvalCmd(), newGcosConfigCmd())
+	c.AddCommand(newGcosEvalCmd(), newGcosConfigCmd(), specGroup("G-CoS design", "the YAML gcos eval --config reads", newGcosSpecDefaultCmd()))
 	return c
 }
 
@@ -154,15 +157,23 @@ func runGcosEval(cmd *cobra.Command, f *gcosEvalFlags) error {
 
 func newGcosConfigCmd() *cobra.Command {
 	c := &cobra.Command{
-		Use:   "config",
-		Short: "G-CoS design files",
+		Use:    "config",
+		Hidden: true, // deprecated: gnnsim gcos spec
+		Short:  "G-CoS design files (deprecated: gnnsim gcos spec)",
 		Long: `Design files of the G-CoS template: YAML with name, allocation, scheme,
 repurpose, share_weights, clock_mhz, hbm_gb_per_s, hbm_latency_cycles and
 subs (1..5 sub-accelerators: pes, tiling, kernel, tile_m, tile_k, tile_n);
 'gcos config default' prints the built-in one, every key commented.`,
 		Args: cobra.NoArgs,
 	}
-	c.AddCommand(&cobra.Command{
+	c.AddCommand(deprecate(newGcosSpecDefaultCmd(), "gnnsim gcos spec default"))
+	return c
+}
+
+// newGcosSpecDefaultCmd is 'gnnsim gcos spec default' (and the deprecated
+// 'gcos config default'): the built-in design as a design file.
+func newGcosSpecDefaultCmd() *cobra.Command {
+	return &cobra.Command{
 		Use:   "default",
 		Short: "Print the built-in design as a commented design file (gcos eval --config reads it)",
 		Long: `Print the built-in G-CoS design (five sub-accelerators of 816 PEs, output
@@ -178,6 +189,5 @@ configs: [{file: ...}].`,
 			_, err = cmd.OutOrStdout().Write(b)
 			return err
 		},
-	})
-	return c
+	}
 }

@@ -110,12 +110,20 @@ may use.`,
 
 func newHWCmd() *cobra.Command {
 	c := &cobra.Command{
-		Use:   "hw",
-		Short: "Describe accelerator hardware specs",
+		Use:    "hw",
+		Hidden: true, // deprecated: gnnsim omega spec
+		Short:  "Describe accelerator hardware specs (deprecated: gnnsim omega spec)",
 		Long: `Describe the accelerator hardware specs that --hw flags read (YAML; keys left
 out keep the built-in values, unknown keys are errors).`,
 	}
-	c.AddCommand(&cobra.Command{
+	c.AddCommand(deprecate(newOmegaSpecDefaultCmd(), "gnnsim omega spec default"))
+	return c
+}
+
+// newOmegaSpecDefaultCmd is 'gnnsim omega spec default' (and the
+// deprecated 'hw default'): the built-in accelerator as a spec file.
+func newOmegaSpecDefaultCmd() *cobra.Command {
+	return &cobra.Command{
 		Use:   "default",
 		Short: "Print the built-in accelerator spec as YAML, each key commented with its meaning and unit",
 		Long: `Print the built-in accelerator hardware as a spec file that --hw reads:
@@ -124,6 +132,5 @@ edit a copy to describe other hardware (keys left out keep these values).`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return accel.WriteHWYAML(cmd.OutOrStdout(), accel.DefaultHW())
 		},
-	})
-	return c
+	}
 }

@@ -22,7 +22,9 @@ import (
 	"gnnsim/workload"
 )
 
-func init() { register(newSimulateCmd) }
+func init() {
+	register(func() *cobra.Command { return deprecate(newSimulateCmd(), "gnnsim omega eval") })
+}
 
 type simulateFlags struct {
 	graphsPath, format, graph string

@@ -15,11 +15,12 @@ func init() { register(newValidateCmd) }
 
 func newValidateCmd() *cobra.Command {
 	validateCmd := &cobra.Command{
-		Use:   "validate",
-		Short: "Check gnnsim's models against reference simulators",
-		Long:  `Check gnnsim's models against the outputs of reference simulators.`,
+		Use:    "validate",
+		Hidden: true, // deprecated: gnnsim omega validate
+		Short:  "Check gnnsim's models against reference simulators (deprecated: gnnsim omega validate)",
+		Long:   `Check gnnsim's models against the outputs of reference simulators.`,
 	}
-	validateCmd.AddCommand(newValidateOmegaCmd())
+	validateCmd.AddCommand(deprecate(newValidateOmegaCmd(), "gnnsim omega validate"))
 	return validateCmd
 }
 
