@@ -151,7 +151,6 @@ var gcosGrid = [gcosAxes]gcosAxis{
 	}),
 }
 
-
 // lens returns the length of each axis (1 for an empty list).
 func (g *GCoSConfigs) lens() [gcosAxes]int {
 	var n [gcosAxes]int
