@@ -242,47 +242,24 @@ func AlexNet() (Model, error) {
 // features.30), the 7 x 7 adaptive average pooling (an identity on the
 // 7 x 7 map: a 1x1 window here) and the three-layer classifier.
 func VGG16() (Model, error) {
-	b := newNet("vgg16", CNNImage, 3)
-	stages := [][]int{{64, 64}, {128, 128}, {256, 256, 256}, {512, 512, 512}, {512, 512, 512}}
-	i := 0
-	for s, widths := range stages {
-		kind := Module
-		if s == 0 {
-			kind = Stem
-		}
-		b.block(fmt.Sprintf("stage%d", s+1), kind)
-		for _, w := range widths {
-			b.conv(fmt.Sprintf("features.%d", i), w, 3, 1, 1, 0)
-			b.op(fmt.Sprintf("features.%d", i+1), Act)
-			i += 2
-		}
-		b.pool(fmt.Sprintf("features.%d", i), MaxPool, 2, 2, 0, false)
-		i++
-	}
-	b.block("classifier", Head)
-	b.pool("avgpool", AvgPool, 1, 1, 0, false)
-	b.fc("classifier.0", 512*7*7, 4096)
-	b.op("classifier.1", Act)
-	b.fc("classifier.3", 4096, 4096)
-	b.op("classifier.4", Act)
-	b.fc("classifier.6", 4096, Classes)
-	return b.build()
+	return vgg("vgg16", [][]int{{64, 64}, {128, 128}, {256, 256, 256}, {512, 512, 512}, {512, 512, 512}})
 }
 
-// resnetDepths are the bottleneck blocks per stage of torchvision's
-// resnet50 and resnet101 ([3, 4, 6, 3] and [3, 4, 23, 3]).
-var resnetDepths = map[int][4]int{50: {3, 4, 6, 3}, 101: {3, 4, 23, 3}}
+// resnetDepths are the blocks per stage of torchvision's resnet18 (basic
+// blocks) and resnet50, resnet101 and resnet152 (bottleneck blocks).
+var resnetDepths = map[int][4]int{18: {2, 2, 2, 2}, 50: {3, 4, 6, 3}, 101: {3, 4, 23, 3}, 152: {3, 8, 36, 3}}
 
-// ResNet returns torchvision's ResNet-50 or ResNet-101 (He et al., CVPR
-// 2016, as torchvision builds it: "v1.5", the stride on each stage's first
-// 3x3 convolution): the stem (conv1, bn1, relu, maxpool), bottleneck blocks
+// ResNet returns torchvision's ResNet-18, -50, -101 or -152 (He et al.,
+// CVPR 2016, as torchvision builds it: "v1.5", the stride on each stage's
+// first 3x3 convolution): the stem (conv1, bn1, relu, maxpool), basic
+// blocks for ResNet-18 (basicBlock) or bottleneck blocks
 // layerS.B (1x1, 3x3, 1x1 convolutions with BN, a downsample projection on
 // each stage's first block, the residual add and the last ReLU), global
 // average pooling and fc.
 func ResNet(depth int) (Model, error) {
 	blocks, ok := resnetDepths[depth]
 	if !ok {
-		return Model{}, fmt.Errorf("workload: no ResNet-%d in the zoo (want 50 or 101)", depth)
+		return Model{}, fmt.Errorf("workload: no ResNet-%d in the zoo (want 18, 50, 101 or 152)", depth)
 	}
 	b := newNet(fmt.Sprintf("resnet%d", depth), CNNImage, 3)
 	b.block("stem", Stem)
@@ -297,6 +274,10 @@ func ResNet(depth int) (Model, error) {
 			stride := 1
 			if i == 0 && s > 0 {
 				stride = 2
+			}
+			if depth < 50 {
+				b.basicBlock(p, width, stride, i == 0 && s > 0)
+				continue
 			}
 			in := b.last
 			b.block(p[:len(p)-1], Module)
@@ -319,7 +300,7 @@ func ResNet(depth int) (Model, error) {
 	}
 	b.block("head", Head)
 	b.op("avgpool", Pool)
-	b.fc("fc", 2048, Classes)
+	b.fc("fc", b.width[b.last], Classes)
 	return b.build()
 }
 

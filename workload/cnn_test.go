@@ -101,6 +101,53 @@ func TestCNNZooShapes(t *testing.T) {
 			{"adaptive_avg_pool2d", 1280, 1, 1},
 			{"classifier.1", 1000, 1, 1},
 		}},
+		{"resnet18", []zooShape{
+			{"maxpool", 64, 56, 56},
+			{"layer1.1.relu_1", 64, 56, 56},
+			{"layer2.0.conv1", 128, 28, 28},
+			{"layer2.0.downsample.0", 128, 28, 28},
+			{"layer4.1.relu_1", 512, 7, 7},
+			{"fc", 1000, 1, 1},
+		}},
+		{"resnet152", []zooShape{
+			{"layer2.7.relu_2", 512, 28, 28},
+			{"layer3.35.relu_2", 1024, 14, 14},
+			{"layer4.2.relu_2", 2048, 7, 7},
+			{"fc", 1000, 1, 1},
+		}},
+		{"vgg19", []zooShape{
+			{"features.0", 64, 224, 224},
+			{"features.4", 64, 112, 112},
+			{"features.16", 256, 56, 56},
+			{"features.18", 256, 28, 28},
+			{"features.34", 512, 14, 14},
+			{"features.36", 512, 7, 7},
+			{"classifier.6", 1000, 1, 1},
+		}},
+		{"densenet121", []zooShape{
+			{"features.pool0", 64, 56, 56},
+			{"features.denseblock1.denselayer1.conv1", 128, 56, 56},
+			{"features.denseblock1.denselayer6.cat", 224, 56, 56},
+			{"features.denseblock1.cat", 256, 56, 56},
+			{"features.transition1.pool", 128, 28, 28},
+			{"features.denseblock2.cat", 512, 28, 28},
+			{"features.transition2.pool", 256, 14, 14},
+			{"features.denseblock3.cat", 1024, 14, 14},
+			{"features.transition3.pool", 512, 7, 7},
+			{"features.norm5", 1024, 7, 7},
+			{"classifier", 1000, 1, 1},
+		}},
+		{"mobilenet-v1", []zooShape{
+			{"conv1", 32, 112, 112},
+			{"conv2_1/dw", 32, 112, 112},
+			{"conv2_1/sep", 64, 112, 112},
+			{"conv2_2/dw", 64, 56, 56},
+			{"conv4_2/sep", 512, 14, 14},
+			{"conv5_6/sep", 1024, 7, 7},
+			{"conv6/sep", 1024, 7, 7},
+			{"pool6", 1024, 1, 1},
+			{"fc7", 1000, 1, 1},
+		}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.model, func(t *testing.T) {
@@ -172,6 +219,20 @@ var zooFigures = []published{
 	{"mobilenetv2", "macs", 300e6, 0.02, "Sandler et al. 2018, Table 4: 300 M multiply-adds"},
 	{"mobilenetv2", "macs", 0.301e9, 0.02, "torchvision MobileNet_V2_Weights _ops 0.301"},
 	{"mobilenetv2", "params", 3504872, 0.02, "torchvision MobileNet_V2_Weights num_params"},
+	// The networks of the concurrent-DNN studies on Jetson (issue 35):
+	// within 1 %.
+	{"resnet18", "macs", 1.814e9, 0.01, "torchvision ResNet18_Weights _ops 1.814"},
+	{"resnet18", "params", 11689512, 0.01, "torchvision ResNet18_Weights num_params"},
+	{"resnet152", "macs", 11.514e9, 0.01, "torchvision ResNet152_Weights _ops 11.514"},
+	{"resnet152", "params", 60192808, 0.01, "torchvision ResNet152_Weights num_params"},
+	{"vgg19", "macs", 19.632e9, 0.01, "torchvision VGG19_Weights _ops 19.632"},
+	{"vgg19", "params", 143667240, 0.01, "torchvision VGG19_Weights num_params"},
+	{"densenet121", "macs", 2.834e9, 0.01, "torchvision DenseNet121_Weights _ops 2.834"},
+	{"densenet121", "params", 7978856, 0.01, "torchvision DenseNet121_Weights num_params"},
+	// MobileNet v1: Howard et al. 2017 (arXiv 1704.04861), Table 8,
+	// 1.0 MobileNet-224: 569 million mult-adds, 4.2 million parameters.
+	{"mobilenet-v1", "macs", 569e6, 0.01, "Howard et al. 2017, Table 8: 569 M mult-adds"},
+	{"mobilenet-v1", "params", 4.2e6, 0.01, "Howard et al. 2017, Table 8: 4.2 M parameters"},
 }
 
 func TestCNNZooPublished(t *testing.T) {
@@ -259,7 +320,8 @@ func TestLookupModelCNN(t *testing.T) {
 	if _, err := LookupModel("googlenet", GIN); err == nil {
 		t.Error("LookupModel(googlenet, gin) succeeded")
 	}
-	for _, n := range []string{"googlenet", "alexnet", "vgg16", "resnet50", "resnet101", "mobilenetv2"} {
+	for _, n := range []string{"googlenet", "alexnet", "vgg16", "resnet50", "resnet101", "mobilenetv2",
+		"resnet18", "resnet152", "vgg19", "densenet121", "mobilenet-v1"} {
 		if !slices.Contains(ModelNames(), n) {
 			t.Errorf("ModelNames lacks %s", n)
 		}
@@ -286,6 +348,12 @@ func TestResidualGraphs(t *testing.T) {
 		{"mobilenetv2", "features.3.add", []string{"features.3.conv.3", "features.2.conv.3"}},
 		{"mobilenetv2", "features.4.conv.0.0", []string{"features.3.add"}},
 		{"vgg16", "classifier.0", []string{"avgpool"}},
+		{"resnet18", "layer1.0.add", []string{"layer1.0.bn2", "maxpool"}},
+		{"resnet18", "layer2.0.add", []string{"layer2.0.bn2", "layer2.0.downsample.1"}},
+		{"resnet18", "layer2.0.downsample.0", []string{"layer1.1.relu_1"}},
+		{"densenet121", "features.denseblock1.denselayer1.norm1", []string{"features.pool0"}},
+		{"densenet121", "features.denseblock1.denselayer3.cat", []string{"features.pool0", "features.denseblock1.denselayer1.conv2", "features.denseblock1.denselayer2.conv2"}},
+		{"densenet121", "features.transition1.norm", []string{"features.denseblock1.cat"}},
 		{"alexnet", "norm1", []string{"relu1"}},
 	}
 	graphs := map[string][]Node{}
