@@ -148,6 +148,35 @@ func TestCNNZooShapes(t *testing.T) {
 			{"pool6", 1024, 1, 1},
 			{"fc7", 1000, 1, 1},
 		}},
+		// Cadene's inceptionv4.py / timm at 299 x 299 (its pool_size 8 x 8).
+		{"inception-v4", []zooShape{
+			{"features.0.relu", 32, 149, 149},
+			{"features.2.relu", 64, 147, 147},
+			{"features.3.cat", 160, 73, 73},
+			{"features.4.branch1.1.conv", 64, 73, 73}, // 1 x 7, padded (0, 3)
+			{"features.4.cat", 192, 71, 71},
+			{"features.5.cat", 384, 35, 35},
+			{"features.9.cat", 384, 35, 35},
+			{"features.10.cat", 1024, 17, 17},
+			{"features.17.cat", 1024, 17, 17},
+			{"features.18.cat", 1536, 8, 8},
+			{"features.21.branch2_1.conv", 448, 8, 8},
+			{"features.21.cat", 1536, 8, 8},
+			{"last_linear", 1000, 1, 1},
+		}},
+		{"inception-resnet-v2", []zooShape{
+			{"conv2d_1a.relu", 32, 149, 149},
+			{"maxpool_3a", 64, 73, 73},
+			{"conv2d_4a.relu", 192, 71, 71},
+			{"mixed_5b.cat", 320, 35, 35},
+			{"repeat.9.relu", 320, 35, 35},
+			{"mixed_6a.cat", 1088, 17, 17},
+			{"repeat_1.19.relu", 1088, 17, 17},
+			{"mixed_7a.cat", 2080, 8, 8},
+			{"block8.add", 2080, 8, 8},
+			{"conv2d_7b.relu", 1536, 8, 8},
+			{"last_linear", 1000, 1, 1},
+		}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.model, func(t *testing.T) {
@@ -233,6 +262,17 @@ var zooFigures = []published{
 	// 1.0 MobileNet-224: 569 million mult-adds, 4.2 million parameters.
 	{"mobilenet-v1", "macs", 569e6, 0.01, "Howard et al. 2017, Table 8: 569 M mult-adds"},
 	{"mobilenet-v1", "params", 4.2e6, 0.01, "Howard et al. 2017, Table 8: 4.2 M parameters"},
+	// Inception-v4 and Inception-ResNet-v2 at 299 x 299: timm's model cards
+	// (huggingface.co/timm/inception_v4.tf_in1k: "Params (M): 42.7, GMACs:
+	// 12.3"; inception_resnet_v2.tf_in1k: "Params (M): 55.8, GMACs: 13.2"),
+	// and OpenVINO's Open Model Zoo googlenet-v4-tf (24.584 GFLOPs, i.e.
+	// 12.292 G MACs; its 42.648 M parameters are TF-slim's, whose BN has
+	// no scale and whose classifier has 1001 outputs).
+	{"inception-v4", "params", 42.7e6, 0.01, "timm inception_v4.tf_in1k: Params (M) 42.7"},
+	{"inception-v4", "macs", 12.3e9, 0.01, "timm inception_v4.tf_in1k: GMACs 12.3"},
+	{"inception-v4", "macs", 12.292e9, 0.01, "OpenVINO googlenet-v4-tf: 24.584 GFLOPs"},
+	{"inception-resnet-v2", "params", 55.8e6, 0.01, "timm inception_resnet_v2.tf_in1k: Params (M) 55.8"},
+	{"inception-resnet-v2", "macs", 13.2e9, 0.01, "timm inception_resnet_v2.tf_in1k: GMACs 13.2"},
 }
 
 func TestCNNZooPublished(t *testing.T) {
@@ -321,7 +361,7 @@ func TestLookupModelCNN(t *testing.T) {
 		t.Error("LookupModel(googlenet, gin) succeeded")
 	}
 	for _, n := range []string{"googlenet", "alexnet", "vgg16", "resnet50", "resnet101", "mobilenetv2",
-		"resnet18", "resnet152", "vgg19", "densenet121", "mobilenet-v1"} {
+		"resnet18", "resnet152", "vgg19", "densenet121", "mobilenet-v1", "inception-v4", "inception-resnet-v2"} {
 		if !slices.Contains(ModelNames(), n) {
 			t.Errorf("ModelNames lacks %s", n)
 		}
@@ -354,6 +394,11 @@ func TestResidualGraphs(t *testing.T) {
 		{"densenet121", "features.denseblock1.denselayer1.norm1", []string{"features.pool0"}},
 		{"densenet121", "features.denseblock1.denselayer3.cat", []string{"features.pool0", "features.denseblock1.denselayer1.conv2", "features.denseblock1.denselayer2.conv2"}},
 		{"densenet121", "features.transition1.norm", []string{"features.denseblock1.cat"}},
+		{"inception-v4", "features.6.branch3.0", []string{"features.5.cat"}},
+		{"inception-v4", "features.19.branch1_1b.conv", []string{"features.19.branch1_0.relu"}},
+		{"inception-resnet-v2", "repeat.0.add", []string{"repeat.0.conv2d", "mixed_5b.cat"}},
+		{"inception-resnet-v2", "repeat.1.branch0.conv", []string{"repeat.0.relu"}},
+		{"inception-resnet-v2", "conv2d_7b.conv", []string{"block8.add"}},
 		{"alexnet", "norm1", []string{"relu1"}},
 	}
 	graphs := map[string][]Node{}

@@ -90,13 +90,15 @@
 //   - The CNN zoo (cnn.go, cnnzoo.go): GoogleNet (Inception v1) and AlexNet
 //     as BVLC Caffe's deploy.prototxt defines them, VGG-16, VGG-19,
 //     ResNet-18, -50, -101, -152 (v1.5), DenseNet-121 and MobileNetV2 as
-//     torchvision builds them, MobileNet v1 as its Caffe port does, every layer named
+//     torchvision builds them, MobileNet v1 as its Caffe port does,
+//     Inception-v4 and Inception-ResNet-v2 (299 x 299; inception.go) as
+//     Cadene's PyTorch port and timm do, every layer named
 //     as there ("inception_3a/3x3_reduce", "norm1",
 //     "layer1.0.downsample.0", "features.2.conv.1.0"), on a 224 x 224
 //     grid (AlexNet: 227, its reference input). LookupModel finds them as
 //     "googlenet", "alexnet", "vgg16", "resnet50", "resnet101",
 //     "mobilenetv2", "resnet18", "resnet152", "vgg19", "densenet121",
-//     "mobilenet-v1". Their MACs and parameters (Model.Params) are checked
+//     "mobilenet-v1", "inception-v4", "inception-resnet-v2". Their MACs and parameters (Model.Params) are checked
 //     against published figures (cnn_test.go cites each): all within
 //     0.3 %, but GoogleNet's MACs, 1.583 G against the paper's round
 //     "budget of 1.5 billion multiply-adds" (+5.5 %; its parameters match

@@ -88,6 +88,12 @@ type Layer struct {
 	Window, Stride, Pad int
 	Ceil                bool
 
+	// WindowW, when positive, makes a convolution's window rectangular:
+	// Window rows by WindowW columns, padded Pad rows and PadW columns on
+	// each side (Inception-v4's 1x7 and 7x1 factorised convolutions). At 0
+	// the window is square and PadW is not read.
+	WindowW, PadW int
+
 	// LocalSize is the number of channels an LRN layer normalises over (0
 	// means 5, Caffe's default; odd).
 	LocalSize int
@@ -167,6 +173,25 @@ func (l Layer) outWidth() int64 {
 	return int64(l.G)
 }
 
+// window returns the rows and columns of the layer's window (1 x 1 when it
+// has none).
+func (l Layer) window() (h, w int64) {
+	h = or1(l.Window)
+	if l.WindowW > 0 {
+		return h, int64(l.WindowW)
+	}
+	return h, h
+}
+
+// padding returns the zero padding of the layer's window on each side of
+// the rows and of the columns.
+func (l Layer) padding() (h, w int64) {
+	if l.WindowW > 0 {
+		return int64(l.Pad), int64(l.PadW)
+	}
+	return int64(l.Pad), int64(l.Pad)
+}
+
 // OutWidth returns the width of the layer's output: G, or Heads*G for a GAT
 // layer that concatenates its heads.
 func (l Layer) OutWidth() int { return int(l.outWidth()) }
@@ -181,8 +206,8 @@ func (l Layer) OutWidth() int { return int(l.outWidth()) }
 func (l Layer) Params() int64 {
 	switch l.Kind {
 	case Conv, FC:
-		w := or1(l.Window)
-		p := w * w * int64(l.F) * int64(l.G) / or1(l.Groups)
+		wh, ww := l.window()
+		p := wh * ww * int64(l.F) * int64(l.G) / or1(l.Groups)
 		if !l.NoBias {
 			p += int64(l.G)
 		}
@@ -224,7 +249,7 @@ func (l Layer) Validate() error {
 		name   string
 		v, max int
 	}{{"heads", l.Heads, 64}, {"k", l.K, 1 << 16}, {"groups", l.Groups, 1 << 16}, {"window", l.Window, 15}, {"stride", l.Stride, 16},
-		{"pad", l.Pad, 14}, {"reduce", l.Reduce, 64}, {"local size", l.LocalSize, 15}} {
+		{"pad", l.Pad, 14}, {"window width", l.WindowW, 15}, {"pad width", l.PadW, 14}, {"reduce", l.Reduce, 64}, {"local size", l.LocalSize, 15}} {
 		if p.v < 0 || p.v > p.max {
 			return bad(p.name, p.v, 0, p.max)
 		}
@@ -243,6 +268,15 @@ func (l Layer) Validate() error {
 	}
 	if l.Pad >= int(or1(l.Window)) {
 		return fmt.Errorf("workload: %s layer: pad = %d, want 0..%d (below the window %d)", l.Kind, l.Pad, or1(l.Window)-1, or1(l.Window))
+	}
+	if (l.WindowW > 0 || l.PadW > 0) && l.Kind != Conv {
+		return fmt.Errorf("workload: %s layer: only a convolution takes a rectangular window (window width, pad width)", l.Kind)
+	}
+	if l.WindowW > 0 && l.PadW >= l.WindowW {
+		return fmt.Errorf("workload: %s layer: pad width = %d, want 0..%d (below the window width %d)", l.Kind, l.PadW, l.WindowW-1, l.WindowW)
+	}
+	if l.WindowW == 0 && l.PadW > 0 {
+		return fmt.Errorf("workload: %s layer: pad width %d without a window width (a square window pads by pad)", l.Kind, l.PadW)
 	}
 	if l.Ceil && l.Kind != MaxPool && l.Kind != AvgPool {
 		return fmt.Errorf("workload: %s layer does not round its output up (ceil is for pooling)", l.Kind)
@@ -329,11 +363,13 @@ func (l Layer) OutSize(in Size) (Size, error) {
 			return Size{Nodes: ceilDiv(in.Nodes, s*s)}, nil
 		}
 		ceil := l.Ceil && l.Kind != Conv
-		h, err := windowOut(in.H, or1(l.Window), s, int64(l.Pad), ceil)
+		wh, ww := l.window()
+		ph, pw := l.padding()
+		h, err := windowOut(in.H, wh, s, ph, ceil)
 		if err != nil {
 			return Size{}, fmt.Errorf("workload: %s layer %q: height: %w", l.Kind, l.Name, err)
 		}
-		w, err := windowOut(in.W, or1(l.Window), s, int64(l.Pad), ceil)
+		w, err := windowOut(in.W, ww, s, pw, ceil)
 		if err != nil {
 			return Size{}, fmt.Errorf("workload: %s layer %q: width: %w", l.Kind, l.Name, err)
 		}
@@ -472,8 +508,8 @@ func (l Layer) AppendKernels(dst []Kernel, in Size) ([]Kernel, error) {
 	}
 	// Every count below is at most (entries + nodes) x width x window^2 x
 	// heads, or N x N x F for KNN: refuse what int64 cannot hold.
-	w := float64(or1(l.Window))
-	if big := (float64(l.neighbours(in)) + float64(N)) * float64(max(F, G)+2) * w * w * float64(or1(l.Heads)) * 2; !checkCount(big) || !checkCount(float64(N)*float64(N)*float64(F)) {
+	wh, ww := l.window()
+	if big := (float64(l.neighbours(in)) + float64(N)) * float64(max(F, G)+2) * float64(wh) * float64(ww) * float64(or1(l.Heads)) * 2; !checkCount(big) || !checkCount(float64(N)*float64(N)*float64(F)) {
 		return dst, fmt.Errorf("workload: %s layer on %d nodes, %d entries: counts overflow int64", l.Kind, N, in.NNZ)
 	}
 	gemm := func(name string, m, k, n int64) Kernel {
@@ -564,8 +600,7 @@ func (l Layer) AppendKernels(dst []Kernel, in Size) ([]Kernel, error) {
 		dst = append(dst, gemm("fc", N, F, G))
 	case Conv:
 		out := outSize.Nodes
-		w := or1(l.Window)
-		k := gemm("conv", out, w*w*F, G)
+		k := gemm("conv", out, wh*ww*F, G)
 		k.InElems = N * F // each input pixel is read once (im2col is the unit's business)
 		dst = append(dst, k)
 	case BN, Act, Add:
