@@ -15,18 +15,7 @@ import (
 
 // searchFGNASCmd is 'search fgnas', for the lead to add to the search group.
 func searchFGNASCmd() *cobra.Command {
-	var (
-		data, dataDir, method string
-		lim                   fgnas.Limits
-		episodes, trained     int
-		seed                  uint64
-		published, pipelined  bool
-		model                 string
-		anyResource           bool
-		trainUntil, screen    int
-		asJSON                bool
-		out                   string
-	)
+	var f searchFGNASFlags
 	c := &cobra.Command{
 		Use:   "fgnas --data cora --latency-ms 0.8 --lut 10000 --dsp 10 [--method joint|random|separate]",
 		Short: "FGNAS co-search of a GNN and its FPGA pipeline under hardware limits",
@@ -60,105 +49,123 @@ best (the design printed). The file's metadata holds gnnsim.command,
 gnnsim.flags, gnnsim.seed, gnnsim.limits, gnnsim.episodes, gnnsim.trained
 and gnnsim.version.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			ds, err := fpgaDataset(data, dataDir)
-			if err != nil {
-				return err
-			}
-			ref, err := resolveData(data, dataDir, bench.NeedLabels)
-			if err != nil {
-				return fmt.Errorf("%w (the search trains its networks)", err)
-			}
-			ctx, stop := signalContext()
-			defer stop()
-			oracles, err := seed004.TrainedOracleAt(ctx, func(fgnas.Dataset) string { return ref.Path }, false, 0)
-			if err != nil {
-				return err
-			}
-			oracle, err := oracles(ds)
-			if err != nil {
-				return err
-			}
-			sp, err := fgnas.NewSpace(2, ds.Classes)
-			if err != nil {
-				return err
-			}
-			m, err := fpga.ParseModel(model)
-			if err != nil {
-				return fmt.Errorf("--model: %w", err)
-			}
-			if trainUntil < 0 || screen < 0 {
-				return fmt.Errorf("--train-until %d, --screen %d: want >= 0", trainUntil, screen)
-			}
-			p := &fgnas.Problem{Space: sp, Data: ds, Limits: lim, Oracle: oracle, TrainUntil: trainUntil, ScreenDraws: screen,
-				Timing: fpga.Options{Model: m, AnyResource: anyResource, Published: published, Pipelined: pipelined}}
-			var res *fgnas.RunResult
-			switch method {
-			case "joint":
-				res, err = p.Joint(ctx, episodes, seed)
-			case "random":
-				if trained == 0 {
-					j, err := p.Joint(ctx, episodes, seed)
-					if err != nil {
-						return err
-					}
-					trained = j.Trained
-				}
-				res, err = p.Random(ctx, trained, seed)
-			case "separate":
-				res, err = p.Separate(ctx, 0, 0, seed)
-			default:
-				return fmt.Errorf("--method %q: want joint, random or separate", method)
-			}
-			if err != nil {
-				return err
-			}
-			rows := make([]fgnasSampleRow, len(res.Samples))
-			for i, x := range res.Samples {
-				rows[i] = fgnasSampleRow{Method: res.Method, Data: ds.Name, Index: i, Episode: x.Episode, Phase: x.Phase,
-					Design: sp.Format(x.Genome), LatencyMS: x.LatencyMS, Cycles: x.Cycles,
-					LUT: x.Use.LUT, FF: x.Use.FF, DSP: x.Use.DSP, Feasible: x.Feasible, Over: x.Over,
-					Trained: x.Trained, Val: x.Val, Test: x.Test, Best: i == res.Best}
-			}
-			extra := map[string]string{"gnnsim.limits": lim.String(), "gnnsim.trained": strconv.Itoa(res.Trained),
-				"gnnsim.episodes": strconv.Itoa(res.Episodes)}
-			if err := writeOut(cmd, out, rows, extra); err != nil {
-				return err
-			}
-			w := cmd.OutOrStdout()
-			if asJSON {
-				enc := json.NewEncoder(w)
-				enc.SetIndent("", "  ")
-				return enc.Encode(rows)
-			}
-			fmt.Fprintf(w, "%s search on %s under %s: %d distinct designs, %d trained\n", res.Method, ds.Name, lim, len(res.Samples), res.Trained)
-			if res.Best < 0 {
-				fmt.Fprintln(w, "no feasible design found")
-				return nil
-			}
-			b := res.Samples[res.Best]
-			fmt.Fprintf(w, "best: val %.1f%%, test %.1f%%, %.4f ms, LUT %d, FF %d, DSP %d\n  %s\n",
-				100*b.Val, 100*b.Test, b.LatencyMS, b.Use.LUT, b.Use.FF, b.Use.DSP, sp.Format(b.Genome))
-			return nil
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return runSearchFGNAS(cmd, &f) },
 	}
-	dataFlags(c.Flags(), &data, &dataDir, "cora", "node-classification set to search on (cora, citeseer, pubmed: published statistics for the hardware; a path: measured)")
-	c.Flags().StringVar(&method, "method", "joint", "joint, random or separate")
-	floatFlag(c.Flags(), &lim.LatencyMS, "latency-ms", 1, 0, maxLatencyMS, false, "latency limit in ms (0: none)")
-	intFlag(c.Flags(), &lim.LUT, "lut", 100000, 0, maxFPGAResource, "LUT and FF limit (0: none)")
-	intFlag(c.Flags(), &lim.DSP, "dsp", 100, 0, maxFPGAResource, "DSP limit (0: none)")
-	intFlag(c.Flags(), &episodes, "episodes", 0, 0, maxEpisodes, "joint episodes (default 2,000)")
-	intFlag(c.Flags(), &trained, "trained", 0, 0, maxTrained, "random search: trained designs to reach (default: as many as the joint run)")
-	c.Flags().Uint64Var(&seed, "seed", 1, "seed")
-	c.Flags().StringVar(&model, "model", "gnnsim", "cost model: gnnsim (ours) or fgnas-code (the FGNAS authors' model)")
-	c.Flags().BoolVar(&anyResource, "any-resource", false, "fgnas-code: the authors' code's any-resource rule (default: every limit, as the paper)")
-	intFlag(c.Flags(), &trainUntil, "train-until", 0, 0, maxTrained, "joint and separate (hardware phase): run until N designs were trained (the authors' --gpu-eps; capped at 10x the episodes)")
-	intFlag(c.Flags(), &screen, "screen", 2000, 0, maxScreen, "separate: skip architectures with no feasible design among N uniform hardware draws (0: FGNAS's protocol)")
-	c.Flags().BoolVar(&published, "published", true, "FGNAS's published timing; false: ours (nodes counted, sparse input)")
-	c.Flags().BoolVar(&pipelined, "pipelined", false, "judge latency on the pipelined time")
-	c.Flags().BoolVar(&asJSON, "json", false, "print every distinct design as a JSON array instead of the summary")
-	outFileFlag(c.Flags(), &out, "out", "", "also write every distinct design to a Parquet file (columns in --help)")
+	dataFlags(c.Flags(), &f.data, &f.dataDir, "cora", "node-classification set to search on (cora, citeseer, pubmed: published statistics for the hardware; a path: measured)")
+	c.Flags().StringVar(&f.method, "method", "joint", "joint, random or separate")
+	floatFlag(c.Flags(), &f.lim.LatencyMS, "latency-ms", 1, 0, maxLatencyMS, false, "latency limit in ms (0: none)")
+	intFlag(c.Flags(), &f.lim.LUT, "lut", 100000, 0, maxFPGAResource, "LUT and FF limit (0: none)")
+	intFlag(c.Flags(), &f.lim.DSP, "dsp", 100, 0, maxFPGAResource, "DSP limit (0: none)")
+	intFlag(c.Flags(), &f.episodes, "episodes", 0, 0, maxEpisodes, "joint episodes (default 2,000)")
+	intFlag(c.Flags(), &f.trained, "trained", 0, 0, maxTrained, "random search: trained designs to reach (default: as many as the joint run)")
+	c.Flags().Uint64Var(&f.seed, "seed", 1, "seed")
+	c.Flags().StringVar(&f.costModel, "cost-model", "gnnsim", "cost model: gnnsim (ours) or fgnas-code (the FGNAS authors' model)")
+	// --model was the cost model here; everywhere else it names the
+	// workload. Kept one release as an alias.
+	c.Flags().StringVar(&f.costModel, "model", "gnnsim", "old name of --cost-model")
+	_ = c.Flags().MarkDeprecated("model", "use --cost-model (--model names the workload in every other command)")
+	c.Flags().BoolVar(&f.anyResource, "any-resource", false, "fgnas-code: the authors' code's any-resource rule (default: every limit, as the paper)")
+	intFlag(c.Flags(), &f.trainUntil, "train-until", 0, 0, maxTrained, "joint and separate (hardware phase): run until N designs were trained (the authors' --gpu-eps; capped at 10x the episodes)")
+	intFlag(c.Flags(), &f.screen, "screen", 2000, 0, maxScreen, "separate: skip architectures with no feasible design among N uniform hardware draws (0: FGNAS's protocol)")
+	c.Flags().BoolVar(&f.published, "published", true, "FGNAS's published timing; false: ours (nodes counted, sparse input)")
+	c.Flags().BoolVar(&f.pipelined, "pipelined", false, "judge latency on the pipelined time")
+	c.Flags().BoolVar(&f.asJSON, "json", false, "print every distinct design as a JSON array instead of the summary")
+	outFileFlag(c.Flags(), &f.out, "out", "", "also write every distinct design to a Parquet file (columns in --help)")
 	return c
+}
+
+// searchFGNASFlags are the options of search fgnas.
+type searchFGNASFlags struct {
+	data, dataDir, method, costModel, out string
+	lim                                   fgnas.Limits
+	episodes, trained, trainUntil, screen int
+	seed                                  uint64
+	published, pipelined, anyResource     bool
+	asJSON                                bool
+}
+
+// runSearchFGNAS runs the search of f and prints or writes its designs.
+func runSearchFGNAS(cmd *cobra.Command, f *searchFGNASFlags) error {
+	ds, err := fpgaDataset(f.data, f.dataDir)
+	if err != nil {
+		return err
+	}
+	ref, err := resolveData(f.data, f.dataDir, bench.NeedLabels)
+	if err != nil {
+		return fmt.Errorf("%w (the search trains its networks)", err)
+	}
+	ctx, stop := signalContext()
+	defer stop()
+	oracles, err := seed004.TrainedOracleAt(ctx, func(fgnas.Dataset) string { return ref.Path }, false, 0)
+	if err != nil {
+		return err
+	}
+	oracle, err := oracles(ds)
+	if err != nil {
+		return err
+	}
+	sp, err := fgnas.NewSpace(2, ds.Classes)
+	if err != nil {
+		return err
+	}
+	m, err := fpga.ParseModel(f.costModel)
+	if err != nil {
+		return fmt.Errorf("--cost-model: %w", err)
+	}
+	if f.trainUntil < 0 || f.screen < 0 {
+		return fmt.Errorf("--train-until %d, --screen %d: want >= 0", f.trainUntil, f.screen)
+	}
+	p := &fgnas.Problem{Space: sp, Data: ds, Limits: f.lim, Oracle: oracle, TrainUntil: f.trainUntil, ScreenDraws: f.screen,
+		Timing: fpga.Options{Model: m, AnyResource: f.anyResource, Published: f.published, Pipelined: f.pipelined}}
+	var res *fgnas.RunResult
+	switch f.method {
+	case "joint":
+		res, err = p.Joint(ctx, f.episodes, f.seed)
+	case "random":
+		trained := f.trained
+		if trained == 0 {
+			j, err := p.Joint(ctx, f.episodes, f.seed)
+			if err != nil {
+				return err
+			}
+			trained = j.Trained
+		}
+		res, err = p.Random(ctx, trained, f.seed)
+	case "separate":
+		res, err = p.Separate(ctx, 0, 0, f.seed)
+	default:
+		return fmt.Errorf("--method %q: want joint, random or separate", f.method)
+	}
+	if err != nil {
+		return err
+	}
+	rows := make([]fgnasSampleRow, len(res.Samples))
+	for i, x := range res.Samples {
+		rows[i] = fgnasSampleRow{Method: res.Method, Data: ds.Name, Index: i, Episode: x.Episode, Phase: x.Phase,
+			Design: sp.Format(x.Genome), LatencyMS: x.LatencyMS, Cycles: x.Cycles,
+			LUT: x.Use.LUT, FF: x.Use.FF, DSP: x.Use.DSP, Feasible: x.Feasible, Over: x.Over,
+			Trained: x.Trained, Val: x.Val, Test: x.Test, Best: i == res.Best}
+	}
+	extra := map[string]string{"gnnsim.limits": f.lim.String(), "gnnsim.trained": strconv.Itoa(res.Trained),
+		"gnnsim.episodes": strconv.Itoa(res.Episodes)}
+	if err := writeOut(cmd, f.out, rows, extra); err != nil {
+		return err
+	}
+	w := cmd.OutOrStdout()
+	if f.asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rows)
+	}
+	fmt.Fprintf(w, "%s search on %s under %s: %d distinct designs, %d trained\n", res.Method, ds.Name, f.lim, len(res.Samples), res.Trained)
+	if res.Best < 0 {
+		fmt.Fprintln(w, "no feasible design found")
+		return nil
+	}
+	b := res.Samples[res.Best]
+	fmt.Fprintf(w, "best: val %.1f%%, test %.1f%%, %.4f ms, LUT %d, FF %d, DSP %d\n  %s\n",
+		100*b.Val, 100*b.Test, b.LatencyMS, b.Use.LUT, b.Use.FF, b.Use.DSP, sp.Format(b.Genome))
+	return nil
 }
 
 // fgnasSampleRow is one distinct design of a search fgnas run: a --json
