@@ -116,33 +116,8 @@ A unit's options are refused with another --unit.`,
   gnnsim eval --unit omega --model gcn1.yaml --graph ../shared/data/matrix-market/karate.mtx --features 64`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if !slices.Contains(evalUnits, f.unit) {
-				return fmt.Errorf("--unit %q: unknown unit kind (want one of %s)", cut(f.unit), strings.Join(evalUnits, ", "))
-			}
-			var wrong string
-			cmd.Flags().Visit(func(fl *pflag.Flag) {
-				for _, u := range evalUnits { // in order: the same message every run
-					if u != f.unit && unitFlags[u].Lookup(fl.Name) != nil && unitFlags[f.unit].Lookup(fl.Name) == nil && wrong == "" {
-						wrong = fmt.Sprintf("--%s is an option of --unit %s, not %s", fl.Name, u, f.unit)
-					}
-				}
-			})
-			if wrong != "" {
-				return fmt.Errorf("%s", wrong)
-			}
-			// A flag name several units share (--dataflow, --pes, --out)
-			// is registered once; its text is parsed again by the active
-			// unit's own flag, with that unit's meaning and range.
-			var serr error
-			cmd.Flags().Visit(func(fl *pflag.Flag) {
-				if own := unitFlags[f.unit].Lookup(fl.Name); own != nil && own.Value != fl.Value && serr == nil {
-					if err := own.Value.Set(fl.Value.String()); err != nil {
-						serr = err
-					}
-				}
-			})
-			if serr != nil {
-				return serr
+			if err := bindUnitFlags(cmd, f.unit, unitFlags); err != nil {
+				return err
 			}
 			return runEval(cmd, &f)
 		},
@@ -156,6 +131,17 @@ A unit's options are refused with another --unit.`,
 	intFlag(fl, &f.features, "features", 64, 1, workload.MaxFeatures, "omega, soc: input width of a GNN stack whose file gives none (default: a node-classification set's features, else 64)")
 	fl.BoolVar(&f.jsonOut, "json", false, "print the unit command's JSON instead of text")
 
+	addEvalUnitFlags(fl, &f, unitFlags)
+	_ = cmd.MarkFlagRequired("unit")
+	_ = cmd.MarkFlagRequired("model")
+	return cmd
+}
+
+// addEvalUnitFlags registers every unit's own flags on fl, each unit's
+// set kept in unitFlags so that bindUnitFlags can route them. A name
+// several units share (--dataflow, --pes, --out) is registered once, its
+// usage naming each unit's meaning.
+func addEvalUnitFlags(fl *pflag.FlagSet, f *evalFlags, unitFlags map[string]*pflag.FlagSet) {
 	om := pflag.NewFlagSet("omega", pflag.ContinueOnError)
 	om.StringVar(&f.omega.format, "format", "", "omega: raw graph format: tu, mtx, edgelist or cites (default: detect from the path)")
 	addOmegaFlags(om, &f.omega)
@@ -182,9 +168,39 @@ A unit's options are refused with another --unit.`,
 			fl.AddFlag(x)
 		})
 	}
-	_ = cmd.MarkFlagRequired("unit")
-	_ = cmd.MarkFlagRequired("model")
-	return cmd
+}
+
+// bindUnitFlags checks that the flags given on cmd belong to unit (a flag
+// of another unit is refused, naming it) and hands the text of each shared
+// flag to the unit's own flag, which parses it with that unit's meaning
+// and range.
+func bindUnitFlags(cmd *cobra.Command, unit string, unitFlags map[string]*pflag.FlagSet) error {
+	if !slices.Contains(evalUnits, unit) {
+		return fmt.Errorf("--unit %q: unknown unit kind (want one of %s)", cut(unit), strings.Join(evalUnits, ", "))
+	}
+	var wrong string
+	cmd.Flags().Visit(func(fl *pflag.Flag) {
+		for _, u := range evalUnits { // in order: the same message every run
+			if u != unit && unitFlags[u].Lookup(fl.Name) != nil && unitFlags[unit].Lookup(fl.Name) == nil && wrong == "" {
+				wrong = fmt.Sprintf("--%s is an option of --unit %s, not %s", fl.Name, u, unit)
+			}
+		}
+	})
+	if wrong != "" {
+		return fmt.Errorf("%s", wrong)
+	}
+	// A flag name several units share (--dataflow, --pes, --out)
+	// is registered once; its text is parsed again by the active
+	// unit's own flag, with that unit's meaning and range.
+	var serr error
+	cmd.Flags().Visit(func(fl *pflag.Flag) {
+		if own := unitFlags[unit].Lookup(fl.Name); own != nil && own.Value != fl.Value && serr == nil {
+			if err := own.Value.Set(fl.Value.String()); err != nil {
+				serr = err
+			}
+		}
+	})
+	return serr
 }
 
 // runEval resolves the model and hands it to the unit's own code path.
