@@ -45,6 +45,40 @@ func (b *netBuilder) avgBranch(p string, g int, in string) string {
 	return b.sq(p+".1", g, 1, 1, 0)
 }
 
+// branches35 adds the three convolution branches the 35 x 35 modules share
+// (Inception-A, Block35): branch0 a 1x1 to w[0]; branch1 a 1x1 to w[1] and
+// a 3x3 to w[2]; branch2 a 1x1 to w[3] and two 3x3 to w[4] and w[5]; all
+// reading x. It returns the three branches' outputs.
+func (b *netBuilder) branches35(m, x string, w [6]int) (b0, b1, b2 string) {
+	b0 = b.sq(m+".branch0", w[0], 1, 1, 0, x)
+	b.sq(m+".branch1.0", w[1], 1, 1, 0, x)
+	b1 = b.sq(m+".branch1.1", w[2], 3, 1, 1)
+	b.sq(m+".branch2.0", w[3], 1, 1, 0, x)
+	b.sq(m+".branch2.1", w[4], 3, 1, 1)
+	b2 = b.sq(m+".branch2.2", w[5], 3, 1, 1)
+	return b0, b1, b2
+}
+
+// reductionA adds the paper's Reduction-A module m (its Fig. 7, with the
+// filter counts k, l, mm, n of its Table 1) on x: a stride-2 3x3 to n; a
+// 1x1 to k, a 3x3 to l and a stride-2 3x3 to mm; a stride-2 max pooling.
+func (b *netBuilder) reductionA(m, x string, k, l, mm, n int) string {
+	b0 := b.sq(m+".branch0", n, 3, 2, 0, x)
+	b.sq(m+".branch1.0", k, 1, 1, 0, x)
+	b.sq(m+".branch1.1", l, 3, 1, 1)
+	b1 := b.sq(m+".branch1.2", mm, 3, 2, 0)
+	b2 := b.pool(m+".branch2", MaxPool, 3, 2, 0, false, x)
+	return b.op(m+".cat", Concat, b0, b1, b2)
+}
+
+// factor7 adds branch p of a 17 x 17 module: a 1x1 to a, a 1x7 to c1 and a
+// 7x1 to c2, reading x; it returns the last ReLU.
+func (b *netBuilder) factor7(p, x string, a, c1, c2 int) string {
+	b.sq(p+".0", a, 1, 1, 0, x)
+	b.basicConv(p+".1", c1, 1, 7, 1, 0, 3)
+	return b.basicConv(p+".2", c2, 7, 1, 1, 3, 0)
+}
+
 // InceptionV4 returns Inception-v4 (the paper's Figs. 3-9): the stem
 // (features.0-5, Mixed_3a, 4a and 5a), four Inception-A, Reduction-A,
 // seven Inception-B, Reduction-B and three Inception-C modules, global
@@ -78,33 +112,21 @@ func InceptionV4() (Model, error) {
 	for range 4 { // Inception-A (Fig. 4)
 		m := fmt.Sprintf("features.%d", i)
 		b.block(m, Module)
-		b0 := b.sq(m+".branch0", 96, 1, 1, 0, x)
-		b.sq(m+".branch1.0", 64, 1, 1, 0, x)
-		b1 := b.sq(m+".branch1.1", 96, 3, 1, 1)
-		b.sq(m+".branch2.0", 64, 1, 1, 0, x)
-		b.sq(m+".branch2.1", 96, 3, 1, 1)
-		b2 := b.sq(m+".branch2.2", 96, 3, 1, 1)
+		b0, b1, b2 := b.branches35(m, x, [6]int{96, 64, 96, 64, 96, 96})
 		b3 := b.avgBranch(m+".branch3", 96, x)
 		x = b.op(m+".cat", Concat, b0, b1, b2, b3)
 		i++
 	}
-	// Reduction-A (Fig. 7, k = 192, l = 224, m = 256, n = 384).
+	// Reduction-A (Table 1: k = 192, l = 224, m = 256, n = 384).
 	m := fmt.Sprintf("features.%d", i)
 	b.block(m, Downsample)
-	b0 = b.sq(m+".branch0", 384, 3, 2, 0, x)
-	b.sq(m+".branch1.0", 192, 1, 1, 0, x)
-	b.sq(m+".branch1.1", 224, 3, 1, 1)
-	b1 = b.sq(m+".branch1.2", 256, 3, 2, 0)
-	b2 := b.pool(m+".branch2", MaxPool, 3, 2, 0, false, x)
-	x = b.op(m+".cat", Concat, b0, b1, b2)
+	x = b.reductionA(m, x, 192, 224, 256, 384)
 	i++
 	for range 7 { // Inception-B (Fig. 5)
 		m := fmt.Sprintf("features.%d", i)
 		b.block(m, Module)
 		b0 := b.sq(m+".branch0", 384, 1, 1, 0, x)
-		b.sq(m+".branch1.0", 192, 1, 1, 0, x)
-		b.basicConv(m+".branch1.1", 224, 1, 7, 1, 0, 3)
-		b1 := b.basicConv(m+".branch1.2", 256, 7, 1, 1, 3, 0)
+		b1 := b.factor7(m+".branch1", x, 192, 224, 256)
 		b.sq(m+".branch2.0", 192, 1, 1, 0, x)
 		b.basicConv(m+".branch2.1", 192, 7, 1, 1, 3, 0)
 		b.basicConv(m+".branch2.2", 224, 1, 7, 1, 0, 3)
@@ -119,11 +141,9 @@ func InceptionV4() (Model, error) {
 	b.block(m, Downsample)
 	b.sq(m+".branch0.0", 192, 1, 1, 0, x)
 	b0 = b.sq(m+".branch0.1", 192, 3, 2, 0)
-	b.sq(m+".branch1.0", 256, 1, 1, 0, x)
-	b.basicConv(m+".branch1.1", 256, 1, 7, 1, 0, 3)
-	b.basicConv(m+".branch1.2", 320, 7, 1, 1, 3, 0)
+	b.factor7(m+".branch1", x, 256, 256, 320)
 	b1 = b.sq(m+".branch1.3", 320, 3, 2, 0)
-	b2 = b.pool(m+".branch2", MaxPool, 3, 2, 0, false, x)
+	b2 := b.pool(m+".branch2", MaxPool, 3, 2, 0, false, x)
 	x = b.op(m+".cat", Concat, b0, b1, b2)
 	i++
 	for range 3 { // Inception-C (Fig. 6)
@@ -191,28 +211,16 @@ func InceptionResNetV2() (Model, error) {
 	for i := range 10 { // Block35
 		m := fmt.Sprintf("repeat.%d", i)
 		b.block(m, Module)
-		b0 := b.sq(m+".branch0", 32, 1, 1, 0, x)
-		b.sq(m+".branch1.0", 32, 1, 1, 0, x)
-		b1 := b.sq(m+".branch1.1", 32, 3, 1, 1)
-		b.sq(m+".branch2.0", 32, 1, 1, 0, x)
-		b.sq(m+".branch2.1", 48, 3, 1, 1)
-		b2 := b.sq(m+".branch2.2", 64, 3, 1, 1)
+		b0, b1, b2 := b.branches35(m, x, [6]int{32, 32, 32, 32, 48, 64})
 		x = b.residual(m, x, 320, false, b0, b1, b2)
 	}
-	b.block("mixed_6a", Downsample)
-	b0 = b.sq("mixed_6a.branch0", 384, 3, 2, 0, x)
-	b.sq("mixed_6a.branch1.0", 256, 1, 1, 0, x)
-	b.sq("mixed_6a.branch1.1", 256, 3, 1, 1)
-	b1 = b.sq("mixed_6a.branch1.2", 384, 3, 2, 0)
-	b2 = b.pool("mixed_6a.branch2", MaxPool, 3, 2, 0, false, x)
-	x = b.op("mixed_6a.cat", Concat, b0, b1, b2)
+	b.block("mixed_6a", Downsample) // Reduction-A, Table 1: k = l = 256, m = n = 384
+	x = b.reductionA("mixed_6a", x, 256, 256, 384, 384)
 	for i := range 20 { // Block17
 		m := fmt.Sprintf("repeat_1.%d", i)
 		b.block(m, Module)
 		b0 := b.sq(m+".branch0", 192, 1, 1, 0, x)
-		b.sq(m+".branch1.0", 128, 1, 1, 0, x)
-		b.basicConv(m+".branch1.1", 160, 1, 7, 1, 0, 3)
-		b1 := b.basicConv(m+".branch1.2", 192, 7, 1, 1, 3, 0)
+		b1 := b.factor7(m+".branch1", x, 128, 160, 192)
 		x = b.residual(m, x, 1088, false, b0, b1)
 	}
 	b.block("mixed_7a", Downsample)
