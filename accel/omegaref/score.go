@@ -48,11 +48,8 @@ func (s *Stats) finish() {
 	if s.N == 0 {
 		return
 	}
-	x := slices.Clone(s.errs)
-	slices.Sort(x)
-	s.Median = quantile(x, 0.5)
-	s.P90 = quantile(x, 0.9)
-	s.Max = x[len(x)-1]
+	var x []float64
+	s.Median, s.P90, s.Max, x = refset.Summary(s.errs)
 	s.Mean = stat.Mean(x, nil)
 }
 

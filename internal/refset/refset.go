@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"gnnsim/internal/shared"
 )
@@ -52,4 +53,15 @@ func Quantile(sorted []float64, q float64) float64 {
 	lo := int(math.Floor(h))
 	hi := min(lo+1, len(sorted)-1)
 	return sorted[lo] + (h-float64(lo))*(sorted[hi]-sorted[lo])
+}
+
+// Summary returns the median, the 90th percentile (Quantile) and the
+// maximum of errs, and a sorted copy of them; zeros and nil for none.
+func Summary(errs []float64) (median, p90, max float64, sorted []float64) {
+	if len(errs) == 0 {
+		return 0, 0, 0, nil
+	}
+	sorted = slices.Clone(errs)
+	slices.Sort(sorted)
+	return Quantile(sorted, 0.5), Quantile(sorted, 0.9), sorted[len(sorted)-1], sorted
 }

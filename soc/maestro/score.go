@@ -5,7 +5,6 @@ import (
 	"gnnsim/internal/refset"
 	"io"
 	"math"
-	"slices"
 	"strings"
 )
 
@@ -38,9 +37,7 @@ func (s *Stats) finish() {
 	if s.N == 0 {
 		return
 	}
-	x := slices.Clone(s.errs)
-	slices.Sort(x)
-	s.Median, s.P90, s.Max = quantile(x, 0.5), quantile(x, 0.9), x[len(x)-1]
+	s.Median, s.P90, s.Max, _ = refset.Summary(s.errs)
 }
 
 // absPctErr is |got - want| / want in percent; an error against a zero
