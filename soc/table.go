@@ -15,6 +15,8 @@ import (
 	"gnnsim/internal/boundedio"
 	"gnnsim/internal/pqio"
 	"gnnsim/workload"
+
+	"gnnsim/internal/csvtab"
 )
 
 // TableRow is one row of a measured table: what running one kind of block
@@ -192,23 +194,9 @@ func ParseTableCSV(r io.Reader, name string) ([]TableRow, error) {
 	if err != nil {
 		return nil, fmt.Errorf("soc: %s: %w", name, err)
 	}
-	idx := make([]int, len(tableColumns))
-	for i := range idx {
-		idx[i] = -1
-	}
-	for pos, h := range header {
-		h = strings.ToLower(strings.TrimSpace(h))
-		if pos == 0 {
-			h = strings.TrimPrefix(h, "\ufeff")
-		}
-		k := slices.Index(tableColumns, h)
-		if k < 0 {
-			return nil, fmt.Errorf("soc: %s: unknown column %q (known: %s)", name, h, strings.Join(tableColumns, ", "))
-		}
-		if idx[k] >= 0 {
-			return nil, fmt.Errorf("soc: %s: column %q appears twice", name, h)
-		}
-		idx[k] = pos
+	idx, err := csvtab.Positions(header, tableColumns, true)
+	if err != nil {
+		return nil, fmt.Errorf("soc: %s: %w", name, err)
 	}
 	var rows []TableRow
 	for {
@@ -220,13 +208,7 @@ func ParseTableCSV(r io.Reader, name string) ([]TableRow, error) {
 			return nil, fmt.Errorf("soc: %s: %w", name, err)
 		}
 		line, _ := cr.FieldPos(0)
-		cell := func(col int) (string, bool) {
-			if idx[col] < 0 {
-				return "", false
-			}
-			s := strings.TrimSpace(rec[idx[col]])
-			return s, s != ""
-		}
+		cell := func(col int) (string, bool) { return csvtab.Cell(rec, idx, col) }
 		var row TableRow
 		var perr error
 		str := func(col int) *string {

@@ -15,6 +15,8 @@ import (
 
 	"gnnsim/internal/boundedio"
 	"gnnsim/internal/pqio"
+
+	"gnnsim/internal/csvtab"
 )
 
 // Trace file columns. job_id and arrival_cycle are required; a row names its
@@ -182,23 +184,9 @@ func ParseCSV(r io.Reader, name string, opt ReadOptions) ([]Job, error) {
 		return nil, fmt.Errorf("workload: %s: %w", name, err)
 	}
 	hline, _ := cr.FieldPos(0)
-	idx := make([]int, len(traceColumns)) // column position of each known column, -1 if absent
-	for i := range idx {
-		idx[i] = -1
-	}
-	for pos, h := range header {
-		h = strings.TrimSpace(h)
-		if pos == 0 {
-			h = strings.TrimPrefix(h, "\ufeff") // spreadsheet byte-order mark
-		}
-		k := slices.Index(traceColumns, h)
-		if k < 0 {
-			return nil, fmt.Errorf("workload: %s:%d: unknown column %q (known: %s)", name, hline, h, strings.Join(traceColumns, ", "))
-		}
-		if idx[k] >= 0 {
-			return nil, fmt.Errorf("workload: %s:%d: column %q appears twice", name, hline, h)
-		}
-		idx[k] = pos
+	idx, err := csvtab.Positions(header, traceColumns, false) // position of each known column, -1 if absent
+	if err != nil {
+		return nil, fmt.Errorf("workload: %s:%d: %w", name, hline, err)
 	}
 	for _, req := range []int{0, 1} {
 		if idx[req] < 0 {
@@ -220,13 +208,7 @@ func ParseCSV(r io.Reader, name string, opt ReadOptions) ([]Job, error) {
 		}
 		line, _ := cr.FieldPos(0)
 		var row rawRow
-		cell := func(col int) (string, bool) {
-			if idx[col] < 0 {
-				return "", false
-			}
-			s := strings.TrimSpace(rec[idx[col]])
-			return s, s != ""
-		}
+		cell := func(col int) (string, bool) { return csvtab.Cell(rec, idx, col) }
 		var perr error
 		parseInt := func(col int) *int64 {
 			s, ok := cell(col)

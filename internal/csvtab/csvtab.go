@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -84,4 +85,46 @@ func Rows[T any](r io.Reader, need []string, parse func(rec []string, col Column
 		return nil, errors.New("no rows")
 	}
 	return rows, nil
+}
+
+// Positions maps a header of optional columns to their places: the index
+// of each name of known in header, -1 where absent. Names are trimmed (and
+// lower-cased with fold), a spreadsheet's byte-order mark before the first
+// is dropped; a name not in known, or given twice, is an error naming it.
+// It is for the tables whose columns are all optional but a few the
+// caller checks (traces, measured tables); ReadHeader is for those that
+// need every named column and ignore the others.
+func Positions(header, known []string, fold bool) ([]int, error) {
+	idx := make([]int, len(known))
+	for i := range idx {
+		idx[i] = -1
+	}
+	for pos, h := range header {
+		h = strings.TrimSpace(h)
+		if fold {
+			h = strings.ToLower(h)
+		}
+		if pos == 0 {
+			h = strings.TrimPrefix(h, "\ufeff")
+		}
+		k := slices.Index(known, h)
+		if k < 0 {
+			return nil, fmt.Errorf("unknown column %q (known: %s)", h, strings.Join(known, ", "))
+		}
+		if idx[k] >= 0 {
+			return nil, fmt.Errorf("column %q appears twice", h)
+		}
+		idx[k] = pos
+	}
+	return idx, nil
+}
+
+// Cell returns the trimmed text of column col of rec (idx from
+// Positions) and whether the column is present and not empty.
+func Cell(rec []string, idx []int, col int) (string, bool) {
+	if idx[col] < 0 || idx[col] >= len(rec) {
+		return "", false
+	}
+	s := strings.TrimSpace(rec[idx[col]])
+	return s, s != ""
 }

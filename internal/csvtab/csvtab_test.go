@@ -3,6 +3,7 @@ package csvtab
 import (
 	"encoding/csv"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -72,6 +73,45 @@ func TestRows(t *testing.T) {
 		}
 		if err != nil || strings.Join(got, ",") != tc.want {
 			t.Errorf("%q: %v, %v; want %s", tc.in, got, err, tc.want)
+		}
+	}
+}
+
+func TestPositions(t *testing.T) {
+	known := []string{"model", "arrival", "nodes"}
+	for _, c := range []struct {
+		name   string
+		header []string
+		fold   bool
+		want   []int
+		err    string
+	}{
+		{"all, reordered", []string{"nodes", " model ", "arrival"}, false, []int{1, 2, 0}, ""},
+		{"optional absent", []string{"arrival"}, false, []int{-1, 0, -1}, ""},
+		{"byte-order mark", []string{"\ufeffmodel", "arrival"}, false, []int{0, 1, -1}, ""},
+		{"folded", []string{"MODEL", "Arrival"}, true, []int{0, 1, -1}, ""},
+		{"case kept without fold", []string{"MODEL"}, false, nil, `unknown column "MODEL" (known: model, arrival, nodes)`},
+		{"twice", []string{"model", "model"}, false, nil, `column "model" appears twice`},
+	} {
+		got, err := Positions(c.header, known, c.fold)
+		if c.err != "" {
+			if err == nil || err.Error() != c.err {
+				t.Errorf("%s: error %v, want %q", c.name, err, c.err)
+			}
+			continue
+		}
+		if err != nil || !slices.Equal(got, c.want) {
+			t.Errorf("%s: %v, %v; want %v", c.name, got, err, c.want)
+		}
+	}
+	idx := []int{1, -1, 5}
+	rec := []string{"a", " b ", ""}
+	for col, want := range []struct {
+		s  string
+		ok bool
+	}{{"b", true}, {"", false}, {"", false}} {
+		if s, ok := Cell(rec, idx, col); s != want.s || ok != want.ok {
+			t.Errorf("Cell(col %d) = %q, %v; want %q, %v", col, s, ok, want.s, want.ok)
 		}
 	}
 }
