@@ -75,25 +75,8 @@ type Fitted struct {
 // split as o.Params say. Models are trained o.Workers at a time, each by one
 // goroutine, so the result does not depend on the worker count.
 func Fit(samples []Sample, o FitOptions) (*Fitted, error) {
-	if !o.Features.valid() {
-		return nil, fmt.Errorf("predict: unknown feature set %d", o.Features)
-	}
-	if err := o.Params.Validate(); err != nil {
+	if err := checkFitInputs(samples, o); err != nil {
 		return nil, err
-	}
-	switch {
-	case o.Baseline > LogLinear:
-		return nil, fmt.Errorf("predict: unknown baseline %d", o.Baseline)
-	case o.Baseline == LogLinear && !o.Log:
-		return nil, errors.New("predict: the log-linear baseline needs the log target")
-	}
-	if len(samples) == 0 {
-		return nil, errors.New("predict: no samples to train on")
-	}
-	for i := range samples {
-		if err := checkSample(&samples[i], o.Features); err != nil {
-			return nil, fmt.Errorf("predict: sample %d: %w", i, err)
-		}
 	}
 	splits := AssignSplits(samples, o.SplitSeed)
 	var train, valid []*Sample
@@ -111,6 +94,68 @@ func Fit(samples []Sample, o FitOptions) (*Fitted, error) {
 
 	names := ConfigNames()
 	fnames := o.Features.Names()
+	man := newManifest(samples, splits, o, fnames)
+	fixed, err := BestFixed(latencies(train))
+	if err != nil {
+		return nil, err
+	}
+	man.BestFixed = names[fixed]
+
+	f := &Fitted{}
+	terms, validPred, err := trainModels(train, valid, o, names, fnames, f)
+	if err != nil {
+		return nil, err
+	}
+	for c, m := range f.Models {
+		man.Models = append(man.Models, ModelEntry{Config: names[c], File: names[c] + ".txt", Trees: m.NumTrees()})
+	}
+	if o.Baseline == LogLinear {
+		man.Linear = &LinearBaseline{Inputs: o.Features.linearInputNames(), Ridge: linearRidge, Terms: terms[:]}
+	}
+	f.Manifest = man
+	if len(valid) > 0 {
+		sets, err := evaluateGroups(valid, validPred, &man, ValidSplit)
+		if err != nil {
+			return nil, err
+		}
+		f.Validation = sets
+	}
+	return f, nil
+}
+
+// checkFitInputs refuses options and samples Fit cannot train on (unknown
+// feature set or baseline, invalid GBDT parameters, no samples, a
+// malformed sample) before any split or model is made.
+func checkFitInputs(samples []Sample, o FitOptions) error {
+	if !o.Features.valid() {
+		return fmt.Errorf("predict: unknown feature set %d", o.Features)
+	}
+	if err := o.Params.Validate(); err != nil {
+		return err
+	}
+	switch {
+	case o.Baseline > LogLinear:
+		return fmt.Errorf("predict: unknown baseline %d", o.Baseline)
+	case o.Baseline == LogLinear && !o.Log:
+		return errors.New("predict: the log-linear baseline needs the log target")
+	}
+	if len(samples) == 0 {
+		return errors.New("predict: no samples to train on")
+	}
+	for i := range samples {
+		if err := checkSample(&samples[i], o.Features); err != nil {
+			return fmt.Errorf("predict: sample %d: %w", i, err)
+		}
+	}
+	return nil
+}
+
+// newManifest describes a fit of samples with options o before any model
+// is trained: format, options, feature names fnames, the hardware and
+// modes of the samples in first-seen order, and the data sets of each
+// split. Fit adds the best fixed configuration, the models and the
+// baseline once they exist.
+func newManifest(samples []Sample, splits []Split, o FitOptions, fnames []string) Manifest {
 	man := Manifest{
 		Format:        ManifestFormat,
 		GnnsimVersion: gnnsim.Version,
@@ -133,13 +178,16 @@ func Fit(samples []Sample, o FitOptions) (*Fitted, error) {
 		}
 	}
 	man.TrainedOn = datasetInfos(samples, splits)
-	fixed, err := BestFixed(latencies(train))
-	if err != nil {
-		return nil, err
-	}
-	man.BestFixed = names[fixed]
+	return man
+}
 
-	f := &Fitted{}
+// trainModels trains the model of every configuration (names) into
+// f.Models, o.Workers at a time, with the log-linear baseline's terms
+// first when o asks for it. It returns those terms and each validation
+// sample's predicted latency per configuration, which Fit scores. Each
+// model writes only its own slots, so the models do not depend on
+// o.Workers; a failure reports the lowest configuration that failed.
+func trainModels(train, valid []*Sample, o FitOptions, names, fnames []string, f *Fitted) ([NumConfigs]LinearTerms, [][]float64, error) {
 	var terms [NumConfigs]LinearTerms
 	lcols := o.Features.linearColumns()
 	validPred := make([][]float64, len(valid))
@@ -148,9 +196,7 @@ func Fit(samples []Sample, o FitOptions) (*Fitted, error) {
 	}
 	p := o.Params
 	p.Workers = 1
-	// Each model writes only its own slots, so the models do not depend on
-	// o.Workers; a failure reports the lowest configuration that failed.
-	err = par.For(NumConfigs, o.Workers, func(c int) error {
+	err := par.For(NumConfigs, o.Workers, func(c int) error {
 		tr := buildDataset(train, c, o, fnames)
 		var va *gbdt.Dataset
 		if len(valid) > 0 {
@@ -192,24 +238,7 @@ func Fit(samples []Sample, o FitOptions) (*Fitted, error) {
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	for c, m := range f.Models {
-		man.Models = append(man.Models, ModelEntry{Config: names[c], File: names[c] + ".txt", Trees: m.NumTrees()})
-	}
-	if o.Baseline == LogLinear {
-		man.Linear = &LinearBaseline{Inputs: o.Features.linearInputNames(), Ridge: linearRidge, Terms: terms[:]}
-	}
-	f.Manifest = man
-	if len(valid) > 0 {
-		sets, err := evaluateGroups(valid, validPred, &man, ValidSplit)
-		if err != nil {
-			return nil, err
-		}
-		f.Validation = sets
-	}
-	return f, nil
+	return terms, validPred, err
 }
 
 // toLatency turns a raw model output (trees plus baseline) into a latency

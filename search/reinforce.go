@@ -103,94 +103,30 @@ func DefaultReward(e Evaluation) float64 {
 // Run trains the controller until the budget is spent. Each batch's index
 // is the Generation of the designs it evaluated first.
 func (c *Reinforce) Run(ctx context.Context) (*Result[[]int], error) {
-	switch {
-	case c.Space == nil:
-		return nil, fmt.Errorf("reinforce: no space")
-	case c.Evaluate == nil:
-		return nil, fmt.Errorf("reinforce: no evaluation function")
-	case c.BatchSize < 0:
-		return nil, fmt.Errorf("reinforce: negative batch size %d", c.BatchSize)
-	case c.LearningRate < 0 || math.IsNaN(c.LearningRate):
-		return nil, fmt.Errorf("reinforce: learning rate %v", c.LearningRate)
-	case !(c.BaselineDecay >= 0 && c.BaselineDecay < 1):
-		return nil, fmt.Errorf("reinforce: baseline decay %v outside (0, 1)", c.BaselineDecay)
-	case c.MaxEvaluations < 1:
-		return nil, fmt.Errorf("reinforce: budget of %d evaluations", c.MaxEvaluations)
-	case c.MaxEpisodes < 0:
-		return nil, fmt.Errorf("reinforce: negative episode cap %d", c.MaxEpisodes)
-	case c.Policy > LSTMPolicy:
-		return nil, fmt.Errorf("reinforce: unknown policy %d", c.Policy)
-	case c.Optimizer > SGD:
-		return nil, fmt.Errorf("reinforce: unknown optimizer %d", c.Optimizer)
-	case c.Hidden < 0 || c.Embedding < 0 || c.Hidden > 1<<12 || c.Embedding > 1<<12:
-		return nil, fmt.Errorf("reinforce: LSTM of %d hidden, %d embedding units", c.Hidden, c.Embedding)
+	if err := c.check(); err != nil {
+		return nil, err
 	}
-	reward := c.Reward
-	if reward == nil {
-		reward = DefaultReward
-	}
-	lr := c.LearningRate
-	if lr == 0 {
-		lr = 0.1
-	}
-	decay := c.BaselineDecay
-	if decay == 0 {
-		decay = 0.9
-	}
-	maxEpisodes := c.MaxEpisodes
-	if maxEpisodes == 0 {
-		maxEpisodes = 20 * c.MaxEvaluations
-	}
+	set := c.settings()
 	sp := c.Space
 	r := newRand(c.Seed)
-	var pol controller
-	if c.Policy == LSTMPolicy {
-		h, e := c.Hidden, c.Embedding
-		if h == 0 {
-			h = 100
-		}
-		if e == 0 {
-			e = 10
-		}
-		pol = newLSTMPolicy(sp, h, e, r)
-	} else {
-		pol = newPolicy(sp)
-	}
+	pol := c.newController(r)
 	opt := optimizer{kind: c.Optimizer}
 	ev := evaluator[[]int]{eval: c.Evaluate, workers: c.Workers, ctx: ctx}
 	// seen holds the evaluated designs in archive order, so a design's
 	// position in it is its ID.
 	seen := newGenomeSet[[]int](sp)
 	res := &Result[[]int]{}
-	m := c.BatchSize
-	if m == 0 {
-		m = 5
-	}
-	episodes := make([][]int, m)
-	rewards := make([]float64, m)
+	episodes := make([][]int, set.batch)
+	rewards := make([]float64, set.batch)
 	var fresh [][]int
 	baseline, haveBaseline := 0.0, false
 	var err error
-	for batch, done := 0, 0; done < maxEpisodes && len(res.Evaluated) < c.MaxEvaluations; batch++ {
+	for batch, done := 0, 0; done < set.maxEpisodes && len(res.Evaluated) < c.MaxEvaluations; batch++ {
 		if err = ctx.Err(); err != nil {
 			break
 		}
-		// Draw the batch; only designs never seen are evaluated, and no
-		// more of them than the budget allows.
-		n := 0
-		fresh = fresh[:0]
-		for n < m && done+n < maxEpisodes {
-			g := pol.sample(r, sp)
-			if !seen.contains(g) {
-				if len(res.Evaluated)+len(fresh) == c.MaxEvaluations {
-					break
-				}
-				seen.add(g)
-				fresh = append(fresh, g)
-			}
-			episodes[n] = g
-			n++
-		}
+		var n int
+		n, fresh = c.drawBatch(pol, r, seen, episodes, fresh[:0], len(res.Evaluated), set.maxEpisodes-done)
 		if len(fresh) > 0 {
 			if res.Evaluated, err = ev.appendTo(res.Evaluated, fresh, batch); err != nil {
 				err = fmt.Errorf("reinforce: batch %d: %w", batch, err)
@@ -200,15 +136,7 @@ func (c *Reinforce) Run(ctx context.Context) (*Result[[]int], error) {
 		if n == 0 {
 			break
 		}
-		for k, g := range episodes[:n] {
-			ind := &res.Evaluated[seen.indexOf(g)]
-			rewards[k] = reward(Evaluation{Objectives: ind.Objectives, Constraints: ind.Constraints, Info: ind.Info})
-			if math.IsNaN(rewards[k]) || math.IsInf(rewards[k], 0) {
-				err = fmt.Errorf("reinforce: reward %v for design %d", rewards[k], ind.ID)
-				break
-			}
-		}
-		if err != nil {
+		if err = scoreBatch(set.reward, res.Evaluated, seen, episodes[:n], rewards[:n]); err != nil {
 			break
 		}
 		if !haveBaseline {
@@ -218,14 +146,7 @@ func (c *Reinforce) Run(ctx context.Context) (*Result[[]int], error) {
 			baseline /= float64(n)
 			haveBaseline = true
 		}
-		pol.zeroGrad()
-		for k, g := range episodes[:n] {
-			pol.accumulate(sp, g, (rewards[k]-baseline)/float64(n))
-		}
-		opt.step(pol, lr)
-		for _, v := range rewards[:n] {
-			baseline = decay*baseline + (1-decay)*v
-		}
+		baseline = updatePolicy(pol, &opt, sp, episodes[:n], rewards[:n], baseline, set.lr, set.decay)
 		done += n
 		if c.Until != nil && c.Until(res.Evaluated) {
 			break
@@ -235,6 +156,136 @@ func (c *Reinforce) Run(ctx context.Context) (*Result[[]int], error) {
 	var rk ranker
 	res.Front = rankArchive(&rk, res.Evaluated)
 	return res, err
+}
+
+// check refuses a Reinforce that Run cannot start: no space or evaluation
+// function, or an option outside its range.
+func (c *Reinforce) check() error {
+	switch {
+	case c.Space == nil:
+		return fmt.Errorf("reinforce: no space")
+	case c.Evaluate == nil:
+		return fmt.Errorf("reinforce: no evaluation function")
+	case c.BatchSize < 0:
+		return fmt.Errorf("reinforce: negative batch size %d", c.BatchSize)
+	case c.LearningRate < 0 || math.IsNaN(c.LearningRate):
+		return fmt.Errorf("reinforce: learning rate %v", c.LearningRate)
+	case !(c.BaselineDecay >= 0 && c.BaselineDecay < 1):
+		return fmt.Errorf("reinforce: baseline decay %v outside (0, 1)", c.BaselineDecay)
+	case c.MaxEvaluations < 1:
+		return fmt.Errorf("reinforce: budget of %d evaluations", c.MaxEvaluations)
+	case c.MaxEpisodes < 0:
+		return fmt.Errorf("reinforce: negative episode cap %d", c.MaxEpisodes)
+	case c.Policy > LSTMPolicy:
+		return fmt.Errorf("reinforce: unknown policy %d", c.Policy)
+	case c.Optimizer > SGD:
+		return fmt.Errorf("reinforce: unknown optimizer %d", c.Optimizer)
+	case c.Hidden < 0 || c.Embedding < 0 || c.Hidden > 1<<12 || c.Embedding > 1<<12:
+		return fmt.Errorf("reinforce: LSTM of %d hidden, %d embedding units", c.Hidden, c.Embedding)
+	}
+	return nil
+}
+
+// reinforceSettings are a Reinforce's options with every zero value
+// replaced by its documented default.
+type reinforceSettings struct {
+	reward             func(Evaluation) float64
+	lr, decay          float64
+	maxEpisodes, batch int
+}
+
+// settings resolves the defaults of c's options in one place, so that Run
+// reads only effective values.
+func (c *Reinforce) settings() reinforceSettings {
+	s := reinforceSettings{reward: c.Reward, lr: c.LearningRate, decay: c.BaselineDecay,
+		maxEpisodes: c.MaxEpisodes, batch: c.BatchSize}
+	if s.reward == nil {
+		s.reward = DefaultReward
+	}
+	if s.lr == 0 {
+		s.lr = 0.1
+	}
+	if s.decay == 0 {
+		s.decay = 0.9
+	}
+	if s.maxEpisodes == 0 {
+		s.maxEpisodes = 20 * c.MaxEvaluations
+	}
+	if s.batch == 0 {
+		s.batch = 5
+	}
+	return s
+}
+
+// newController returns the untrained policy c.Policy names; the LSTM
+// draws its initial weights from r, so it must be made before the first
+// episode is drawn.
+func (c *Reinforce) newController(r *rand.Rand) controller {
+	if c.Policy != LSTMPolicy {
+		return newPolicy(c.Space)
+	}
+	h, e := c.Hidden, c.Embedding
+	if h == 0 {
+		h = 100
+	}
+	if e == 0 {
+		e = 10
+	}
+	return newLSTMPolicy(c.Space, h, e, r)
+}
+
+// drawBatch draws up to len(episodes) episodes, and no more than left,
+// into episodes and returns how many it drew. Designs never seen are added
+// to seen and appended to fresh (returned) for evaluation, but no more of
+// them than the budget leaves after nEvaluated: the batch ends at the
+// first new design beyond it.
+func (c *Reinforce) drawBatch(pol controller, r *rand.Rand, seen *genomeSet[[]int], episodes, fresh [][]int, nEvaluated, left int) (int, [][]int) {
+	n := 0
+	for n < len(episodes) && n < left {
+		g := pol.sample(r, c.Space)
+		if !seen.contains(g) {
+			if nEvaluated+len(fresh) == c.MaxEvaluations {
+				break
+			}
+			seen.add(g)
+			fresh = append(fresh, g)
+		}
+		episodes[n] = g
+		n++
+	}
+	return n, fresh
+}
+
+// scoreBatch writes the reward of each episode into rewards, from the
+// evaluation of its design in evaluated (found through seen), and refuses
+// a NaN or infinite reward, which would corrupt the baseline and the
+// policy for good.
+func scoreBatch(reward func(Evaluation) float64, evaluated []Individual[[]int], seen *genomeSet[[]int], episodes [][]int, rewards []float64) error {
+	for k, g := range episodes {
+		ind := &evaluated[seen.indexOf(g)]
+		rewards[k] = reward(Evaluation{Objectives: ind.Objectives, Constraints: ind.Constraints, Info: ind.Info})
+		if math.IsNaN(rewards[k]) || math.IsInf(rewards[k], 0) {
+			return fmt.Errorf("reinforce: reward %v for design %d", rewards[k], ind.ID)
+		}
+	}
+	return nil
+}
+
+// updatePolicy takes one REINFORCE step on a batch: the mean over its
+// episodes of grad log pi weighted by the reward's advantage over the
+// baseline, applied by opt with step lr. It returns the baseline moved
+// towards each reward in turn with EMA factor decay.
+func updatePolicy(pol controller, opt *optimizer, sp *Space, episodes [][]int, rewards []float64, baseline, lr, decay float64) float64 {
+	n := len(episodes)
+	pol.zeroGrad()
+	for k, g := range episodes {
+		pol.accumulate(sp, g, (rewards[k]-baseline)/float64(n))
+	}
+	opt.step(pol, lr)
+	for _, v := range rewards {
+		baseline = decay*baseline + (1-decay)*v
+	}
+	return baseline
 }
 
 // policy holds the logits of every variable, concatenated, with their

@@ -58,152 +58,18 @@ type layerShape struct {
 // parallel copies; last says the layer averages its heads.
 func stageModel(l LayerDesign, outW int64, s layerShape, published, serial, last bool, blockNodes int64) LayerReport {
 	var r LayerReport
-	h := heads(l.Heads)
-	// Heads: parallel copies of every per-head stage (resources x h,
-	// cycles once), or one copy working h times as long.
-	wk, hr := int64(1), h
-	if serial {
-		wk, hr = h, 1
+	var d stageDims
+	d.init(&l, s, serial)
+	linearStage(&r.Stages[Linear], &d, published)
+	attendStage(&r.Stages[Attend], &d)
+	aggregateStage(&r.Stages[Aggregate], &d)
+	// Activation: without one (Identity) the stage is absent, unless it
+	// averages a last layer's head copies.
+	average := last && d.h > 1 && !serial
+	if l.Act != Identity || average {
+		activateStage(&r.Stages[Activate], &d, average)
 	}
-	g := int64(l.Embed)
-	sage := l.Attn == SAGEAttn
-	// lg is the linear stage's output width: a SAGE layer computes the
-	// self and the neighbour transform of every node, [W_self | W_neigh].
-	lg := g
-	if sage {
-		lg = 2 * g
-	}
-	ab, wb := l.Bits.A.Bits(), l.Bits.W.Bits()
-	// Lanes beyond a width would have nothing to do: a group size is
-	// built at most as wide as the features it spans.
-	tin, tout := min(int64(l.T.In), max(s.f, 1)), min(int64(l.T.Out), lg)
-	tattn, taggr, tact := min(int64(l.T.Attn), g), min(int64(l.T.Aggr), g), min(int64(l.T.Act), g)
-	control := Op{LUT: stageControlLUT, FF: stageControlFF}
-	// A stage's control (FSM, address counters) drives all its copies.
-	scale := func(u *hw.Resources, n int64) {
-		u.LUT, u.FF, u.DSP = u.LUT*n, u.FF*n, u.DSP*n
-	}
-
-	// Linear: t_in x t_out multipliers, t_out adder trees and accumulators.
-	{
-		st := &r.Stages[Linear]
-		perRow := ceilDiv(s.f, tin) * ceilDiv(lg, tout)
-		switch {
-		case published:
-			st.Work = wk * perRow
-		case s.inNNZ > 0:
-			st.Work = wk * ceilDiv(s.inNNZ, tin) * ceilDiv(lg, tout)
-		default:
-			st.Work = wk * s.n * perRow
-		}
-		mult := Mult(ab, wb)
-		tree := AdderTree(int(tin), ab+wb)
-		acc := Adder(ab + wb + accGuardBits)
-		st.Latency = mult.Latency + tree.Latency + acc.Latency
-		add(&st.Use, mult.times(tin*tout), tree.times(tout), acc.times(tout))
-		st.Use.FF += tout * int64(ab) // output register
-		// Weights stream from memory through two t_in x t_out register
-		// tiles per copy.
-		st.Use.FF += 2 * tin * tout * int64(wb)
-		scale(&st.Use, hr)
-		add(&st.Use, control)
-	}
-	// Attention coefficients.
-	{
-		st := &r.Stages[Attend]
-		switch l.Attn {
-		case GCNNorm:
-			// One coefficient per entry of A+I from the precomputed
-			// degree norms, shared by the heads: one multiplier.
-			m := Mult(ab, ab)
-			st.Work = s.edges
-			st.Latency = m.Latency
-			add(&st.Use, m, control)
-			st.Use.FF += int64(ab)
-		case GATAttn:
-			// Per head: the two projections a_s.Wh and a_d.Wh, t_attn
-			// features per cycle; then per entry of A+I a sum, LeakyReLU
-			// and exp, the softmax denominator per node (one divider for
-			// its reciprocal) and a multiply to normalise.
-			m := Mult(ab, wb)
-			tree := AdderTree(int(tattn), ab+wb)
-			acc := Adder(ab + wb + accGuardBits)
-			em := Mult(ab, ab)
-			st.Work = wk * (s.n*ceilDiv(g, tattn) + s.edges)
-			st.Latency = m.Latency + tree.Latency + acc.Latency + 1 + 1 + eluLatency + dividerLatency + em.Latency
-			add(&st.Use, m.times(2*tattn), tree.times(2), acc.times(2),
-				Adder(ab+1), Act(ReLU), Exp(), Adder(2*ab+4), Divider(), em)
-			st.Use.FF += int64(ab)
-			scale(&st.Use, hr)
-			add(&st.Use, control)
-		}
-	}
-	// Aggregation: t_aggr lanes, each weighting a message (unless the
-	// coefficients are constant) and adding (or comparing) it in.
-	{
-		st := &r.Stages[Aggregate]
-		st.Work = wk * s.edges * ceilDiv(g, taggr)
-		if sage {
-			// SAGE walks the entries of A (no self-loop), then adds each
-			// node's self transform in one more pass (below).
-			st.Work = (s.edges - s.n) * ceilDiv(g, taggr)
-		}
-		lane := Adder(2*ab + 4) // add, or compare for max
-		if l.Attn != Constant && !sage {
-			m := Mult(ab, ab)
-			add(&st.Use, m.times(taggr))
-			st.Latency += m.Latency
-		}
-		add(&st.Use, lane.times(taggr))
-		st.Latency += lane.Latency
-		if l.Aggr == AggMean {
-			// One reciprocal of the degree per node, one scaling multiply
-			// per lane: an extra pass over the node's features.
-			m := Mult(ab, ab)
-			st.Work += wk * s.n * ceilDiv(g, taggr)
-			st.Latency += dividerLatency + m.Latency
-			add(&st.Use, Divider(), m.times(taggr))
-		}
-		if sage {
-			// The self term: per node one pass adding W_self h_i to the
-			// aggregate (after the mean's scaling, which shares the pass).
-			sa := Adder(2*ab + 4)
-			if l.Aggr != AggMean {
-				st.Work += s.n * ceilDiv(g, taggr)
-			}
-			st.Latency += sa.Latency
-			add(&st.Use, sa.times(taggr))
-		}
-		st.Use.FF += taggr * int64(ab)
-		scale(&st.Use, hr)
-		add(&st.Use, control)
-	}
-	// Activation: t_act units. Without one (Identity) the stage is absent,
-	// unless it averages a last layer's head copies.
-	if l.Act != Identity || last && h > 1 && !serial {
-		st := &r.Stages[Activate]
-		a := Act(l.Act)
-		st.Work = wk * s.n * ceilDiv(g, tact)
-		st.Latency = a.Latency
-		add(&st.Use, a.times(tact))
-		st.Use.FF += tact * int64(ab)
-		scale(&st.Use, hr)
-		if last && h > 1 && !serial {
-			// The copies' outputs meet in t_act adder trees of h inputs;
-			// the division by h is a shift when h is a power of two and
-			// a constant multiply otherwise.
-			tree := AdderTree(int(h), ab+ceilLog2int(h))
-			add(&st.Use, tree.times(tact))
-			st.Latency += tree.Latency
-			if h&(h-1) != 0 {
-				m := Mult(ab+ceilLog2int(h), ab)
-				add(&st.Use, m.times(tact))
-				st.Latency += m.Latency
-			}
-		}
-		add(&st.Use, control)
-	}
-	bufferBRAM(&r, l, tout, outW, s, hr, blockNodes)
+	bufferBRAM(&r, l, d.tout, outW, s, d.hr, blockNodes)
 	for i := range r.Stages {
 		st := &r.Stages[i]
 		if st.Work > 0 {
@@ -218,14 +84,190 @@ func stageModel(l LayerDesign, outW int64, s layerShape, published, serial, last
 	// Memory traffic: input (dense, or non-zeros with a 32-bit column
 	// index), weights once per head, the adjacency (32-bit column indices
 	// and row pointers), output.
-	in := s.n * s.f * int64(ab)
+	in := s.n * s.f * int64(d.ab)
 	if s.inNNZ > 0 {
-		in = s.inNNZ * int64(ab+32)
+		in = s.inNNZ * int64(d.ab+32)
 	}
-	weights := h * s.f * lg * int64(wb)
+	weights := d.h * s.f * d.lg * int64(d.wb)
 	adj := (s.edges + s.n + 1) * 32
-	r.DRAMBytes = ceilDiv(in+weights+adj+s.n*outW*int64(ab), 8)
+	r.DRAMBytes = ceilDiv(in+weights+adj+s.n*outW*int64(d.ab), 8)
 	return r
+}
+
+// stageDims are the sizes a layer's stages are built from, derived once
+// from the layer and its shape so that each stage's pricing reads them
+// instead of deriving them again.
+type stageDims struct {
+	s      layerShape
+	attn   Attention
+	aggr   Aggregation
+	act    Activation
+	h      int64 // heads
+	wk, hr int64 // work multiple and resource copies of a per-head stage
+	g, lg  int64 // output width per head; the linear stage's output width
+	sage   bool
+	ab, wb int // activation and weight bits
+	// Group sizes: a stage's lanes, at most the width they span.
+	tin, tout, tattn, taggr, tact int64
+	control                       Op // a stage's FSM and address counters
+}
+
+// init derives the stage sizes of layer l on shape s. Heads run on
+// parallel copies of every per-head stage (resources x h, cycles once),
+// or, serial, on one copy working h times as long.
+func (d *stageDims) init(l *LayerDesign, s layerShape, serial bool) {
+	h := heads(l.Heads)
+	*d = stageDims{s: s, attn: l.Attn, aggr: l.Aggr, act: l.Act,
+		h: h, wk: 1, hr: h, g: int64(l.Embed), sage: l.Attn == SAGEAttn}
+	if serial {
+		d.wk, d.hr = h, 1
+	}
+	// lg is the linear stage's output width: a SAGE layer computes the
+	// self and the neighbour transform of every node, [W_self | W_neigh].
+	d.lg = d.g
+	if d.sage {
+		d.lg = 2 * d.g
+	}
+	d.ab, d.wb = l.Bits.A.Bits(), l.Bits.W.Bits()
+	// Lanes beyond a width would have nothing to do: a group size is
+	// built at most as wide as the features it spans.
+	d.tin, d.tout = min(int64(l.T.In), max(s.f, 1)), min(int64(l.T.Out), d.lg)
+	d.tattn, d.taggr, d.tact = min(int64(l.T.Attn), d.g), min(int64(l.T.Aggr), d.g), min(int64(l.T.Act), d.g)
+	d.control = Op{LUT: stageControlLUT, FF: stageControlFF}
+}
+
+// scaleUse multiplies the logic of a stage by its n copies; BRAM is sized
+// per copy separately (bufferBRAM) and the control, which drives all
+// copies, is added after.
+func scaleUse(u *hw.Resources, n int64) {
+	u.LUT, u.FF, u.DSP = u.LUT*n, u.FF*n, u.DSP*n
+}
+
+// linearStage prices the linear transform: t_in x t_out multipliers, t_out
+// adder trees and accumulators. published takes FGNAS's timing (no node
+// count, dense input).
+func linearStage(st *StageReport, d *stageDims, published bool) {
+	s, tin, tout, ab, wb := &d.s, d.tin, d.tout, d.ab, d.wb
+	perRow := ceilDiv(s.f, tin) * ceilDiv(d.lg, tout)
+	switch {
+	case published:
+		st.Work = d.wk * perRow
+	case s.inNNZ > 0:
+		st.Work = d.wk * ceilDiv(s.inNNZ, tin) * ceilDiv(d.lg, tout)
+	default:
+		st.Work = d.wk * s.n * perRow
+	}
+	mult := Mult(ab, wb)
+	tree := AdderTree(int(tin), ab+wb)
+	acc := Adder(ab + wb + accGuardBits)
+	st.Latency = mult.Latency + tree.Latency + acc.Latency
+	add(&st.Use, mult.times(tin*tout), tree.times(tout), acc.times(tout))
+	st.Use.FF += tout * int64(ab) // output register
+	// Weights stream from memory through two t_in x t_out register
+	// tiles per copy.
+	st.Use.FF += 2 * tin * tout * int64(wb)
+	scaleUse(&st.Use, d.hr)
+	add(&st.Use, d.control)
+}
+
+// attendStage prices the attention coefficients; only GCNNorm and GATAttn
+// layers have attention hardware.
+func attendStage(st *StageReport, d *stageDims) {
+	s, ab, wb := &d.s, d.ab, d.wb
+	switch d.attn {
+	case GCNNorm:
+		// One coefficient per entry of A+I from the precomputed
+		// degree norms, shared by the heads: one multiplier.
+		m := Mult(ab, ab)
+		st.Work = s.edges
+		st.Latency = m.Latency
+		add(&st.Use, m, d.control)
+		st.Use.FF += int64(ab)
+	case GATAttn:
+		// Per head: the two projections a_s.Wh and a_d.Wh, t_attn
+		// features per cycle; then per entry of A+I a sum, LeakyReLU
+		// and exp, the softmax denominator per node (one divider for
+		// its reciprocal) and a multiply to normalise.
+		m := Mult(ab, wb)
+		tree := AdderTree(int(d.tattn), ab+wb)
+		acc := Adder(ab + wb + accGuardBits)
+		em := Mult(ab, ab)
+		st.Work = d.wk * (s.n*ceilDiv(d.g, d.tattn) + s.edges)
+		st.Latency = m.Latency + tree.Latency + acc.Latency + 1 + 1 + eluLatency + dividerLatency + em.Latency
+		add(&st.Use, m.times(2*d.tattn), tree.times(2), acc.times(2),
+			Adder(ab+1), Act(ReLU), Exp(), Adder(2*ab+4), Divider(), em)
+		st.Use.FF += int64(ab)
+		scaleUse(&st.Use, d.hr)
+		add(&st.Use, d.control)
+	}
+}
+
+// aggregateStage prices the aggregation: t_aggr lanes, each weighting a
+// message (unless the coefficients are constant) and adding (or comparing)
+// it in.
+func aggregateStage(st *StageReport, d *stageDims) {
+	s, ab, g, taggr := &d.s, d.ab, d.g, d.taggr
+	st.Work = d.wk * s.edges * ceilDiv(g, taggr)
+	if d.sage {
+		// SAGE walks the entries of A (no self-loop), then adds each
+		// node's self transform in one more pass (below).
+		st.Work = (s.edges - s.n) * ceilDiv(g, taggr)
+	}
+	lane := Adder(2*ab + 4) // add, or compare for max
+	if d.attn != Constant && !d.sage {
+		m := Mult(ab, ab)
+		add(&st.Use, m.times(taggr))
+		st.Latency += m.Latency
+	}
+	add(&st.Use, lane.times(taggr))
+	st.Latency += lane.Latency
+	if d.aggr == AggMean {
+		// One reciprocal of the degree per node, one scaling multiply
+		// per lane: an extra pass over the node's features.
+		m := Mult(ab, ab)
+		st.Work += d.wk * s.n * ceilDiv(g, taggr)
+		st.Latency += dividerLatency + m.Latency
+		add(&st.Use, Divider(), m.times(taggr))
+	}
+	if d.sage {
+		// The self term: per node one pass adding W_self h_i to the
+		// aggregate (after the mean's scaling, which shares the pass).
+		sa := Adder(2*ab + 4)
+		if d.aggr != AggMean {
+			st.Work += s.n * ceilDiv(g, taggr)
+		}
+		st.Latency += sa.Latency
+		add(&st.Use, sa.times(taggr))
+	}
+	st.Use.FF += taggr * int64(ab)
+	scaleUse(&st.Use, d.hr)
+	add(&st.Use, d.control)
+}
+
+// activateStage prices the activation on t_act units; average adds the
+// averaging of a last layer's parallel head copies.
+func activateStage(st *StageReport, d *stageDims, average bool) {
+	s, ab, h, tact := &d.s, d.ab, d.h, d.tact
+	a := Act(d.act)
+	st.Work = d.wk * s.n * ceilDiv(d.g, tact)
+	st.Latency = a.Latency
+	add(&st.Use, a.times(tact))
+	st.Use.FF += tact * int64(ab)
+	scaleUse(&st.Use, d.hr)
+	if average {
+		// The copies' outputs meet in t_act adder trees of h inputs;
+		// the division by h is a shift when h is a power of two and
+		// a constant multiply otherwise.
+		tree := AdderTree(int(h), ab+ceilLog2int(h))
+		add(&st.Use, tree.times(tact))
+		st.Latency += tree.Latency
+		if h&(h-1) != 0 {
+			m := Mult(ab+ceilLog2int(h), ab)
+			add(&st.Use, m.times(tact))
+			st.Latency += m.Latency
+		}
+	}
+	add(&st.Use, d.control)
 }
 
 func ceilLog2int(h int64) int { return int(ceilLog2(h)) }

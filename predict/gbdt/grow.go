@@ -231,21 +231,68 @@ func (l *learner) leafOutput(G float64, N int) float64 {
 // bin threshold of each internal node for routing training rows.
 func (l *learner) grow(bag []int32, feats []int) (tree, []uint8) {
 	maxLeaves := l.p.NumLeaves
-	t := tree{
-		splitFeature:   make([]int, 0, maxLeaves-1),
-		splitGain:      make([]float64, 0, maxLeaves-1),
-		threshold:      make([]float64, 0, maxLeaves-1),
-		leftChild:      make([]int32, 0, maxLeaves-1),
-		rightChild:     make([]int32, 0, maxLeaves-1),
-		internalValue:  make([]float64, 0, maxLeaves-1),
-		internalWeight: make([]float64, 0, maxLeaves-1),
-		internalCount:  make([]int, 0, maxLeaves-1),
-		shrinkage:      1,
-	}
-	nodeBin := make([]uint8, 0, maxLeaves-1)
-	leafParent := make([]int32, 1, maxLeaves)
-	leafParent[0] = -1
+	tb := newTreeBuilder(maxLeaves)
+	l.startRoot(bag, feats)
+	for len(l.leaves) < maxLeaves {
+		pi := l.bestLeaf()
+		if pi < 0 {
+			break
+		}
+		p := l.leaves[pi]
+		bs := p.best
+		ri := len(l.leaves)
+		nl := l.partition(&p)
+		l.addNode(&tb, pi, ri, &p)
 
+		left := leafState{begin: p.begin, end: p.begin + nl, sumG: bs.leftG, depth: p.depth + 1}
+		right := leafState{begin: p.begin + nl, end: p.end, sumG: p.sumG - bs.leftG, depth: p.depth + 1}
+		left.best.feature, right.best.feature = -1, -1
+		l.leaves[pi] = left
+		l.leaves = append(l.leaves, right)
+		if len(l.leaves) == maxLeaves {
+			l.putHist(p.hist)
+			break
+		}
+		l.splitChildren(pi, ri, p.hist, feats)
+	}
+	l.finishLeaves(&tb.t)
+	return tb.t, tb.nodeBin
+}
+
+// treeBuilder is the tree grow is building, with the bookkeeping that does
+// not go into the file: the bin threshold of each internal node and the
+// node each current leaf hangs from.
+type treeBuilder struct {
+	t          tree
+	nodeBin    []uint8
+	leafParent []int32 // node above each current leaf, -1 for the root leaf
+}
+
+// newTreeBuilder returns an empty tree with room for the internal nodes of
+// maxLeaves leaves, allocated once so that growing it does not reallocate.
+func newTreeBuilder(maxLeaves int) treeBuilder {
+	tb := treeBuilder{
+		t: tree{
+			splitFeature:   make([]int, 0, maxLeaves-1),
+			splitGain:      make([]float64, 0, maxLeaves-1),
+			threshold:      make([]float64, 0, maxLeaves-1),
+			leftChild:      make([]int32, 0, maxLeaves-1),
+			rightChild:     make([]int32, 0, maxLeaves-1),
+			internalValue:  make([]float64, 0, maxLeaves-1),
+			internalWeight: make([]float64, 0, maxLeaves-1),
+			internalCount:  make([]int, 0, maxLeaves-1),
+			shrinkage:      1,
+		},
+		nodeBin:    make([]uint8, 0, maxLeaves-1),
+		leafParent: make([]int32, 1, maxLeaves),
+	}
+	tb.leafParent[0] = -1
+	return tb
+}
+
+// startRoot makes the rows of bag the single leaf of a new tree and, if it
+// may split, builds its histogram and finds its best split over feats.
+func (l *learner) startRoot(bag []int32, feats []int) {
 	copy(l.order, bag)
 	root := leafState{begin: 0, end: len(bag)}
 	for _, r := range bag {
@@ -264,115 +311,121 @@ func (l *learner) grow(bag []int32, feats []int) (tree, []uint8) {
 		})
 		s.best = reduce(feats, l.featA)
 	}
+}
 
-	for len(l.leaves) < maxLeaves {
-		// Best-first: split the leaf with the largest gain.
-		pi := -1
-		for i := range l.leaves {
-			if b := l.leaves[i].best; b.feature >= 0 && (pi < 0 || b.gain > l.leaves[pi].best.gain) {
-				pi = i
-			}
-		}
-		if pi < 0 {
-			break
-		}
-		p := l.leaves[pi]
-		bs := p.best
-		ri := len(l.leaves)
-		node := int32(len(t.leftChild))
-
-		// Stable partition of the parent's rows: left rows, then right rows.
-		col := l.bins[bs.feature]
-		rows := l.order[p.begin:p.end]
-		nl, nr := 0, 0
-		for _, r := range rows {
-			if int(col[r]) <= bs.bin {
-				rows[nl] = r
-				nl++
-			} else {
-				l.tmp[nr] = r
-				nr++
-			}
-		}
-		copy(rows[nl:], l.tmp[:nr])
-		if nl != bs.leftN {
-			panic("gbdt: histogram and partition disagree") // internal invariant
-		}
-
-		if q := leafParent[pi]; q >= 0 {
-			if t.leftChild[q] == ^int32(pi) {
-				t.leftChild[q] = node
-			} else {
-				t.rightChild[q] = node
-			}
-		}
-		t.splitFeature = append(t.splitFeature, bs.feature)
-		t.splitGain = append(t.splitGain, bs.gain)
-		t.threshold = append(t.threshold, l.mappers[bs.feature].upper[bs.bin])
-		t.leftChild = append(t.leftChild, ^int32(pi))
-		t.rightChild = append(t.rightChild, ^int32(ri))
-		t.internalValue = append(t.internalValue, l.leafOutput(p.sumG, p.count()))
-		t.internalWeight = append(t.internalWeight, float64(p.count()))
-		t.internalCount = append(t.internalCount, p.count())
-		nodeBin = append(nodeBin, uint8(bs.bin))
-		leafParent[pi] = node
-		leafParent = append(leafParent, node)
-
-		left := leafState{begin: p.begin, end: p.begin + nl, sumG: bs.leftG, depth: p.depth + 1}
-		right := leafState{begin: p.begin + nl, end: p.end, sumG: p.sumG - bs.leftG, depth: p.depth + 1}
-		left.best.feature, right.best.feature = -1, -1
-		l.leaves[pi] = left
-		l.leaves = append(l.leaves, right)
-		if len(l.leaves) == maxLeaves {
-			l.putHist(p.hist)
-			break
-		}
-
-		// Histogram subtraction: build the smaller child's histogram from
-		// its rows, derive the larger child's as parent minus smaller.
-		si, li := pi, ri
-		if right.count() < left.count() {
-			si, li = ri, pi
-		}
-		small, large := &l.leaves[si], &l.leaves[li]
-		splitS, splitL := l.canSplit(small), l.canSplit(large)
-		if !splitS && !splitL {
-			l.putHist(p.hist)
-			continue
-		}
-		small.hist = l.getHist()
-		large.hist = p.hist
-		l.gather(small)
-		l.forFeatures(len(feats), l.splitWork(small.count(), feats, 2), func(k int) {
-			f := feats[k]
-			l.buildHist(small.hist, f, small)
-			lo, hi := l.offset[f], l.offset[f]+l.mappers[f].numBins()
-			hs, hl := small.hist[lo:hi], large.hist[lo:hi]
-			for b := range hl {
-				hl[b].g -= hs[b].g
-				hl[b].n -= hs[b].n
-			}
-			if splitS {
-				l.featA[f] = l.bestSplit(small.hist, f, small.sumG, small.count())
-			}
-			if splitL {
-				l.featB[f] = l.bestSplit(large.hist, f, large.sumG, large.count())
-			}
-		})
-		if splitS {
-			small.best = reduce(feats, l.featA)
-		} else {
-			l.putHist(small.hist)
-			small.hist = nil
-		}
-		if splitL {
-			large.best = reduce(feats, l.featB)
-		} else {
-			l.putHist(large.hist)
-			large.hist = nil
+// bestLeaf returns the leaf to split next, the one with the largest gain
+// (best-first growth, lowest index on ties), or -1 when none can split.
+func (l *learner) bestLeaf() int {
+	pi := -1
+	for i := range l.leaves {
+		if b := l.leaves[i].best; b.feature >= 0 && (pi < 0 || b.gain > l.leaves[pi].best.gain) {
+			pi = i
 		}
 	}
+	return pi
+}
 
+// partition reorders the rows of leaf p stably, the rows its best split
+// sends left first, and returns how many go left.
+func (l *learner) partition(p *leafState) int {
+	bs := p.best
+	col := l.bins[bs.feature]
+	rows := l.order[p.begin:p.end]
+	nl, nr := 0, 0
+	for _, r := range rows {
+		if int(col[r]) <= bs.bin {
+			rows[nl] = r
+			nl++
+		} else {
+			l.tmp[nr] = r
+			nr++
+		}
+	}
+	copy(rows[nl:], l.tmp[:nr])
+	if nl != bs.leftN {
+		panic("gbdt: histogram and partition disagree") // internal invariant
+	}
+	return nl
+}
+
+// addNode records the best split of leaf p (index pi) as a new internal
+// node of tb, whose children are leaf pi (left) and the new leaf ri
+// (right), and hangs the node from p's parent.
+func (l *learner) addNode(tb *treeBuilder, pi, ri int, p *leafState) {
+	t, bs := &tb.t, p.best
+	node := int32(len(t.leftChild))
+	if q := tb.leafParent[pi]; q >= 0 {
+		if t.leftChild[q] == ^int32(pi) {
+			t.leftChild[q] = node
+		} else {
+			t.rightChild[q] = node
+		}
+	}
+	t.splitFeature = append(t.splitFeature, bs.feature)
+	t.splitGain = append(t.splitGain, bs.gain)
+	t.threshold = append(t.threshold, l.mappers[bs.feature].upper[bs.bin])
+	t.leftChild = append(t.leftChild, ^int32(pi))
+	t.rightChild = append(t.rightChild, ^int32(ri))
+	t.internalValue = append(t.internalValue, l.leafOutput(p.sumG, p.count()))
+	t.internalWeight = append(t.internalWeight, float64(p.count()))
+	t.internalCount = append(t.internalCount, p.count())
+	tb.nodeBin = append(tb.nodeBin, uint8(bs.bin))
+	tb.leafParent[pi] = node
+	tb.leafParent = append(tb.leafParent, node)
+}
+
+// splitChildren finds the best splits of the two new leaves pi and ri by
+// histogram subtraction: it builds the smaller child's histogram from its
+// rows and derives the larger child's as the parent's (parentHist, which
+// it takes over) minus the smaller. Children that cannot split get no
+// histogram.
+func (l *learner) splitChildren(pi, ri int, parentHist []histBin, feats []int) {
+	si, li := pi, ri
+	if l.leaves[ri].count() < l.leaves[pi].count() {
+		si, li = ri, pi
+	}
+	small, large := &l.leaves[si], &l.leaves[li]
+	splitS, splitL := l.canSplit(small), l.canSplit(large)
+	if !splitS && !splitL {
+		l.putHist(parentHist)
+		return
+	}
+	small.hist = l.getHist()
+	large.hist = parentHist
+	l.gather(small)
+	l.forFeatures(len(feats), l.splitWork(small.count(), feats, 2), func(k int) {
+		f := feats[k]
+		l.buildHist(small.hist, f, small)
+		lo, hi := l.offset[f], l.offset[f]+l.mappers[f].numBins()
+		hs, hl := small.hist[lo:hi], large.hist[lo:hi]
+		for b := range hl {
+			hl[b].g -= hs[b].g
+			hl[b].n -= hs[b].n
+		}
+		if splitS {
+			l.featA[f] = l.bestSplit(small.hist, f, small.sumG, small.count())
+		}
+		if splitL {
+			l.featB[f] = l.bestSplit(large.hist, f, large.sumG, large.count())
+		}
+	})
+	if splitS {
+		small.best = reduce(feats, l.featA)
+	} else {
+		l.putHist(small.hist)
+		small.hist = nil
+	}
+	if splitL {
+		large.best = reduce(feats, l.featB)
+	} else {
+		l.putHist(large.hist)
+		large.hist = nil
+	}
+}
+
+// finishLeaves writes the output, weight and count of every leaf of the
+// grown tree into t and returns the leaves' histograms to the pool.
+func (l *learner) finishLeaves(t *tree) {
 	nLeaves := len(l.leaves)
 	t.leafValue = make([]float64, nLeaves)
 	t.leafWeight = make([]float64, nLeaves)
@@ -385,7 +438,6 @@ func (l *learner) grow(bag []int32, feats []int) (tree, []uint8) {
 		l.putHist(s.hist)
 		s.hist = nil
 	}
-	return t, nodeBin
 }
 
 // addScores adds the leaf values of t, the tree grow just returned, to the

@@ -238,12 +238,30 @@ var identityObjectives = []string{"regression", "regression_l2", "regression_l1"
 func checkModelText(data []byte) (modelInfo, error) {
 	var info modelInfo
 	tl := splitLines(data)
+	hdr, hdrEnd, err := readModelHeader(&tl)
+	if err != nil {
+		return info, err
+	}
+	maxFeat, sizes, err := checkModelHeader(hdr, hdrEnd, &info)
+	if err != nil {
+		return info, err
+	}
+	return info, checkTreeBlocks(&tl, hdrEnd, sizes, maxFeat)
+}
+
+// readModelHeader reads the header block of a model file (the "tree" line,
+// then key=value lines up to the first empty line) into a map, and checks
+// its version. It returns the map and the 1-based number of the header's
+// closing empty line, where errors about header values point. It is
+// separate from checkModelHeader so that the line framing and the meaning
+// of the values are checked in one place each.
+func readModelHeader(tl *textLines) (map[string]string, int, error) {
 	nl := len(tl.start)
 	if nl == 0 {
-		return info, errors.New("1: empty file")
+		return nil, 0, errors.New("1: empty file")
 	}
 	if l := tl.line(0); l != "tree" {
-		return info, fmt.Errorf("1: first line is %q, want \"tree\" (not a LightGBM text model)", trunc(l))
+		return nil, 0, fmt.Errorf("1: first line is %q, want \"tree\" (not a LightGBM text model)", trunc(l))
 	}
 	hdr := map[string]string{}
 	i := 1
@@ -255,20 +273,30 @@ func checkModelText(data []byte) (modelInfo, error) {
 				hdr[l] = ""
 				continue
 			}
-			return info, fmt.Errorf("%d: header line %q is not key=value", i+1, trunc(l))
+			return nil, 0, fmt.Errorf("%d: header line %q is not key=value", i+1, trunc(l))
 		}
 		hdr[k] = v
 	}
 	hdrEnd := i + 1
 	if i == nl {
-		return info, fmt.Errorf("%d: truncated: header does not end with an empty line", nl)
+		return nil, 0, fmt.Errorf("%d: truncated: header does not end with an empty line", nl)
 	}
 	switch v, ok := hdr["version"]; {
 	case !ok:
-		return info, errors.New("1: header has no version")
+		return nil, 0, errors.New("1: header has no version")
 	case v != "v2" && v != "v3":
-		return info, fmt.Errorf("1: model version %q is not supported (leaves reads v2 and v3 only)", v)
+		return nil, 0, fmt.Errorf("1: model version %q is not supported (leaves reads v2 and v3 only)", v)
 	}
+	return hdr, hdrEnd, nil
+}
+
+// checkModelHeader checks the header values leaves relies on (a single
+// output, a regression objective, feature names and ranges, tree_sizes)
+// and fills info's feature names and ranges and tree count as it goes. It
+// returns max_feature_idx and the byte size of each tree, which the tree
+// blocks are then checked against. Errors point at the header's closing
+// line hdrEnd, as the header has no line per value once read into a map.
+func checkModelHeader(hdr map[string]string, hdrEnd int, info *modelInfo) (int, []int, error) {
 	hint := func(key string) (int, error) {
 		v, ok := hdr[key]
 		if !ok {
@@ -282,246 +310,321 @@ func checkModelText(data []byte) (modelInfo, error) {
 	}
 	nc, err := hint("num_class")
 	if err != nil {
-		return info, err
+		return 0, nil, err
 	}
 	ntpi, err := hint("num_tree_per_iteration")
 	if err != nil {
-		return info, err
+		return 0, nil, err
 	}
 	if nc != 1 || ntpi != 1 {
-		return info, fmt.Errorf("%d: num_class=%d num_tree_per_iteration=%d: only single-output regression models are supported", hdrEnd, nc, ntpi)
+		return 0, nil, fmt.Errorf("%d: num_class=%d num_tree_per_iteration=%d: only single-output regression models are supported", hdrEnd, nc, ntpi)
 	}
 	maxFeat, err := hint("max_feature_idx")
 	if err != nil {
-		return info, err
+		return 0, nil, err
 	}
 	if maxFeat < 0 || maxFeat > 1<<20 {
-		return info, fmt.Errorf("%d: max_feature_idx=%d out of range", hdrEnd, maxFeat)
+		return 0, nil, fmt.Errorf("%d: max_feature_idx=%d out of range", hdrEnd, maxFeat)
 	}
 	if obj, ok := hdr["objective"]; ok {
 		tok := strings.Fields(obj)
 		if len(tok) == 0 || !slices.Contains(identityObjectives, tok[0]) || slices.Contains(tok, "sqrt") {
-			return info, fmt.Errorf("%d: objective %q transforms its output; only regression objectives are supported", hdrEnd, obj)
+			return 0, nil, fmt.Errorf("%d: objective %q transforms its output; only regression objectives are supported", hdrEnd, obj)
 		}
 	}
 	names, ok := hdr["feature_names"]
 	if !ok {
-		return info, fmt.Errorf("%d: header has no feature_names", hdrEnd)
+		return 0, nil, fmt.Errorf("%d: header has no feature_names", hdrEnd)
 	}
 	info.featureNames = strings.Split(names, " ")
 	if len(info.featureNames) != maxFeat+1 {
-		return info, fmt.Errorf("%d: %d feature_names for max_feature_idx=%d", hdrEnd, len(info.featureNames), maxFeat)
+		return 0, nil, fmt.Errorf("%d: %d feature_names for max_feature_idx=%d", hdrEnd, len(info.featureNames), maxFeat)
 	}
 	if info.ranges, err = parseFeatureInfos(hdr["feature_infos"], len(info.featureNames)); err != nil {
-		return info, fmt.Errorf("%d: %w", hdrEnd, err)
+		return 0, nil, fmt.Errorf("%d: %w", hdrEnd, err)
 	}
 	sizesText, ok := hdr["tree_sizes"]
 	if !ok {
-		return info, fmt.Errorf("%d: header has no tree_sizes", hdrEnd)
+		return 0, nil, fmt.Errorf("%d: header has no tree_sizes", hdrEnd)
 	}
 	var sizes []int
 	for _, s := range strings.Split(sizesText, " ") {
 		n, err := strconv.Atoi(s)
 		if err != nil || n <= 0 {
-			return info, fmt.Errorf("%d: tree_sizes entry %q is not a positive integer", hdrEnd, trunc(s))
+			return 0, nil, fmt.Errorf("%d: tree_sizes entry %q is not a positive integer", hdrEnd, trunc(s))
 		}
 		sizes = append(sizes, n)
 	}
 	info.numTrees = len(sizes)
+	return maxFeat, sizes, nil
+}
 
-	// leaves reads the trees as blocks separated by blank lines and copes
-	// with at most two blank lines before each; LightGBM locates them by
-	// tree_sizes. Require both readings to agree.
+// checkTreeBlocks checks the trees that follow the header (whose closing
+// empty line is hdrEnd, 1-based) against tree_sizes, then the "end of
+// trees" line. leaves reads the trees as blocks separated by blank lines
+// and copes with at most two blank lines before each; LightGBM locates
+// them by tree_sizes. Requiring both readings to agree is what this pass
+// adds over checking each tree alone.
+func checkTreeBlocks(tl *textLines, hdrEnd int, sizes []int, maxFeat int) error {
+	nl, data := len(tl.start), tl.data
 	first := hdrEnd
 	if first < nl && tl.line(first) == "" {
 		first++
 	}
 	if first >= nl {
-		return info, fmt.Errorf("%d: truncated: no trees after the header", nl)
+		return fmt.Errorf("%d: truncated: no trees after the header", nl)
 	}
 	off := tl.start[first]
 	for t, size := range sizes {
 		li, ok := tl.lineAt(off)
 		if !ok || off+size > len(data) {
-			return info, fmt.Errorf("%d: truncated: tree %d needs %d bytes from offset %d, file has %d", nl, t, size, off, len(data))
+			return fmt.Errorf("%d: truncated: tree %d needs %d bytes from offset %d, file has %d", nl, t, size, off, len(data))
 		}
 		end, ok := tl.lineAt(off + size)
 		if !ok && off+size != len(data) {
-			return info, fmt.Errorf("%d: tree_sizes entry %d (%d bytes) does not end on a line boundary", li+1, t, size)
+			return fmt.Errorf("%d: tree_sizes entry %d (%d bytes) does not end on a line boundary", li+1, t, size)
 		}
 		if !ok {
 			end = nl
 		}
-		if err := checkTree(&tl, li, end, t, maxFeat); err != nil {
-			return info, err
+		if err := checkTree(tl, li, end, t, maxFeat); err != nil {
+			return err
 		}
 		off += size
 	}
 	li, ok := tl.lineAt(off)
 	if !ok || tl.line(li) != "end of trees" {
-		return info, fmt.Errorf("%d: truncated or malformed: no \"end of trees\" after tree %d", min(li+1, nl), len(sizes)-1)
+		return fmt.Errorf("%d: truncated or malformed: no \"end of trees\" after tree %d", min(li+1, nl), len(sizes)-1)
 	}
-	return info, nil
+	return nil
 }
 
-// checkTree checks the tree block in lines [first, end).
+// checkTree checks the tree block in lines [first, end): its framing, its
+// leaves, its split nodes, and that the nodes form one binary tree.
 func checkTree(tl *textLines, first, end, t, maxFeat int) error {
-	if got, want := tl.line(first), "Tree="+strconv.Itoa(t); got != want {
-		return fmt.Errorf("%d: found %q, want %q", first+1, trunc(got), want)
+	b, err := readTreeBlock(tl, first, end, t)
+	if err != nil {
+		return err
 	}
-	fields := map[string]string{}
-	fieldLine := map[string]int{}
+	numLeaves, numCat, err := b.checkLeaves()
+	if err != nil || numLeaves == 1 {
+		return err
+	}
+	nodes, err := b.readNodes(numLeaves-1, numCat)
+	if err != nil {
+		return err
+	}
+	if err := b.checkSplits(nodes, maxFeat, numCat); err != nil {
+		return err
+	}
+	return b.checkShape(nodes, numLeaves)
+}
+
+// treeBlock is one tree of a model file read into its key=value fields.
+type treeBlock struct {
+	t, first  int               // tree index; line index of its "Tree=" line
+	fields    map[string]string // value of each key
+	fieldLine map[string]int    // 1-based line of each key
+}
+
+// treeNodes are a tree's split-node arrays, one entry per internal node.
+type treeNodes struct {
+	feature, decision, left, right []int64
+	threshold                      []float64
+}
+
+// readTreeBlock reads the tree block in lines [first, end) into its fields
+// and checks its framing: a "Tree=t" line, key=value lines, then one or two
+// empty lines and nothing else. It is separate from the field checks,
+// which look fields up by name and report the line each came from.
+func readTreeBlock(tl *textLines, first, end, t int) (*treeBlock, error) {
+	if got, want := tl.line(first), "Tree="+strconv.Itoa(t); got != want {
+		return nil, fmt.Errorf("%d: found %q, want %q", first+1, trunc(got), want)
+	}
+	b := &treeBlock{t: t, first: first, fields: map[string]string{}, fieldLine: map[string]int{}}
 	i := first + 1
 	for ; i < end && tl.line(i) != ""; i++ {
 		k, v, ok := keyValue(tl.line(i))
 		if !ok {
-			return fmt.Errorf("%d: tree %d: line %q is not key=value", i+1, t, trunc(tl.line(i)))
+			return nil, fmt.Errorf("%d: tree %d: line %q is not key=value", i+1, t, trunc(tl.line(i)))
 		}
-		fields[k], fieldLine[k] = v, i+1
+		b.fields[k], b.fieldLine[k] = v, i+1
 	}
 	blank := end - i
 	for ; i < end; i++ {
 		if tl.line(i) != "" {
-			return fmt.Errorf("%d: tree %d: unexpected line %q after the tree's empty line", i+1, t, trunc(tl.line(i)))
+			return nil, fmt.Errorf("%d: tree %d: unexpected line %q after the tree's empty line", i+1, t, trunc(tl.line(i)))
 		}
 	}
 	if blank < 1 || blank > 2 {
-		return fmt.Errorf("%d: tree %d: block ends with %d empty lines, want 1 or 2", end, t, blank)
+		return nil, fmt.Errorf("%d: tree %d: block ends with %d empty lines, want 1 or 2", end, t, blank)
 	}
-	at := func(k string) int {
-		if l, ok := fieldLine[k]; ok {
-			return l
-		}
-		return first + 1
-	}
-	ints := func(k string, want int) ([]int64, error) {
-		v, ok := fields[k]
-		if !ok {
-			return nil, fmt.Errorf("%d: tree %d has no %s", first+1, t, k)
-		}
-		var out []int64
-		if v != "" {
-			for _, s := range strings.Split(v, " ") {
-				n, err := strconv.ParseInt(s, 10, 32)
-				if err != nil {
-					return nil, fmt.Errorf("%d: tree %d: %s entry %q is not an int32", at(k), t, k, trunc(s))
-				}
-				out = append(out, n)
-			}
-		}
-		if want >= 0 && len(out) != want {
-			return nil, fmt.Errorf("%d: tree %d: %s has %d entries, want %d", at(k), t, k, len(out), want)
-		}
-		return out, nil
-	}
-	floats := func(k string, want int) ([]float64, error) {
-		v, ok := fields[k]
-		if !ok {
-			return nil, fmt.Errorf("%d: tree %d has no %s", first+1, t, k)
-		}
-		var out []float64
-		if v != "" {
-			for _, s := range strings.Split(v, " ") {
-				x, err := strconv.ParseFloat(s, 64)
-				if err != nil || math.IsNaN(x) {
-					return nil, fmt.Errorf("%d: tree %d: %s entry %q is not a number", at(k), t, k, trunc(s))
-				}
-				out = append(out, x)
-			}
-		}
-		if len(out) != want {
-			return nil, fmt.Errorf("%d: tree %d: %s has %d entries, want %d", at(k), t, k, len(out), want)
-		}
-		return out, nil
-	}
+	return b, nil
+}
 
-	nlv, err := ints("num_leaves", 1)
-	if err != nil {
-		return err
+// at returns the 1-based line of field k, or the line after "Tree=" for a
+// missing field.
+func (b *treeBlock) at(k string) int {
+	if l, ok := b.fieldLine[k]; ok {
+		return l
 	}
-	numLeaves := int(nlv[0])
+	return b.first + 1
+}
+
+// ints parses field k as space-separated int32 values; want >= 0 requires
+// exactly that many.
+func (b *treeBlock) ints(k string, want int) ([]int64, error) {
+	v, ok := b.fields[k]
+	if !ok {
+		return nil, fmt.Errorf("%d: tree %d has no %s", b.first+1, b.t, k)
+	}
+	var out []int64
+	if v != "" {
+		for _, s := range strings.Split(v, " ") {
+			n, err := strconv.ParseInt(s, 10, 32)
+			if err != nil {
+				return nil, fmt.Errorf("%d: tree %d: %s entry %q is not an int32", b.at(k), b.t, k, trunc(s))
+			}
+			out = append(out, n)
+		}
+	}
+	if want >= 0 && len(out) != want {
+		return nil, fmt.Errorf("%d: tree %d: %s has %d entries, want %d", b.at(k), b.t, k, len(out), want)
+	}
+	return out, nil
+}
+
+// floats parses field k as exactly want space-separated numbers (no NaN).
+func (b *treeBlock) floats(k string, want int) ([]float64, error) {
+	v, ok := b.fields[k]
+	if !ok {
+		return nil, fmt.Errorf("%d: tree %d has no %s", b.first+1, b.t, k)
+	}
+	var out []float64
+	if v != "" {
+		for _, s := range strings.Split(v, " ") {
+			x, err := strconv.ParseFloat(s, 64)
+			if err != nil || math.IsNaN(x) {
+				return nil, fmt.Errorf("%d: tree %d: %s entry %q is not a number", b.at(k), b.t, k, trunc(s))
+			}
+			out = append(out, x)
+		}
+	}
+	if len(out) != want {
+		return nil, fmt.Errorf("%d: tree %d: %s has %d entries, want %d", b.at(k), b.t, k, len(out), want)
+	}
+	return out, nil
+}
+
+// checkLeaves checks the fields every tree has, split or not (num_leaves,
+// num_cat, is_linear, leaf_value), and returns the leaf and category
+// counts the split nodes are checked against. A one-leaf tree needs
+// nothing more.
+func (b *treeBlock) checkLeaves() (numLeaves, numCat int, err error) {
+	t := b.t
+	nlv, err := b.ints("num_leaves", 1)
+	if err != nil {
+		return 0, 0, err
+	}
+	numLeaves = int(nlv[0])
 	if numLeaves < 1 {
-		return fmt.Errorf("%d: tree %d: num_leaves=%d < 1", at("num_leaves"), t, numLeaves)
+		return 0, 0, fmt.Errorf("%d: tree %d: num_leaves=%d < 1", b.at("num_leaves"), t, numLeaves)
 	}
-	ncat, err := ints("num_cat", 1)
+	ncat, err := b.ints("num_cat", 1)
 	if err != nil {
-		return err
+		return 0, 0, err
 	}
-	numCat := int(ncat[0])
+	numCat = int(ncat[0])
 	if numCat < 0 {
-		return fmt.Errorf("%d: tree %d: num_cat=%d < 0", at("num_cat"), t, numCat)
+		return 0, 0, fmt.Errorf("%d: tree %d: num_cat=%d < 0", b.at("num_cat"), t, numCat)
 	}
-	if v, ok := fields["is_linear"]; ok && v != "0" {
-		return fmt.Errorf("%d: tree %d: linear trees (is_linear=%s) are not supported by leaves", at("is_linear"), t, v)
+	if v, ok := b.fields["is_linear"]; ok && v != "0" {
+		return 0, 0, fmt.Errorf("%d: tree %d: linear trees (is_linear=%s) are not supported by leaves", b.at("is_linear"), t, v)
 	}
-	leafValue, err := floats("leaf_value", numLeaves)
+	leafValue, err := b.floats("leaf_value", numLeaves)
 	if err != nil {
-		return err
+		return 0, 0, err
 	}
 	for _, v := range leafValue {
 		if math.IsInf(v, 0) {
-			return fmt.Errorf("%d: tree %d: infinite leaf_value", at("leaf_value"), t)
+			return 0, 0, fmt.Errorf("%d: tree %d: infinite leaf_value", b.at("leaf_value"), t)
 		}
 	}
-	if numLeaves == 1 {
-		return nil
+	return numLeaves, numCat, nil
+}
+
+// readNodes reads the arrays of the tree's nn split nodes, each of nn
+// entries, and the categorical split table when numCat > 0, checking that
+// cat_boundaries rise from 0 to the end of cat_threshold.
+func (b *treeBlock) readNodes(nn, numCat int) (treeNodes, error) {
+	var n treeNodes
+	var err error
+	if n.feature, err = b.ints("split_feature", nn); err != nil {
+		return n, err
 	}
-	nn := numLeaves - 1
-	sf, err := ints("split_feature", nn)
+	if n.decision, err = b.ints("decision_type", nn); err != nil {
+		return n, err
+	}
+	if n.left, err = b.ints("left_child", nn); err != nil {
+		return n, err
+	}
+	if n.right, err = b.ints("right_child", nn); err != nil {
+		return n, err
+	}
+	if n.threshold, err = b.floats("threshold", nn); err != nil {
+		return n, err
+	}
+	if numCat == 0 {
+		return n, nil
+	}
+	catBound, err := b.ints("cat_boundaries", numCat+1)
 	if err != nil {
-		return err
+		return n, err
 	}
-	dt, err := ints("decision_type", nn)
+	catThr, err := b.ints("cat_threshold", -1)
 	if err != nil {
-		return err
+		return n, err
 	}
-	lc, err := ints("left_child", nn)
-	if err != nil {
-		return err
+	if catBound[0] != 0 || catBound[numCat] != int64(len(catThr)) {
+		return n, fmt.Errorf("%d: tree %d: cat_boundaries do not span cat_threshold", b.at("cat_boundaries"), b.t)
 	}
-	rc, err := ints("right_child", nn)
-	if err != nil {
-		return err
-	}
-	thr, err := floats("threshold", nn)
-	if err != nil {
-		return err
-	}
-	var catBound, catThr []int64
-	if numCat > 0 {
-		if catBound, err = ints("cat_boundaries", numCat+1); err != nil {
-			return err
+	for c := range numCat {
+		if catBound[c+1] < catBound[c] {
+			return n, fmt.Errorf("%d: tree %d: cat_boundaries decrease", b.at("cat_boundaries"), b.t)
 		}
-		if catThr, err = ints("cat_threshold", -1); err != nil {
-			return err
-		}
-		if catBound[0] != 0 || catBound[numCat] != int64(len(catThr)) {
-			return fmt.Errorf("%d: tree %d: cat_boundaries do not span cat_threshold", at("cat_boundaries"), t)
-		}
-		for c := range numCat {
-			if catBound[c+1] < catBound[c] {
-				return fmt.Errorf("%d: tree %d: cat_boundaries decrease", at("cat_boundaries"), t)
-			}
-		}
 	}
-	for k := range nn {
+	return n, nil
+}
+
+// checkSplits checks each split node alone: its feature exists, its
+// decision type is one leaves knows, and its threshold is finite or, for a
+// categorical split, indexes cat_boundaries.
+func (b *treeBlock) checkSplits(n treeNodes, maxFeat, numCat int) error {
+	t, sf, dt, thr := b.t, n.feature, n.decision, n.threshold
+	for k := range sf {
 		if sf[k] < 0 || sf[k] > int64(maxFeat) {
-			return fmt.Errorf("%d: tree %d: split_feature %d outside [0, %d]", at("split_feature"), t, sf[k], maxFeat)
+			return fmt.Errorf("%d: tree %d: split_feature %d outside [0, %d]", b.at("split_feature"), t, sf[k], maxFeat)
 		}
 		if dt[k] < 0 || dt[k] > 15 || (dt[k]>>2)&3 == 3 {
-			return fmt.Errorf("%d: tree %d: decision_type %d is not valid", at("decision_type"), t, dt[k])
+			return fmt.Errorf("%d: tree %d: decision_type %d is not valid", b.at("decision_type"), t, dt[k])
 		}
 		if dt[k]&1 != 0 { // categorical: threshold indexes cat_boundaries
 			c := thr[k]
 			if c != math.Trunc(c) || c < 0 || c >= float64(numCat) {
-				return fmt.Errorf("%d: tree %d: categorical threshold %v outside [0, num_cat=%d)", at("threshold"), t, c, numCat)
+				return fmt.Errorf("%d: tree %d: categorical threshold %v outside [0, num_cat=%d)", b.at("threshold"), t, c, numCat)
 			}
 		} else if math.IsInf(thr[k], 0) {
-			return fmt.Errorf("%d: tree %d: infinite threshold", at("threshold"), t)
+			return fmt.Errorf("%d: tree %d: infinite threshold", b.at("threshold"), t)
 		}
 	}
-	// A proper binary tree: from the root, every other node and every leaf
-	// is reached exactly once.
+	return nil
+}
+
+// checkShape checks the nodes form a proper binary tree: from the root,
+// every other node and every leaf is reached exactly once. leaves walks
+// the children without bounds checks, so this is what keeps it in range.
+func (b *treeBlock) checkShape(n treeNodes, numLeaves int) error {
+	nn, lc, rc := len(n.left), n.left, n.right
 	seenNode := make([]bool, nn)
 	seenLeaf := make([]bool, numLeaves)
 	seenNode[0] = true
@@ -537,12 +640,12 @@ func checkTree(tl *textLines, first, end, t, maxFeat int) error {
 			case c < 0 && ^c < int64(numLeaves) && !seenLeaf[^c]:
 				seenLeaf[^c] = true
 			default:
-				return fmt.Errorf("%d: tree %d: node %d has invalid or repeated child %d", at("left_child"), t, k, c)
+				return fmt.Errorf("%d: tree %d: node %d has invalid or repeated child %d", b.at("left_child"), b.t, k, c)
 			}
 		}
 	}
 	if slices.Contains(seenNode, false) || slices.Contains(seenLeaf, false) {
-		return fmt.Errorf("%d: tree %d: some nodes or leaves are unreachable from the root", at("left_child"), t)
+		return fmt.Errorf("%d: tree %d: some nodes or leaves are unreachable from the root", b.at("left_child"), b.t)
 	}
 	return nil
 }

@@ -19,44 +19,11 @@ const pcgStream = 0x6762_6474_7072_6564 // "gbdtpred"
 // Training is deterministic: equal inputs and Params give the same model,
 // whatever Params.Workers is.
 func Train(train, valid *Dataset, p Params) (*Model, error) {
-	if err := p.Validate(); err != nil {
+	if err := checkTrainInputs(train, valid, p); err != nil {
 		return nil, err
 	}
-	if train == nil {
-		return nil, errors.New("gbdt: no training set")
-	}
-	if err := train.validate("training"); err != nil {
-		return nil, err
-	}
-	nf := train.NumFeatures()
-	if valid != nil {
-		if err := valid.validate("validation"); err != nil {
-			return nil, err
-		}
-		if valid.NumFeatures() != nf {
-			return nil, fmt.Errorf("gbdt: validation set has %d features, training set %d", valid.NumFeatures(), nf)
-		}
-	} else if p.EarlyStoppingRound > 0 {
-		return nil, errors.New("gbdt: early_stopping_round needs a validation set")
-	}
-
 	l := newLearner(train.X, p)
-	names := train.FeatureNames
-	if names == nil {
-		names = defaultFeatureNames(nf)
-	}
-	m := &Model{
-		featureNames: slices.Clone(names),
-		featureInfos: make([]string, nf),
-		params:       p,
-	}
-	for f, bm := range l.mappers {
-		if bm.numBins() < 2 {
-			m.featureInfos[f] = "none" // LightGBM's mark of a feature it cannot split on
-		} else {
-			m.featureInfos[f] = "[" + formatFloat(bm.min) + ":" + formatFloat(bm.max) + "]"
-		}
-	}
+	m := newModel(train, l, p)
 
 	y := train.Y
 	n := len(y)
@@ -67,16 +34,10 @@ func Train(train, valid *Dataset, p Params) (*Model, error) {
 	init /= float64(n)
 	m.Log.InitScore = init
 
-	scores := make([]float64, n)
-	for i := range scores {
-		scores[i] = init
-	}
+	scores := filled(n, init)
 	var vscores []float64
 	if valid != nil {
-		vscores = make([]float64, len(valid.Y))
-		for i := range vscores {
-			vscores[i] = init
-		}
+		vscores = filled(len(valid.Y), init)
 	}
 
 	rng := rand.New(rand.NewPCG(p.Seed, pcgStream))
@@ -146,6 +107,68 @@ func Train(train, valid *Dataset, p Params) (*Model, error) {
 	m.Log.BestIteration = len(m.trees)
 	m.trees[0].addBias(init)
 	return m, nil
+}
+
+// checkTrainInputs refuses parameters and data sets Train cannot use:
+// invalid Params, a missing or malformed training set, a validation set
+// of another width, or early stopping without a validation set. It runs
+// before any allocation so that bad input costs nothing.
+func checkTrainInputs(train, valid *Dataset, p Params) error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	if train == nil {
+		return errors.New("gbdt: no training set")
+	}
+	if err := train.validate("training"); err != nil {
+		return err
+	}
+	nf := train.NumFeatures()
+	if valid != nil {
+		if err := valid.validate("validation"); err != nil {
+			return err
+		}
+		if valid.NumFeatures() != nf {
+			return fmt.Errorf("gbdt: validation set has %d features, training set %d", valid.NumFeatures(), nf)
+		}
+	} else if p.EarlyStoppingRound > 0 {
+		return errors.New("gbdt: early_stopping_round needs a validation set")
+	}
+	return nil
+}
+
+// newModel returns a model without trees: the feature names of train (or
+// LightGBM's defaults) and each feature's training range from l's bin
+// mappers, which the file's feature_infos line records.
+func newModel(train *Dataset, l *learner, p Params) *Model {
+	nf := train.NumFeatures()
+	names := train.FeatureNames
+	if names == nil {
+		names = defaultFeatureNames(nf)
+	}
+	m := &Model{
+		featureNames: slices.Clone(names),
+		featureInfos: make([]string, nf),
+		params:       p,
+	}
+	for f, bm := range l.mappers {
+		if bm.numBins() < 2 {
+			m.featureInfos[f] = "none" // LightGBM's mark of a feature it cannot split on
+		} else {
+			m.featureInfos[f] = "[" + formatFloat(bm.min) + ":" + formatFloat(bm.max) + "]"
+		}
+	}
+	return m
+}
+
+// filled returns n copies of v: the starting scores of boosting from the
+// average.
+func filled(n int, v float64) []float64 {
+	s := make([]float64, n)
+	for i := range s {
+		s[i] = v
+	}
+	return s
 }
 
 // shrink multiplies the tree's outputs by the learning rate, as LightGBM's
