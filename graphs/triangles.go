@@ -33,13 +33,21 @@ import (
 // int32 array of E entries and a bit matrix of at most as many bytes,
 // three int32 arrays of V, and per core one int64 array and a bitset of V.
 func Triangles(g *Graph) []int64 {
+	return triangles(g, noMeter{})
+}
+
+// triangles is Triangles telling meter about its two stages: the
+// orientation (one visit of every entry to count the out-lists, one to
+// fill them) and the counting, in units of estimated work (see chunks).
+func triangles(g *Graph, meter Meter) []int64 {
 	n := g.NumNodes()
 	tri := make([]int64, n)
 	if n == 0 {
 		return tri
 	}
-	o := orient(g)
-	counts := o.count(runtime.GOMAXPROCS(0))
+	meter.Stage("orient", "entry visits", 2*int64(g.NNZ()))
+	o := orient(g, meter)
+	counts := o.count(runtime.GOMAXPROCS(0), meter)
 	for v := range n {
 		tri[v] = counts[o.rank[v]]
 	}
@@ -65,7 +73,7 @@ type oriented struct {
 // orient builds the oriented CSR. Self-loops are dropped. An invalid
 // (asymmetric) graph must not make it panic: it may keep more or fewer
 // than NumEdges entries, so the sizes come from counting.
-func orient(g *Graph) *oriented {
+func orient(g *Graph, meter Meter) *oriented {
 	n := g.NumNodes()
 	loop := int32(0)
 	if g.SelfLoops {
@@ -95,6 +103,7 @@ func orient(g *Graph) *oriented {
 	start = nil
 	// ptr[r+1] = out-degree of rank r: neighbours of higher rank.
 	ptr := make([]int32, n+1)
+	bm := blockMeter{m: meter}
 	for v := range int32(n) {
 		rv := rank[v]
 		for _, w := range g.Neighbors(int(v)) {
@@ -102,7 +111,9 @@ func orient(g *Graph) *oriented {
 				ptr[rv+1]++
 			}
 		}
+		bm.add(g.Degree(int(v)))
 	}
+	bm.flush()
 	for r := 1; r <= n; r++ {
 		ptr[r] += ptr[r-1]
 	}
@@ -122,7 +133,9 @@ func orient(g *Graph) *oriented {
 			}
 		}
 		next[s] = ptr[s]
+		bm.add(g.Degree(int(v)))
 	}
+	bm.flush()
 	o := &oriented{rank: rank, ptr: ptr, col: col}
 	o.buildCore()
 	return o
@@ -155,22 +168,26 @@ const trianglesChunks = 64
 
 // count returns the triangles at every rank, counted on up to workers
 // goroutines.
-func (o *oriented) count(workers int) []int64 {
+func (o *oriented) count(workers int, meter Meter) []int64 {
 	n := len(o.rank)
 	type scratch struct {
 		tri  []int64
 		mark []uint64
 	}
 	alloc := func() *scratch { return &scratch{make([]int64, n), make([]uint64, (n+63)/64)} }
-	if workers <= 1 {
-		s := alloc()
-		o.countRanks(0, n, s.tri, s.mark)
-		return s.tri
-	}
 	// Split the ranks into chunks of about equal work: rank u costs at
 	// most its own list plus the lists of its out-neighbours.
-	bounds := o.chunks(workers * trianglesChunks)
+	bounds, work := o.chunks(max(workers, 1) * trianglesChunks)
 	nc := len(bounds) - 1
+	meter.Stage("triangles", "work units", work[nc])
+	if workers <= 1 {
+		s := alloc()
+		for c := range nc {
+			o.countRanks(int(bounds[c]), int(bounds[c+1]), s.tri, s.mark)
+			meter.Add(work[c+1] - work[c])
+		}
+		return s.tri
+	}
 	workers = min(workers, nc)
 	free := make(chan *scratch, workers)
 	all := make([]*scratch, workers)
@@ -182,6 +199,7 @@ func (o *oriented) count(workers int) []int64 {
 		s := <-free
 		o.countRanks(int(bounds[c]), int(bounds[c+1]), s.tri, s.mark)
 		free <- s
+		meter.Add(work[c+1] - work[c])
 		return nil
 	})
 	tri := all[0].tri
@@ -194,10 +212,11 @@ func (o *oriented) count(workers int) []int64 {
 }
 
 // chunks splits the ranks [0, n) into at most k ranges of about equal
-// estimated work and returns their bounds.
-func (o *oriented) chunks(k int) []int32 {
+// estimated work and returns their bounds and the work done before each
+// bound (work[len(bounds)-1] is the total).
+func (o *oriented) chunks(k int) (bounds []int32, work []int64) {
 	n := len(o.rank)
-	work := func(u int) int64 {
+	cost := func(u int) int64 {
 		w := int64(o.ptr[u+1] - o.ptr[u])
 		for _, v := range o.col[o.ptr[u]:o.ptr[u+1]] {
 			w += int64(o.ptr[v+1] - o.ptr[v])
@@ -206,17 +225,19 @@ func (o *oriented) chunks(k int) []int32 {
 	}
 	var total int64
 	for u := range n {
-		total += work(u)
+		total += cost(u)
 	}
-	bounds := make([]int32, 1, k+1)
+	bounds = make([]int32, 1, k+1)
+	work = make([]int64, 1, k+1)
 	var acc int64
 	for u := range n {
-		acc += work(u)
+		acc += cost(u)
 		if acc*int64(k) >= total*int64(len(bounds)) && u+1 < n && len(bounds) < k {
 			bounds = append(bounds, int32(u+1))
+			work = append(work, acc)
 		}
 	}
-	return append(bounds, int32(n))
+	return append(bounds, int32(n)), append(work, total)
 }
 
 // countRanks adds the triangles whose lowest-ranked corner lies in

@@ -261,13 +261,21 @@ func generateSet(cmd *cobra.Command, spec graphs.GenSpec) ([]*graphs.Graph, erro
 	}
 	ctx, stop := signalContext()
 	defer stop()
-	prog := bench.NewProgress(progressOut(cmd), "graphs gen", "graphs", spec.Count)
+	// One large graph shows its stages (draws, CSR) instead of 0/1 graphs.
+	var st *bench.Stages
+	var prog *bench.Progress
+	if spec.Count == 1 {
+		st = graphStages(cmd, "graphs gen", 2*int64(max(spec.MinEdges, spec.MaxEdges)))
+	}
+	if st == nil {
+		prog = bench.NewProgress(progressOut(cmd), "graphs gen", "graphs", spec.Count)
+	}
 	gs := make([]*graphs.Graph, spec.Count)
 	err := par.For(spec.Count, 0, func(i int) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		g, err := graphs.Generate(spec, i)
+		g, err := graphs.GenerateMeter(spec, i, meterOf(st))
 		if err != nil {
 			return err
 		}
@@ -275,6 +283,7 @@ func generateSet(cmd *cobra.Command, spec graphs.GenSpec) ([]*graphs.Graph, erro
 		prog.Add(1)
 		return nil
 	})
+	st.Done()
 	prog.Done()
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("interrupted: nothing written (the file is written only when complete); rerun the command to start again")
@@ -351,8 +360,18 @@ func writeSet(cmd *cobra.Command, out string, gs []*graphs.Graph, meta map[strin
 	w := cmd.OutOrStdout()
 	// Each graph's features (clustering, degrees, ...) are computed as it
 	// is written: seconds for thousands of graphs, so shown as progress.
-	prog := bench.NewProgress(progressOut(cmd), "graphs features", "graphs", len(gs))
-	err := graphs.WriteSetProgress(out, gs, meta, func() { prog.Add(1) })
+	// One large graph shows its stages (validate, triangles, encode)
+	// instead of a count of graphs that reaches 1/1 before the encoding.
+	var st *bench.Stages
+	var prog *bench.Progress
+	if len(gs) == 1 && gs[0] != nil {
+		st = graphStages(cmd, "graphs write", int64(gs[0].NNZ()))
+	}
+	if st == nil {
+		prog = bench.NewProgress(progressOut(cmd), "graphs features", "graphs", len(gs))
+	}
+	err := graphs.WriteSetWith(out, gs, meta, graphs.WriteOptions{Done: func() { prog.Add(1) }, Meter: meterOf(st)})
+	st.Done()
 	prog.Done()
 	if err != nil {
 		return err

@@ -175,7 +175,7 @@ func TestSimulateGraphParallel(t *testing.T) {
 	var want []simRecord
 	for _, procs := range []int{1, 2, 3} {
 		prev := runtime.GOMAXPROCS(procs)
-		got, err := simulateGraph(g, layer, inters, tilings, hw, accel.Options{})
+		got, err := simulateGraph(g, layer, inters, tilings, hw, accel.Options{}, nil)
 		runtime.GOMAXPROCS(prev)
 		if err != nil {
 			t.Fatal(err)
@@ -191,9 +191,9 @@ func TestSimulateGraphParallel(t *testing.T) {
 	}
 	// An impossible configuration fails the same way on any core count.
 	bad, _ := parseTilings("T_Va=100,T_N=1,T_Fa=64,T_Vc=*,T_Gc=1,T_Fc=16")
-	_, err1 := simulateGraph(g, layer, inters, bad, hw, accel.Options{})
+	_, err1 := simulateGraph(g, layer, inters, bad, hw, accel.Options{}, nil)
 	prev := runtime.GOMAXPROCS(2)
-	_, err2 := simulateGraph(g, layer, inters, bad, hw, accel.Options{})
+	_, err2 := simulateGraph(g, layer, inters, bad, hw, accel.Options{}, nil)
 	runtime.GOMAXPROCS(prev)
 	if err1 == nil || err2 == nil || err1.Error() != err2.Error() {
 		t.Errorf("errors %v / %v, want the same error", err1, err2)
@@ -216,7 +216,7 @@ func BenchmarkSimulateRMAT1M(b *testing.B) {
 	hw := accel.DefaultHW()
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := simulateGraph(g, layer, inters, tilings, hw, accel.Options{}); err != nil {
+		if _, err := simulateGraph(g, layer, inters, tilings, hw, accel.Options{}, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
