@@ -152,8 +152,14 @@ Formats (--format; empty = detect from PATH):
   planetoid Planetoid ind.<name>.* pickles (Kipf's GCN data): PATH is the
             prefix dir/ind.<name>, dir/<name> or one of the files
   npz       gnn-benchmark .npz archive (adj_*, attr_*, labels)
+  ogb       OGB node-property raw folder: raw/edge.csv.gz ("u,v" lines),
+            raw/num-node-list.csv.gz, optional raw/node-feat.csv.gz (kept as
+            node attributes); PATH is the data set folder or its raw folder
+  binedges  binary edge list: little-endian uint32 pairs, 8 bytes an edge,
+            node count = largest id + 1
 
-Detection: a directory, *_A.txt or a TU prefix is tu; .mtx (or a
+Detection: a directory with raw/edge.csv.gz is ogb; .bel and .binedges
+are binedges; another directory, *_A.txt or a TU prefix is tu; .mtx (or a
 %%MatrixMarket banner) is mtx; .cites is cites; .txt, .edges, .edgelist,
 .el, .tsv and .csv are edgelist; .npz is npz; a path naming an
 ind.<name>.graph file set is planetoid. Graphs are undirected and simple
@@ -169,9 +175,9 @@ summarises their features, labels and split.`,
 				return err
 			}
 			switch graphs.Format(format) {
-			case graphs.Format(""), "tu", "mtx", "edgelist", "cites", "planetoid", "npz":
+			case graphs.Format(""), "tu", "mtx", "edgelist", "cites", "planetoid", "npz", "ogb", "binedges":
 			default:
-				return fmt.Errorf("--format %q: want tu, mtx, edgelist, cites, planetoid or npz (or empty to detect)", format)
+				return fmt.Errorf("--format %q: want tu, mtx, edgelist, cites, planetoid, npz, ogb or binedges (or empty to detect)", format)
 			}
 			gs, err := graphs.Load(args[0], graphs.Format(format))
 			if err != nil {
@@ -191,7 +197,7 @@ summarises their features, labels and split.`,
 	}
 	f := cmd.Flags()
 	quietFlag(cmd)
-	f.StringVar(&format, "format", "", "input format: tu, mtx, edgelist, cites, planetoid or npz (default: detect from PATH)")
+	f.StringVar(&format, "format", "", "input format: tu, mtx, edgelist, cites, planetoid, npz, ogb or binedges (default: detect from PATH)")
 	outFileFlag(f, &out, "out", "", "output graph-set Parquet file (required; its directory must exist)")
 	cmd.MarkFlagRequired("out")
 	return cmd
