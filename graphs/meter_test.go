@@ -92,3 +92,35 @@ func assertSameFile(t *testing.T, a, b string) {
 		t.Errorf("%s and %s differ (%d and %d bytes)", a, b, len(ba), len(bb))
 	}
 }
+
+// TestPeakModels checks the memory models against the peaks measured
+// (docs/scale.md): they must not underestimate them, nor overestimate by
+// more than a third, and must grow with the graph.
+func TestPeakModels(t *testing.T) {
+	for _, tc := range []struct {
+		nodes, draws int
+		measured     int64
+	}{
+		{1 << 20, 10_000_000, 551_052 << 10},
+		{1 << 23, 100_000_000, 6_143_732 << 10},
+	} {
+		spec := GenSpec{Generator: "rmat", MinNodes: tc.nodes, MaxNodes: tc.nodes, MinEdges: tc.draws, MaxEdges: tc.draws}
+		got, n, m := GenPeakBytes(spec)
+		if n != tc.nodes || m != tc.draws || got < tc.measured || got > tc.measured*4/3 {
+			t.Errorf("GenPeakBytes(%d draws on %d nodes) = %d for %d, %d; measured %d", tc.draws, tc.nodes, got, m, n, tc.measured)
+		}
+	}
+	for _, tc := range []struct {
+		nnz, nodes, measured int64
+	}{
+		{19_074_450, 1 << 20, 325_656 << 10},
+		{194_017_040, 1 << 23, 2_700_000_000},
+	} {
+		if got := ReadPeakBytes(tc.nnz, tc.nodes); got < tc.measured || got > tc.measured*4/3 {
+			t.Errorf("ReadPeakBytes(%d, %d) = %d, measured %d", tc.nnz, tc.nodes, got, tc.measured)
+		}
+	}
+	if b, _, _ := GenPeakBytes(GenSpec{Generator: "er"}); b != 0 {
+		t.Errorf("a model for er: %d", b)
+	}
+}

@@ -70,8 +70,10 @@ Ranges are A:B (inclusive, A <= B), A: (at least A), :B (at most B) or N
 generator default. Node and edge counts are drawn per graph from the range.
 
 Limits (checked before any work): --count at most 1,000,000; node counts at
-most 10,000,000 (knn, whose construction is quadratic: 20,000); edge counts
-at most 100,000,000. Ctrl-C or SIGTERM stops within a second and writes
+most 10,000,000 (knn, whose construction is quadratic: 20,000; rmat: 2^30);
+edge counts at most 100,000,000 (rmat: 1,073,741,823, the CSR limit). A
+graph whose estimated peak memory exceeds the memory available (free
+memory, a cgroup limit or GOMEMLIMIT) is refused before any work. Ctrl-C or SIGTERM stops within a second and writes
 nothing; rerun the command to start again.`,
 		Example: `  gnnsim graphs gen --generator graphlaxy --count 1000 --seed 7 --edges 1000:5000 --out medium.parquet
   gnnsim graphs gen --generator rmat --count 50 --nodes 100:500 --param a=0.6 --param b=0.15 --out rmat.parquet`,
@@ -93,15 +95,21 @@ nothing; rerun the command to start again.`,
 			if err := checkRange("count", spec.Count, 1, maxGenCount); err != nil {
 				return err
 			}
-			maxN := maxGenNodes
-			if spec.Generator == "knn" {
+			maxN, maxE := maxGenNodes, maxGenEdges
+			switch spec.Generator {
+			case "knn":
 				maxN = maxKNNNodes
+			case "rmat":
+				maxN, maxE = maxRMATNodes, maxRMATEdges
 			}
 			if max(spec.MinNodes, spec.MaxNodes) > maxN {
 				return fmt.Errorf("--nodes %s: at most %d nodes for %s", nodes, maxN, spec.Generator)
 			}
-			if max(spec.MinEdges, spec.MaxEdges) > maxGenEdges {
-				return fmt.Errorf("--edges %s: at most %d edges", edges, maxGenEdges)
+			if max(spec.MinEdges, spec.MaxEdges) > maxE {
+				return fmt.Errorf("--edges %s: at most %d edges for %s", edges, maxE, spec.Generator)
+			}
+			if err := checkGenMemory(spec); err != nil {
+				return err
 			}
 			gs, err := generateSet(cmd, spec)
 			if err != nil {
@@ -256,6 +264,10 @@ const (
 	maxGenNodes = 10_000_000
 	maxKNNNodes = 20_000 // k-NN construction is quadratic in the nodes
 	maxGenEdges = 100_000_000
+	// R-MAT, the generator of the scale runs (docs/scale.md), goes to the
+	// int32 CSR limit; memory is checked before it starts.
+	maxRMATNodes = 1 << 30
+	maxRMATEdges = graphs.MaxEntries / 2
 )
 
 // generateSet makes the graphs of spec in parallel (graph i depends only on
