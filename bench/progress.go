@@ -117,11 +117,14 @@ func (p *Progress) KeepAlive() {
 
 // line formats the state at now: done/total, percent, rate and ETA. A
 // display without a total (0: unknown, such as one long encoding step)
-// shows the elapsed time and no ETA. The ETA reads 0s only when the work
+// shows the elapsed time and no ETA ("length unknown"). The ETA reads 0s only when the work
 // is done; while some remains it is at least "<1s".
 func (p *Progress) line(now time.Time) string {
 	if p.total <= 0 {
-		return fmt.Sprintf("%s %d %s, %s elapsed, ETA ?", p.label, p.done, p.unit, now.Sub(p.start).Round(time.Second))
+		if p.unit == "" {
+			return fmt.Sprintf("%s: %s elapsed, length unknown", p.label, now.Sub(p.start).Round(time.Second))
+		}
+		return fmt.Sprintf("%s %d %s, %s elapsed, length unknown", p.label, p.done, p.unit, now.Sub(p.start).Round(time.Second))
 	}
 	el := now.Sub(p.start).Seconds()
 	rate := 0.0

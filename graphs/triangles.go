@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/bits"
 	"runtime"
+	"slices"
 
 	"gnnsim/internal/par"
 )
@@ -31,7 +32,7 @@ import (
 // triangles) 79 s. It is the one superlinear step of ComputeFeatures (see
 // docs/scale.md). Extra memory: one
 // int32 array of E entries and a bit matrix of at most as many bytes,
-// three int32 arrays of V, and per core one int64 array and a bitset of V.
+// two int32 arrays of V, and per core one int64 array and a bitset of V.
 func Triangles(g *Graph) []int64 {
 	return triangles(g, noMeter{})
 }
@@ -80,7 +81,7 @@ func orient(g *Graph, meter Meter) *oriented {
 		loop = 1 // the diagonal entry does not count towards the degree of A
 	}
 	deg := func(v int32) int32 { return g.RowPtr[v+1] - g.RowPtr[v] - loop }
-	// Counting sort by degree, stable in id: order[r] is the node of rank r.
+	// Counting sort by degree, stable in id: rank[v] is the position of v.
 	maxDeg := int32(0)
 	for v := range int32(n) {
 		maxDeg = max(maxDeg, deg(v))
@@ -92,50 +93,64 @@ func orient(g *Graph, meter Meter) *oriented {
 	for d := 1; d < len(start); d++ {
 		start[d] += start[d-1]
 	}
-	order := make([]int32, n)
 	rank := make([]int32, n)
 	for v := range int32(n) {
 		d := max(deg(v), 0)
-		order[start[d]] = v
 		rank[v] = start[d]
 		start[d]++
 	}
 	start = nil
+	// Rows are independent from here on: large graphs split them between
+	// the cores in ranges of about equal entry counts, each row writing
+	// only its own slots.
+	forRows := func(f func(lo, hi int)) {
+		if g.NNZ() < parallelEntries {
+			f(0, n)
+			return
+		}
+		bounds := rowChunks(g.RowPtr, n, max(4*runtime.GOMAXPROCS(0), g.NNZ()/meterBlock))
+		par.For(len(bounds)-1, 0, func(c int) error {
+			f(bounds[c], bounds[c+1])
+			return nil
+		})
+	}
 	// ptr[r+1] = out-degree of rank r: neighbours of higher rank.
 	ptr := make([]int32, n+1)
-	bm := blockMeter{m: meter}
-	for v := range int32(n) {
-		rv := rank[v]
-		for _, w := range g.Neighbors(int(v)) {
-			if rank[w] > rv {
-				ptr[rv+1]++
+	forRows(func(lo, hi int) {
+		for v := lo; v < hi; v++ {
+			rv, k := rank[v], int32(0)
+			for _, w := range g.Neighbors(v) {
+				if rank[w] > rv {
+					k++
+				}
 			}
+			ptr[rv+1] = k
 		}
-		bm.add(g.Degree(int(v)))
-	}
-	bm.flush()
+		meter.Add(int64(g.RowPtr[hi] - g.RowPtr[lo]))
+	})
 	for r := 1; r <= n; r++ {
 		ptr[r] += ptr[r-1]
 	}
-	// Fill each out-list in ascending order by visiting the higher end s
-	// in ascending rank: s is appended to the lists of its lower-ranked
-	// neighbours.
+	// Each node fills its own out-list with the ranks of its higher-ranked
+	// neighbours and sorts it: lists are short (at most sqrt(2E) entries,
+	// about E/V on average), so the sort costs little against the random
+	// rank lookups, and no list depends on another.
 	col := make([]int32, ptr[n])
-	next := order // reuse: order[s] is read before next[s] is written
-	for s := range int32(n) {
-		v := order[s]
-		for _, w := range g.Neighbors(int(v)) {
-			// The bound only matters for an asymmetric (invalid) graph,
-			// whose lists may not fill as counted; it must not panic.
-			if r := rank[w]; r < s && next[r] < ptr[r+1] {
-				col[next[r]] = s
-				next[r]++
+	forRows(func(lo, hi int) {
+		for v := lo; v < hi; v++ {
+			rv := rank[v]
+			out := col[ptr[rv]:ptr[rv+1]]
+			k := 0
+			for _, w := range g.Neighbors(v) {
+				if rw := rank[w]; rw > rv {
+					out[k] = rw
+					k++
+				}
 			}
+			slices.Sort(out)
 		}
-		next[s] = ptr[s]
-		bm.add(g.Degree(int(v)))
-	}
-	bm.flush()
+		meter.Add(int64(g.RowPtr[hi] - g.RowPtr[lo]))
+	})
 	o := &oriented{rank: rank, ptr: ptr, col: col}
 	o.buildCore()
 	return o

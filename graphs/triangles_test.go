@@ -177,11 +177,11 @@ func TestTrianglesAllocations(t *testing.T) {
 	small, large := randomGraph(rng, 200, 0.1), randomGraph(rng, 2000, 0.05)
 	as := testing.AllocsPerRun(5, func() { Triangles(small) })
 	al := testing.AllocsPerRun(5, func() { Triangles(large) })
-	// The result; the orientation's ranks, order, degree counts, pointers,
-	// lists, core matrix and header; the chunk bounds and their work (the
-	// meter's units); the counts and bitset with their header.
-	if as != al || al > 12 {
-		t.Errorf("Triangles allocates %v times on 200 nodes, %v on 2000; want the same, at most 12", as, al)
+	// The result; the orientation's ranks, degree counts, pointers, lists,
+	// row-range closures, core matrix and header; the chunk bounds and their
+	// work (the meter's units); the counts and bitset with their header.
+	if as != al || al > 13 {
+		t.Errorf("Triangles allocates %v times on 200 nodes, %v on 2000; want the same, at most 13", as, al)
 	}
 }
 
