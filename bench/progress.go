@@ -30,6 +30,7 @@ type Progress struct {
 	start    time.Time
 	lastOut  time.Time
 	interval time.Duration // between lines when not live; 0: silent
+	stop     chan struct{} // closes the KeepAlive ticker; nil without one
 }
 
 // NewProgress returns a display on w for total items of the given unit.
@@ -56,16 +57,20 @@ func (p *Progress) Add(n int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.done += n
-	now := time.Now()
+	p.print(time.Now(), false)
+}
+
+// print writes the state at now when it is due (always when force).
+func (p *Progress) print(now time.Time, force bool) {
 	switch {
 	case p.live:
-		if now.Sub(p.lastOut) < 200*time.Millisecond && p.done < p.total {
+		if !force && now.Sub(p.lastOut) < 200*time.Millisecond && p.done < p.total {
 			return
 		}
 		p.lastOut = now
 		fmt.Fprintf(p.w, "\r%s   ", p.line(now))
 	case p.interval > 0:
-		if now.Sub(p.lastOut) < p.interval {
+		if !force && now.Sub(p.lastOut) < p.interval {
 			return
 		}
 		p.lastOut = now
@@ -73,8 +78,54 @@ func (p *Progress) Add(n int) {
 	}
 }
 
-// line formats the state at now: done/total, percent, rate and ETA.
+// KeepAlive makes the display print on its own, at its interval (each
+// second on a terminal), also when no item finishes: a stage made of one
+// long step, or of few, shows it is alive and how long it has run. Done
+// stops it.
+func (p *Progress) KeepAlive() {
+	if p == nil || (!p.live && p.interval == 0) {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.stop != nil {
+		return
+	}
+	every := p.interval
+	if p.live {
+		every = time.Second
+	}
+	p.stop = make(chan struct{})
+	go func(stop chan struct{}) {
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case now := <-t.C:
+				p.mu.Lock()
+				if now.Sub(p.lastOut) >= every {
+					p.lastOut = now
+					p.print(now, true)
+				}
+				p.mu.Unlock()
+			}
+		}
+	}(p.stop)
+}
+
+// line formats the state at now: done/total, percent, rate and ETA. A
+// display without a total (0: unknown, such as one long encoding step)
+// shows the elapsed time and no ETA ("length unknown"). The ETA reads 0s only when the work
+// is done; while some remains it is at least "<1s".
 func (p *Progress) line(now time.Time) string {
+	if p.total <= 0 {
+		if p.unit == "" {
+			return fmt.Sprintf("%s: %s elapsed, length unknown", p.label, now.Sub(p.start).Round(time.Second))
+		}
+		return fmt.Sprintf("%s %d %s, %s elapsed, length unknown", p.label, p.done, p.unit, now.Sub(p.start).Round(time.Second))
+	}
 	el := now.Sub(p.start).Seconds()
 	rate := 0.0
 	if el > 0 {
@@ -84,7 +135,10 @@ func (p *Progress) line(now time.Time) string {
 	if p.done >= p.total {
 		eta = "0s"
 	} else if rate > 0 {
-		eta = (time.Duration(float64(p.total-p.done)/rate) * time.Second).Round(time.Second).String()
+		d := time.Duration(float64(p.total-p.done) / rate * float64(time.Second))
+		if eta = d.Round(time.Second).String(); d < time.Second {
+			eta = "<1s"
+		}
 	}
 	pct := 100.0
 	if p.total > 0 {
@@ -101,9 +155,15 @@ func (p *Progress) Done() {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.stop != nil {
+		close(p.stop)
+		p.stop = nil
+	}
 	switch {
 	case p.live:
 		fmt.Fprintln(p.w)
+	case p.interval > 0 && p.total <= 0:
+		fmt.Fprintf(p.w, "%s done in %s\n", p.label, time.Since(p.start).Round(10*time.Millisecond))
 	case p.interval > 0:
 		now := time.Now()
 		fmt.Fprintf(p.w, "%s; done in %s\n", p.line(now), now.Sub(p.start).Round(10*time.Millisecond))

@@ -44,6 +44,15 @@
 // figures). Simulation never needs it: readers take the stored features,
 // and the simulate path reads none.
 //
+// # Graphs at benchmark scale
+//
+// LoadOGB reads an OGB node-property data set from its raw folder
+// (edge.csv.gz, num-node-list.csv.gz, optional node-feat.csv.gz) and
+// ReadBinaryEdges a binary edge list (little-endian uint32 pairs), both in
+// one streaming pass into 8 bytes per edge before the CSR. A Meter
+// (GenerateMeter, WriteSetWith, ReadSetMeter) hears the stages of one
+// large graph for a progress display; nothing in a result depends on it.
+//
 // # Planetoid data sets
 //
 // LoadPlanetoid reads Cora, CiteSeer and PubMed as a Planetoid: the graph,

@@ -58,6 +58,12 @@ type Features struct {
 // ComputeFeatures computes the Features of a valid graph g in
 // O(V + E*sqrt(E)) time (triangle counting dominates).
 func ComputeFeatures(g *Graph) Features {
+	return computeFeatures(g, noMeter{})
+}
+
+// computeFeatures is ComputeFeatures telling meter about the triangle
+// counting stages.
+func computeFeatures(g *Graph, meter Meter) Features {
 	n := g.NumNodes()
 	e := g.NumEdges()
 	f := Features{Nodes: n, Edges: e, NNZ: 2*e + n}
@@ -69,7 +75,7 @@ func ComputeFeatures(g *Graph) Features {
 	if n >= 2 {
 		f.NXDensity = 2 * float64(e) / (nf * (nf - 1))
 	}
-	tri := Triangles(g)
+	tri := triangles(g, meter)
 	for _, t := range tri {
 		f.Triangles += t
 	}

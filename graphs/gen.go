@@ -111,6 +111,13 @@ func GenerateSet(spec GenSpec) ([]*Graph, error) {
 // Generate returns graph i of the set spec describes, exactly as GenerateSet
 // would (spec.Count is ignored), so that shards can each make their part.
 func Generate(spec GenSpec, i int) (*Graph, error) {
+	return GenerateMeter(spec, i, nil)
+}
+
+// GenerateMeter is Generate telling m (when not nil) how far the stages of
+// a large graph have got (R-MAT only: draws and CSR; other generators make
+// graphs of at most 10^7 nodes in seconds). The graph does not depend on m.
+func GenerateMeter(spec GenSpec, i int, m Meter) (*Graph, error) {
 	spec.Count = 1
 	s, err := spec.resolve()
 	if err != nil {
@@ -119,6 +126,7 @@ func Generate(spec GenSpec, i int) (*Graph, error) {
 	if i < 0 {
 		return nil, fmt.Errorf("graphs: negative graph index %d", i)
 	}
+	s.meter = meterOr(m)
 	return s.generate(i)
 }
 
@@ -145,7 +153,8 @@ func (s *genRun) generate(i int) (*Graph, error) {
 // alternative parameters and must know which one was given).
 type genRun struct {
 	GenSpec
-	user map[string]float64
+	user  map[string]float64
+	meter Meter // never nil once resolved
 }
 
 // resolve checks spec and returns it with every default filled in.
@@ -195,7 +204,7 @@ func (spec GenSpec) resolve() (*genRun, error) {
 		params[k] = v
 	}
 	s.Params = params
-	return &genRun{GenSpec: s, user: spec.Params}, nil
+	return &genRun{GenSpec: s, user: spec.Params, meter: noMeter{}}, nil
 }
 
 // fillRange applies a generator's default range to a user range where the
@@ -423,7 +432,7 @@ func genRMAT(s *genRun, rng *rand.Rand, src *rand.PCG) (*Graph, error) {
 		}
 		m = int(math.Round(ef * float64(n)))
 	}
-	g, err := rmat(n, m, a, b, c, rng, src)
+	g, err := rmat(n, m, a, b, c, rng, src, s.meter)
 	if err != nil {
 		return nil, err
 	}

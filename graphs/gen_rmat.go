@@ -18,7 +18,7 @@ import (
 // the rest are symmetrized, and self-loops and duplicates are removed, so
 // the graph has at most m edges. Isolated nodes are kept.
 func RMAT(n, m int, a, b, c float64, rng *rand.Rand) (*Graph, error) {
-	return rmat(n, m, a, b, c, rng, nil)
+	return rmat(n, m, a, b, c, rng, nil, noMeter{})
 }
 
 // rmatParallelDraws is the draw count from which rmat splits the draws
@@ -30,7 +30,7 @@ const rmatParallelDraws = 1 << 20
 // stream, so draw i starts i*ceil(scale/2) steps into it, and a core can
 // jump there (pcgAdvance) and make the very draws the serial loop makes.
 // src is left where the serial loop would leave it.
-func rmat(n, m int, a, b, c float64, rng *rand.Rand, src *rand.PCG) (*Graph, error) {
+func rmat(n, m int, a, b, c float64, rng *rand.Rand, src *rand.PCG, meter Meter) (*Graph, error) {
 	if err := checkNodes(n); err != nil {
 		return nil, fmt.Errorf("rmat: %w", err)
 	}
@@ -65,9 +65,10 @@ func rmat(n, m int, a, b, c float64, rng *rand.Rand, src *rand.PCG) (*Graph, err
 	if src == nil || m < rmatParallelDraws || d.scale == 0 {
 		k = d.draw(rng, us, vs)
 	} else {
-		k = d.drawParallel(src, us, vs)
+		meter.Stage("draws", "draws", int64(m))
+		k = d.drawParallel(src, us, vs, meter)
 	}
-	return FromEdges(n, us[:k], vs[:k])
+	return fromEdges(n, us[:k], vs[:k], meter)
 }
 
 const rmatOne = 1 << 32
@@ -110,17 +111,21 @@ func (d *rmatDrawer) draw(r interface{ Uint64() uint64 }, us, vs []int32) int {
 // drawParallel makes the draws of draw(src, ...) in chunks on every core,
 // each from its own PCG advanced to the chunk's first draw, then closes
 // the gaps the dropped draws leave, keeping the serial order.
-func (d *rmatDrawer) drawParallel(src *rand.PCG, us, vs []int32) int {
+func (d *rmatDrawer) drawParallel(src *rand.PCG, us, vs []int32, meter Meter) int {
 	m := len(us)
 	hi, lo := pcgState(src)
 	steps := uint64(d.scale+1) / 2 // stream values per draw
-	chunks := 4 * runtime.GOMAXPROCS(0)
+	// Chunks of about meterBlock draws (at least 4 per core), so the
+	// meter moves a few times a second; the chunking does not change the
+	// draws.
+	chunks := max(4*runtime.GOMAXPROCS(0), m/meterBlock)
 	size := (m + chunks - 1) / chunks
 	kept := make([]int, chunks)
 	par.For(chunks, 0, func(c int) error {
 		start, end := min(c*size, m), min((c+1)*size, m)
 		h, l := pcgAdvance(hi, lo, uint64(start)*steps)
 		kept[c] = d.draw(rand.NewPCG(h, l), us[start:end], vs[start:end])
+		meter.Add(int64(end - start))
 		return nil
 	})
 	k := 0

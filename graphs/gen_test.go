@@ -681,12 +681,12 @@ func TestRMATParallelDraws(t *testing.T) {
 	for _, n := range []int{1, 2, 3000, 1 << 12} {
 		m := rmatParallelDraws + 777
 		serial := rand.NewPCG(4, 9)
-		want, err := rmat(n, m, 0.57, 0.19, 0.19, rand.New(serial), nil)
+		want, err := rmat(n, m, 0.57, 0.19, 0.19, rand.New(serial), nil, noMeter{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		par := rand.NewPCG(4, 9)
-		got, err := rmat(n, m, 0.57, 0.19, 0.19, rand.New(par), par)
+		got, err := rmat(n, m, 0.57, 0.19, 0.19, rand.New(par), par, noMeter{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -80,6 +80,13 @@ func (g *Graph) MaxDegree() int {
 // and self-loops dropped; ids must lie in [0, n). Isolated nodes are kept.
 // It runs in O(n + len(u)) time with a counting sort.
 func FromEdges(n int, u, v []int32) (*Graph, error) {
+	return fromEdges(n, u, v, noMeter{})
+}
+
+// fromEdges is FromEdges telling meter about its three passes (count,
+// fill, sort) as one stage of 6*len(u) entry visits, two per edge and
+// pass; graphs below parallelEntries entries report nothing.
+func fromEdges(n int, u, v []int32, meter Meter) (*Graph, error) {
 	if n < 0 {
 		return nil, fmt.Errorf("graphs: negative node count %d", n)
 	}
@@ -92,11 +99,18 @@ func FromEdges(n int, u, v []int32) (*Graph, error) {
 	if 2*int64(len(u)) > MaxEntries {
 		return nil, fmt.Errorf("graphs: %d edges exceed the CSR limit of %d entries", len(u), MaxEntries)
 	}
+	if 2*len(u) < parallelEntries {
+		meter = noMeter{}
+	}
+	meter.Stage("csr", "entry visits", 6*int64(len(u)))
 	deg := make([]int32, n+1)
 	for i := range u {
 		a, b := u[i], v[i]
 		if a < 0 || int(a) >= n || b < 0 || int(b) >= n {
 			return nil, fmt.Errorf("graphs: edge %d (%d,%d) out of range [0,%d)", i, a, b, n)
+		}
+		if (i+1)%meterBlock == 0 {
+			meter.Add(2 * meterBlock)
 		}
 		if a == b {
 			continue
@@ -104,12 +118,16 @@ func FromEdges(n int, u, v []int32) (*Graph, error) {
 		deg[a+1]++
 		deg[b+1]++
 	}
+	meter.Add(2 * int64(len(u)%meterBlock))
 	for i := 1; i <= n; i++ {
 		deg[i] += deg[i-1]
 	}
 	col := make([]int32, deg[n])
 	next := slices.Clone(deg[:n])
 	for i := range u {
+		if (i+1)%meterBlock == 0 {
+			meter.Add(2 * meterBlock)
+		}
 		a, b := u[i], v[i]
 		if a == b {
 			continue
@@ -119,10 +137,13 @@ func FromEdges(n int, u, v []int32) (*Graph, error) {
 		col[next[b]] = a
 		next[b]++
 	}
+	meter.Add(2 * int64(len(u)%meterBlock))
 	// Sort and dedupe each row in place (rows are independent, so large
 	// graphs do it on every core), then close the gaps left by duplicates.
-	// next[r] becomes the number of distinct entries of row r.
-	sortRows(n, deg, col, next)
+	// next[r] becomes the number of distinct entries of row r. The meter
+	// counts the entries sorted, then the two of every self-loop dropped.
+	sortRows(n, deg, col, next, func(entries int) { meter.Add(int64(entries)) })
+	meter.Add(2*int64(len(u)) - int64(len(col)))
 	rowPtr := make([]int32, n+1)
 	w := int32(0)
 	for r := 0; r < n; r++ {
@@ -143,19 +164,23 @@ const parallelEntries = 1 << 20
 
 // sortRows sorts each row r, col[ptr[r]:ptr[r+1]], removes its duplicates
 // in place and stores its distinct length in uniq[r].
-func sortRows(n int, ptr, col, uniq []int32) {
+// done (when not nil) hears the entries of every range sorted.
+func sortRows(n int, ptr, col, uniq []int32, done func(entries int)) {
 	sortRange := func(lo, hi int) {
 		for r := lo; r < hi; r++ {
 			row := col[ptr[r]:ptr[r+1]]
 			slices.Sort(row)
 			uniq[r] = int32(len(slices.Compact(row)))
 		}
+		if done != nil {
+			done(int(ptr[hi] - ptr[lo]))
+		}
 	}
 	if len(col) < parallelEntries {
 		sortRange(0, n)
 		return
 	}
-	bounds := rowChunks(ptr, n, 4*runtime.GOMAXPROCS(0))
+	bounds := rowChunks(ptr, n, max(4*runtime.GOMAXPROCS(0), len(col)/meterBlock))
 	par.For(len(bounds)-1, 0, func(c int) error {
 		sortRange(bounds[c], bounds[c+1])
 		return nil

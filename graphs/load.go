@@ -27,6 +27,8 @@ const (
 	FormatCites     Format = "cites"     // Planetoid/LINQS citation list ("cited citing")
 	FormatPlanetoid Format = "planetoid" // Planetoid ind.<name>.* pickles (graph of LoadPlanetoid)
 	FormatNPZ       Format = "npz"       // gnn-benchmark .npz archive (graph of ReadPlanetoidNPZ)
+	FormatOGB       Format = "ogb"       // OGB node-property raw folder (LoadOGB)
+	FormatBinEdges  Format = "binedges"  // binary edge list, little-endian uint32 pairs (ReadBinaryEdges)
 )
 
 // edgeListExts are the file extensions FormatAuto reads as edge lists.
@@ -38,6 +40,8 @@ var edgeListExts = []string{".txt", ".edges", ".edgelist", ".el", ".tsv", ".csv"
 //
 // With FormatAuto the format follows from the path: a directory, a path
 // ending in "_A.txt", or a prefix P for which P_A.txt exists is a TUDataset;
+// a directory holding an OGB raw layout (raw/edge.csv.gz) is FormatOGB;
+// .bel and .binedges are binary edge lists;
 // ".mtx" (or any file starting with a %%MatrixMarket banner) is Matrix
 // Market; ".cites" is a citation list; .txt, .edges, .edgelist, .el, .tsv
 // and .csv are edge lists; ".npz" is a gnn-benchmark archive; a Planetoid
@@ -67,6 +71,23 @@ func Load(path string, format Format) ([]*Graph, error) {
 		read = ReadEdgeList
 	case FormatCites:
 		read = ReadCites
+	case FormatBinEdges:
+		f, err := boundedio.Open(path, largeGraphFile)
+		if err != nil {
+			return nil, fmt.Errorf("graphs: %w", err)
+		}
+		defer f.Close()
+		g, err := ReadBinaryEdges(f, path)
+		if err != nil {
+			return nil, err
+		}
+		return []*Graph{g}, nil
+	case FormatOGB:
+		g, err := LoadOGB(path)
+		if err != nil {
+			return nil, err
+		}
+		return []*Graph{g}, nil
 	case FormatPlanetoid, FormatNPZ:
 		load := loadPlanetoidInd
 		if format == FormatNPZ {
@@ -78,8 +99,8 @@ func Load(path string, format Format) ([]*Graph, error) {
 		}
 		return []*Graph{p.Graph}, nil
 	default:
-		return nil, fmt.Errorf("graphs: unknown format %q (want %q, %q, %q, %q, %q or %q)",
-			format, FormatTU, FormatMTX, FormatEdgeList, FormatCites, FormatPlanetoid, FormatNPZ)
+		return nil, fmt.Errorf("graphs: unknown format %q (want %q, %q, %q, %q, %q, %q, %q or %q)",
+			format, FormatTU, FormatMTX, FormatEdgeList, FormatCites, FormatPlanetoid, FormatNPZ, FormatOGB, FormatBinEdges)
 	}
 	f, err := boundedio.Open(path, boundedio.Graph)
 	if err != nil {
@@ -112,11 +133,16 @@ func detectFormat(path string) (Format, error) {
 		}
 		return "", fmt.Errorf("graphs: %w", err)
 	}
+	if st.IsDir() && IsOGB(path) {
+		return FormatOGB, nil
+	}
 	if st.IsDir() || strings.HasSuffix(path, "_A.txt") {
 		return FormatTU, nil
 	}
 	ext := strings.ToLower(filepath.Ext(path))
 	switch ext {
+	case ".bel", ".binedges":
+		return FormatBinEdges, nil
 	case ".mtx":
 		return FormatMTX, nil
 	case ".cites":
@@ -130,8 +156,8 @@ func detectFormat(path string) (Format, error) {
 			return FormatEdgeList, nil
 		}
 	}
-	return "", fmt.Errorf("graphs: cannot tell the format of %s from its name; pass one of %q, %q, %q, %q, %q, %q",
-		path, FormatTU, FormatMTX, FormatEdgeList, FormatCites, FormatPlanetoid, FormatNPZ)
+	return "", fmt.Errorf("graphs: cannot tell the format of %s from its name; pass one of %q, %q, %q, %q, %q, %q, %q, %q",
+		path, FormatTU, FormatMTX, FormatEdgeList, FormatCites, FormatPlanetoid, FormatNPZ, FormatOGB, FormatBinEdges)
 }
 
 func hasMatrixMarketBanner(path string) bool {

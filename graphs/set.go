@@ -83,16 +83,39 @@ func WriteSet(path string, gs []*Graph, meta map[string]string) error {
 // computed on every core (each graph's into its own row, so the file does
 // not depend on it); done must be safe for concurrent use.
 func WriteSetProgress(path string, gs []*Graph, meta map[string]string, done func()) error {
+	return WriteSetWith(path, gs, meta, WriteOptions{Done: done})
+}
+
+// WriteOptions are the optional hooks of WriteSetWith. Neither changes a
+// byte of the file.
+type WriteOptions struct {
+	// Done is called after each graph's features are computed (see
+	// WriteSetProgress); it must be safe for concurrent use.
+	Done func()
+	// Meter hears the stages of a set of one graph (validate, orient,
+	// triangles, encode): the case where one graph takes minutes. Sets
+	// of several graphs report through Done only.
+	Meter Meter
+}
+
+// WriteSetWith is WriteSet with progress hooks.
+func WriteSetWith(path string, gs []*Graph, meta map[string]string, o WriteOptions) error {
+	done, meter := o.Done, meterOr(o.Meter)
+	if len(gs) != 1 {
+		meter = noMeter{}
+	}
 	rows := make([]setRow, len(gs))
 	err := par.For(len(gs), 0, func(i int) error {
 		g := gs[i]
 		if g == nil {
 			return fmt.Errorf("graphs: writing %s: graph %d is nil", path, i)
 		}
+		meter.Stage("validate", "graphs", 1)
 		if err := g.Validate(); err != nil {
 			return fmt.Errorf("graphs: writing %s: graph %d (%q): %w", path, i, g.Name, err)
 		}
-		f := ComputeFeatures(g)
+		meter.Add(1)
+		f := computeFeatures(g, meter)
 		r := setRow{
 			featureRow: featureRow{
 				ID:        int64(i),
@@ -126,6 +149,9 @@ func WriteSetProgress(path string, gs []*Graph, meta map[string]string, done fun
 	if err != nil {
 		return err
 	}
+	// parquet-go reports nothing until the whole row group is encoded and
+	// compressed: a stage of unknown length.
+	meter.Stage("encode", "", 0)
 	if err := pqio.Write(path, rows, meta); err != nil {
 		return fmt.Errorf("graphs: %w", err)
 	}
@@ -163,21 +189,30 @@ func (r *featureRow) features() Features {
 // row in its error. The stored features are not returned: recompute them
 // with ComputeFeatures, or read them alone with ReadSetFeatures.
 func ReadSet(path string) (gs []*Graph, meta map[string]string, err error) {
-	defer recoverCorrupt(path, &err)
-	return readSet(path)
+	return ReadSetMeter(path, nil)
 }
 
-func readSet(path string) ([]*Graph, map[string]string, error) {
+// ReadSetMeter is ReadSet telling m (when not nil) how far it has got: the
+// columns read (scalars, row_ptr, col, node_attr), then the graphs
+// validated.
+func ReadSetMeter(path string, m Meter) (gs []*Graph, meta map[string]string, err error) {
+	defer recoverCorrupt(path, &err)
+	return readSet(path, meterOr(m))
+}
+
+func readSet(path string, meter Meter) ([]*Graph, map[string]string, error) {
 	if err := checkSetSchema(path, true); err != nil {
 		return nil, nil, err
 	}
 	// The scalar columns go through the row reader, the list columns
 	// column-wise (see readList): the row reader would spend ~190 bytes per
 	// edge on a large graph.
+	meter.Stage("read", "columns", 4)
 	rows, meta, err := pqio.Read[featureRow](path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("graphs: %w", err)
 	}
+	meter.Add(1)
 	pf, err := pqio.Open(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("graphs: %w", err)
@@ -187,15 +222,19 @@ func readSet(path string) ([]*Graph, map[string]string, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("graphs: %s: %w", path, err)
 	}
+	meter.Add(1)
 	col, err := readList(pf.File, "col", len(rows), int32Values)
 	if err != nil {
 		return nil, nil, fmt.Errorf("graphs: %s: %w", path, err)
 	}
+	meter.Add(1)
 	attr, err := readList(pf.File, "node_attr", len(rows), float64Values)
 	if err != nil {
 		return nil, nil, fmt.Errorf("graphs: %s: %w", path, err)
 	}
+	meter.Add(1)
 	collectPages(pf.File)
+	meter.Stage("validate", "graphs", int64(len(rows)))
 	gs := make([]*Graph, len(rows))
 	for i := range rows {
 		r := &setRow{featureRow: rows[i], RowPtr: rowPtr[i], Col: col[i], NodeAttr: attr[i]}
@@ -204,6 +243,7 @@ func readSet(path string) ([]*Graph, map[string]string, error) {
 			return nil, nil, fmt.Errorf("graphs: %s: row %d (%q): %w", path, i, r.Name, err)
 		}
 		gs[i] = g
+		meter.Add(1)
 	}
 	return gs, meta, nil
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/bits"
 	"runtime"
+	"slices"
 
 	"gnnsim/internal/par"
 )
@@ -31,15 +32,23 @@ import (
 // triangles) 79 s. It is the one superlinear step of ComputeFeatures (see
 // docs/scale.md). Extra memory: one
 // int32 array of E entries and a bit matrix of at most as many bytes,
-// three int32 arrays of V, and per core one int64 array and a bitset of V.
+// two int32 arrays of V, and per core one int64 array and a bitset of V.
 func Triangles(g *Graph) []int64 {
+	return triangles(g, noMeter{})
+}
+
+// triangles is Triangles telling meter about its two stages: the
+// orientation (one visit of every entry to count the out-lists, one to
+// fill them) and the counting, in units of estimated work (see chunks).
+func triangles(g *Graph, meter Meter) []int64 {
 	n := g.NumNodes()
 	tri := make([]int64, n)
 	if n == 0 {
 		return tri
 	}
-	o := orient(g)
-	counts := o.count(runtime.GOMAXPROCS(0))
+	meter.Stage("orient", "entry visits", 2*int64(g.NNZ()))
+	o := orient(g, meter)
+	counts := o.count(runtime.GOMAXPROCS(0), meter)
 	for v := range n {
 		tri[v] = counts[o.rank[v]]
 	}
@@ -65,14 +74,14 @@ type oriented struct {
 // orient builds the oriented CSR. Self-loops are dropped. An invalid
 // (asymmetric) graph must not make it panic: it may keep more or fewer
 // than NumEdges entries, so the sizes come from counting.
-func orient(g *Graph) *oriented {
+func orient(g *Graph, meter Meter) *oriented {
 	n := g.NumNodes()
 	loop := int32(0)
 	if g.SelfLoops {
 		loop = 1 // the diagonal entry does not count towards the degree of A
 	}
 	deg := func(v int32) int32 { return g.RowPtr[v+1] - g.RowPtr[v] - loop }
-	// Counting sort by degree, stable in id: order[r] is the node of rank r.
+	// Counting sort by degree, stable in id: rank[v] is the position of v.
 	maxDeg := int32(0)
 	for v := range int32(n) {
 		maxDeg = max(maxDeg, deg(v))
@@ -84,45 +93,64 @@ func orient(g *Graph) *oriented {
 	for d := 1; d < len(start); d++ {
 		start[d] += start[d-1]
 	}
-	order := make([]int32, n)
 	rank := make([]int32, n)
 	for v := range int32(n) {
 		d := max(deg(v), 0)
-		order[start[d]] = v
 		rank[v] = start[d]
 		start[d]++
 	}
 	start = nil
+	// Rows are independent from here on: large graphs split them between
+	// the cores in ranges of about equal entry counts, each row writing
+	// only its own slots.
+	forRows := func(f func(lo, hi int)) {
+		if g.NNZ() < parallelEntries {
+			f(0, n)
+			return
+		}
+		bounds := rowChunks(g.RowPtr, n, max(4*runtime.GOMAXPROCS(0), g.NNZ()/meterBlock))
+		par.For(len(bounds)-1, 0, func(c int) error {
+			f(bounds[c], bounds[c+1])
+			return nil
+		})
+	}
 	// ptr[r+1] = out-degree of rank r: neighbours of higher rank.
 	ptr := make([]int32, n+1)
-	for v := range int32(n) {
-		rv := rank[v]
-		for _, w := range g.Neighbors(int(v)) {
-			if rank[w] > rv {
-				ptr[rv+1]++
+	forRows(func(lo, hi int) {
+		for v := lo; v < hi; v++ {
+			rv, k := rank[v], int32(0)
+			for _, w := range g.Neighbors(v) {
+				if rank[w] > rv {
+					k++
+				}
 			}
+			ptr[rv+1] = k
 		}
-	}
+		meter.Add(int64(g.RowPtr[hi] - g.RowPtr[lo]))
+	})
 	for r := 1; r <= n; r++ {
 		ptr[r] += ptr[r-1]
 	}
-	// Fill each out-list in ascending order by visiting the higher end s
-	// in ascending rank: s is appended to the lists of its lower-ranked
-	// neighbours.
+	// Each node fills its own out-list with the ranks of its higher-ranked
+	// neighbours and sorts it: lists are short (at most sqrt(2E) entries,
+	// about E/V on average), so the sort costs little against the random
+	// rank lookups, and no list depends on another.
 	col := make([]int32, ptr[n])
-	next := order // reuse: order[s] is read before next[s] is written
-	for s := range int32(n) {
-		v := order[s]
-		for _, w := range g.Neighbors(int(v)) {
-			// The bound only matters for an asymmetric (invalid) graph,
-			// whose lists may not fill as counted; it must not panic.
-			if r := rank[w]; r < s && next[r] < ptr[r+1] {
-				col[next[r]] = s
-				next[r]++
+	forRows(func(lo, hi int) {
+		for v := lo; v < hi; v++ {
+			rv := rank[v]
+			out := col[ptr[rv]:ptr[rv+1]]
+			k := 0
+			for _, w := range g.Neighbors(v) {
+				if rw := rank[w]; rw > rv {
+					out[k] = rw
+					k++
+				}
 			}
+			slices.Sort(out)
 		}
-		next[s] = ptr[s]
-	}
+		meter.Add(int64(g.RowPtr[hi] - g.RowPtr[lo]))
+	})
 	o := &oriented{rank: rank, ptr: ptr, col: col}
 	o.buildCore()
 	return o
@@ -155,22 +183,26 @@ const trianglesChunks = 64
 
 // count returns the triangles at every rank, counted on up to workers
 // goroutines.
-func (o *oriented) count(workers int) []int64 {
+func (o *oriented) count(workers int, meter Meter) []int64 {
 	n := len(o.rank)
 	type scratch struct {
 		tri  []int64
 		mark []uint64
 	}
 	alloc := func() *scratch { return &scratch{make([]int64, n), make([]uint64, (n+63)/64)} }
-	if workers <= 1 {
-		s := alloc()
-		o.countRanks(0, n, s.tri, s.mark)
-		return s.tri
-	}
 	// Split the ranks into chunks of about equal work: rank u costs at
 	// most its own list plus the lists of its out-neighbours.
-	bounds := o.chunks(workers * trianglesChunks)
+	bounds, work := o.chunks(max(workers, 1) * trianglesChunks)
 	nc := len(bounds) - 1
+	meter.Stage("triangles", "work units", work[nc])
+	if workers <= 1 {
+		s := alloc()
+		for c := range nc {
+			o.countRanks(int(bounds[c]), int(bounds[c+1]), s.tri, s.mark)
+			meter.Add(work[c+1] - work[c])
+		}
+		return s.tri
+	}
 	workers = min(workers, nc)
 	free := make(chan *scratch, workers)
 	all := make([]*scratch, workers)
@@ -182,6 +214,7 @@ func (o *oriented) count(workers int) []int64 {
 		s := <-free
 		o.countRanks(int(bounds[c]), int(bounds[c+1]), s.tri, s.mark)
 		free <- s
+		meter.Add(work[c+1] - work[c])
 		return nil
 	})
 	tri := all[0].tri
@@ -194,10 +227,11 @@ func (o *oriented) count(workers int) []int64 {
 }
 
 // chunks splits the ranks [0, n) into at most k ranges of about equal
-// estimated work and returns their bounds.
-func (o *oriented) chunks(k int) []int32 {
+// estimated work and returns their bounds and the work done before each
+// bound (work[len(bounds)-1] is the total).
+func (o *oriented) chunks(k int) (bounds []int32, work []int64) {
 	n := len(o.rank)
-	work := func(u int) int64 {
+	cost := func(u int) int64 {
 		w := int64(o.ptr[u+1] - o.ptr[u])
 		for _, v := range o.col[o.ptr[u]:o.ptr[u+1]] {
 			w += int64(o.ptr[v+1] - o.ptr[v])
@@ -206,17 +240,19 @@ func (o *oriented) chunks(k int) []int32 {
 	}
 	var total int64
 	for u := range n {
-		total += work(u)
+		total += cost(u)
 	}
-	bounds := make([]int32, 1, k+1)
+	bounds = make([]int32, 1, k+1)
+	work = make([]int64, 1, k+1)
 	var acc int64
 	for u := range n {
-		acc += work(u)
+		acc += cost(u)
 		if acc*int64(k) >= total*int64(len(bounds)) && u+1 < n && len(bounds) < k {
 			bounds = append(bounds, int32(u+1))
+			work = append(work, acc)
 		}
 	}
-	return append(bounds, int32(n))
+	return append(bounds, int32(n)), append(work, total)
 }
 
 // countRanks adds the triangles whose lowest-ranked corner lies in

@@ -70,8 +70,10 @@ Ranges are A:B (inclusive, A <= B), A: (at least A), :B (at most B) or N
 generator default. Node and edge counts are drawn per graph from the range.
 
 Limits (checked before any work): --count at most 1,000,000; node counts at
-most 10,000,000 (knn, whose construction is quadratic: 20,000); edge counts
-at most 100,000,000. Ctrl-C or SIGTERM stops within a second and writes
+most 10,000,000 (knn, whose construction is quadratic: 20,000; rmat: 2^30);
+edge counts at most 100,000,000 (rmat: 1,073,741,823, the CSR limit). A
+graph whose estimated peak memory exceeds the memory available (free
+memory, a cgroup limit or GOMEMLIMIT) is refused before any work. Ctrl-C or SIGTERM stops within a second and writes
 nothing; rerun the command to start again.`,
 		Example: `  gnnsim graphs gen --generator graphlaxy --count 1000 --seed 7 --edges 1000:5000 --out medium.parquet
   gnnsim graphs gen --generator rmat --count 50 --nodes 100:500 --param a=0.6 --param b=0.15 --out rmat.parquet`,
@@ -93,15 +95,21 @@ nothing; rerun the command to start again.`,
 			if err := checkRange("count", spec.Count, 1, maxGenCount); err != nil {
 				return err
 			}
-			maxN := maxGenNodes
-			if spec.Generator == "knn" {
+			maxN, maxE := maxGenNodes, maxGenEdges
+			switch spec.Generator {
+			case "knn":
 				maxN = maxKNNNodes
+			case "rmat":
+				maxN, maxE = maxRMATNodes, maxRMATEdges
 			}
 			if max(spec.MinNodes, spec.MaxNodes) > maxN {
 				return fmt.Errorf("--nodes %s: at most %d nodes for %s", nodes, maxN, spec.Generator)
 			}
-			if max(spec.MinEdges, spec.MaxEdges) > maxGenEdges {
-				return fmt.Errorf("--edges %s: at most %d edges", edges, maxGenEdges)
+			if max(spec.MinEdges, spec.MaxEdges) > maxE {
+				return fmt.Errorf("--edges %s: at most %d edges for %s", edges, maxE, spec.Generator)
+			}
+			if err := checkGenMemory(spec); err != nil {
+				return err
 			}
 			gs, err := generateSet(cmd, spec)
 			if err != nil {
@@ -152,8 +160,14 @@ Formats (--format; empty = detect from PATH):
   planetoid Planetoid ind.<name>.* pickles (Kipf's GCN data): PATH is the
             prefix dir/ind.<name>, dir/<name> or one of the files
   npz       gnn-benchmark .npz archive (adj_*, attr_*, labels)
+  ogb       OGB node-property raw folder: raw/edge.csv.gz ("u,v" lines),
+            raw/num-node-list.csv.gz, optional raw/node-feat.csv.gz (kept as
+            node attributes); PATH is the data set folder or its raw folder
+  binedges  binary edge list: little-endian uint32 pairs, 8 bytes an edge,
+            node count = largest id + 1
 
-Detection: a directory, *_A.txt or a TU prefix is tu; .mtx (or a
+Detection: a directory with raw/edge.csv.gz is ogb; .bel and .binedges
+are binedges; another directory, *_A.txt or a TU prefix is tu; .mtx (or a
 %%MatrixMarket banner) is mtx; .cites is cites; .txt, .edges, .edgelist,
 .el, .tsv and .csv are edgelist; .npz is npz; a path naming an
 ind.<name>.graph file set is planetoid. Graphs are undirected and simple
@@ -169,9 +183,9 @@ summarises their features, labels and split.`,
 				return err
 			}
 			switch graphs.Format(format) {
-			case graphs.Format(""), "tu", "mtx", "edgelist", "cites", "planetoid", "npz":
+			case graphs.Format(""), "tu", "mtx", "edgelist", "cites", "planetoid", "npz", "ogb", "binedges":
 			default:
-				return fmt.Errorf("--format %q: want tu, mtx, edgelist, cites, planetoid or npz (or empty to detect)", format)
+				return fmt.Errorf("--format %q: want tu, mtx, edgelist, cites, planetoid, npz, ogb or binedges (or empty to detect)", format)
 			}
 			gs, err := graphs.Load(args[0], graphs.Format(format))
 			if err != nil {
@@ -191,7 +205,7 @@ summarises their features, labels and split.`,
 	}
 	f := cmd.Flags()
 	quietFlag(cmd)
-	f.StringVar(&format, "format", "", "input format: tu, mtx, edgelist, cites, planetoid or npz (default: detect from PATH)")
+	f.StringVar(&format, "format", "", "input format: tu, mtx, edgelist, cites, planetoid, npz, ogb or binedges (default: detect from PATH)")
 	outFileFlag(f, &out, "out", "", "output graph-set Parquet file (required; its directory must exist)")
 	cmd.MarkFlagRequired("out")
 	return cmd
@@ -250,6 +264,10 @@ const (
 	maxGenNodes = 10_000_000
 	maxKNNNodes = 20_000 // k-NN construction is quadratic in the nodes
 	maxGenEdges = 100_000_000
+	// R-MAT, the generator of the scale runs (docs/scale.md), goes to the
+	// int32 CSR limit; memory is checked before it starts.
+	maxRMATNodes = 1 << 30
+	maxRMATEdges = graphs.MaxEntries / 2
 )
 
 // generateSet makes the graphs of spec in parallel (graph i depends only on
@@ -261,13 +279,21 @@ func generateSet(cmd *cobra.Command, spec graphs.GenSpec) ([]*graphs.Graph, erro
 	}
 	ctx, stop := signalContext()
 	defer stop()
-	prog := bench.NewProgress(progressOut(cmd), "graphs gen", "graphs", spec.Count)
+	// One large graph shows its stages (draws, CSR) instead of 0/1 graphs.
+	var st *bench.Stages
+	var prog *bench.Progress
+	if spec.Count == 1 {
+		st = graphStages(cmd, "graphs gen", 2*int64(max(spec.MinEdges, spec.MaxEdges)))
+	}
+	if st == nil {
+		prog = bench.NewProgress(progressOut(cmd), "graphs gen", "graphs", spec.Count)
+	}
 	gs := make([]*graphs.Graph, spec.Count)
 	err := par.For(spec.Count, 0, func(i int) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		g, err := graphs.Generate(spec, i)
+		g, err := graphs.GenerateMeter(spec, i, meterOf(st))
 		if err != nil {
 			return err
 		}
@@ -275,6 +301,7 @@ func generateSet(cmd *cobra.Command, spec graphs.GenSpec) ([]*graphs.Graph, erro
 		prog.Add(1)
 		return nil
 	})
+	st.Done()
 	prog.Done()
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("interrupted: nothing written (the file is written only when complete); rerun the command to start again")
@@ -351,8 +378,18 @@ func writeSet(cmd *cobra.Command, out string, gs []*graphs.Graph, meta map[strin
 	w := cmd.OutOrStdout()
 	// Each graph's features (clustering, degrees, ...) are computed as it
 	// is written: seconds for thousands of graphs, so shown as progress.
-	prog := bench.NewProgress(progressOut(cmd), "graphs features", "graphs", len(gs))
-	err := graphs.WriteSetProgress(out, gs, meta, func() { prog.Add(1) })
+	// One large graph shows its stages (validate, triangles, encode)
+	// instead of a count of graphs that reaches 1/1 before the encoding.
+	var st *bench.Stages
+	var prog *bench.Progress
+	if len(gs) == 1 && gs[0] != nil {
+		st = graphStages(cmd, "graphs write", int64(gs[0].NNZ()))
+	}
+	if st == nil {
+		prog = bench.NewProgress(progressOut(cmd), "graphs features", "graphs", len(gs))
+	}
+	err := graphs.WriteSetWith(out, gs, meta, graphs.WriteOptions{Done: func() { prog.Add(1) }, Meter: meterOf(st)})
+	st.Done()
 	prog.Done()
 	if err != nil {
 		return err

@@ -274,7 +274,12 @@ func runOmega(cmd *cobra.Command, f *simulateFlags, layersOf func(*graphs.Graph)
 	if err != nil {
 		return fmt.Errorf("--tiling: %w", err)
 	}
-	gs, err := loadGraphs(f.graphsPath, f.format)
+	var gs []*graphs.Graph
+	if isSetPath(f.graphsPath, f.format) {
+		gs, err = readSetShown(cmd, f.graphsPath)
+	} else {
+		gs, err = loadGraphs(f.graphsPath, f.format)
+	}
 	if err != nil {
 		return err
 	}
@@ -289,7 +294,9 @@ func runOmega(cmd *cobra.Command, f *simulateFlags, layersOf func(*graphs.Graph)
 			return fmt.Errorf("graph %s: %w", g.Name, err)
 		}
 		for _, layer := range layers {
-			rs, err := simulateGraph(g, layer, inters, tilings, hw, opts)
+			prog := simProgress(cmd, g, len(inters)*len(tilings))
+			rs, err := simulateGraph(g, layer, inters, tilings, hw, opts, prog)
+			prog.Done()
 			if err != nil {
 				if layer.Name != "" {
 					return fmt.Errorf("graph %s: layer %s: %w", g.Name, layer.Name, err)
@@ -318,7 +325,7 @@ func runOmega(cmd *cobra.Command, f *simulateFlags, layersOf func(*graphs.Graph)
 // reports the error of the first failing configuration, so the output is
 // the serial loop's.
 func simulateGraph(g *graphs.Graph, layer workload.Layer, inters []dataflow.Inter, tilings []dataflow.Tiling,
-	hw accel.HW, opts accel.Options) ([]simRecord, error) {
+	hw accel.HW, opts accel.Options, prog *bench.Progress) ([]simRecord, error) {
 	p, err := accel.Prepare(g, layer)
 	if err != nil {
 		return nil, err
@@ -346,6 +353,7 @@ func simulateGraph(g *graphs.Graph, layer workload.Layer, inters []dataflow.Inte
 			return err
 		}
 		recs[i] = record(g, q, layer, r, hw)
+		prog.Add(1)
 		return nil
 	})
 	return recs, err
@@ -422,7 +430,7 @@ func parseTilings(s string) ([]dataflow.Tiling, error) {
 // raw graph file or directory.
 func loadGraphs(path, format string) ([]*graphs.Graph, error) {
 	switch {
-	case format == "" && strings.HasSuffix(strings.ToLower(path), ".parquet"):
+	case isSetPath(path, format):
 		gs, _, err := graphs.ReadSet(path)
 		return gs, err
 	case format == "" && strings.HasSuffix(strings.ToLower(path), ".csr"):

@@ -175,7 +175,7 @@ func TestSimulateGraphParallel(t *testing.T) {
 	var want []simRecord
 	for _, procs := range []int{1, 2, 3} {
 		prev := runtime.GOMAXPROCS(procs)
-		got, err := simulateGraph(g, layer, inters, tilings, hw, accel.Options{})
+		got, err := simulateGraph(g, layer, inters, tilings, hw, accel.Options{}, nil)
 		runtime.GOMAXPROCS(prev)
 		if err != nil {
 			t.Fatal(err)
@@ -191,20 +191,20 @@ func TestSimulateGraphParallel(t *testing.T) {
 	}
 	// An impossible configuration fails the same way on any core count.
 	bad, _ := parseTilings("T_Va=100,T_N=1,T_Fa=64,T_Vc=*,T_Gc=1,T_Fc=16")
-	_, err1 := simulateGraph(g, layer, inters, bad, hw, accel.Options{})
+	_, err1 := simulateGraph(g, layer, inters, bad, hw, accel.Options{}, nil)
 	prev := runtime.GOMAXPROCS(2)
-	_, err2 := simulateGraph(g, layer, inters, bad, hw, accel.Options{})
+	_, err2 := simulateGraph(g, layer, inters, bad, hw, accel.Options{}, nil)
 	runtime.GOMAXPROCS(prev)
 	if err1 == nil || err2 == nil || err1.Error() != err2.Error() {
 		t.Errorf("errors %v / %v, want the same error", err1, err2)
 	}
 }
 
-// BenchmarkSimulateRMAT1M times the simulation stage of 'gnnsim simulate'
+// BenchmarkScaleSimulate times the simulation stage of 'gnnsim simulate'
 // (graph already in memory): a GCN layer (F 64, G 16) on an R-MAT graph of
 // 10^6 edge draws on 2^17 nodes, under all 24 configurations, extended
 // mode. See docs/scale.md for the end-to-end figures at 10^7 and 10^8.
-func BenchmarkSimulateRMAT1M(b *testing.B) {
+func BenchmarkScaleSimulate(b *testing.B) {
 	g, err := graphs.Generate(graphs.GenSpec{Generator: "rmat", Seed: 1, MinNodes: 1 << 17, MaxNodes: 1 << 17,
 		MinEdges: 1_000_000, MaxEdges: 1_000_000}, 0)
 	if err != nil {
@@ -216,7 +216,7 @@ func BenchmarkSimulateRMAT1M(b *testing.B) {
 	hw := accel.DefaultHW()
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := simulateGraph(g, layer, inters, tilings, hw, accel.Options{}); err != nil {
+		if _, err := simulateGraph(g, layer, inters, tilings, hw, accel.Options{}, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
