@@ -124,6 +124,9 @@ func (p *Plan) Run(ctx context.Context, dir string, opt Options) (*Summary, erro
 		return nil, err
 	}
 	defer lk.unlock()
+	if err := checkOwner(dir, p.Spec.Hash()); err != nil {
+		return nil, err
+	}
 	if err := p.initDir(dir); err != nil {
 		return nil, err
 	}
@@ -225,7 +228,7 @@ func (p *Plan) scanParts(ctx context.Context, pd string, sum *Summary) ([]bool, 
 		}
 		ok := true
 		for _, f := range fs {
-			if err := pqio.CheckFile(filepath.Join(pd, f)); err != nil {
+			if err := p.checkPart(filepath.Join(pd, f), c); err != nil {
 				ok = false
 				sum.Removed = append(sum.Removed, filepath.Join(pd, f))
 			}
@@ -239,6 +242,57 @@ func (p *Plan) scanParts(ctx context.Context, pd string, sum *Summary) ([]bool, 
 		done[c] = true
 	}
 	return done, nil
+}
+
+// checkOwner refuses a directory that holds the sweep of another spec
+// (its manifest names another spec hash): the final tables of two specs
+// would replace each other's, graphs.parquet of one beside runs.parquet of
+// the other. A directory belongs to the first spec run into it; another
+// spec needs another directory, or this one deleted.
+func checkOwner(dir, hash string) error {
+	data, err := boundedio.ReadFile(filepath.Join(dir, ManifestFile), boundedio.Manifest)
+	if err != nil { // none: a merge's output holds spec.yaml alone, or nothing yet
+		spec, err := boundedio.ReadFile(filepath.Join(dir, SpecFile), boundedio.Spec)
+		if err != nil {
+			return nil
+		}
+		s, err := ParseSpec(spec)
+		if err == nil && s.Hash() == hash {
+			return nil
+		}
+		return fmt.Errorf("bench: %s holds the tables of another spec (%s): write to another directory, or delete that one to replace it", dir, filepath.Join(dir, SpecFile))
+	}
+	var m manifest
+	if json.Unmarshal(data, &m) != nil || m.SpecHash == "" {
+		return fmt.Errorf("bench: %s is not a manifest of gnnsim sweep: write to another directory, or delete it", filepath.Join(dir, ManifestFile))
+	}
+	if m.SpecHash != hash {
+		return fmt.Errorf("bench: %s holds the sweep of another spec (%s in %s, this one is %s): write to another directory, or delete that one to replace it",
+			dir, m.SpecHash, ManifestFile, hash)
+	}
+	return nil
+}
+
+// checkPart reports a part file that is not a complete Parquet file, or
+// that another chunk or spec wrote (its gnnsim.chunk and gnnsim.spec_hash
+// metadata): a part copied over another must be recomputed, not trusted.
+func (p *Plan) checkPart(path string, c int) error {
+	f, err := pqio.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	meta := f.Meta()
+	if got := meta["gnnsim.chunk"]; got != strconv.Itoa(c) {
+		return fmt.Errorf("bench: %s holds chunk %q, not %d", path, got, c)
+	}
+	if got := meta["gnnsim.spec_hash"]; got != p.Spec.Hash() {
+		return fmt.Errorf("bench: %s was written for spec %q, not %s", path, got, p.Spec.Hash())
+	}
+	if lo, hi := p.chunkRange(c); p.points && f.NumRows() < int64(hi-lo) {
+		return fmt.Errorf("bench: %s holds %d rows, chunk %d has %d points", path, f.NumRows(), c, hi-lo)
+	}
+	return nil
 }
 
 func orDiscard(w io.Writer) io.Writer {
@@ -484,6 +538,9 @@ func Merge(dirs []string, out string) (*Summary, error) {
 		return nil, err
 	}
 	defer lk.unlock()
+	if err := checkOwner(out, spec.Hash()); err != nil {
+		return nil, err
+	}
 	for _, f := range []string{GraphsFile, RunsFile, SpecFile} {
 		atomicfile.RemoveStale(filepath.Join(out, f))
 	}
