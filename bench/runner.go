@@ -385,14 +385,13 @@ func (p *Plan) runChunk(ctx context.Context, pd string, c int, prog *Progress) e
 
 // assemble joins the part files of every chunk, found in any of dirs, into
 // the final tables in out. The result depends only on the parts' contents,
-// so sharded-and-merged sweeps equal unsharded ones byte for byte.
+// so sharded-and-merged sweeps equal unsharded ones byte for byte. The
+// runs table is streamed part by part (Table.Concat), so memory does not
+// grow with the sweep; the graphs of a graph sweep are held.
 func (p *Plan) assemble(ctx context.Context, dirs []string, out string, sum *Summary) error {
-	runs := p.kind.Table(p.Spec)
-	if g, ok := runs.(interface{ Grow(int) }); ok && p.points {
-		g.Grow(p.total) // at least a row per point
-	}
-	var allGraphs []*graphs.Graph
-	for c := range p.NumChunks() {
+	parts := make([]string, p.NumChunks())
+	var rows int64
+	for c := range parts {
 		if ctx.Err() != nil {
 			return interrupted(ctx)
 		}
@@ -406,30 +405,35 @@ func (p *Plan) assemble(ctx context.Context, dirs []string, out string, sum *Sum
 		if d == "" {
 			return fmt.Errorf("bench: chunk %d of %d is missing from %s", c, p.NumChunks(), strings.Join(dirs, ", "))
 		}
-		if err := runs.ReadFile(p.partPath(d, "runs", c)); err != nil {
-			return damagedPart(p.partPath(d, "runs", c), err)
-		}
-		if p.points {
-			continue
-		}
-		gs, _, err := graphs.ReadSet(p.partPath(d, "graphs", c))
+		parts[c] = p.partPath(d, "runs", c)
+		n, err := partRows(parts[c])
 		if err != nil {
-			return damagedPart(p.partPath(d, "graphs", c), err)
+			return damagedPart(parts[c], err)
 		}
-		allGraphs = append(allGraphs, gs...)
+		rows += n
 	}
+	if p.points && rows < int64(p.total) {
+		return fmt.Errorf("bench: parts hold %d rows, the spec %d design points", rows, p.total)
+	}
+	runs := p.kind.Table(p.Spec)
 	if p.points {
-		if runs.Len() < p.total {
-			return fmt.Errorf("bench: parts hold %d rows, the spec %d design points", runs.Len(), p.total)
+		if err := runs.Concat(filepath.Join(out, RunsFile), p.meta(), parts); err != nil {
+			return err
 		}
+		sum.Points, sum.Runs, sum.Complete = p.total, int(rows), true
+		return nil
+	}
+	var allGraphs []*graphs.Graph
+	for c := range parts {
 		if ctx.Err() != nil {
 			return interrupted(ctx)
 		}
-		if err := runs.WriteFile(filepath.Join(out, RunsFile), p.meta()); err != nil {
-			return err
+		gp := filepath.Join(filepath.Dir(parts[c]), fmt.Sprintf("graphs-%06d.parquet", c))
+		gs, _, err := graphs.ReadSet(gp)
+		if err != nil {
+			return damagedPart(gp, err)
 		}
-		sum.Points, sum.Runs, sum.Complete = p.total, runs.Len(), true
-		return nil
+		allGraphs = append(allGraphs, gs...)
 	}
 	if len(allGraphs) != p.total {
 		return fmt.Errorf("bench: parts hold %d graphs, the spec %d", len(allGraphs), p.total)
@@ -441,14 +445,25 @@ func (p *Plan) assemble(ctx context.Context, dirs []string, out string, sum *Sum
 	if err := graphs.WriteSet(filepath.Join(out, GraphsFile), allGraphs, meta); err != nil {
 		return fmt.Errorf("bench: %w", err)
 	}
-	if err := runs.WriteFile(filepath.Join(out, RunsFile), meta); err != nil {
+	allGraphs = nil
+	if err := runs.Concat(filepath.Join(out, RunsFile), meta, parts); err != nil {
 		return err
 	}
-	sum.Graphs, sum.Runs, sum.Complete = len(allGraphs), runs.Len(), true
+	sum.Graphs, sum.Runs, sum.Complete = p.total, int(rows), true
 	if b, ok := runs.(interface{ Best() []Count }); ok {
 		sum.Best = b.Best()
 	}
 	return nil
+}
+
+// partRows returns the rows a part file's footer declares.
+func partRows(path string) (int64, error) {
+	f, err := pqio.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	return f.NumRows(), nil
 }
 
 // damagedPart is the error of a part file that cannot be read: it names the
@@ -462,12 +477,18 @@ func damagedPart(path string, err error) error {
 // order, which is the canonical configuration order). Counts are sorted by
 // decreasing count, then name.
 func bestCounts(rows []LayerRunRow) []Count {
+	counts := map[string]int{}
+	addBest(rows, counts)
+	return sortCounts(counts)
+}
+
+// addBest adds the fastest configuration of each case of rows to counts.
+func addBest(rows []LayerRunRow, counts map[string]int) {
 	type key struct {
 		id, f, g  int64
 		layer, hw string
 	}
 	keyOf := func(r *LayerRunRow) key { return key{r.GraphID, r.F, r.G, r.Layer, r.Hardware} }
-	counts := map[string]int{}
 	for i := 0; i < len(rows); {
 		k := keyOf(&rows[i])
 		best := i
@@ -480,6 +501,10 @@ func bestCounts(rows []LayerRunRow) []Count {
 		counts[rows[best].Config]++
 		i = j
 	}
+}
+
+// sortCounts lists counts by decreasing count, then name.
+func sortCounts(counts map[string]int) []Count {
 	out := make([]Count, 0, len(counts))
 	for c, n := range counts {
 		out = append(out, Count{c, n})

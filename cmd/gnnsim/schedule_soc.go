@@ -140,45 +140,57 @@ func runScheduleSoC(cmd *cobra.Command, o *scheduleSoC) error {
 		}
 	}
 	var runs []sched.Metrics
-	var results []*sched.Result
-	var records []sched.SharedRecordRow
 	slow := map[string][]float64{}
 	var sp *sched.SharedProblem
-	for _, seed := range o.seeds {
-		jobs := replay
-		if jobs == nil {
-			a := sched.SharedArrivals{Process: process, Shape: o.shape, Utilisation: o.util, Jobs: o.jobs}
-			if jobs, err = sched.GenerateShared(classes, a, seed); err != nil {
-				return err
+	// Each run's job records go to the file as the run ends (add), so
+	// memory holds one run's, whatever the seeds and policies.
+	runAll := func(add func(*sched.SharedProblem, *sched.Result) error) error {
+		for _, seed := range o.seeds {
+			jobs := replay
+			if jobs == nil {
+				a := sched.SharedArrivals{Process: process, Shape: o.shape, Utilisation: o.util, Jobs: o.jobs}
+				if jobs, err = sched.GenerateShared(classes, a, seed); err != nil {
+					return err
+				}
+			}
+			if sp == nil || replay == nil {
+				if sp, err = sched.NewSharedProblem(classes, jobs, machines, len(s.Units()), ch); err != nil {
+					return err
+				}
+			}
+			for _, name := range pols {
+				pol, err := sched.ByName(name)
+				if err != nil {
+					return fmt.Errorf("--policies: %w", err)
+				}
+				res, err := sched.RunShared(sp, pol, sched.Options{Seed: seed})
+				if err != nil {
+					return fmt.Errorf("--policies %s: %w", name, err)
+				}
+				runs = append(runs, res.Metrics())
+				var sd float64
+				for _, r := range res.Records {
+					sd += float64(r.Finish-r.Start) / float64(r.TrueCycles)
+				}
+				slow[res.Policy.Name] = append(slow[res.Policy.Name], sd/float64(len(res.Records)))
+				if err := add(sp, res); err != nil {
+					return err
+				}
 			}
 		}
-		if sp == nil || replay == nil {
-			if sp, err = sched.NewSharedProblem(classes, jobs, machines, len(s.Units()), ch); err != nil {
-				return err
-			}
+		return nil
+	}
+	meta := socScheduleMeta(o, s, set)
+	if o.out == "" {
+		if err := runAll(func(*sched.SharedProblem, *sched.Result) error { return nil }); err != nil {
+			return err
 		}
-		for _, name := range pols {
-			pol, err := sched.ByName(name)
-			if err != nil {
-				return fmt.Errorf("--policies: %w", err)
-			}
-			res, err := sched.RunShared(sp, pol, sched.Options{Seed: seed})
-			if err != nil {
-				return fmt.Errorf("--policies %s: %w", name, err)
-			}
-			runs = append(runs, res.Metrics())
-			var sd float64
-			for _, r := range res.Records {
-				sd += float64(r.Finish-r.Start) / float64(r.TrueCycles)
-			}
-			slow[res.Policy.Name] = append(slow[res.Policy.Name], sd/float64(len(res.Records)))
-			if o.out != "" {
-				results = append(results, res)
-			}
+	} else {
+		if err := os.MkdirAll(o.out, 0o755); err != nil {
+			return err
 		}
-		if o.out != "" {
-			records = append(records, sched.SharedRecordRows(sp, results)...)
-			results = results[:0]
+		if err := sched.StreamSharedRecords(filepath.Join(o.out, seed002.ScheduleRecordsFile), meta, runAll); err != nil {
+			return err
 		}
 	}
 	mean := sched.Average(runs)
@@ -195,13 +207,6 @@ func runScheduleSoC(cmd *cobra.Command, o *scheduleSoC) error {
 			MeanSlowdown: sd / float64(len(slow[m.Policy])), Machines: machines, Utilisation: m.Utilisation}
 	}
 	if o.out != "" {
-		if err := os.MkdirAll(o.out, 0o755); err != nil {
-			return err
-		}
-		meta := socScheduleMeta(o, s, set)
-		if err := sched.WriteSharedRecords(filepath.Join(o.out, seed002.ScheduleRecordsFile), records, meta); err != nil {
-			return err
-		}
 		if err := seed002.WriteSchedule(o.out, &seed002.ScheduleResult{Runs: runs, Mean: mean}, meta); err != nil {
 			return err
 		}
