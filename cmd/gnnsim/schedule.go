@@ -214,9 +214,15 @@ seeds, --utilisation above 0, --shape above 1.`,
 				if err := os.MkdirAll(out, 0o755); err != nil {
 					return err
 				}
-				meta := map[string]string{
+				meta := runMeta(cmd) // the command and its flags as given: enough to rerun it
+				for k, v := range map[string]string{
 					"gnnsim.data": strings.Join(data, ","), "gnnsim.models": models, "gnnsim.machines": machines,
 					"gnnsim.arrivals": arrivals, "gnnsim.inference_cycles": strconv.FormatInt(charge, 10),
+					"gnnsim.utilisation": strconv.FormatFloat(util, 'g', -1, 64), "gnnsim.shape": strconv.FormatFloat(shape, 'g', -1, 64),
+					"gnnsim.jobs": strconv.Itoa(len(res.Instances[0].Case)), "gnnsim.seeds": fmt.Sprint(res.Seeds),
+					"gnnsim.policies": strings.Join(policies, ","), "gnnsim.scenario": scenario,
+				} {
+					meta[k] = v
 				}
 				if err := seed002.WriteSchedule(out, res, meta); err != nil {
 					return err

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -180,7 +181,7 @@ func runScheduleSoC(cmd *cobra.Command, o *scheduleSoC) error {
 		}
 		return nil
 	}
-	meta := socScheduleMeta(o, s, set)
+	meta := socScheduleMeta(cmd, o, s, set, pols)
 	if o.out == "" {
 		if err := runAll(func(*sched.SharedProblem, *sched.Result) error { return nil }); err != nil {
 			return err
@@ -259,9 +260,20 @@ func printSoCSchedule(w io.Writer, rows []socScheduleRow) {
 	}
 }
 
-func socScheduleMeta(o *scheduleSoC, s *soc.SoC, set soc.Setting) map[string]string {
-	return map[string]string{
+func socScheduleMeta(cmd *cobra.Command, o *scheduleSoC, s *soc.SoC, set soc.Setting, pols []string) map[string]string {
+	meta := runMeta(cmd) // the command and its flags as given: enough to rerun it
+	seeds := make([]string, len(o.seeds))
+	for i, v := range o.seeds {
+		seeds[i] = strconv.FormatUint(v, 10)
+	}
+	for k, v := range map[string]string{
 		"gnnsim.soc": s.Name(), "gnnsim.dvfs": s.DVFS(set).String(), "gnnsim.job_models": strings.Join(o.models, ","),
 		"gnnsim.machines": o.machines, "gnnsim.arrivals": o.arrivals, "gnnsim.time_unit": "ps",
+		"gnnsim.utilisation": strconv.FormatFloat(o.util, 'g', -1, 64), "gnnsim.shape": strconv.FormatFloat(o.shape, 'g', -1, 64),
+		"gnnsim.jobs": strconv.Itoa(o.jobs), "gnnsim.seeds": strings.Join(seeds, ","), "gnnsim.policies": strings.Join(pols, ","),
+		"gnnsim.graph": o.graph, "gnnsim.features": strconv.Itoa(o.features),
+	} {
+		meta[k] = v
 	}
+	return meta
 }

@@ -19,6 +19,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/zstd"
@@ -36,6 +37,9 @@ const RowGroupRows = 64 * 1024
 // file left each file's encoders to the garbage collector, and a sweep
 // writing thousands of part files peaked at gigabytes (issue 38 item 1).
 var codec = &zstd.Codec{Level: zstd.SpeedDefault}
+
+// CreatedBy is every file's created_by footer field.
+const CreatedBy = "gnnsim version " + gnnsim.Version
 
 // VersionKey is the metadata key under which Write records gnnsim.Version.
 const VersionKey = "gnnsim.version"
@@ -77,20 +81,44 @@ func newWriter[T any](w io.Writer, meta map[string]string) *Writer[T] {
 	opts := []parquet.WriterOption{
 		parquet.Compression(codec),
 		parquet.MaxRowsPerRowGroup(RowGroupRows),
-		parquet.CreatedBy("gnnsim", gnnsim.Version, ""),
+		// parquet-go's CreatedBy appends "(build B)" even to an empty B;
+		// the file's created_by is "gnnsim version V", parquet-mr's form.
+		&parquet.WriterConfig{CreatedBy: CreatedBy},
 	}
-	keys := make([]string, 0, len(meta)+1)
-	for k := range meta {
+	ns := Namespace(meta)
+	keys := make([]string, 0, len(ns)+1)
+	for k := range ns {
 		if k != VersionKey {
 			keys = append(keys, k)
 		}
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		opts = append(opts, parquet.KeyValueMetadata(k, meta[k]))
+		opts = append(opts, parquet.KeyValueMetadata(k, ns[k]))
 	}
 	opts = append(opts, parquet.KeyValueMetadata(VersionKey, gnnsim.Version))
 	return &Writer[T]{pw: parquet.NewGenericWriter[T](w, opts...)}
+}
+
+// KeyPrefix starts every key-value metadata key gnnsim writes.
+const KeyPrefix = "gnnsim."
+
+// Namespace returns meta with every key under KeyPrefix ("seed" becomes
+// "gnnsim.seed"), as every file gnnsim writes keeps them: one place, so
+// no writer can leave a bare key beside namespaced ones. A bare key whose
+// namespaced twin is also given yields to it.
+func Namespace(meta map[string]string) map[string]string {
+	out := make(map[string]string, len(meta))
+	for k, v := range meta {
+		if !strings.HasPrefix(k, KeyPrefix) {
+			if _, dup := meta[KeyPrefix+k]; dup {
+				continue
+			}
+			k = KeyPrefix + k
+		}
+		out[k] = v
+	}
+	return out
 }
 
 // Write appends rows. They are copied (shallowly): the caller may reuse

@@ -42,7 +42,7 @@ func TestRoundTripAndDeterminism(t *testing.T) {
 	if len(got) != len(rows) || got[len(got)-1].ID != rows[len(rows)-1].ID || got[7].Vals[0] != 7 {
 		t.Fatalf("round trip mismatch: %d rows", len(got))
 	}
-	if gm["seed"] != "1" || gm[VersionKey] != gnnsim.Version {
+	if gm["gnnsim.seed"] != "1" || gm[VersionKey] != gnnsim.Version {
 		t.Fatalf("metadata %v", gm)
 	}
 	ents, _ := os.ReadDir(dir)
@@ -115,5 +115,46 @@ func TestWriteStreamEqualsWrite(t *testing.T) {
 	}
 	if _, err := os.Stat(bad); err == nil {
 		t.Error("a failing fill left a file behind")
+	}
+}
+
+// TestCreatedBy: the footer names gnnsim and its version in parquet-mr's
+// form, without parquet-go's empty "(build )" (issue 38 item 15).
+func TestCreatedBy(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "a.parquet")
+	if err := Write(path, []row{{ID: 1}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if got, want := f.Metadata().CreatedBy, "gnnsim version "+gnnsim.Version; got != want {
+		t.Errorf("created_by %q, want %q", got, want)
+	}
+}
+
+// TestMetadataKeysNamespaced: every key-value metadata key is under
+// gnnsim. (issue 38 item 15: search nsga2 and seed000 wrote bare seed,
+// command, problem beside gnnsim.* keys elsewhere).
+func TestMetadataKeysNamespaced(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "a.parquet")
+	meta := map[string]string{"seed": "3", "command": "search nsga2", "gnnsim.spec": "x", "quick": "true", "gnnsim.quick": "false"}
+	if err := Write(path, []row{{ID: 1}}, meta); err != nil {
+		t.Fatal(err)
+	}
+	_, got, err := Read[row](path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"gnnsim.seed": "3", "gnnsim.command": "search nsga2", "gnnsim.spec": "x", "gnnsim.quick": "false", VersionKey: gnnsim.Version}
+	if len(got) != len(want) {
+		t.Errorf("metadata %v, want %v", got, want)
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("metadata %s = %q, want %q (all: %v)", k, got[k], v, got)
+		}
 	}
 }

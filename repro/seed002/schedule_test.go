@@ -252,7 +252,7 @@ func TestScheduleAllPolicies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != 28*60 || meta["k"] != "v" {
+	if len(rows) != 28*60 || meta["gnnsim.k"] != "v" {
 		t.Fatalf("%d record rows (meta %v), want %d", len(rows), meta, 28*60)
 	}
 	// Rows follow the results: run-major, jobs in problem order; the
