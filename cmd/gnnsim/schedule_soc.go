@@ -211,8 +211,8 @@ func runScheduleSoC(cmd *cobra.Command, o *scheduleSoC) error {
 		if err := seed002.WriteSchedule(o.out, &seed002.ScheduleResult{Runs: runs, Mean: mean}, meta); err != nil {
 			return err
 		}
-		title := fmt.Sprintf("%s on %s (%s): times in ps", strings.Join(o.models, ", "), strings.Join(machines, "+"), s.Name())
-		if err := seed002.PlotPolicies(filepath.Join(o.out, "schedule_policies"), title, mean); err != nil {
+		title := fmt.Sprintf("%s on %s (%s), mean of %d seeds", strings.Join(o.models, ", "), strings.Join(machines, "+"), s.Name(), len(o.seeds))
+		if err := seed002.PlotPolicies(filepath.Join(o.out, "schedule_policies"), title, "ps", mean); err != nil {
 			return err
 		}
 	}

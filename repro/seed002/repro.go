@@ -533,7 +533,7 @@ func writeReproFigures(out string, shares []OptimalShare, sres *ScheduleResult, 
 			continue
 		}
 		title := fmt.Sprintf("Scenario %d: %s\n3 accelerators (seq, sp, pp), Pareto arrivals at 85 %%, %s, mean of %d seeds", sc.s, sc.what, jobs, nseeds)
-		if err := PlotPolicies(filepath.Join(out, sc.file), title, sel); err != nil {
+		if err := PlotPolicies(filepath.Join(out, sc.file), title, "cycles", sel); err != nil {
 			return f, err
 		}
 		f.sched[sc.s] = sc.file
