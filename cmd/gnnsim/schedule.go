@@ -248,7 +248,7 @@ seeds, --utilisation above 0, --shape above 1.`,
 					if !s.BaselineFeasible {
 						mark = " ♦"
 					}
-					fmt.Fprintf(w, "  scenario %d mean %-10s %s%s; %.4f x SJF-Truth\n", s.Scenario, s.Metric, s.Words(), mark, s.TruthRatio)
+					fmt.Fprintf(w, "  scenario %d mean %-10s %s%s; %s\n", s.Scenario, s.Metric, s.Words(), mark, s.TruthWords())
 				}
 			}
 			if out != "" {

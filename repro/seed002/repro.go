@@ -418,8 +418,8 @@ func (s *Summary) Highlights() []string {
 		if sp.Scenario != int32(Scenario1) {
 			continue
 		}
-		out = append(out, fmt.Sprintf("scenario 1, mean %-11s %s %.4g cycles, %s, %.4f x SJF-Truth",
-			sp.Metric+":", sp.Policy, sp.Value, sp.Words(), sp.TruthRatio))
+		out = append(out, fmt.Sprintf("scenario 1, mean %-11s %s %.4g cycles, %s, %s",
+			sp.Metric+":", sp.Policy, sp.Value, sp.Words(), sp.TruthWords()))
 	}
 	for _, set := range SpreadSets {
 		var sel []SpreadRow
