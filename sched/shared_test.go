@@ -587,3 +587,57 @@ func BenchmarkSharedRecordsMemory(b *testing.B) {
 		b.ReportMetric(float64(most-first)/(1<<20)/(float64(jobs)/1e6), "growth-MiB/1e6jobs")
 	}
 }
+
+// TestSaturatedCapacity: the capacity load 1 stands for is measured on the
+// SoC: one class on one unit takes exactly its latency a job; more units
+// never lower it; and at a load of 0.85 of it the units are busy well
+// below 99 % (issue 38 item 14: a load of 0.85 against the mean latency
+// over the units kept them busy 99-100 %).
+func TestSaturatedCapacity(t *testing.T) {
+	s, set := xavier(t)
+	ch, err := s.MemoryChannel(set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	capOf := func(machines []string, models []SoCModel) (float64, []JobClass) {
+		cls, _, err := SoCClasses(s, set, machines, models)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := SaturatedJobPS(cls, machines, len(s.Units()), ch, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c, cls
+	}
+	one := []SoCModel{{Model: zoo(t, "googlenet")}}
+	gpu, cls := capOf([]string{"gpu"}, one)
+	if want := float64(cls[0].AlonePS(0)); gpu != want {
+		t.Errorf("googlenet on the GPU alone: %g ps a job at saturation, latency %g", gpu, want)
+	}
+	both, _ := capOf([]string{"gpu", "dla"}, one)
+	if both > gpu {
+		t.Errorf("GPU+DLA: %g ps a job, slower than the GPU alone (%g)", both, gpu)
+	}
+	mix := heteroModels(t)
+	capPS, _ := capOf([]string{"gpu", "dla"}, mix)
+	sp := sharedOn(t, []string{"gpu", "dla"}, mix, func(cls []JobClass) []SharedJob {
+		jobs, err := GenerateShared(cls, SharedArrivals{Process: "poisson", Utilisation: 0.85, Jobs: 3000, CapacityPS: capPS}, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return jobs
+	})
+	res, err := RunShared(sp, EFT(), Options{Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := res.Metrics()
+	var busy float64
+	for _, u := range m.Utilisation {
+		busy += u / float64(len(m.Utilisation))
+	}
+	if busy > 0.95 || busy < 0.5 {
+		t.Errorf("load 0.85 of the measured capacity: units busy %.1f %% on average", 100*busy)
+	}
+}

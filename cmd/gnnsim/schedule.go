@@ -93,12 +93,16 @@ unit, at --dvfs) are priced once.
 
 Arrivals: poisson, bursty (or pareto: Pareto gaps of --shape), lomax or
 periodic (camera frames, a fixed gap), with the mean gap set so the jobs
-offer --utilisation (each job counted at its contention-free latency
-averaged over the machines); --jobs (default 1,000) per seed; each seed draws
+offer --utilisation of the SoC's measured capacity: load 1 is as many jobs
+a second as the SoC completes when 2,000 jobs of the mix queue up at once
+(EFT, memory contention included; printed, and kept in the tables'
+gnnsim.capacity_jobs_per_s), so 0.85 leaves the units idle about 15 % of
+the time; --jobs (default 1,000) per seed; each seed draws
 its own trace, and seeds run one after another (--workers is the Omega
 path's). Or a CSV trace to replay: columns job_id, arrival_ps
 (integer ps from the origin) and model (an entry of --job-models). Policies:
-Random, FCFS, LIFO, SJF-Nodes, SJF-Edges (the model's input nodes / edges),
+Random, FCFS, LIFO, SJF-Nodes, SJF-Edges (the model's input nodes / edges;
+a CNN has no edges, so among CNN jobs SJF-Edges is FCFS),
 SJF-Truth (least contention-free latency over (job, free unit) pairs) and EFT
 (earliest finish time: a job goes, on arrival, to the unit where it would
 finish first given its latency there and the work already queued for that

@@ -140,6 +140,14 @@ func runScheduleSoC(cmd *cobra.Command, o *scheduleSoC) error {
 			return fmt.Errorf("--arrivals: %w", err)
 		}
 	}
+	// Load 1 is the SoC's measured capacity for the mix (a burst of jobs
+	// under EFT, memory contention included), the same for every seed.
+	var capPS float64
+	if replay == nil {
+		if capPS, err = sched.SaturatedJobPS(classes, machines, len(s.Units()), ch, o.seeds[0]); err != nil {
+			return fmt.Errorf("--utilisation: measuring the SoC's capacity: %w", err)
+		}
+	}
 	var runs []sched.Metrics
 	slow := map[string][]float64{}
 	var sp *sched.SharedProblem
@@ -149,7 +157,7 @@ func runScheduleSoC(cmd *cobra.Command, o *scheduleSoC) error {
 		for _, seed := range o.seeds {
 			jobs := replay
 			if jobs == nil {
-				a := sched.SharedArrivals{Process: process, Shape: o.shape, Utilisation: o.util, Jobs: o.jobs}
+				a := sched.SharedArrivals{Process: process, Shape: o.shape, Utilisation: o.util, Jobs: o.jobs, CapacityPS: capPS}
 				if jobs, err = sched.GenerateShared(classes, a, seed); err != nil {
 					return err
 				}
@@ -182,6 +190,9 @@ func runScheduleSoC(cmd *cobra.Command, o *scheduleSoC) error {
 		return nil
 	}
 	meta := socScheduleMeta(cmd, o, s, set, pols)
+	if capPS > 0 {
+		meta["gnnsim.capacity_jobs_per_s"] = strconv.FormatFloat(1e12/capPS, 'g', -1, 64)
+	}
 	if o.out == "" {
 		if err := runAll(func(*sched.SharedProblem, *sched.Result) error { return nil }); err != nil {
 			return err
@@ -224,7 +235,7 @@ func runScheduleSoC(cmd *cobra.Command, o *scheduleSoC) error {
 	}
 	src := o.arrivals
 	if replay == nil {
-		src = fmt.Sprintf("%s arrivals at %.3g load", process, o.util)
+		src = fmt.Sprintf("%s arrivals at %.3g load: %.4g of the SoC's %.4g jobs/s", process, o.util, o.util*1e12/capPS, 1e12/capPS)
 	}
 	fmt.Fprintf(w, "%d jobs (%s) of %s on %s of %s (%s); seeds %v\n", len(sp.Jobs()), src, strings.Join(o.models, ", "),
 		strings.Join(machines, ", "), s.Name(), s.DVFS(set), o.seeds)
