@@ -140,7 +140,16 @@ func (u Unit) RunMapping(w hw.Work, cfg dataflow.Config) (hw.Cost, error) {
 		}
 		total = total.Add(r.Cost(u.hw.ClockHz))
 	}
-	return total, nil
+	return total, u.checkRange(total, w)
+}
+
+// checkRange refuses a total whose sums saturated (hw.CheckCount). The
+// names are formatted only on error: this runs on every evaluation.
+func (u Unit) checkRange(c hw.Cost, w hw.Work) error {
+	if err := c.CheckRange("total", "fewer or narrower layers, or a smaller graph"); err != nil {
+		return fmt.Errorf("accel: %s: work %q: %w", u.name, w.Block.Name, err)
+	}
+	return nil
 }
 
 // resolveFor resolves cfg's recipe for a layer of dimensions d.
@@ -177,5 +186,5 @@ func (u Unit) Run(w hw.Work) (hw.Cost, error) {
 		}
 		total = total.Add(rs[best].Cost(u.hw.ClockHz))
 	}
-	return total, nil
+	return total, u.checkRange(total, w)
 }

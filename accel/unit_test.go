@@ -189,3 +189,35 @@ func TestUnitConformance(t *testing.T) {
 		hwtest.Conformance(t, newUnit(t, DefaultHW(), o.opts), works)
 	}
 }
+
+// TestRunSaturationIsAnError: a stack whose summed cost does not fit in 64
+// bits is an error, never a clamped number (issue 38 item 6).
+func TestRunSaturationIsAnError(t *testing.T) {
+	u, err := NewUnit(DefaultHW(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := ring(t, 1<<18) // 2^58 MACs a layer: 9 layers pass 2^61
+	for _, tc := range []struct {
+		layers int
+		ok     bool
+	}{{2, true}, {9, false}} {
+		ls := make([]workload.Layer, tc.layers)
+		for i := range ls {
+			ls[i] = workload.Layer{Kind: workload.GCN, F: 1 << 20, G: 1 << 20}
+		}
+		w := hw.GraphWork(g, ls...)
+		p, err := Prepare(g, ls[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfgs, err := p.Configs(DefaultHW())
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := u.RunMapping(w, cfgs[0]) // one mapping: Run tries 24 a layer
+		if tc.ok != (err == nil) || err != nil && !strings.Contains(err.Error(), "64 bits") {
+			t.Errorf("%d layers: %+v, %v; want ok %v", tc.layers, c, err, tc.ok)
+		}
+	}
+}

@@ -34,6 +34,33 @@ func omegaKind() UnitKind {
 type omegaTable struct {
 	RowTable[LayerRunRow]
 	layered bool
+	counts  map[string]int // Concat's count of the best configurations
+}
+
+// Concat writes the rows of parts as one file (Table.Concat) and counts
+// their best configurations (Best) part by part: a case's rows, those of
+// one graph, never span two parts.
+func (t *omegaTable) Concat(path string, meta map[string]string, parts []string) error {
+	t.counts = map[string]int{}
+	read := func(p string) ([]LayerRunRow, error) {
+		rows, _, err := readRuns(p)
+		if err == nil {
+			addBest(rows, t.counts)
+		}
+		return rows, err
+	}
+	if t.layered {
+		return concatParts(path, meta, parts, read)
+	}
+	var plain []RunRow
+	return concatParts(path, meta, parts, func(p string) ([]RunRow, error) {
+		rows, err := read(p)
+		plain = plain[:0]
+		for i := range rows {
+			plain = append(plain, rows[i].RunRow)
+		}
+		return plain, err
+	})
 }
 
 // WriteFile writes the rows, with the layer column only for a layers: sweep.
@@ -63,7 +90,12 @@ func (t *omegaTable) ReadFile(path string) error {
 }
 
 // Best counts the optimal configurations of the table's cases.
-func (t *omegaTable) Best() []Count { return bestCounts(t.Rows) }
+func (t *omegaTable) Best() []Count {
+	if t.counts != nil {
+		return sortCounts(t.counts)
+	}
+	return bestCounts(t.Rows)
+}
 
 // omega evaluates graphs on the accelerator model: the hardware points,
 // configurations, layer kinds and mode of a spec.

@@ -124,6 +124,9 @@ func (p *Plan) Run(ctx context.Context, dir string, opt Options) (*Summary, erro
 		return nil, err
 	}
 	defer lk.unlock()
+	if err := checkOwner(dir, p.Spec.Hash()); err != nil {
+		return nil, err
+	}
 	if err := p.initDir(dir); err != nil {
 		return nil, err
 	}
@@ -225,7 +228,7 @@ func (p *Plan) scanParts(ctx context.Context, pd string, sum *Summary) ([]bool, 
 		}
 		ok := true
 		for _, f := range fs {
-			if err := pqio.CheckFile(filepath.Join(pd, f)); err != nil {
+			if err := p.checkPart(filepath.Join(pd, f), c); err != nil {
 				ok = false
 				sum.Removed = append(sum.Removed, filepath.Join(pd, f))
 			}
@@ -239,6 +242,57 @@ func (p *Plan) scanParts(ctx context.Context, pd string, sum *Summary) ([]bool, 
 		done[c] = true
 	}
 	return done, nil
+}
+
+// checkOwner refuses a directory that holds the sweep of another spec
+// (its manifest names another spec hash): the final tables of two specs
+// would replace each other's, graphs.parquet of one beside runs.parquet of
+// the other. A directory belongs to the first spec run into it; another
+// spec needs another directory, or this one deleted.
+func checkOwner(dir, hash string) error {
+	data, err := boundedio.ReadFile(filepath.Join(dir, ManifestFile), boundedio.Manifest)
+	if err != nil { // none: a merge's output holds spec.yaml alone, or nothing yet
+		spec, err := boundedio.ReadFile(filepath.Join(dir, SpecFile), boundedio.Spec)
+		if err != nil {
+			return nil
+		}
+		s, err := ParseSpec(spec)
+		if err == nil && s.Hash() == hash {
+			return nil
+		}
+		return fmt.Errorf("bench: %s holds the tables of another spec (%s): write to another directory, or delete that one to replace it", dir, filepath.Join(dir, SpecFile))
+	}
+	var m manifest
+	if json.Unmarshal(data, &m) != nil || m.SpecHash == "" {
+		return fmt.Errorf("bench: %s is not a manifest of gnnsim sweep: write to another directory, or delete it", filepath.Join(dir, ManifestFile))
+	}
+	if m.SpecHash != hash {
+		return fmt.Errorf("bench: %s holds the sweep of another spec (%s in %s, this one is %s): write to another directory, or delete that one to replace it",
+			dir, m.SpecHash, ManifestFile, hash)
+	}
+	return nil
+}
+
+// checkPart reports a part file that is not a complete Parquet file, or
+// that another chunk or spec wrote (its gnnsim.chunk and gnnsim.spec_hash
+// metadata): a part copied over another must be recomputed, not trusted.
+func (p *Plan) checkPart(path string, c int) error {
+	f, err := pqio.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	meta := f.Meta()
+	if got := meta["gnnsim.chunk"]; got != strconv.Itoa(c) {
+		return fmt.Errorf("bench: %s holds chunk %q, not %d", path, got, c)
+	}
+	if got := meta["gnnsim.spec_hash"]; got != p.Spec.Hash() {
+		return fmt.Errorf("bench: %s was written for spec %q, not %s", path, got, p.Spec.Hash())
+	}
+	if lo, hi := p.chunkRange(c); p.points && f.NumRows() < int64(hi-lo) {
+		return fmt.Errorf("bench: %s holds %d rows, chunk %d has %d points", path, f.NumRows(), c, hi-lo)
+	}
+	return nil
 }
 
 func orDiscard(w io.Writer) io.Writer {
@@ -331,14 +385,13 @@ func (p *Plan) runChunk(ctx context.Context, pd string, c int, prog *Progress) e
 
 // assemble joins the part files of every chunk, found in any of dirs, into
 // the final tables in out. The result depends only on the parts' contents,
-// so sharded-and-merged sweeps equal unsharded ones byte for byte.
+// so sharded-and-merged sweeps equal unsharded ones byte for byte. The
+// runs table is streamed part by part (Table.Concat), so memory does not
+// grow with the sweep; the graphs of a graph sweep are held.
 func (p *Plan) assemble(ctx context.Context, dirs []string, out string, sum *Summary) error {
-	runs := p.kind.Table(p.Spec)
-	if g, ok := runs.(interface{ Grow(int) }); ok && p.points {
-		g.Grow(p.total) // at least a row per point
-	}
-	var allGraphs []*graphs.Graph
-	for c := range p.NumChunks() {
+	parts := make([]string, p.NumChunks())
+	var rows int64
+	for c := range parts {
 		if ctx.Err() != nil {
 			return interrupted(ctx)
 		}
@@ -352,30 +405,35 @@ func (p *Plan) assemble(ctx context.Context, dirs []string, out string, sum *Sum
 		if d == "" {
 			return fmt.Errorf("bench: chunk %d of %d is missing from %s", c, p.NumChunks(), strings.Join(dirs, ", "))
 		}
-		if err := runs.ReadFile(p.partPath(d, "runs", c)); err != nil {
-			return damagedPart(p.partPath(d, "runs", c), err)
-		}
-		if p.points {
-			continue
-		}
-		gs, _, err := graphs.ReadSet(p.partPath(d, "graphs", c))
+		parts[c] = p.partPath(d, "runs", c)
+		n, err := partRows(parts[c])
 		if err != nil {
-			return damagedPart(p.partPath(d, "graphs", c), err)
+			return damagedPart(parts[c], err)
 		}
-		allGraphs = append(allGraphs, gs...)
+		rows += n
 	}
+	if p.points && rows < int64(p.total) {
+		return fmt.Errorf("bench: parts hold %d rows, the spec %d design points", rows, p.total)
+	}
+	runs := p.kind.Table(p.Spec)
 	if p.points {
-		if runs.Len() < p.total {
-			return fmt.Errorf("bench: parts hold %d rows, the spec %d design points", runs.Len(), p.total)
+		if err := runs.Concat(filepath.Join(out, RunsFile), p.meta(), parts); err != nil {
+			return err
 		}
+		sum.Points, sum.Runs, sum.Complete = p.total, int(rows), true
+		return nil
+	}
+	var allGraphs []*graphs.Graph
+	for c := range parts {
 		if ctx.Err() != nil {
 			return interrupted(ctx)
 		}
-		if err := runs.WriteFile(filepath.Join(out, RunsFile), p.meta()); err != nil {
-			return err
+		gp := filepath.Join(filepath.Dir(parts[c]), fmt.Sprintf("graphs-%06d.parquet", c))
+		gs, _, err := graphs.ReadSet(gp)
+		if err != nil {
+			return damagedPart(gp, err)
 		}
-		sum.Points, sum.Runs, sum.Complete = p.total, runs.Len(), true
-		return nil
+		allGraphs = append(allGraphs, gs...)
 	}
 	if len(allGraphs) != p.total {
 		return fmt.Errorf("bench: parts hold %d graphs, the spec %d", len(allGraphs), p.total)
@@ -387,14 +445,25 @@ func (p *Plan) assemble(ctx context.Context, dirs []string, out string, sum *Sum
 	if err := graphs.WriteSet(filepath.Join(out, GraphsFile), allGraphs, meta); err != nil {
 		return fmt.Errorf("bench: %w", err)
 	}
-	if err := runs.WriteFile(filepath.Join(out, RunsFile), meta); err != nil {
+	allGraphs = nil
+	if err := runs.Concat(filepath.Join(out, RunsFile), meta, parts); err != nil {
 		return err
 	}
-	sum.Graphs, sum.Runs, sum.Complete = len(allGraphs), runs.Len(), true
+	sum.Graphs, sum.Runs, sum.Complete = p.total, int(rows), true
 	if b, ok := runs.(interface{ Best() []Count }); ok {
 		sum.Best = b.Best()
 	}
 	return nil
+}
+
+// partRows returns the rows a part file's footer declares.
+func partRows(path string) (int64, error) {
+	f, err := pqio.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	return f.NumRows(), nil
 }
 
 // damagedPart is the error of a part file that cannot be read: it names the
@@ -408,12 +477,18 @@ func damagedPart(path string, err error) error {
 // order, which is the canonical configuration order). Counts are sorted by
 // decreasing count, then name.
 func bestCounts(rows []LayerRunRow) []Count {
+	counts := map[string]int{}
+	addBest(rows, counts)
+	return sortCounts(counts)
+}
+
+// addBest adds the fastest configuration of each case of rows to counts.
+func addBest(rows []LayerRunRow, counts map[string]int) {
 	type key struct {
 		id, f, g  int64
 		layer, hw string
 	}
 	keyOf := func(r *LayerRunRow) key { return key{r.GraphID, r.F, r.G, r.Layer, r.Hardware} }
-	counts := map[string]int{}
 	for i := 0; i < len(rows); {
 		k := keyOf(&rows[i])
 		best := i
@@ -426,6 +501,10 @@ func bestCounts(rows []LayerRunRow) []Count {
 		counts[rows[best].Config]++
 		i = j
 	}
+}
+
+// sortCounts lists counts by decreasing count, then name.
+func sortCounts(counts map[string]int) []Count {
 	out := make([]Count, 0, len(counts))
 	for c, n := range counts {
 		out = append(out, Count{c, n})
@@ -484,6 +563,9 @@ func Merge(dirs []string, out string) (*Summary, error) {
 		return nil, err
 	}
 	defer lk.unlock()
+	if err := checkOwner(out, spec.Hash()); err != nil {
+		return nil, err
+	}
 	for _, f := range []string{GraphsFile, RunsFile, SpecFile} {
 		atomicfile.RemoveStale(filepath.Join(out, f))
 	}

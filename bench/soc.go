@@ -323,19 +323,27 @@ type socSweep struct {
 	gpu, dla int
 }
 
-// socModel is one (model, graph op) of the sweep with its mappings.
+// socModel is one (model, graph op) of the sweep with its mappings. They
+// are kept compact, a byte per segment and a label, and their text and
+// counts are made per row: a sweep of 10^6 random mappings holds about
+// 60 MB of them, not the 1.2 GB whole soc.Mappings and texts took.
 type socModel struct {
 	name, op string
 	segs     []soc.Segment
-	maps     []socMap
+	units    []uint8  // mapping k's unit per segment at [k*n, (k+1)*n)
+	labels   []string // mapping k's row label
 }
 
-// socMap is one mapping of a model: its row label, text and segment
-// counts per unit.
-type socMap struct {
-	name, text string
-	m          soc.Mapping
-	counts     []int64
+// numMaps returns the number of mappings of md.
+func (md *socModel) numMaps() int { return len(md.labels) }
+
+// mapping returns mapping k of md, its units in buf (len(md.segs) long).
+func (md *socModel) mapping(k int, g soc.Granularity, buf []int) soc.Mapping {
+	n := len(md.segs)
+	for s, u := range md.units[k*n : (k+1)*n] {
+		buf[s] = int(u)
+	}
+	return soc.Mapping{Granularity: g, Units: buf[:n:n]}
 }
 
 // newSocSweep loads the SoC, builds every model and mapping and checks
@@ -350,6 +358,9 @@ func newSocSweep(s *Spec) (Evaluator, error) {
 	g, _ := soc.ParseGranularity(c.Granularity) // checked by socPoints
 	e := &socSweep{soc: chip, gran: g, units: chip.Units(), nGrid: 1}
 	e.gpu, e.dla = unitCol(e.units, "gpu"), unitCol(e.units, "dla")
+	if len(e.units) > 256 {
+		return nil, specErr("soc", "%s has %d units; a soc sweep takes up to 256", chip.Name(), len(e.units))
+	}
 	for i, name := range c.PowerModes {
 		m, err := chip.PowerMode(strings.TrimSpace(name))
 		if err != nil {
@@ -424,7 +435,7 @@ func newSocSweep(s *Spec) (Evaluator, error) {
 			e.models = append(e.models, md)
 		}
 	}
-	e.nMap = len(e.models[0].maps)
+	e.nMap = e.models[0].numMaps()
 	return e, nil
 }
 
@@ -458,11 +469,10 @@ func (e *socSweep) mappings(c *SocSpec, md *socModel) error {
 			if err := ev.EvaluateAt(&res, m, top); err != nil {
 				return specErr(key, "model %s: %v", md.name, err)
 			}
-			mp := socMap{name: name, text: e.soc.FormatMapping(m), m: m, counts: make([]int64, len(e.units))}
 			for _, u := range m.Units {
-				mp.counts[u]++
+				md.units = append(md.units, uint8(u)) // newSocSweep: < 256 units
 			}
-			md.maps = append(md.maps, mp)
+			md.labels = append(md.labels, name)
 			return nil
 		}
 		if r := entry.Random; r != nil {
@@ -584,6 +594,8 @@ type socTable struct {
 	evKey  [2]int // (model, setting) of ev
 	res    soc.Result
 	slab   []float64 // backs the rows' busy_ms lists
+	counts []int64   // backs the rows' unit_segments lists
+	units  []int     // the mapping being evaluated
 }
 
 // Evaluate appends the row of point c.ID.
@@ -625,10 +637,14 @@ func (e *socSweep) Evaluate(t Table, c Case) error {
 		}
 		st.ev, st.evKey = ev, [2]int{mi, si}
 	}
-	mp := &md.maps[ki]
+	if len(st.units) < len(md.segs) {
+		st.units = make([]int, len(md.segs))
+	}
+	m := md.mapping(ki, e.gran, st.units)
+	label := md.labels[ki]
 	r := &st.res
-	if err := st.ev.EvaluateAt(r, mp.m, st.set); err != nil {
-		return fmt.Errorf("bench: soc point %d (%s, %s, %s): %w", c.ID, md.name, mp.name, st.dvfs, err)
+	if err := st.ev.EvaluateAt(r, m, st.set); err != nil {
+		return fmt.Errorf("bench: soc point %d (%s, %s, %s): %w", c.ID, md.name, label, st.dvfs, err)
 	}
 	nu := len(e.units)
 	if len(st.slab) < nu {
@@ -639,17 +655,25 @@ func (e *socSweep) Evaluate(t Table, c Case) error {
 	for i, b := range r.BusyPS {
 		busy[i] = float64(b) * 1e-9
 	}
+	if len(st.counts) < nu {
+		st.counts = make([]int64, max(4096, nu))
+	}
+	counts := st.counts[:nu:nu]
+	st.counts = st.counts[nu:]
+	for _, u := range m.Units {
+		counts[u]++
+	}
 	row := SocRow{PointID: int64(c.ID), Model: md.name, GraphOp: md.op, SoC: e.soc.Name(), Granularity: e.gran.String(),
-		Segments: int64(len(md.segs)), MappingName: mp.name, Mapping: mp.text, Transitions: int64(r.Transitions),
+		Segments: int64(len(md.segs)), MappingName: label, Mapping: e.soc.FormatMapping(m), Transitions: int64(r.Transitions),
 		PowerMode: st.mode, DVFS: st.dvfs, GPUHz: st.hz[0], DLAHz: st.hz[1], EMCHz: st.hz[2], CPUHz: st.hz[3],
 		LatencyMS: r.LatencyMS(), EnergyMJ: r.EnergyMJ(), PowerW: r.PowerW(), TransferMS: float64(r.TransferPS) * 1e-9,
 		DRAMBytes: r.DRAMBytes, PlatformMJ: r.PlatformPJ * 1e-9,
-		Units: e.units, UnitSegments: mp.counts, UnitHz: st.unitHz, BusyMS: busy}
+		Units: e.units, UnitSegments: counts, UnitHz: st.unitHz, BusyMS: busy}
 	if e.gpu >= 0 {
-		row.GPUSegments, row.GPUBusyMS = mp.counts[e.gpu], busy[e.gpu]
+		row.GPUSegments, row.GPUBusyMS = counts[e.gpu], busy[e.gpu]
 	}
 	if e.dla >= 0 {
-		row.DLASegments, row.DLABusyMS = mp.counts[e.dla], busy[e.dla]
+		row.DLASegments, row.DLABusyMS = counts[e.dla], busy[e.dla]
 	}
 	st.Rows = append(st.Rows, row)
 	return nil

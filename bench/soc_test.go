@@ -286,11 +286,13 @@ func TestSocRandomMappings(t *testing.T) {
 		p := mustPlan(t, "unit: soc\nsoc: {models: [pvig-ti], granularity: layer, mappings: [{random: {count: 5, seed: "+seed+"}}]}\n")
 		e := p.eval.(*socSweep)
 		var out []string
-		for _, m := range e.models[0].maps {
-			if len(m.m.Units) != len(e.models[0].segs) {
-				t.Fatalf("mapping of %d entries for %d segments", len(m.m.Units), len(e.models[0].segs))
+		md := &e.models[0]
+		for k := range md.numMaps() {
+			m := md.mapping(k, e.gran, make([]int, len(md.segs)))
+			if len(m.Units) != len(md.segs) {
+				t.Fatalf("mapping of %d entries for %d segments", len(m.Units), len(md.segs))
 			}
-			out = append(out, m.text)
+			out = append(out, e.soc.FormatMapping(m))
 		}
 		return out
 	}

@@ -74,6 +74,11 @@ type Table interface {
 	WriteFile(path string, meta map[string]string) error
 	// ReadFile appends the rows of a file written by WriteFile.
 	ReadFile(path string) error
+	// Concat writes the rows of the part files (written by WriteFile), in
+	// order, as one file at path (atomically), holding one part's rows at
+	// a time: the final table of a sweep of any size in bounded memory.
+	// The file equals WriteFile's of all the rows, byte for byte.
+	Concat(path string, meta map[string]string, parts []string) error
 }
 
 // RowTable is the Table of rows of type R, a struct with parquet tags.
@@ -105,6 +110,41 @@ func (t *RowTable[R]) ReadFile(path string) error {
 // Grow makes room for n more rows: assembling a large table from its
 // parts then copies each row once.
 func (t *RowTable[R]) Grow(n int) { t.Rows = slices.Grow(t.Rows, n) }
+
+// Concat writes the rows of parts as one file at path (Table.Concat).
+func (t *RowTable[R]) Concat(path string, meta map[string]string, parts []string) error {
+	return concatParts(path, meta, parts, func(p string) ([]R, error) {
+		rows, _, err := pqio.Read[R](p)
+		return rows, err
+	})
+}
+
+// concatParts streams the rows read from each part into one file at path.
+// A part that cannot be read fails the write (nothing is written at path)
+// naming the part.
+func concatParts[R any](path string, meta map[string]string, parts []string, read func(string) ([]R, error)) error {
+	var partErr error
+	err := pqio.WriteStream(path, meta, func(w *pqio.Writer[R]) error {
+		for _, p := range parts {
+			rows, err := read(p)
+			if err != nil {
+				partErr = damagedPart(p, err)
+				return partErr
+			}
+			if err := w.Write(rows); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if partErr != nil {
+		return partErr
+	}
+	if err != nil {
+		return fmt.Errorf("bench: %w", err)
+	}
+	return nil
+}
 
 func (t *RowTable[R]) rowTable() *RowTable[R] { return t }
 

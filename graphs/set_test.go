@@ -60,7 +60,7 @@ func TestSetRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if gm["generator"] != "test" || gm["seed"] != "21" || gm[pqio.VersionKey] == "" {
+	if gm["gnnsim.generator"] != "test" || gm["gnnsim.seed"] != "21" || gm[pqio.VersionKey] == "" {
 		t.Errorf("metadata %v", gm)
 	}
 	if len(got) != len(gs) {
@@ -76,7 +76,7 @@ func TestSetRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fm["seed"] != "21" || len(es) != len(gs) {
+	if fm["gnnsim.seed"] != "21" || len(es) != len(gs) {
 		t.Fatalf("ReadSetFeatures: %d entries, meta %v", len(es), fm)
 	}
 	for i, e := range es {

@@ -119,6 +119,37 @@ func CheckCount(quantity string, v int64, how string) error {
 	return nil
 }
 
+// CheckRange reports an error naming who and the first field of c that
+// reached the saturation range (CheckCount): time, cycles, off-chip bytes
+// or MACs. Units call it on the cost they return, so a sum clamped at
+// MaxInt64 is never reported as a number. how says what to rescale.
+func (c Cost) CheckRange(who, how string) error {
+	for _, f := range [...]struct {
+		name string
+		v    int64
+	}{{"latency (ps)", c.TimePS}, {"cycles", c.Cycles}, {"off-chip bytes", c.DRAMBytes}, {"MACs", c.MACs}} {
+		if err := CheckCount(f.name, f.v, how); err != nil {
+			return fmt.Errorf("%s: %w", who, err)
+		}
+	}
+	return nil
+}
+
+// MSToPS converts a time in ms (a budget, an interval) to ps, rounding up
+// so that a positive time never becomes 0 (which budgets and intervals
+// read as "none"), and saturating at MaxInt64. NaN and negative times give
+// 0: callers refuse them first.
+func MSToPS(ms float64) int64 {
+	ps := math.Ceil(ms * 1e9)
+	switch {
+	case !(ps > 0):
+		return 0
+	case ps >= math.MaxInt64:
+		return math.MaxInt64
+	}
+	return int64(ps)
+}
+
 // SatAdd adds two non-negative counts, saturating at MaxInt64 rather than
 // wrapping: a cost too large to count must never look small.
 func SatAdd(a, b int64) int64 {

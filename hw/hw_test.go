@@ -2,6 +2,7 @@ package hw_test
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"gnnsim/hw"
@@ -54,5 +55,39 @@ func TestResourcesWithin(t *testing.T) {
 	}
 	if ok, _ := (hw.Resources{LUT: 9000, DSP: 10, FF: 1 << 40}).Within(budget); !ok {
 		t.Error("unconstrained FF should not count")
+	}
+}
+
+// TestMSToPS: a positive time never rounds to 0 (which reads as "none").
+func TestMSToPS(t *testing.T) {
+	for _, tc := range []struct {
+		ms   float64
+		want int64
+	}{
+		{0, 0}, {-1, 0}, {math.NaN(), 0}, {1e-15, 1}, {1e-12, 1}, {1e-9, 1}, {1.5e-9, 2}, {1, 1e9}, {0.8, 800_000_000},
+		{1e300, math.MaxInt64}, {math.Inf(1), math.MaxInt64},
+	} {
+		if got := hw.MSToPS(tc.ms); got != tc.want {
+			t.Errorf("MSToPS(%g) = %d, want %d", tc.ms, got, tc.want)
+		}
+	}
+}
+
+// TestCostCheckRange names the first saturated field of a cost.
+func TestCostCheckRange(t *testing.T) {
+	for _, tc := range []struct {
+		c    hw.Cost
+		want string // "" for no error
+	}{
+		{hw.Cost{TimePS: 1e18, Cycles: 1e18, DRAMBytes: 1e18, MACs: 1e18}, ""},
+		{hw.Cost{TimePS: hw.MaxTimePS}, "latency (ps)"},
+		{hw.Cost{Cycles: math.MaxInt64}, "cycles"},
+		{hw.Cost{DRAMBytes: -1}, "off-chip bytes"},
+		{hw.Cost{MACs: math.MaxInt64}, "MACs"},
+	} {
+		err := tc.c.CheckRange("unit", "smaller")
+		if (err == nil) != (tc.want == "") || err != nil && !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: %v, want %q", tc.c, err, tc.want)
+		}
 	}
 }

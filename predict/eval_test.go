@@ -113,7 +113,7 @@ func TestEvalRowJSONAndParquet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(back, rows) || meta["k"] != "v" {
+	if !slices.Equal(back, rows) || meta["gnnsim.k"] != "v" {
 		t.Fatalf("read back %+v (meta %v), wrote %+v", back, meta, rows)
 	}
 }

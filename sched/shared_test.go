@@ -6,7 +6,10 @@ import (
 	"flag"
 	"math"
 	"os"
+	"path/filepath"
+	"runtime"
 	"slices"
+	"strconv"
 	"testing"
 
 	"gnnsim/hw"
@@ -536,5 +539,105 @@ func TestRunSharedAllocations(t *testing.T) {
 	t.Logf("allocations of three runs: %v at 200 jobs, %v at 2,000", counts[200], counts[2000])
 	if counts[2000]-counts[200] > 10 {
 		t.Errorf("allocations grow with the jobs: %v at 200, %v at 2,000", counts[200], counts[2000])
+	}
+}
+
+// BenchmarkSharedRecordsMemory streams the job records of runs of the
+// 100,000-job trace of mixProblem100k (GNNSIM_BENCH_RUNS runs, default 8)
+// into one schedule_records.parquet and reports the peak Go heap per 10^6
+// job records written: it must not grow with the runs (issue 38 item 2:
+// every record was kept, about 325 B each, and 16 runs of 10^6 jobs died
+// out of memory).
+func BenchmarkSharedRecordsMemory(b *testing.B) {
+	sp := mixProblem100k(b)
+	runs := 8
+	if v, err := strconv.Atoi(os.Getenv("GNNSIM_BENCH_RUNS")); err == nil && v > 0 {
+		runs = v
+	}
+	path := filepath.Join(b.TempDir(), "records.parquet")
+	for b.Loop() {
+		var ms runtime.MemStats
+		var first, most uint64 // live heap after the first run, and the most after any
+		jobs := 0
+		err := StreamSharedRecords(path, nil, func(add func(*SharedProblem, *Result) error) error {
+			for k := range runs {
+				res, err := RunShared(sp, FCFS(), Options{Seed: uint64(k + 1)})
+				if err != nil {
+					return err
+				}
+				if err := add(sp, res); err != nil {
+					return err
+				}
+				jobs += len(res.Records)
+				res = nil
+				runtime.GC() // live heap after each run: what the stream holds
+				runtime.ReadMemStats(&ms)
+				if k == 0 {
+					first = ms.HeapAlloc
+				}
+				most = max(most, ms.HeapAlloc)
+			}
+			return nil
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(jobs)/1e6, "Mjobs")
+		b.ReportMetric(float64(most)/(1<<20), "live-MiB-max")
+		b.ReportMetric(float64(most-first)/(1<<20)/(float64(jobs)/1e6), "growth-MiB/1e6jobs")
+	}
+}
+
+// TestSaturatedCapacity: the capacity load 1 stands for is measured on the
+// SoC: one class on one unit takes exactly its latency a job; more units
+// never lower it; and at a load of 0.85 of it the units are busy well
+// below 99 % (issue 38 item 14: a load of 0.85 against the mean latency
+// over the units kept them busy 99-100 %).
+func TestSaturatedCapacity(t *testing.T) {
+	s, set := xavier(t)
+	ch, err := s.MemoryChannel(set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	capOf := func(machines []string, models []SoCModel) (float64, []JobClass) {
+		cls, _, err := SoCClasses(s, set, machines, models)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := SaturatedJobPS(cls, machines, len(s.Units()), ch, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c, cls
+	}
+	one := []SoCModel{{Model: zoo(t, "googlenet")}}
+	gpu, cls := capOf([]string{"gpu"}, one)
+	if want := float64(cls[0].AlonePS(0)); gpu != want {
+		t.Errorf("googlenet on the GPU alone: %g ps a job at saturation, latency %g", gpu, want)
+	}
+	both, _ := capOf([]string{"gpu", "dla"}, one)
+	if both > gpu {
+		t.Errorf("GPU+DLA: %g ps a job, slower than the GPU alone (%g)", both, gpu)
+	}
+	mix := heteroModels(t)
+	capPS, _ := capOf([]string{"gpu", "dla"}, mix)
+	sp := sharedOn(t, []string{"gpu", "dla"}, mix, func(cls []JobClass) []SharedJob {
+		jobs, err := GenerateShared(cls, SharedArrivals{Process: "poisson", Utilisation: 0.85, Jobs: 3000, CapacityPS: capPS}, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return jobs
+	})
+	res, err := RunShared(sp, EFT(), Options{Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := res.Metrics()
+	var busy float64
+	for _, u := range m.Utilisation {
+		busy += u / float64(len(m.Utilisation))
+	}
+	if busy > 0.95 || busy < 0.5 {
+		t.Errorf("load 0.85 of the measured capacity: units busy %.1f %% on average", 100*busy)
 	}
 }

@@ -25,33 +25,41 @@ type SharedRecordRow struct {
 	Slowdown float64 `parquet:"slowdown"`
 }
 
-// SharedRecordRows flattens shared runs, runs in order, jobs in problem
-// order within a run.
-func SharedRecordRows(sp *SharedProblem, results []*Result) []SharedRecordRow {
-	total := 0
-	for _, r := range results {
-		total += len(r.Records)
-	}
-	rows := make([]SharedRecordRow, 0, total)
+// AppendSharedRecordRows appends the rows of run r, jobs in problem order,
+// to dst.
+func AppendSharedRecordRows(dst []SharedRecordRow, sp *SharedProblem, r *Result) []SharedRecordRow {
 	jobs, machines := sp.Jobs(), sp.Machines()
-	for _, r := range results {
-		for i := range r.Records {
-			rec := &r.Records[i]
-			rows = append(rows, SharedRecordRow{
-				Policy: r.Policy.Name, Seed: int64(r.Seed), JobID: jobs[rec.Job].ID,
-				Model: sp.classes[sp.class[rec.Job]].Name, Machine: machines[rec.Machine].Name,
-				Arrival: rec.Arrival, Start: rec.Start, Finish: rec.Finish,
-				AlonePS: rec.TrueCycles, Slowdown: float64(rec.Finish-rec.Start) / float64(rec.TrueCycles),
-			})
-		}
+	for i := range r.Records {
+		rec := &r.Records[i]
+		dst = append(dst, SharedRecordRow{
+			Policy: r.Policy.Name, Seed: int64(r.Seed), JobID: jobs[rec.Job].ID,
+			Model: sp.classes[sp.class[rec.Job]].Name, Machine: machines[rec.Machine].Name,
+			Arrival: rec.Arrival, Start: rec.Start, Finish: rec.Finish,
+			AlonePS: rec.TrueCycles, Slowdown: float64(rec.Finish-rec.Start) / float64(rec.TrueCycles),
+		})
 	}
-	return rows
+	return dst
 }
 
-// WriteSharedRecords writes rows as one Parquet table, atomically, with
-// the given metadata.
-func WriteSharedRecords(path string, rows []SharedRecordRow, meta map[string]string) error {
-	if err := pqio.Write(path, rows, meta); err != nil {
+// StreamSharedRecords writes the runs fill hands to add as one Parquet
+// table, atomically, with the given metadata, holding one run's rows at a
+// time: the records of any number of runs in bounded memory. The file
+// equals pqio.Write's of all the rows. When fill fails nothing is
+// written.
+func StreamSharedRecords(path string, meta map[string]string, fill func(add func(*SharedProblem, *Result) error) error) error {
+	var rows []SharedRecordRow
+	var fillErr error
+	err := pqio.WriteStream(path, meta, func(w *pqio.Writer[SharedRecordRow]) error {
+		fillErr = fill(func(sp *SharedProblem, r *Result) error {
+			rows = AppendSharedRecordRows(rows[:0], sp, r)
+			return w.Write(rows)
+		})
+		return fillErr
+	})
+	if fillErr != nil {
+		return fillErr // the caller's own error, as it gave it
+	}
+	if err != nil {
 		return fmt.Errorf("sched: %w", err)
 	}
 	return nil

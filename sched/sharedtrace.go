@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"gnnsim/internal/boundedio"
+	"gnnsim/sim"
 	"gnnsim/workload"
 )
 
@@ -23,10 +24,48 @@ type SharedArrivals struct {
 	Process string
 	Shape   float64 // Pareto/Lomax shape (0: workload.DefaultParetoShape)
 	// Utilisation sets the mean gap: the jobs offer this load to the
-	// machines, each job counted at its contention-free latency averaged
-	// over the machines (ReferenceService).
+	// machines. With CapacityPS (SaturatedJobPS) the gap is CapacityPS /
+	// Utilisation: load 1 is as many jobs as the SoC completes when they
+	// queue up, memory contention included. Without, each job counts at
+	// its contention-free latency averaged over the machines, which
+	// overstates a heterogeneous SoC's capacity (a load of 0.85 left the
+	// units busy 99 %).
 	Utilisation float64
 	Jobs        int
+	CapacityPS  float64
+}
+
+// saturationJobs is the size of the burst SaturatedJobPS measures.
+const saturationJobs = 2000
+
+// SaturatedJobPS measures the SoC's capacity for a mix of classes: a
+// burst of jobs (classes drawn uniformly, as GenerateShared draws them,
+// from seed), all arriving at 0, scheduled with EFT on machines sharing
+// channel; it returns the makespan over the jobs, the mean time per job
+// at saturation (ps). Memory contention and each unit's speed on each
+// class are in it; an arrival rate of 1/SaturatedJobPS is load 1.
+func SaturatedJobPS(classes []JobClass, machines []string, units int, channel sim.Channel, seed uint64) (float64, error) {
+	if len(classes) == 0 {
+		return 0, errors.New("sched: no job classes")
+	}
+	rng := rand.New(rand.NewPCG(seed, classStream))
+	jobs := make([]SharedJob, saturationJobs)
+	for i := range jobs {
+		jobs[i] = SharedJob{ID: int64(i), Class: rng.IntN(len(classes))}
+	}
+	sp, err := NewSharedProblem(classes, jobs, machines, units, channel)
+	if err != nil {
+		return 0, err
+	}
+	res, err := RunShared(sp, EFT(), Options{Seed: seed})
+	if err != nil {
+		return 0, err
+	}
+	m := res.Metrics()
+	if !(m.Makespan > 0) {
+		return 0, errors.New("sched: a burst of jobs took no time")
+	}
+	return m.Makespan / saturationJobs, nil
 }
 
 // classStream separates the draw of job classes from the arrival draws.
@@ -62,7 +101,11 @@ func GenerateShared(classes []JobClass, a SharedArrivals, seed uint64) ([]Shared
 		jobs[i] = SharedJob{ID: int64(i), Class: c}
 		service[i] = ref[c]
 	}
-	gap, err := workload.MeanGap(service, M, a.Utilisation)
+	machinesOf := M
+	if a.CapacityPS > 0 { // the measured time per job of all machines together
+		service, machinesOf = []int64{int64(math.Round(a.CapacityPS))}, 1
+	}
+	gap, err := workload.MeanGap(service, machinesOf, a.Utilisation)
 	if err != nil {
 		return nil, fmt.Errorf("sched: %w", err)
 	}

@@ -356,7 +356,7 @@ func TestNestedRowsRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if meta["seed"] != "9" || len(back) != len(rows) {
+	if meta["gnnsim.seed"] != "9" || len(back) != len(rows) {
 		t.Fatalf("read %d rows, meta %v", len(back), meta)
 	}
 	for i := range rows {

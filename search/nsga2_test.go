@@ -394,7 +394,7 @@ func TestRowsRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(back) != len(rows) || meta["problem"] != "bnh" {
+	if len(back) != len(rows) || meta["gnnsim.problem"] != "bnh" {
 		t.Fatalf("read back %d rows, meta %v", len(back), meta)
 	}
 	for i := range rows {

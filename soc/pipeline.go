@@ -66,8 +66,11 @@ func (r PipelineResult) ThroughputFPS() float64 {
 // Every unit and the channel serve the steps of all frames in one fixed
 // order: that of the periodic plan in which frame f enters at f*T/W and
 // runs its steps back to back, T being the frame's Eq. 6-7 latency at the
-// highest operating points and W the frames in flight: the order a
-// deployment fixes when it builds its per-unit work queues. A unit waits
+// highest operating points and W the frames in flight, or at f*I when the
+// frames arrive I > T/W apart: the order a deployment fixes when it builds
+// its per-unit work queues. (Planning at f*T/W whatever the arrivals made a
+// unit hold frame 0's late steps for frame 1's first one, which had not yet
+// arrived: every frame then waited about (W-1) intervals.) A unit waits
 // for the next step of that order even when a later one is ready. With a
 // fixed order the run is a max-plus system, so a step getting shorter (a
 // higher clock, more memory bandwidth) never makes any frame later; serving
@@ -314,7 +317,8 @@ func (p *pipe) plan(ref []step) {
 		p.offset[k] = t
 		t += float64(st.ps)
 	}
-	p.period = t / float64(p.opt.InFlight)
+	// Frames enter the plan no faster than they arrive.
+	p.period = max(t/float64(p.opt.InFlight), float64(p.opt.IntervalPS))
 	p.engines = make([]sequencer, p.nu)
 	w := min(p.opt.InFlight, p.opt.Frames)
 	bufs := make([]*slot, 2*w*len(p.steps))

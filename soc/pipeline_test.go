@@ -121,3 +121,39 @@ func TestPipelineOverlaps(t *testing.T) {
 	t.Logf("GPU|DLA halves: %.2f fps pipelined vs %.2f sequential; p50 %.2f ms, p99 %.2f ms; util %.2f / %.2f; stall %.3f ms",
 		r.ThroughputFPS(), seq, float64(r.LatencyP50PS)*1e-9, float64(r.LatencyP99PS)*1e-9, r.Utilization[0], r.Utilization[1], float64(r.MemoryStallPS)*1e-9)
 }
+
+// TestPipelineSparseArrivals: frames arriving further apart than a frame
+// takes never meet, so each costs exactly what one frame alone costs and
+// nothing waits for the memory, whatever the frames in flight (issue 38
+// item 5: every frame took (in_flight-1) intervals more).
+func TestPipelineSparseArrivals(t *testing.T) {
+	s := Default()
+	e := mustEvaluator(t, s, vigS(t, workload.MRConv), Blocks)
+	n := len(e.Segments())
+	half := MapAll(Blocks, 0, n)
+	for i := n / 2; i < n; i++ {
+		half.Units[i] = 1
+	}
+	set, _ := s.Setting(nil)
+	for mi, m := range []Mapping{MapAll(Blocks, 0, n), MapAll(Blocks, 1, n), half, randomMapping(Blocks, n, 2, 5)} {
+		var one Result
+		if err := e.EvaluateAt(&one, m, set); err != nil {
+			t.Fatal(err)
+		}
+		for _, inflight := range []int{0, 1, 2, 4} {
+			for _, gap := range []int64{one.LatencyPS, 2 * one.LatencyPS, 1_000_000_000_000} {
+				r, err := e.Pipeline(m, set, PipelineOptions{Frames: 5, InFlight: inflight, IntervalPS: gap})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r.LatencyMaxPS != one.LatencyPS || r.LatencyP50PS != one.LatencyPS || r.MemoryStallPS != 0 {
+					t.Errorf("mapping %d, %d in flight, %d ps apart: latency p50 %d max %d ps (stall %d), alone %d ps",
+						mi, inflight, gap, r.LatencyP50PS, r.LatencyMaxPS, r.MemoryStallPS, one.LatencyPS)
+				}
+				if want := 4*gap + one.LatencyPS; r.MakespanPS != want {
+					t.Errorf("mapping %d, %d in flight, %d ps apart: makespan %d ps, want %d", mi, inflight, gap, r.MakespanPS, want)
+				}
+			}
+		}
+	}
+}

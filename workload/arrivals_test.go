@@ -170,3 +170,44 @@ func TestProcessNames(t *testing.T) {
 		t.Error("unknown process accepted")
 	}
 }
+
+// TestLomaxLargeShapes: as the shape grows Lomax gaps tend to exponential
+// ones of the same mean; no shape may collapse the trace onto a few times
+// or overflow (issue 38 item 7: 1e20 put every job at 0, 1e16 on 64
+// distinct times, 1e308 printed a negative arrival).
+func TestLomaxLargeShapes(t *testing.T) {
+	const n, mean = 20000, 1e6
+	for _, a := range []float64{2.5, 1e6, 1e16, 1e20, 1e300, 1e308, math.MaxFloat64} {
+		s := ArrivalSpec{Process: Lomax, Shape: a, MeanGap: mean}
+		times, err := s.Times(n, 3)
+		if err != nil {
+			t.Fatalf("shape %g: %v", a, err)
+		}
+		distinct := 1
+		for i := 1; i < n; i++ {
+			if times[i] < times[i-1] || times[i] < 0 {
+				t.Fatalf("shape %g: arrival %d at %d after %d", a, i, times[i], times[i-1])
+			}
+			if times[i] != times[i-1] {
+				distinct++
+			}
+		}
+		if distinct < n*99/100 {
+			t.Errorf("shape %g: %d distinct arrival times of %d", a, distinct, n)
+		}
+		if realised := float64(times[n-1]) / n; math.Abs(realised-mean) > 0.05*mean {
+			t.Errorf("shape %g: realised mean gap %g, want %g within 5%%", a, realised, mean)
+		}
+		if a >= 1e16 { // exponential: the median gap is ln 2 of the mean
+			gaps := make([]float64, n)
+			prev := int64(0)
+			for i, x := range times {
+				gaps[i], prev = float64(x-prev), x
+			}
+			slices.Sort(gaps)
+			if med := gaps[n/2]; math.Abs(med-mean*math.Ln2) > 0.03*mean*math.Ln2 {
+				t.Errorf("shape %g: median gap %g, want %g (exponential)", a, med, mean*math.Ln2)
+			}
+		}
+	}
+}

@@ -451,3 +451,50 @@ func TestConformanceSAGE(t *testing.T) {
 		}
 	}
 }
+
+// TestSaturationIsAnError: a design whose latency does not fit in 64 bits
+// is an error, never a clamped latency judged feasible (issue 38 item 6).
+func TestSaturationIsAnError(t *testing.T) {
+	reddit := workload.Size{Nodes: 232965, NNZ: 114615892}
+	for _, tc := range []struct {
+		name  string
+		embed int
+		n     int
+		ok    bool
+	}{
+		{"cora-sized", 8, 2, true},
+		{"40 layers of 2^20 on Reddit", 1 << 20, 40, false},
+	} {
+		var ls []LayerDesign
+		for range tc.n {
+			ls = append(ls, LayerDesign{Embed: tc.embed, Attn: GCNNorm, Aggr: AggAdd, Act: ReLU, T: Groups{8, 8, 8, 8, 8}, Bits: bits8})
+		}
+		d := Design{Layers: ls}
+		for _, m := range []Model{Gnnsim, FGNASCode} {
+			u, err := New(d, Options{Model: m})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := u.Evaluate(hw.BlockWork(d.Block(reddit, 602)))
+			if tc.ok != (err == nil) || err != nil && !strings.Contains(err.Error(), "64 bits") {
+				t.Errorf("%s, %s: latency %d ps, feasible %v, err %v; want ok %v", tc.name, m, r.Cost.TimePS, r.Feasible, err, tc.ok)
+			}
+		}
+	}
+}
+
+// TestTinyLatencyBudget: a positive latency bound however small is a bound
+// (issue 38 item 8: 1e-12 ms became 0 ps, no limit).
+func TestTinyLatencyBudget(t *testing.T) {
+	d := designs()[3]
+	for _, ms := range []float64{1e-15, 1e-12, 1e-6} {
+		u, err := New(d, Options{Budget: Budget{LatencyPS: hw.MSToPS(ms)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ok, over, err := u.Feasible(hw.BlockWork(d.Block(cora, coraFeatures)))
+		if err != nil || ok || over != "latency" {
+			t.Errorf("%g ms: feasible %v (%q), %v; want over latency", ms, ok, over, err)
+		}
+	}
+}

@@ -256,6 +256,9 @@ func (u *Unit) evaluate(w hw.Work, pipe, keep bool) (Report, error) {
 	if keep {
 		r.Layers = append([]LayerReport(nil), layers...)
 	}
+	if err := r.checkRange(); err != nil {
+		return r, err
+	}
 	r.Feasible, r.Over = u.opt.Judge(r.Resources, cycles)
 	return r, nil
 }
@@ -296,8 +299,24 @@ func (u *Unit) evaluateCode(r Report, shapes []layerShape, keep bool) (Report, e
 	if keep {
 		r.Layers = append([]LayerReport(nil), layers...)
 	}
+	if err := r.checkRange(); err != nil {
+		return r, err
+	}
 	r.Feasible, r.Over = u.opt.Judge(r.Resources, r.SummedCycles)
 	return r, nil
+}
+
+// checkRange refuses a report whose sums saturated (hw.CheckCount): a
+// clamped latency is not a number to judge feasible.
+func (r *Report) checkRange() error {
+	how := "fewer or narrower layers, or a smaller graph"
+	if err := r.Cost.CheckRange("fpga", how); err != nil {
+		return err
+	}
+	if err := hw.CheckCount("fpga: summed cycles", r.SummedCycles, how); err != nil {
+		return err
+	}
+	return hw.CheckCount("fpga: pipelined cycles", r.PipelinedCycles, how)
 }
 
 // Judge is the verdict of o's model on a design using use and taking

@@ -172,8 +172,14 @@ func (t *Template) run(w hw.Work, tr *[]KernelTrace) (hw.Cost, error) {
 	}
 	cost.Cycles = cycles
 	cost.TimePS = hw.PS(cycles, t.cfg.ClockHz)
+	if err := cost.CheckRange("gcos", rescale); err != nil {
+		return hw.Cost{}, err
+	}
 	return cost, nil
 }
+
+// rescale says what to change when a cost does not fit in 64 bits.
+const rescale = "fewer or narrower layers, or a smaller graph"
 
 // keepsOutput reports whether k's output stays on chip for the next kernel:
 // buffers are re-purposed and the output fits in all of them.

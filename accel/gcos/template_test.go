@@ -8,6 +8,7 @@ import (
 
 	"math/rand/v2"
 	"os"
+	"strings"
 	"testing"
 
 	"gnnsim/graphs"
@@ -472,6 +473,42 @@ func BenchmarkCoraGCN(b *testing.B) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// TestSaturationIsAnError: a stack whose time or MACs do not fit in 64
+// bits is an error naming the quantity, never a clamped number (issue 38
+// item 6: 40 width-2^20 GCN layers on Reddit printed MaxInt64 MACs).
+func TestSaturationIsAnError(t *testing.T) {
+	reddit := workload.Size{Nodes: 232965, NNZ: 114615892}
+	deep := func(n, w int) hw.Work {
+		ls := make([]workload.Layer, n)
+		f := 602
+		for i := range ls {
+			ls[i] = workload.Layer{Kind: workload.GCN, F: f, G: w}
+			f = w
+		}
+		return hw.BlockWork(workload.Block{Name: "deep", Kind: workload.GNNLayer, In: reddit, Layers: ls})
+	}
+	for _, tc := range []struct {
+		name string
+		w    hw.Work
+		ok   bool
+	}{
+		{"2 layers of 64", deep(2, 64), true},
+		{"40 layers of 2^20", deep(40, 1<<20), false},
+		{"4 layers of 2^20 (6e17 ps)", deep(4, 1<<20), true},
+	} {
+		c, err := mustNew(t, Default()).Run(tc.w)
+		if tc.ok {
+			if err != nil {
+				t.Errorf("%s: %v", tc.name, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), "64 bits") {
+			t.Errorf("%s: cost %+v, err %v; want an error saying it does not fit in 64 bits", tc.name, c, err)
 		}
 	}
 }

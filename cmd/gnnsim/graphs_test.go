@@ -168,7 +168,7 @@ func TestGraphsInfo(t *testing.T) {
 	if first := strings.SplitN(out, "\n", 2)[0]; first != fmt.Sprintf("%s: %d graphs", path, n) {
 		t.Errorf("first line %q", first)
 	}
-	for _, kv := range []string{"generator = graphlaxy", "seed = 5", "count = 12", "edges = 50:400", "command = graphs gen"} {
+	for _, kv := range []string{"gnnsim.generator = graphlaxy", "gnnsim.seed = 5", "gnnsim.count = 12", "gnnsim.edges = 50:400", "gnnsim.command = graphs gen"} {
 		if !strings.Contains(out, "  "+kv+"\n") {
 			t.Errorf("metadata line %q missing", kv)
 		}
@@ -238,7 +238,7 @@ func TestGraphsLoadInfo(t *testing.T) {
 	if err := json.Unmarshal([]byte(mustRun(t, "graphs", "info", set, "--json")), &info); err != nil {
 		t.Fatal(err)
 	}
-	if info.File != set || info.Graphs != 1 || info.Meta["format"] != "auto" || info.Occupancy == nil {
+	if info.File != set || info.Graphs != 1 || info.Meta["gnnsim.format"] != "auto" || info.Occupancy == nil {
 		t.Fatalf("info --json: %+v", info)
 	}
 	for i, r := range info.Occupancy.Counts {

@@ -1,6 +1,10 @@
 package main
 
 import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -42,9 +46,35 @@ func writeOut[T any](cmd *cobra.Command, path string, rows []T, extra map[string
 	if path == "" {
 		return nil
 	}
+	if err := checkReplace(path); err != nil {
+		return err
+	}
 	meta := runMeta(cmd)
 	for k, v := range extra {
 		meta[k] = v
 	}
 	return pqio.Write(path, rows, meta)
+}
+
+// checkReplace is --out's policy for a path that exists: a Parquet file
+// (complete: its magic numbers and footer) is replaced, so a rerun
+// refreshes its result; anything else (a text file, a spec, a directory, a
+// typo'd path onto a source file) is refused, naming it, and left as it
+// is. gnnsim never writes anything but Parquet to --out, so it never needs
+// to replace anything else.
+func checkReplace(path string) error {
+	st, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("--out %s: %w", path, err)
+	}
+	if st.IsDir() {
+		return fmt.Errorf("--out %s is a directory: give a file path (FILE.parquet)", path)
+	}
+	if err := pqio.CheckFile(path); err != nil {
+		return fmt.Errorf("--out %s exists and is not a Parquet file: gnnsim replaces only Parquet files; delete it or choose another path", path)
+	}
+	return nil
 }

@@ -2,8 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"gnnsim/internal/pqio"
@@ -57,4 +60,49 @@ func decodeJSON[T any](t *testing.T, out string, array bool) []T {
 		t.Fatalf("not a JSON object: %v\n%s", err, out)
 	}
 	return []T{row}
+}
+
+// TestOutReplacesOnlyParquet: --out replaces a Parquet file (a rerun
+// refreshes its result) and refuses anything else, leaving it as it was
+// (issue 38 item 3: soc eval --out existing.txt overwrote it silently).
+func TestOutReplacesOnlyParquet(t *testing.T) {
+	dir := t.TempDir()
+	pq := filepath.Join(dir, "r.parquet")
+	for _, tc := range []struct {
+		name, path, content string // content "" : none; "dir": a directory
+		ok                  bool
+	}{
+		{"new file", filepath.Join(dir, "new.parquet"), "", true},
+		{"text file", filepath.Join(dir, "notes.txt"), "my notes\n", false},
+		{"a spec", filepath.Join(dir, "s.yaml"), "name: s\n", false},
+		{"a directory", filepath.Join(dir, "d"), "dir", false},
+		{"a Parquet file", pq, "", true},
+		{"the same Parquet file again", pq, "", true},
+	} {
+		switch tc.content {
+		case "":
+		case "dir":
+			os.Mkdir(tc.path, 0o755)
+		default:
+			os.WriteFile(tc.path, []byte(tc.content), 0o644)
+		}
+		_, _, err := run(t, "soc", "eval", "--model", "vig-ti", "--mapping", "gpu", "--out", tc.path)
+		if tc.ok != (err == nil) {
+			t.Errorf("%s: %v, want ok %v", tc.name, err, tc.ok)
+		}
+		if tc.ok {
+			if err := pqio.CheckFile(tc.path); err != nil {
+				t.Errorf("%s: %v", tc.name, err)
+			}
+			continue
+		}
+		if !strings.Contains(fmt.Sprint(err), tc.path) {
+			t.Errorf("%s: error %v does not name the path", tc.name, err)
+		}
+		if tc.content != "dir" {
+			if b, _ := os.ReadFile(tc.path); string(b) != tc.content {
+				t.Errorf("%s: content now %q", tc.name, b)
+			}
+		}
+	}
 }

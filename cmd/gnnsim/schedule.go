@@ -93,12 +93,16 @@ unit, at --dvfs) are priced once.
 
 Arrivals: poisson, bursty (or pareto: Pareto gaps of --shape), lomax or
 periodic (camera frames, a fixed gap), with the mean gap set so the jobs
-offer --utilisation (each job counted at its contention-free latency
-averaged over the machines); --jobs (default 1,000) per seed; each seed draws
+offer --utilisation of the SoC's measured capacity: load 1 is as many jobs
+a second as the SoC completes when 2,000 jobs of the mix queue up at once
+(EFT, memory contention included; printed, and kept in the tables'
+gnnsim.capacity_jobs_per_s), so 0.85 leaves the units idle about 15 % of
+the time; --jobs (default 1,000) per seed; each seed draws
 its own trace, and seeds run one after another (--workers is the Omega
 path's). Or a CSV trace to replay: columns job_id, arrival_ps
 (integer ps from the origin) and model (an entry of --job-models). Policies:
-Random, FCFS, LIFO, SJF-Nodes, SJF-Edges (the model's input nodes / edges),
+Random, FCFS, LIFO, SJF-Nodes, SJF-Edges (the model's input nodes / edges;
+a CNN has no edges, so among CNN jobs SJF-Edges is FCFS),
 SJF-Truth (least contention-free latency over (job, free unit) pairs) and EFT
 (earliest finish time: a job goes, on arrival, to the unit where it would
 finish first given its latency there and the work already queued for that
@@ -214,9 +218,15 @@ seeds, --utilisation above 0, --shape above 1.`,
 				if err := os.MkdirAll(out, 0o755); err != nil {
 					return err
 				}
-				meta := map[string]string{
+				meta := runMeta(cmd) // the command and its flags as given: enough to rerun it
+				for k, v := range map[string]string{
 					"gnnsim.data": strings.Join(data, ","), "gnnsim.models": models, "gnnsim.machines": machines,
 					"gnnsim.arrivals": arrivals, "gnnsim.inference_cycles": strconv.FormatInt(charge, 10),
+					"gnnsim.utilisation": strconv.FormatFloat(util, 'g', -1, 64), "gnnsim.shape": strconv.FormatFloat(shape, 'g', -1, 64),
+					"gnnsim.jobs": strconv.Itoa(len(res.Instances[0].Case)), "gnnsim.seeds": fmt.Sprint(res.Seeds),
+					"gnnsim.policies": strings.Join(policies, ","), "gnnsim.scenario": scenario,
+				} {
+					meta[k] = v
 				}
 				if err := seed002.WriteSchedule(out, res, meta); err != nil {
 					return err
@@ -242,7 +252,7 @@ seeds, --utilisation above 0, --shape above 1.`,
 					if !s.BaselineFeasible {
 						mark = " ♦"
 					}
-					fmt.Fprintf(w, "  scenario %d mean %-10s %s%s; %.4f x SJF-Truth\n", s.Scenario, s.Metric, s.Words(), mark, s.TruthRatio)
+					fmt.Fprintf(w, "  scenario %d mean %-10s %s%s; %s\n", s.Scenario, s.Metric, s.Words(), mark, s.TruthWords())
 				}
 			}
 			if out != "" {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -139,46 +140,69 @@ func runScheduleSoC(cmd *cobra.Command, o *scheduleSoC) error {
 			return fmt.Errorf("--arrivals: %w", err)
 		}
 	}
+	// Load 1 is the SoC's measured capacity for the mix (a burst of jobs
+	// under EFT, memory contention included), the same for every seed.
+	var capPS float64
+	if replay == nil {
+		if capPS, err = sched.SaturatedJobPS(classes, machines, len(s.Units()), ch, o.seeds[0]); err != nil {
+			return fmt.Errorf("--utilisation: measuring the SoC's capacity: %w", err)
+		}
+	}
 	var runs []sched.Metrics
-	var results []*sched.Result
-	var records []sched.SharedRecordRow
 	slow := map[string][]float64{}
 	var sp *sched.SharedProblem
-	for _, seed := range o.seeds {
-		jobs := replay
-		if jobs == nil {
-			a := sched.SharedArrivals{Process: process, Shape: o.shape, Utilisation: o.util, Jobs: o.jobs}
-			if jobs, err = sched.GenerateShared(classes, a, seed); err != nil {
-				return err
+	// Each run's job records go to the file as the run ends (add), so
+	// memory holds one run's, whatever the seeds and policies.
+	runAll := func(add func(*sched.SharedProblem, *sched.Result) error) error {
+		for _, seed := range o.seeds {
+			jobs := replay
+			if jobs == nil {
+				a := sched.SharedArrivals{Process: process, Shape: o.shape, Utilisation: o.util, Jobs: o.jobs, CapacityPS: capPS}
+				if jobs, err = sched.GenerateShared(classes, a, seed); err != nil {
+					return err
+				}
+			}
+			if sp == nil || replay == nil {
+				if sp, err = sched.NewSharedProblem(classes, jobs, machines, len(s.Units()), ch); err != nil {
+					return err
+				}
+			}
+			for _, name := range pols {
+				pol, err := sched.ByName(name)
+				if err != nil {
+					return fmt.Errorf("--policies: %w", err)
+				}
+				res, err := sched.RunShared(sp, pol, sched.Options{Seed: seed})
+				if err != nil {
+					return fmt.Errorf("--policies %s: %w", name, err)
+				}
+				runs = append(runs, res.Metrics())
+				var sd float64
+				for _, r := range res.Records {
+					sd += float64(r.Finish-r.Start) / float64(r.TrueCycles)
+				}
+				slow[res.Policy.Name] = append(slow[res.Policy.Name], sd/float64(len(res.Records)))
+				if err := add(sp, res); err != nil {
+					return err
+				}
 			}
 		}
-		if sp == nil || replay == nil {
-			if sp, err = sched.NewSharedProblem(classes, jobs, machines, len(s.Units()), ch); err != nil {
-				return err
-			}
+		return nil
+	}
+	meta := socScheduleMeta(cmd, o, s, set, pols)
+	if capPS > 0 {
+		meta["gnnsim.capacity_jobs_per_s"] = strconv.FormatFloat(1e12/capPS, 'g', -1, 64)
+	}
+	if o.out == "" {
+		if err := runAll(func(*sched.SharedProblem, *sched.Result) error { return nil }); err != nil {
+			return err
 		}
-		for _, name := range pols {
-			pol, err := sched.ByName(name)
-			if err != nil {
-				return fmt.Errorf("--policies: %w", err)
-			}
-			res, err := sched.RunShared(sp, pol, sched.Options{Seed: seed})
-			if err != nil {
-				return fmt.Errorf("--policies %s: %w", name, err)
-			}
-			runs = append(runs, res.Metrics())
-			var sd float64
-			for _, r := range res.Records {
-				sd += float64(r.Finish-r.Start) / float64(r.TrueCycles)
-			}
-			slow[res.Policy.Name] = append(slow[res.Policy.Name], sd/float64(len(res.Records)))
-			if o.out != "" {
-				results = append(results, res)
-			}
+	} else {
+		if err := os.MkdirAll(o.out, 0o755); err != nil {
+			return err
 		}
-		if o.out != "" {
-			records = append(records, sched.SharedRecordRows(sp, results)...)
-			results = results[:0]
+		if err := sched.StreamSharedRecords(filepath.Join(o.out, seed002.ScheduleRecordsFile), meta, runAll); err != nil {
+			return err
 		}
 	}
 	mean := sched.Average(runs)
@@ -195,18 +219,11 @@ func runScheduleSoC(cmd *cobra.Command, o *scheduleSoC) error {
 			MeanSlowdown: sd / float64(len(slow[m.Policy])), Machines: machines, Utilisation: m.Utilisation}
 	}
 	if o.out != "" {
-		if err := os.MkdirAll(o.out, 0o755); err != nil {
-			return err
-		}
-		meta := socScheduleMeta(o, s, set)
-		if err := sched.WriteSharedRecords(filepath.Join(o.out, seed002.ScheduleRecordsFile), records, meta); err != nil {
-			return err
-		}
 		if err := seed002.WriteSchedule(o.out, &seed002.ScheduleResult{Runs: runs, Mean: mean}, meta); err != nil {
 			return err
 		}
-		title := fmt.Sprintf("%s on %s (%s): times in ps", strings.Join(o.models, ", "), strings.Join(machines, "+"), s.Name())
-		if err := seed002.PlotPolicies(filepath.Join(o.out, "schedule_policies"), title, mean); err != nil {
+		title := fmt.Sprintf("%s on %s (%s), mean of %d seeds", strings.Join(o.models, ", "), strings.Join(machines, "+"), s.Name(), len(o.seeds))
+		if err := seed002.PlotPolicies(filepath.Join(o.out, "schedule_policies"), title, "ps", mean); err != nil {
 			return err
 		}
 	}
@@ -218,7 +235,7 @@ func runScheduleSoC(cmd *cobra.Command, o *scheduleSoC) error {
 	}
 	src := o.arrivals
 	if replay == nil {
-		src = fmt.Sprintf("%s arrivals at %.3g load", process, o.util)
+		src = fmt.Sprintf("%s arrivals at %.3g load: %.4g of the SoC's %.4g jobs/s", process, o.util, o.util*1e12/capPS, 1e12/capPS)
 	}
 	fmt.Fprintf(w, "%d jobs (%s) of %s on %s of %s (%s); seeds %v\n", len(sp.Jobs()), src, strings.Join(o.models, ", "),
 		strings.Join(machines, ", "), s.Name(), s.DVFS(set), o.seeds)
@@ -254,9 +271,20 @@ func printSoCSchedule(w io.Writer, rows []socScheduleRow) {
 	}
 }
 
-func socScheduleMeta(o *scheduleSoC, s *soc.SoC, set soc.Setting) map[string]string {
-	return map[string]string{
+func socScheduleMeta(cmd *cobra.Command, o *scheduleSoC, s *soc.SoC, set soc.Setting, pols []string) map[string]string {
+	meta := runMeta(cmd) // the command and its flags as given: enough to rerun it
+	seeds := make([]string, len(o.seeds))
+	for i, v := range o.seeds {
+		seeds[i] = strconv.FormatUint(v, 10)
+	}
+	for k, v := range map[string]string{
 		"gnnsim.soc": s.Name(), "gnnsim.dvfs": s.DVFS(set).String(), "gnnsim.job_models": strings.Join(o.models, ","),
 		"gnnsim.machines": o.machines, "gnnsim.arrivals": o.arrivals, "gnnsim.time_unit": "ps",
+		"gnnsim.utilisation": strconv.FormatFloat(o.util, 'g', -1, 64), "gnnsim.shape": strconv.FormatFloat(o.shape, 'g', -1, 64),
+		"gnnsim.jobs": strconv.Itoa(o.jobs), "gnnsim.seeds": strings.Join(seeds, ","), "gnnsim.policies": strings.Join(pols, ","),
+		"gnnsim.graph": o.graph, "gnnsim.features": strconv.Itoa(o.features),
+	} {
+		meta[k] = v
 	}
+	return meta
 }

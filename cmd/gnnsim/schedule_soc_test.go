@@ -128,3 +128,31 @@ func TestScheduleSoCModelFile(t *testing.T) {
 		t.Fatalf("rows %+v", rows)
 	}
 }
+
+// TestScheduleSoCMetadataRecreatesRun: the SoC path's tables carry what
+// re-creates the run: command and flags as given, and the resolved load,
+// jobs, shape, policies and seeds (issue 38 item 15).
+func TestScheduleSoCMetadataRecreatesRun(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	mustRun(t, "schedule", "--job-models", "googlenet", "--jobs", "40", "--arrivals", "lomax", "--shape", "3",
+		"--utilisation", "0.5", "--policies", "FCFS,EFT", "--seeds", "4,5", "--out", out, "--json")
+	for _, f := range []string{"schedule_records.parquet", "schedule_metrics.parquet", "schedule_mean.parquet"} {
+		pf, err := pqio.Open(filepath.Join(out, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		meta := pf.Meta()
+		pf.Close()
+		for k, want := range map[string]string{
+			"gnnsim.command": "schedule", "gnnsim.utilisation": "0.5", "gnnsim.jobs": "40", "gnnsim.shape": "3",
+			"gnnsim.policies": "FCFS,EFT", "gnnsim.seeds": "4,5", "gnnsim.arrivals": "lomax", "gnnsim.job_models": "googlenet",
+		} {
+			if meta[k] != want {
+				t.Errorf("%s: %s = %q, want %q", f, k, meta[k], want)
+			}
+		}
+		if !strings.Contains(meta["gnnsim.flags"], "--utilisation=0.5") {
+			t.Errorf("%s: flags %q", f, meta["gnnsim.flags"])
+		}
+	}
+}

@@ -309,7 +309,7 @@ func runSocEval(cmd *cobra.Command, f *socEvalFlags) error {
 		rec.BusyMS = append(rec.BusyMS, float64(b)*1e-9)
 	}
 	if f.frames > 0 {
-		p, err := e.Pipeline(m, set, soc.PipelineOptions{Frames: f.frames, InFlight: f.inFlight, IntervalPS: int64(f.intervalMS * 1e9)})
+		p, err := e.Pipeline(m, set, soc.PipelineOptions{Frames: f.frames, InFlight: f.inFlight, IntervalPS: hw.MSToPS(f.intervalMS)})
 		if err != nil {
 			return err
 		}

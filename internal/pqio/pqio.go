@@ -19,6 +19,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/zstd"
@@ -30,6 +31,15 @@ import (
 
 // RowGroupRows bounds the rows per row group.
 const RowGroupRows = 64 * 1024
+
+// codec compresses every file. One for all, so that its pool of zstd
+// encoders (each with a history of megabytes) is reused: a codec per
+// file left each file's encoders to the garbage collector, and a sweep
+// writing thousands of part files peaked at gigabytes (issue 38 item 1).
+var codec = &zstd.Codec{Level: zstd.SpeedDefault}
+
+// CreatedBy is every file's created_by footer field.
+const CreatedBy = "gnnsim version " + gnnsim.Version
 
 // VersionKey is the metadata key under which Write records gnnsim.Version.
 const VersionKey = "gnnsim.version"
@@ -46,31 +56,129 @@ func Write[T any](path string, rows []T, meta map[string]string) error {
 
 // Encode writes rows as one Parquet file to w (no temp-file handling).
 func Encode[T any](w io.Writer, rows []T, meta map[string]string) error {
-	opts := []parquet.WriterOption{
-		parquet.Compression(&zstd.Codec{Level: zstd.SpeedDefault}),
-		parquet.MaxRowsPerRowGroup(RowGroupRows),
-		parquet.CreatedBy("gnnsim", gnnsim.Version, ""),
+	sw := newWriter[T](w, meta)
+	for start := 0; start < len(rows); start += RowGroupRows {
+		end := min(start+RowGroupRows, len(rows))
+		if _, err := sw.pw.Write(rows[start:end]); err != nil {
+			sw.pw.Close()
+			return err
+		}
 	}
-	keys := make([]string, 0, len(meta)+1)
-	for k := range meta {
+	return sw.pw.Close()
+}
+
+// Writer streams rows into one Parquet file: it holds at most a row
+// group's rows (RowGroupRows), so a table of any length is written in
+// bounded memory. The file equals Encode's of all the rows written, byte
+// for byte, however the rows were split among the calls to Write.
+type Writer[T any] struct {
+	pw  *parquet.GenericWriter[T]
+	buf []T
+	n   int64
+}
+
+func newWriter[T any](w io.Writer, meta map[string]string) *Writer[T] {
+	opts := []parquet.WriterOption{
+		parquet.Compression(codec),
+		parquet.MaxRowsPerRowGroup(RowGroupRows),
+		// parquet-go's CreatedBy appends "(build B)" even to an empty B;
+		// the file's created_by is "gnnsim version V", parquet-mr's form.
+		&parquet.WriterConfig{CreatedBy: CreatedBy},
+	}
+	ns := Namespace(meta)
+	keys := make([]string, 0, len(ns)+1)
+	for k := range ns {
 		if k != VersionKey {
 			keys = append(keys, k)
 		}
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		opts = append(opts, parquet.KeyValueMetadata(k, meta[k]))
+		opts = append(opts, parquet.KeyValueMetadata(k, ns[k]))
 	}
 	opts = append(opts, parquet.KeyValueMetadata(VersionKey, gnnsim.Version))
-	pw := parquet.NewGenericWriter[T](w, opts...)
-	for start := 0; start < len(rows); start += RowGroupRows {
-		end := min(start+RowGroupRows, len(rows))
-		if _, err := pw.Write(rows[start:end]); err != nil {
-			pw.Close()
-			return err
+	return &Writer[T]{pw: parquet.NewGenericWriter[T](w, opts...)}
+}
+
+// KeyPrefix starts every key-value metadata key gnnsim writes.
+const KeyPrefix = "gnnsim."
+
+// Namespace returns meta with every key under KeyPrefix ("seed" becomes
+// "gnnsim.seed"), as every file gnnsim writes keeps them: one place, so
+// no writer can leave a bare key beside namespaced ones. A bare key whose
+// namespaced twin is also given yields to it.
+func Namespace(meta map[string]string) map[string]string {
+	out := make(map[string]string, len(meta))
+	for k, v := range meta {
+		if !strings.HasPrefix(k, KeyPrefix) {
+			if _, dup := meta[KeyPrefix+k]; dup {
+				continue
+			}
+			k = KeyPrefix + k
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// Write appends rows. They are copied (shallowly): the caller may reuse
+// the slice, not what its rows point to, until the file is written.
+func (w *Writer[T]) Write(rows []T) error {
+	for len(rows) > 0 {
+		if w.buf == nil {
+			w.buf = make([]T, 0, min(RowGroupRows, max(len(rows), 1024)))
+		}
+		k := min(len(rows), RowGroupRows-len(w.buf))
+		w.buf = append(w.buf, rows[:k]...)
+		rows = rows[k:]
+		w.n += int64(k)
+		if len(w.buf) == RowGroupRows {
+			if err := w.flush(); err != nil {
+				return err
+			}
 		}
 	}
-	return pw.Close()
+	return nil
+}
+
+// Rows returns the number of rows written so far.
+func (w *Writer[T]) Rows() int64 { return w.n }
+
+// flush writes the buffered rows as Encode would: one call per row group.
+func (w *Writer[T]) flush() error {
+	if len(w.buf) == 0 {
+		return nil
+	}
+	_, err := w.pw.Write(w.buf)
+	clear(w.buf) // drop references to the rows' lists and strings
+	w.buf = w.buf[:0]
+	return err
+}
+
+func (w *Writer[T]) close() error {
+	if err := w.flush(); err != nil {
+		w.pw.Close()
+		return err
+	}
+	return w.pw.Close()
+}
+
+// WriteStream writes the rows fill passes to the Writer as one Parquet
+// file at path, atomically (as Write), with the given metadata. When fill
+// fails, nothing is written at path.
+func WriteStream[T any](path string, meta map[string]string, fill func(*Writer[T]) error) error {
+	err := atomicfile.Write(path, func(out io.Writer) error {
+		w := newWriter[T](out, meta)
+		if err := fill(w); err != nil {
+			w.pw.Close()
+			return err
+		}
+		return w.close()
+	})
+	if err != nil {
+		return fmt.Errorf("pqio: %w", err)
+	}
+	return nil
 }
 
 // File is an open Parquet file whose footer was checked before parquet-go

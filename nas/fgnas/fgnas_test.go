@@ -370,3 +370,16 @@ func TestScreenCache(t *testing.T) {
 		t.Error("a cache of gnnsim's model served the authors' model")
 	}
 }
+
+// TestLimitsBudgetKeepsTinyBounds: a positive latency limit stays a limit
+// however small (issue 38 item 8: 1e-12 ms truncated to 0 ps, no limit).
+func TestLimitsBudgetKeepsTinyBounds(t *testing.T) {
+	for _, tc := range []struct {
+		ms   float64
+		want int64
+	}{{0, 0}, {1e-15, 1}, {1e-12, 1}, {0.8, 800_000_000}} {
+		if got := (Limits{LatencyMS: tc.ms}).Budget().LatencyPS; got != tc.want {
+			t.Errorf("%g ms: budget %d ps, want %d", tc.ms, got, tc.want)
+		}
+	}
+}

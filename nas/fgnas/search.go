@@ -26,9 +26,10 @@ func (l Limits) String() string {
 	return fmt.Sprintf("%gms/%dLUT/%dDSP", l.LatencyMS, l.LUT, l.DSP)
 }
 
-// Budget returns the FPGA budget of l.
+// Budget returns the FPGA budget of l. A positive latency bound stays one,
+// however small (hw.MSToPS rounds up): 0 alone means none.
 func (l Limits) Budget() fpga.Budget {
-	return fpga.Budget{Resources: hw.Resources{LUT: l.LUT, FF: l.LUT, DSP: l.DSP}, LatencyPS: int64(l.LatencyMS * 1e9)}
+	return fpga.Budget{Resources: hw.Resources{LUT: l.LUT, FF: l.LUT, DSP: l.DSP}, LatencyPS: hw.MSToPS(l.LatencyMS)}
 }
 
 // Problem is one search setting: a dataset, its constraints and where the

@@ -57,6 +57,10 @@ func (d Dataset) RunModel(m workload.Model, u hw.Unit) (ModelCost, error) {
 		out.Blocks = append(out.Blocks, c)
 		out.Total = out.Total.Add(c)
 	}
+	// Each block fits (units check their own costs) but the sum may not.
+	if err := out.Total.CheckRange("total", "fewer or narrower layers, or a smaller graph"); err != nil {
+		return ModelCost{}, fmt.Errorf("gcos: model %s on %s: %w", m.Name, d.Name, err)
+	}
 	return out, nil
 }
 

@@ -149,3 +149,32 @@ func TestArchCheapOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestRunModelSaturationIsAnError: a model whose total time or MACs does
+// not fit in 64 bits is an error, though each block fits (issue 38 item 6:
+// 40 width-2^20 GCN layers on Reddit printed MaxInt64 MACs).
+func TestRunModelSaturationIsAnError(t *testing.T) {
+	reddit := Dataset{Name: "reddit", Size: workload.Size{Nodes: 232965, NNZ: 114615892}, Features: 602, Classes: 41}
+	u, err := accel.New(accel.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		layers int
+		ok     bool
+	}{{2, true}, {4, true}, {12, false}, {40, false}} {
+		text := "layers:\n" + strings.Repeat("  - {kind: gcn, width: 1048576}\n", tc.layers)
+		spec, err := workload.ParseModelSpec([]byte(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := reddit.BuildModel(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := reddit.RunModel(m, u)
+		if tc.ok != (err == nil) || err != nil && !strings.Contains(err.Error(), "64 bits") {
+			t.Errorf("%d layers of 2^20: total %+v, err %v; want ok %v", tc.layers, c.Total, err, tc.ok)
+		}
+	}
+}

@@ -222,15 +222,17 @@ var policyMetrics = []struct {
 // and execution time of each policy, each metric divided by its largest
 // value over the policies (sched.NormaliseByMax), with the ratio printed
 // above each bar. mean holds averaged metrics of one scenario.
-func PlotPolicies(base, title string, mean []sched.Metrics) error {
+// The times are normalised by the largest over the policies, so the y
+// axis is a ratio of times in unit ("cycles", "ps"); the x axis explains
+// the "*" of infeasible policies only when a bar carries one.
+func PlotPolicies(base, title, unit string, mean []sched.Metrics) error {
 	if len(mean) == 0 {
 		return fmt.Errorf("seed002: no policies to plot")
 	}
 	norm := sched.NormaliseByMax(mean)
 	p := plot.New()
 	p.Title.Text = title
-	p.X.Label.Text = "policy (* = not feasible in practice: uses true latencies or optimal tilings)"
-	p.Y.Label.Text = "time ÷ largest time over the policies (cycles / cycles)"
+	p.X.Label.Text, p.Y.Label.Text = policyAxes(unit, norm)
 	w := vg.Points(16)
 	names := make([]string, len(norm))
 	for i, m := range norm {
@@ -280,6 +282,18 @@ func PlotPolicies(base, title string, mean []sched.Metrics) error {
 	p.Legend.Left = true
 	p.Add(plotter.NewGrid())
 	return gnplot.Save(base, 9*vg.Inch, 5*vg.Inch, [][]*plot.Plot{{p}}, "")
+}
+
+// policyAxes returns the axis labels of PlotPolicies.
+func policyAxes(unit string, mean []sched.Metrics) (x, y string) {
+	x = "policy"
+	for _, m := range mean {
+		if !m.Feasible {
+			x = "policy (* = not feasible in practice: uses true latencies or optimal tilings)"
+			break
+		}
+	}
+	return x, fmt.Sprintf("time ÷ largest time over the policies (%s / %s)", unit, unit)
 }
 
 // ratioLabel prints a normalised value with enough digits to tell tiny

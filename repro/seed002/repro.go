@@ -418,8 +418,8 @@ func (s *Summary) Highlights() []string {
 		if sp.Scenario != int32(Scenario1) {
 			continue
 		}
-		out = append(out, fmt.Sprintf("scenario 1, mean %-11s %s %.4g cycles, %s, %.4f x SJF-Truth",
-			sp.Metric+":", sp.Policy, sp.Value, sp.Words(), sp.TruthRatio))
+		out = append(out, fmt.Sprintf("scenario 1, mean %-11s %s %.4g cycles, %s, %s",
+			sp.Metric+":", sp.Policy, sp.Value, sp.Words(), sp.TruthWords()))
 	}
 	for _, set := range SpreadSets {
 		var sel []SpreadRow
@@ -533,7 +533,7 @@ func writeReproFigures(out string, shares []OptimalShare, sres *ScheduleResult, 
 			continue
 		}
 		title := fmt.Sprintf("Scenario %d: %s\n3 accelerators (seq, sp, pp), Pareto arrivals at 85 %%, %s, mean of %d seeds", sc.s, sc.what, jobs, nseeds)
-		if err := PlotPolicies(filepath.Join(out, sc.file), title, sel); err != nil {
+		if err := PlotPolicies(filepath.Join(out, sc.file), title, "cycles", sel); err != nil {
 			return f, err
 		}
 		f.sched[sc.s] = sc.file

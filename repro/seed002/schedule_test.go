@@ -252,7 +252,7 @@ func TestScheduleAllPolicies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != 28*60 || meta["k"] != "v" {
+	if len(rows) != 28*60 || meta["gnnsim.k"] != "v" {
 		t.Fatalf("%d record rows (meta %v), want %d", len(rows), meta, 28*60)
 	}
 	// Rows follow the results: run-major, jobs in problem order; the
@@ -489,6 +489,29 @@ func isUnsigned(v format.LogicalTypeValue) bool {
 	return ok && !it.IsSigned
 }
 
+// TestSpeedupZeroMeans: a mean of 0 (no waiting) is said in words, never
+// as "0x faster" or "+Inf x SJF-Truth" (issue 38 item 14).
+func TestSpeedupZeroMeans(t *testing.T) {
+	for _, tt := range []struct {
+		value, base, truth float64
+		words, truthWords  string
+	}{
+		{0, 0, 0, "as fast as FCFS (both 0)", "= SJF-Truth (both 0)"},
+		{0, 5, 0, "0 against 5 for FCFS", "= SJF-Truth (both 0)"},
+		{3, 0, 0, "slower than FCFS, which takes 0", "SJF-Truth takes 0"},
+		{3, 6, 2, "2x faster than FCFS", "1.5000 x SJF-Truth"},
+		{3, 6, math.NaN(), "2x faster than FCFS", "no SJF-Truth run"},
+	} {
+		s := Speedup{Value: tt.value, BaselineValue: tt.base, Baseline: "FCFS", Speedup: tt.base / tt.value, Truth: tt.truth, TruthRatio: tt.value / tt.truth}
+		if got := s.Words(); got != tt.words {
+			t.Errorf("%+v: %q, want %q", tt, got, tt.words)
+		}
+		if got := s.TruthWords(); got != tt.truthWords {
+			t.Errorf("%+v: %q, want %q", tt, got, tt.truthWords)
+		}
+	}
+}
+
 // TestSpeedupWords: a speed-up below 1 reads as slower, by its inverse.
 func TestSpeedupWords(t *testing.T) {
 	for _, tt := range []struct {
@@ -502,7 +525,7 @@ func TestSpeedupWords(t *testing.T) {
 		{0.8, "1.25x slower than FCFS"},
 		{0.5, "2x slower than FCFS"},
 	} {
-		if got := (Speedup{Speedup: tt.speedup, Baseline: "FCFS"}).Words(); got != tt.want {
+		if got := (Speedup{Speedup: tt.speedup, Value: 1, BaselineValue: tt.speedup, Baseline: "FCFS"}).Words(); got != tt.want {
 			t.Errorf("speed-up %v: %q, want %q", tt.speedup, got, tt.want)
 		}
 	}

@@ -65,11 +65,35 @@ type Speedup struct {
 // Words says the speed-up in plain words against the baseline: "1.25x
 // faster than B", or, below 1, "1.004x slower than B" (the inverse), so a
 // loss never reads as a gain of less than one.
+// A mean of 0 (no waiting at all) has no ratio: it is said in words.
 func (s Speedup) Words() string {
-	if s.Speedup > 0 && s.Speedup < 1 {
+	switch {
+	case s.Value == 0 && s.BaselineValue == 0:
+		return fmt.Sprintf("as fast as %s (both 0)", s.Baseline)
+	case s.Value == 0:
+		return fmt.Sprintf("0 against %.4g for %s", s.BaselineValue, s.Baseline)
+	case s.BaselineValue == 0:
+		return fmt.Sprintf("slower than %s, which takes 0", s.Baseline)
+	case s.Speedup > 0 && s.Speedup < 1:
 		return fmt.Sprintf("%.4gx slower than %s", 1/s.Speedup, s.Baseline)
 	}
 	return fmt.Sprintf("%.4gx faster than %s", s.Speedup, s.Baseline)
+}
+
+// TruthWords says the policy's mean against SJF-Truth's: "1.0123 x
+// SJF-Truth", or in words when either is 0 or there is no SJF-Truth run.
+func (s Speedup) TruthWords() string {
+	switch {
+	case math.IsNaN(s.Truth):
+		return "no SJF-Truth run"
+	case s.Truth == 0 && s.Value == 0:
+		return "= SJF-Truth (both 0)"
+	case s.Truth == 0:
+		return "SJF-Truth takes 0"
+	case math.IsNaN(s.TruthRatio):
+		return "no SJF-Truth run"
+	}
+	return fmt.Sprintf("%.4f x SJF-Truth", s.TruthRatio)
 }
 
 // SpeedupMetrics are the metrics Speedups compares, seed 002's three plus
