@@ -2,6 +2,7 @@ package seed001
 
 import (
 	"gnnsim/internal/shared"
+	"gnnsim/repro/claims"
 
 	"bytes"
 	"context"
@@ -303,5 +304,22 @@ func TestRunFig8Only(t *testing.T) {
 	}
 	if s := string(b); !strings.Contains(s, "## Figure 8") || strings.Contains(s, "## Figure 1") {
 		t.Error("report: want Figure 8 and no Figure 1")
+	}
+	// --fig8-only writes the ledger too: every ID, finite, from the run.
+	l, err := claims.Check(filepath.Join(out, "claims.csv"), ClaimIDs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := l.Measured("fig8_over_hygcn_geomean_x"); math.Abs(got/rep.SpeedupHyGCN-1) > 1e-5 { // six digits in the CSV
+		t.Errorf("fig8_over_hygcn_geomean_x %v, run's %v", got, rep.SpeedupHyGCN)
+	}
+	if mn := l.Measured("fig8_over_hygcn_min_x"); !(mn > 0 && mn <= rep.SpeedupHyGCN) {
+		t.Errorf("least speed-up over HyGCN-like %v above the geometric mean %v", mn, rep.SpeedupHyGCN)
+	}
+	if !strings.Contains(string(b), "| offchip_bandwidth_vs_hygcn_pct | 50 |") {
+		t.Error("report: no ledger at the top")
+	}
+	for _, c := range l.Claims() {
+		t.Logf("%s: paper %v measured %v (%s)", c.ID, c.Paper, c.Measured, c.Note)
 	}
 }
