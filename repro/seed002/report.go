@@ -83,6 +83,7 @@ func (r *reportInput) write(w io.Writer) error {
 	if r.o.Quick {
 		cmdline += " --quick"
 	}
+	b.WriteString(sum.Ledger().Markdown())
 	p("Written by `%s --seed %d --mode %s` (gnnsim %s). Every number below except the last section is determined by the seed, the mode, the set sizes and the data: rerunning the command gives the same tables byte for byte.\n\n", cmdline, r.o.Seed, r.mode, gnnsim.Version)
 	p("- Labels: gnnsim's accelerator model in **%s** mode (", r.mode)
 	if r.mode == "omega" {

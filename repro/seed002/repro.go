@@ -399,6 +399,9 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	sum.Wall = time.Since(start)
 	rep := reportInput{o: o, mode: mode, sizes: sz, fg: fg, mixes: mixes, sum: sum, sres: sres, shares: shares, glx: glx, real: real,
 		realNote: realNote, figs: figs, steps: steps, seeds: seeds}
+	if err := writeClaims(o.Out, sum.Ledger()); err != nil {
+		return nil, err
+	}
 	if err := atomicfile.Write(sum.Report, rep.write); err != nil {
 		return nil, fmt.Errorf("seed002: %w", err)
 	}
