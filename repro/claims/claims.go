@@ -222,3 +222,66 @@ func Check(path string, want []string) (*Ledger, error) {
 	}
 	return l, nil
 }
+
+// Goal is how a report judges one claim's measured value: a sentence, the
+// wanted relation in words, and the test.
+type Goal struct {
+	ID, Text, Want string
+	Holds          func(measured float64) bool
+}
+
+// Holds reports whether claim g.ID is measured (finite) and meets g.
+func (l *Ledger) Holds(g Goal) bool {
+	m := l.Measured(g.ID)
+	return !math.IsNaN(m) && !math.IsInf(m, 0) && g.Holds(m)
+}
+
+// Verdicts renders a report's verdict table, each row read from the
+// ledger; a goal whose claim is missing is an error.
+func (l *Ledger) Verdicts(goals []Goal) (string, error) {
+	var b strings.Builder
+	b.WriteString("| conclusion | claim | paper | ours | goal | holds |\n|---|---|---|---|---|---|\n")
+	cell := func(x float64) string {
+		if math.IsNaN(x) {
+			return "-"
+		}
+		return Format(x)
+	}
+	for _, g := range goals {
+		c, ok := l.Get(g.ID)
+		if !ok {
+			return "", fmt.Errorf("claims: %s not measured", g.ID)
+		}
+		h := "no"
+		if l.Holds(g) {
+			h = "yes"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", g.Text, g.ID, cell(c.Paper), cell(c.Measured), g.Want, h)
+	}
+	return b.String(), nil
+}
+
+// Above is the goal measured > x.
+func Above(id, text string, x float64) Goal {
+	return Goal{ID: id, Text: text, Want: "> " + Format(x), Holds: func(m float64) bool { return m > x }}
+}
+
+// Below is the goal measured < x.
+func Below(id, text string, x float64) Goal {
+	return Goal{ID: id, Text: text, Want: "< " + Format(x), Holds: func(m float64) bool { return m < x }}
+}
+
+// AtLeast is the goal measured >= x.
+func AtLeast(id, text string, x float64) Goal {
+	return Goal{ID: id, Text: text, Want: ">= " + Format(x), Holds: func(m float64) bool { return m >= x }}
+}
+
+// AtMost is the goal measured <= x.
+func AtMost(id, text string, x float64) Goal {
+	return Goal{ID: id, Text: text, Want: "<= " + Format(x), Holds: func(m float64) bool { return m <= x }}
+}
+
+// Within is the goal |measured - x| <= tol.
+func Within(id, text string, x, tol float64) Goal {
+	return Goal{ID: id, Text: text, Want: "within " + Format(tol) + " of " + Format(x), Holds: func(m float64) bool { return math.Abs(m-x) <= tol }}
+}

@@ -47,30 +47,25 @@ const (
 	paperFig10EA, paperFig10Random = 0.92, 0.75
 )
 
-// goal is how the report judges one claim's measured value: the issue's
-// goals, direction everywhere and MaGNAS's magnitudes where it sets them.
-type goal struct {
-	id, text, want string
-	holds          func(m float64) bool
-}
-
-var goals = []goal{
-	{"abstract_latency_speedup_x", "Abstract: a0-a3 faster than b0 on the GPU", "> 1", func(m float64) bool { return m > 1 }},
-	{"abstract_energy_gain_x", "Abstract: a0-a3 more energy-efficient than b0 on the GPU", "> 1", func(m float64) bool { return m > 1 }},
-	{"abstract_accuracy_drop_pt", "Abstract: a0-a3 about as accurate as b0", "<= 1 pt", func(m float64) bool { return m <= 1 }},
-	{"fig5_hv_gain_pct", "Figure 5: the nested search's hypervolume beats OOE_GPU's", "> 0", func(m float64) bool { return m > 0 }},
-	{"fig5_distributed_share_pct", "Figure 5: distributed mappings on the nested front (least over data sets)", "> 0", func(m float64) bool { return m > 0 }},
-	{"table3_vs_constrained_energy_pct", "Table 3: unconstrained m* needs less energy than the constrained rows near its latency", "<= -5 %", func(m float64) bool { return m <= -5 }},
-	{"table3_transitions", "Table 3: m* is a distributed mapping", ">= 1", func(m float64) bool { return m >= 1 }},
-	{"table4_dla_share_rise", "Table 4: the DLA share rises as the latency limit loosens (100 % minus 5 %)", "> 0", func(m float64) bool { return m > 0 }},
-	{"table5_dla_share_min", "Table 5: the DLA keeps a share at every power budget", ">= 0.1", func(m float64) bool { return m >= 0.1 }},
-	{"powermode_10w_over_30w_latency_x", "Table 5: best latency in the 10 W mode over the 30 W one", ">= 1.4", func(m float64) bool { return m >= 1.4 }},
-	{"fig7_dvfs_vs_maxn_energy_pct", "Figure 7: searched DVFS saves energy against MaxN", "<= -20 %", func(m float64) bool { return m <= -20 }},
-	{"fig7_dvfs_vs_maxn_latency_pct", "Figure 7: ... at a small latency cost", "<= +10 %", func(m float64) bool { return m <= 10 }},
-	{"fig7_dvfs_vs_minn_energy_pct", "Figure 7: searched DVFS saves energy against MinN", "< 0", func(m float64) bool { return m < 0 }},
-	{"fig8_bulge_pyramid_minus_isotropic_pct", "Figure 8: the pyramid front is more convex than the isotropic one", "> 0", func(m float64) bool { return m > 0 }},
-	{"fig9_layerwise_vs_blockwise_energy_pct", "Figure 9: layer-wise mapping needs less energy than block-wise at a matched latency", "<= -5 %", func(m float64) bool { return m <= -5 }},
-	{"fig10_evolution_minus_random_hv", "Figure 10: evolution beats random search (normalised HV)", "> 0", func(m float64) bool { return m > 0 }},
+// goals are how the report judges the claims: the goals,
+// direction everywhere and MaGNAS's magnitudes where it sets them.
+var goals = []claims.Goal{
+	claims.Above("abstract_latency_speedup_x", "Abstract: a0-a3 faster than b0 on the GPU", 1),
+	claims.Above("abstract_energy_gain_x", "Abstract: a0-a3 more energy-efficient than b0 on the GPU", 1),
+	claims.AtMost("abstract_accuracy_drop_pt", "Abstract: a0-a3 about as accurate as b0", 1),
+	claims.Above("fig5_hv_gain_pct", "Figure 5: the nested search's hypervolume beats OOE_GPU's", 0),
+	claims.Above("fig5_distributed_share_pct", "Figure 5: distributed mappings on the nested front (least over data sets)", 0),
+	claims.AtMost("table3_vs_constrained_energy_pct", "Table 3: unconstrained m* needs less energy than the constrained rows near its latency", -5),
+	claims.AtLeast("table3_transitions", "Table 3: m* is a distributed mapping", 1),
+	claims.Above("table4_dla_share_rise", "Table 4: the DLA share rises as the latency limit loosens (100 % minus 5 %)", 0),
+	claims.AtLeast("table5_dla_share_min", "Table 5: the DLA keeps a share at every power budget", 0.1),
+	claims.AtLeast("powermode_10w_over_30w_latency_x", "Table 5: best latency in the 10 W mode over the 30 W one", 1.4),
+	claims.AtMost("fig7_dvfs_vs_maxn_energy_pct", "Figure 7: searched DVFS saves energy against MaxN", -20),
+	claims.AtMost("fig7_dvfs_vs_maxn_latency_pct", "Figure 7: ... at a small latency cost", 10),
+	claims.Below("fig7_dvfs_vs_minn_energy_pct", "Figure 7: searched DVFS saves energy against MinN", 0),
+	claims.Above("fig8_bulge_pyramid_minus_isotropic_pct", "Figure 8: the pyramid front is more convex than the isotropic one", 0),
+	claims.AtMost("fig9_layerwise_vs_blockwise_energy_pct", "Figure 9: layer-wise mapping needs less energy than block-wise at a matched latency", -5),
+	claims.Above("fig10_evolution_minus_random_hv", "Figure 10: evolution beats random search (normalised HV)", 0),
 }
 
 // claim records one measured claim.
@@ -145,38 +140,12 @@ func maxOf(xs []float64) float64 {
 
 // conclusions renders the verdicts, each read from the ledger.
 func (r *run) conclusions(context.Context) error {
-	r.md.WriteString("## MaGNAS's conclusions, measured\n\nEach claim of the ledger against the issue's goal (direction everywhere, MaGNAS's magnitudes where set); the sections above give the details and the reasons when one does not hold.\n\n| conclusion | claim | paper | ours | goal | holds |\n|---|---|---|---|---|---|\n")
-	for _, g := range goals {
-		c, ok := r.ledger.Get(g.id)
-		if !ok {
-			return fmt.Errorf("claim %s not measured", g.id)
-		}
-		h := "no"
-		if !math.IsNaN(c.Measured) && g.holds(c.Measured) {
-			h = "yes"
-		}
-		fmt.Fprintf(&r.md, "| %s | %s | %s | %s | %s | %s |\n", g.text, g.id, cell(c.Paper), cell(c.Measured), g.want, h)
+	v, err := r.ledger.Verdicts(goals)
+	if err != nil {
+		return err
 	}
-	r.md.WriteString("\n")
+	r.md.WriteString("## MaGNAS's conclusions, measured\n\nEach claim of the ledger against the issue's goal (direction everywhere, MaGNAS's magnitudes where set); the sections above and the ledger's notes give the details and the mechanism when one does not hold.\n\n" + v + "\n")
 	return nil
-}
-
-func cell(x float64) string {
-	if math.IsNaN(x) {
-		return "-"
-	}
-	return claims.Format(x)
-}
-
-// holds reports the verdict of claim id (for findings).
-func (r *run) holds(id string) bool {
-	for _, g := range goals {
-		if g.id == id {
-			m := r.ledger.Measured(id)
-			return !math.IsNaN(m) && g.holds(m)
-		}
-	}
-	return false
 }
 
 // mappingString names a block-wise mapping of a supernet model by Table
