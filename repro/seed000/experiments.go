@@ -58,7 +58,7 @@ func (r *run) table2(context.Context) error {
 		workload.MRConv: {25.28, 40.11, 459.44, 224.41}, workload.EdgeConv: {33.74, 62.11, 770.36, 323.70},
 		workload.GIN: {22.49, 39.62, 429.07, 214.35}, workload.SAGE: {29.57, 57.77, 623.76, 263.48},
 	}
-	fmt.Fprintf(&r.md, "## Platform anchors (MaGNAS Table 2, ViG-S at MaxN)\n\nsoc's calibrated GPU/DLA model (soc.Default through magnas.SoCPlatform) against the paper's measured baselines (ours / paper).\n\n| model | GPU ms | DLA ms | GPU mJ | DLA mJ |\n|---|---|---|---|---|\n")
+	fmt.Fprintf(&r.md, "## Platform anchors (MaGNAS Table 2, ViG-S at MaxN)\n\nsoc's calibrated GPU/DLA model as MaGNAS measured it (soc.MaGNAS: FP32 GPU engines, Table 1's clocks, through magnas.SoCPlatform; the same profile as 'gnnsim soc eval --profile magnas') against the paper's measured baselines (ours / paper).\n\n| model | GPU ms | DLA ms | GPU mJ | DLA mJ |\n|---|---|---|---|---|\n")
 	p := r.xavier.Costs.P
 	worst := 0.0
 	for _, op := range workload.ViGOps() {

@@ -205,7 +205,7 @@ func (r *run) finding(format string, a ...any) {
 
 func (r *run) fig(name string) string {
 	p := filepath.Join(r.opts.Out, name)
-	r.rep.Files = append(r.rep.Files, p+".png")
+	r.rep.Files = append(r.rep.Files, p+".png", p+".svg")
 	return p
 }
 

@@ -41,7 +41,7 @@ func TestRunQuick(t *testing.T) {
 	if len(rep.Table3) != 2*2*3 || len(rep.Table4) != 2*3 {
 		t.Fatalf("tables %d, %d", len(rep.Table3), len(rep.Table4))
 	}
-	for _, f := range []string{"table3.parquet", "table4.parquet", "samples.parquet", "figure3.png", "report.md"} {
+	for _, f := range []string{"table3.parquet", "table4.parquet", "samples.parquet", "figure3.png", "figure3.svg", "report.md", "claims.csv"} {
 		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
 			t.Errorf("%s: %v", f, err)
 		}

@@ -142,8 +142,9 @@ func write(opts Options, pl plan, rep *Report) error {
 			fig = append(fig, c)
 		}
 	}
-	figBase := add("figure3") // .png
+	figBase := add("figure3") // .png and .svg
 	rep.Files[len(rep.Files)-1] = figBase + ".png"
+	rep.Files = append(rep.Files, figBase+".svg")
 	if err := plotFigure3(figBase+".png", fig); err != nil {
 		return err
 	}
