@@ -47,6 +47,10 @@ func (s *Summary) Ledger() *claims.Ledger {
 	if w, ok := widestSpread(s.Spread, "medium"); ok {
 		spread = fmt.Sprintf("; widest (F, G) setting of the spread study %s: %.1f %% (random %.2fx the optimum; the paper's figure needs %.1fx)", w.Setting(), w.ImprovementVsRandom, w.RandomOverOptimal, 1/(1-paper.rnd/100))
 	}
+	if w, ok := widestSetting(s.Settings, func(SettingsRow) bool { return true }); ok {
+		o, _ := widestSetting(s.Settings, func(x SettingsRow) bool { return x.Mode == "omega" && x.PEs == 512 })
+		spread += fmt.Sprintf("; settings search: widest R/O %.2fx at %s, %.2fx on the seed's 512-PE Omega model (%s)", w.RandomOverOptimal, w, o.RandomOverOptimal, o)
+	}
 	l.Set("improvement_over_random_medium_pct", paper.rnd, rnd, "pct", note+spread)
 	for _, c := range []struct {
 		id, metric string

@@ -141,6 +141,7 @@ func (r *reportInput) write(w io.Writer) error {
 	}
 
 	r.writeSpread(&b)
+	r.writeSettings(&b)
 	r.writeSchedule(&b)
 
 	p("\n## Files\n\n")
@@ -149,7 +150,7 @@ func (r *reportInput) write(w io.Writer) error {
 	p("- `%s`, `%s`: Table 3 and Table 4 rows; `%s`: optimal-configuration counts per data set\n", Table3File, Table4File, OptimalFile)
 	p("- `%s` (one row per job and run), `%s` (per run), `%s` (mean over seeds), `%s`\n", ScheduleRecordsFile, ScheduleRunsFile, ScheduleMeanFile, SpeedupsFile)
 	p("- `%s`: the (F, G) spread study; `data/spread-{medium,large}/`: its cross sweeps\n", SpreadFile)
-	p("- `%s`: the scheduling study\n", StudyFile)
+	p("- `%s`: the scheduling study; `%s`, `data/settings-*/`: the settings search\n", StudyFile, SettingsFile)
 	p("- figures: %s, %s, %s, %s, %s, %s, %s (PNG and SVG)\n", r.figs.fig1, r.figs.fig5, r.figs.sched[Scenario1], r.figs.sched[Scenario2], r.figs.spread["medium"], r.figs.spread["large"], r.figs.study)
 
 	p("\n## Wall-clock times (not reproducible)\n\n")
