@@ -236,7 +236,7 @@ func settingsVerdict(rows []SettingsRow) string {
 	if len(at) > 6 {
 		at = append(at[:6], fmt.Sprintf("and %d more", len(at)-6))
 	}
-	return s + fmt.Sprintf("Settings where random costs >= 10x the optimum: %s. What opens the gap is memory: the tilings whose tiles overflow the global buffer or refetch operands pay DRAM time that grows as the bandwidth falls, or, in the Omega model, arrays so large (8,192 PEs) that a tiling sized for small layers leaves most of them idle. Seed 002's 15.7x therefore points to a setting it does not state (a memory-bound accelerator or a far larger array), not to its 512-PE STONNE-Omega runs.", strings.Join(at, "; "))
+	return s + fmt.Sprintf("Settings where random costs >= 10x the optimum: %s. Where the gap opens is measured, not explained here config by config: in the extended model it grows as the DRAM bandwidth falls (the tilings that overflow the 1 MiB global buffer or refetch operands pay DRAM time the optimal ones avoid); in the exact Omega model, whose memory is unlimited, it grows only with the PE count, and reaches 10x only far beyond the seed's 512 PEs. Seed 002's 15.7x therefore points to a setting it does not state (a memory-bound accelerator or a far larger array), not to 512-PE STONNE-Omega runs of these sizes.", strings.Join(at, "; "))
 }
 
 // writeSettingsTable writes the settings table.
