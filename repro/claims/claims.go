@@ -115,6 +115,14 @@ func Format(x float64) string {
 	return strconv.FormatFloat(x, 'g', 6, 64)
 }
 
+// cell renders a number in a Markdown table: "-" for no figure.
+func cell(x float64) string {
+	if math.IsNaN(x) {
+		return "-"
+	}
+	return Format(x)
+}
+
 // WriteCSV writes the ledger to w as claims.csv.
 func (l *Ledger) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
@@ -146,12 +154,6 @@ func (l *Ledger) WriteFile(path string) error {
 func (l *Ledger) Markdown() string {
 	var b strings.Builder
 	b.WriteString("## Claims ledger (claims.csv)\n\nEach headline claim of the paper under a stable ID: the paper's figure, this run's (computed from its outputs), and a note (the matched point, the mechanism when the claim does not hold). The verdicts below are read from this table.\n\n| claim | paper | measured | unit | note |\n|---|---|---|---|---|\n")
-	cell := func(x float64) string {
-		if math.IsNaN(x) {
-			return "-"
-		}
-		return Format(x)
-	}
 	for _, c := range l.rows {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", c.ID, cell(c.Paper), cell(c.Measured), c.Unit, strings.ReplaceAll(c.Note, "|", "/"))
 	}
@@ -241,12 +243,6 @@ func (l *Ledger) Holds(g Goal) bool {
 func (l *Ledger) Verdicts(goals []Goal) (string, error) {
 	var b strings.Builder
 	b.WriteString("| conclusion | claim | paper | ours | goal | holds |\n|---|---|---|---|---|---|\n")
-	cell := func(x float64) string {
-		if math.IsNaN(x) {
-			return "-"
-		}
-		return Format(x)
-	}
 	for _, g := range goals {
 		c, ok := l.Get(g.ID)
 		if !ok {

@@ -3,7 +3,7 @@ package seed000
 import (
 	"context"
 	"fmt"
-	"math"
+	"slices"
 	"strings"
 
 	"gnnsim/nas/magnas"
@@ -135,24 +135,8 @@ func (r *run) abstract(context.Context) error {
 	r.claim("abstract_latency_speedup_x", paperAbsSpeedup, mean(sp), "x", "%s", note)
 	r.claim("abstract_energy_gain_x", paperAbsEnergy, mean(en), "x", "%s", note)
 	r.claim("abstract_accuracy_drop_pt", paperAbsAccDrop, mean(drop), "pt", "%s; top-1 points below b0 (range %.2f to %.2f); the picks' %d superblocks: %s, mean depth %.2f (picked by Eq. 12 fitness among the nested front); accuracy: %s of each data set",
-		note, minOf(drop), maxOf(drop), blocks, strings.Join(mix, ", "), float64(depth)/float64(max(blocks, 1)), r.accuracy(r.opts.Dataset).Source())
+		note, slices.Min(drop), slices.Max(drop), blocks, strings.Join(mix, ", "), float64(depth)/float64(max(blocks, 1)), r.accuracy(r.opts.Dataset).Source())
 	return nil
-}
-
-func minOf(xs []float64) float64 {
-	m := math.Inf(1)
-	for _, x := range xs {
-		m = min(m, x)
-	}
-	return m
-}
-
-func maxOf(xs []float64) float64 {
-	m := math.Inf(-1)
-	for _, x := range xs {
-		m = max(m, x)
-	}
-	return m
 }
 
 // conclusions renders the verdicts, each read from the ledger.

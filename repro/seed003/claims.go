@@ -82,30 +82,3 @@ func (r *run) writeClaims() error {
 }
 
 func nan() float64 { return math.NaN() }
-
-func maxF(xs []float64) float64 {
-	m := math.Inf(-1)
-	for _, x := range xs {
-		m = max(m, x)
-	}
-	return m
-}
-
-func minF(xs []float64) float64 {
-	m := math.Inf(1)
-	for _, x := range xs {
-		m = min(m, x)
-	}
-	return m
-}
-
-func fmtPts(xs []float64) string {
-	s := ""
-	for i, x := range xs {
-		if i > 0 {
-			s += " "
-		}
-		s += fmt.Sprintf("%.1f", x)
-	}
-	return s
-}
