@@ -118,7 +118,8 @@
 // (package repro/claims): per cost model, Table 3's best test accuracy
 // of joint search minus random's and minus separate's, mean over the
 // specifications where both trained a feasible design (paper: the same
-// means over its Table 3, 3.0 and 2.6 points over all 12), and on how
+// means over the same specifications of its Table 3: 3.0 and 2.6 points
+// over the quick run's two, 1.7 and 1.1 over all 12), and on how
 // many specifications joint search trained one (paper: all). The quick
 // run (seed 1, 'gnnsim repro seed004 --quick', 6 s):
 //
