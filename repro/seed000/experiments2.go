@@ -180,7 +180,7 @@ func (r *run) fig6(ctx context.Context) error {
 	r.claim("table4_dla_share_rise", (1-paperGPU4[len(paperGPU4)-1])-(1-paperGPU4[0]), dls[len(dls)-1]-dls[0], "ratio",
 		"DLA share of m*'s blocks at a 100 %% minus at a 5 %% allowed latency increase: %.2f -> %.2f (paper 0.03 -> 0.50); mean over the fronts %.2f -> %.2f", dls[0], dls[len(dls)-1], fdls[0], fdls[len(fdls)-1])
 	r.claim("table5_dla_share_min", slices.Min(oneMinus(paperGPU5)), slices.Min(oneMinus(bs)), "ratio",
-		"least DLA share of m*'s blocks over the %v W budgets (ours %s; paper %s); m* is the least-latency front point, as Table 5's latency objective asks", budgets, fmtSlice(oneMinus(bs)), fmtSlice(oneMinus(paperGPU5)))
+		"least DLA share of m*'s blocks over the %v W budgets (ours %s; paper %s); m* is the least-latency front point, as Table 5's latency objective asks; a zero share says no block moved to the DLA shortens the frame at that mode's caps (its DLA time plus two hand-offs exceeds its GPU time; one frame's blocks run one after another), see the block affinity table", budgets, fmtSlice(oneMinus(bs)), fmtSlice(oneMinus(paperGPU5)))
 	r.claim("powermode_10w_over_30w_latency_x", 1.71, ratio, "x", "median over %d models of best latency in the 10 W mode over the 30 W mode (range %.2f-%.2f)", len(models), slices.Min(ratios), slices.Max(ratios))
 	r.finding("fig6: DLA share %.2f -> %.2f as the latency limit loosens 5 -> 100 %% (paper 0.03 -> 0.50); power at 5 %% / 100 %% = %.2fx (paper 1.75x); best latency 10 W / 30 W mode = %.2fx (paper 1.71x)",
 		dls[0], dls[len(dls)-1], py[0]/py[len(py)-1], ratio)
