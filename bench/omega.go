@@ -136,6 +136,9 @@ func newOmega(s *Spec) (Evaluator, error) {
 			hw.PEs = *h.PEs
 			hw.DistributionBW, hw.ReductionBW = hw.PEs, hw.PEs
 		}
+		if h.DRAMBytesPerCycle != nil {
+			hw.DRAMBytesPerCycle = *h.DRAMBytesPerCycle
+		}
 		if err := hw.Validate(); err != nil {
 			return nil, &SpecError{Key: key, Reason: err.Error()}
 		}

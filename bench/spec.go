@@ -172,6 +172,10 @@ type HardwareSpec struct {
 	File string `yaml:"file,omitempty"`
 	// PEs overrides the file's PE count when given (at least 1).
 	PEs *int `yaml:"pes,omitempty"`
+	// DRAMBytesPerCycle overrides the file's DRAM bandwidth when given
+	// (positive; extended mode prices it, omega mode's memory is
+	// unlimited).
+	DRAMBytesPerCycle *float64 `yaml:"dram_bytes_per_cycle,omitempty"`
 }
 
 // SpecError is a spec problem, naming the key and the reason.
@@ -319,6 +323,9 @@ func (s *Spec) normalize() error {
 	for i, h := range s.HW {
 		if h.PEs != nil && *h.PEs < 1 {
 			return specErr(fmt.Sprintf("hardware[%d].pes", i), "PE count %d must be at least 1 (leave the key out for the hardware file's)", *h.PEs)
+		}
+		if b := h.DRAMBytesPerCycle; b != nil && !(*b > 0 && !math.IsInf(*b, 0)) {
+			return specErr(fmt.Sprintf("hardware[%d].dram_bytes_per_cycle", i), "DRAM bandwidth %v must be positive and finite (leave the key out for the hardware file's)", *b)
 		}
 	}
 	if err := s.checkUnitKeys(); err != nil {

@@ -143,6 +143,8 @@ func TestParseSpecRefusesCoercions(t *testing.T) {
 		{"seed above 2^64", "seed: 18446744073709551616\n" + src, "seed"},
 		{"fractional pes", src + "hardware:\n  - pes: 256.7\n", "hardware[0].pes"},
 		{"zero pes", src + "hardware:\n  - pes: 0\n", "hardware[0].pes"},
+		{"zero DRAM bandwidth", src + "hardware:\n  - dram_bytes_per_cycle: 0\n", "hardware[0].dram_bytes_per_cycle"},
+		{"negative DRAM bandwidth", src + "hardware:\n  - dram_bytes_per_cycle: -4\n", "hardware[0].dram_bytes_per_cycle"},
 		{"zero nodes", "graphs:\n  - generator: er\n    count: 1\n    nodes: [0, 0]\n", "graphs[0].nodes"},
 		{"fractional count", "graphs:\n  - generator: er\n    count: 2.5\n", "graphs[0].count"},
 		{"escaping name", "name: ../../escape\n" + src, "name"},

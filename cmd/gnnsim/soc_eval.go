@@ -28,6 +28,7 @@ func socEvalCommands() []*cobra.Command {
 type socEvalFlags struct {
 	model, graphOp, mapping, mappingFile, gran string
 	dvfs, spec, table, out                     string
+	profile                                    string
 	powerMode, precision                       string
 	frames, inFlight                           int
 	intervalMS                                 float64
@@ -61,6 +62,9 @@ combination kernels) by --granularity; 'gnnsim models show' lists them.
 Consecutive segments of one block on the GPU or the DLA run as one engine
 (fusion, on-chip buffer and cache across them), so a block mapping costs
 the same at every granularity.
+--profile magnas evaluates the Xavier as MaGNAS measured it (FP32 GPU
+engines, its harness's per-frame host work: MaGNAS Table 2's rows as
+'gnnsim repro seed000' reports them; 'gnnsim soc spec magnas' prints it).
 --spec reads another SoC ('gnnsim soc spec default' prints the built-in
 one as commented YAML); the DSAs its dsas: list declares (MAESTRO-priced,
 a built-in or .m dataflow, PEs, NoC, L1/L2, clock) are units like the GPU
@@ -138,6 +142,7 @@ func addSocFlags(fl *pflag.FlagSet, f *socEvalFlags) {
 	intFlag(fl, &f.inFlight, "in-flight", 0, 0, maxInFlight, "frames in the SoC at once in the pipelined run (0: one per unit used)")
 	floatFlag(fl, &f.intervalMS, "interval-ms", 0, 0, maxIntervalMS, false, "gap between frame arrivals in the pipelined run (0: back to back)")
 	fl.StringVar(&f.spec, "spec", "", "SoC spec YAML (default: the built-in Jetson AGX Xavier; see 'gnnsim soc units')")
+	fl.StringVar(&f.profile, "profile", "", profileUsage)
 	fl.StringVar(&f.table, "table", "", "measured per-block table (CSV or Parquet) replacing the units it names")
 }
 
@@ -194,11 +199,26 @@ type socLayerRow struct {
 	FusedInto string  `json:"fused_into,omitempty"`
 }
 
+// profileUsage is the --profile flag's help.
+const profileUsage = "built-in SoC profile: default (the Jetson AGX Xavier as NVIDIA's benchmarks run it) or magnas (as MaGNAS measured it: FP32 GPU engines, its harness's per-frame host work; MaGNAS Table 2's profile, 'gnnsim soc spec magnas'); excludes --spec"
+
 // loadSoC returns the SoC of a spec file (default: the built-in Xavier)
 // with its units in precision p ("" or fp16: the spec's own), and the
 // measured table's units swapped in.
 func loadSoC(spec, table, p string) (*soc.SoC, error) {
-	sp := soc.DefaultSpec()
+	return loadSoCProfile("", spec, table, p)
+}
+
+// loadSoCProfile is loadSoC from a built-in profile (soc.Profiles; ""
+// is the default) when spec is empty.
+func loadSoCProfile(profile, spec, table, p string) (*soc.SoC, error) {
+	if profile != "" && spec != "" {
+		return nil, fmt.Errorf("--profile and --spec exclude each other")
+	}
+	sp, err := soc.ProfileSpec(profile)
+	if err != nil {
+		return nil, fmt.Errorf("--profile: %w", err)
+	}
 	if spec != "" {
 		var err error
 		if sp, err = soc.LoadSpec(spec); err != nil {
@@ -253,7 +273,7 @@ func runSocEval(cmd *cobra.Command, f *socEvalFlags) error {
 	if f.frames < 0 || f.inFlight < 0 || !(f.intervalMS >= 0) {
 		return fmt.Errorf("--frames, --in-flight and --interval-ms must be >= 0")
 	}
-	s, err := loadSoC(f.spec, f.table, f.precision)
+	s, err := loadSoCProfile(f.profile, f.spec, f.table, f.precision)
 	if err != nil {
 		return err
 	}
@@ -370,8 +390,8 @@ func segmentList(segs []soc.Segment) string {
 }
 
 type socUnitsFlags struct {
-	spec    string
-	jsonOut bool
+	spec, profile string
+	jsonOut       bool
 }
 
 func newSocUnitsCmd() *cobra.Command {
@@ -393,6 +413,7 @@ in the spec file (soc/xavier.yaml for the default).`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runSocUnits(cmd.OutOrStdout(), &f) },
 	}
 	cmd.Flags().StringVar(&f.spec, "spec", "", "SoC spec YAML (default: the built-in Jetson AGX Xavier)")
+	cmd.Flags().StringVar(&f.profile, "profile", "", profileUsage)
 	cmd.Flags().BoolVar(&f.jsonOut, "json", false, "print JSON instead of text")
 	return cmd
 }
@@ -428,7 +449,7 @@ type socUnitsRecord struct {
 }
 
 func runSocUnits(w io.Writer, f *socUnitsFlags) error {
-	s, err := loadSoC(f.spec, "", "")
+	s, err := loadSoCProfile(f.profile, f.spec, "", "")
 	if err != nil {
 		return err
 	}

@@ -30,5 +30,28 @@ a built-in or a .m dataflow; the commented example at the end of the file).`,
 			return err
 		},
 	})
+	c.AddCommand(&cobra.Command{
+		Use:   "magnas",
+		Short: "Print the Xavier as MaGNAS measured it (soc eval --profile magnas) as YAML",
+		Long: `Print the MaGNAS profile (soc.MaGNASSpec) as a spec file --spec reads: the
+built-in Xavier with its GPU engines in FP32 (TensorRT's default; MaGNAS
+Table 2's slope reads 0.92 TFLOPS) and the per-frame host work of MaGNAS's
+measurement harness (cpu.frame_cycles). Its constants and their sources
+are the default's, in each section's sources: map. 'gnnsim soc eval
+--profile magnas' evaluates the same spec: MaGNAS Table 2's ViG-S rows
+come out as 'gnnsim repro seed000' reports them.`,
+		Example: `  gnnsim soc spec magnas > magnas.yaml
+  gnnsim soc eval --profile magnas --model vig-s --graph-op mrconv --mapping gpu
+  gnnsim soc eval --spec magnas.yaml --model vig-s --graph-op gin --mapping dla`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			text, err := soc.MaGNASSpecYAML()
+			if err != nil {
+				return err
+			}
+			_, err = cmd.OutOrStdout().Write(text)
+			return err
+		},
+	})
 	return c
 }

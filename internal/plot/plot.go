@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"io"
 	"math"
+	"strconv"
 
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
@@ -28,13 +29,15 @@ var (
 )
 
 // NiceTicks puts 3 to 6 labelled ticks at multiples of 1, 2 or 5 times a
-// power of ten, with an unlabelled tick halfway between.
+// power of ten, with an unlabelled tick halfway between. Labels carry as
+// many digits as the step needs and no more (no "0.6000000000000001"),
+// so two labels of one axis never read alike.
 type NiceTicks struct{}
 
 // Ticks implements gplot.Ticker.
 func (NiceTicks) Ticks(lo, hi float64) []gplot.Tick {
 	if !(hi > lo) {
-		return []gplot.Tick{{Value: lo, Label: fmt.Sprintf("%g", lo)}}
+		return []gplot.Tick{{Value: lo, Label: TickLabel(lo, math.Abs(lo), math.Abs(lo))}}
 	}
 	span := hi - lo
 	step := math.Pow(10, math.Floor(math.Log10(span)))
@@ -44,16 +47,68 @@ func (NiceTicks) Ticks(lo, hi float64) []gplot.Tick {
 			break
 		}
 	}
+	mag := max(math.Abs(lo), math.Abs(hi))
 	var ticks []gplot.Tick
 	for k := math.Ceil(lo / step * 2); k*step/2 <= hi*(1+1e-9); k++ {
 		v := k * step / 2
 		if int64(k)%2 == 0 {
-			ticks = append(ticks, gplot.Tick{Value: v, Label: fmt.Sprintf("%g", math.Round(v/step)*step)})
+			ticks = append(ticks, gplot.Tick{Value: v, Label: TickLabel(math.Round(v/step)*step, step, mag)})
 		} else {
 			ticks = append(ticks, gplot.Tick{Value: v})
 		}
 	}
 	return ticks
+}
+
+// TickLabel writes v, a multiple of step on an axis whose largest
+// magnitude is mag, with the digits the step needs: fixed-point between
+// 1e-3 and 1e6, else an exponent with one digit per decade between mag
+// and step ("2.5e+08").
+func TickLabel(v, step, mag float64) string {
+	if v == 0 {
+		return "0"
+	}
+	if !(step > 0) || math.IsInf(step, 0) || math.IsNaN(step) {
+		return strconv.FormatFloat(v, 'g', 6, 64)
+	}
+	dStep := math.Floor(math.Log10(step) + 1e-9)
+	if mag < 1e6 && mag >= 1e-3 {
+		return strconv.FormatFloat(v, 'f', int(max(0, -dStep)), 64)
+	}
+	digits := int(math.Floor(math.Log10(mag)+1e-9) - dStep)
+	return strconv.FormatFloat(v, 'e', max(0, min(digits, 15)), 64)
+}
+
+// LegendHeadroom raises p's Y range so the legend (at the top, where it
+// must be: Legend.Top) sits above every data point of a w x h plot rather
+// than over them: the data keep the bottom share of the height the legend
+// leaves. Call it after adding the data and the legend entries. A log
+// scale (gplot.LogScale) keeps the same share in decades.
+func LegendHeadroom(p *gplot.Plot, w, h vg.Length) {
+	p.Legend.Top = true
+	c := draw.New(vgimg.New(w, h))
+	lh := p.Legend.Rectangle(c).Size().Y
+	// The data area: the plot less its title, the X axis and the padding
+	// (about 70 points at gonum's default sizes).
+	area := h - 70
+	if p.Title.Text != "" {
+		area -= p.Title.TextStyle.Rectangle(p.Title.Text).Size().Y + p.Title.Padding
+	}
+	if lh <= 0 || area <= lh {
+		return
+	}
+	frac := float64(lh+vg.Points(8)) / float64(area)
+	if frac >= 0.8 {
+		frac = 0.8
+	}
+	lo, hi := p.Y.Min, p.Y.Max
+	if _, log := p.Y.Scale.(gplot.LogScale); log && lo > 0 && hi > lo {
+		p.Y.Max = math.Exp(math.Log(lo) + (math.Log(hi)-math.Log(lo))/(1-frac))
+		return
+	}
+	if hi > lo {
+		p.Y.Max = lo + (hi-lo)/(1-frac)
+	}
 }
 
 // Save draws a grid of plots (nil cells stay empty) under an overall

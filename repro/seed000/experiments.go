@@ -58,7 +58,7 @@ func (r *run) table2(context.Context) error {
 		workload.MRConv: {25.28, 40.11, 459.44, 224.41}, workload.EdgeConv: {33.74, 62.11, 770.36, 323.70},
 		workload.GIN: {22.49, 39.62, 429.07, 214.35}, workload.SAGE: {29.57, 57.77, 623.76, 263.48},
 	}
-	fmt.Fprintf(&r.md, "## Platform anchors (MaGNAS Table 2, ViG-S at MaxN)\n\nsoc's calibrated GPU/DLA model (soc.Default through magnas.SoCPlatform) against the paper's measured baselines (ours / paper).\n\n| model | GPU ms | DLA ms | GPU mJ | DLA mJ |\n|---|---|---|---|---|\n")
+	fmt.Fprintf(&r.md, "## Platform anchors (MaGNAS Table 2, ViG-S at MaxN)\n\nsoc's calibrated GPU/DLA model as MaGNAS measured it (soc.MaGNAS: FP32 GPU engines, Table 1's clocks, through magnas.SoCPlatform; the same profile as 'gnnsim soc eval --profile magnas') against the paper's measured baselines (ours / paper).\n\n| model | GPU ms | DLA ms | GPU mJ | DLA mJ |\n|---|---|---|---|---|\n")
 	p := r.xavier.Costs.P
 	worst := 0.0
 	for _, op := range workload.ViGOps() {
@@ -140,7 +140,7 @@ func frontHV(pts [][]float64, ref []float64) float64 {
 func (r *run) fig5(ctx context.Context) error {
 	fmt.Fprintf(&r.md, "## Figure 5: nested search vs outer search alone (hypervolume of accuracy x latency x energy)\n\nOuter %d x %d generations, inner %d x %d; reference point per data set: 1 point below the lowest accuracy, 1.1 x the largest latency and energy seen by the three searches.\n\n| data set | HV nested | HV OOE_GPU | HV OOE_DLA | nested vs OOE_GPU | distributed share of nested front |\n|---|---|---|---|---|---|\n",
 		r.b.outerPop, r.b.outerGen, r.b.innerPop, r.b.innerGen)
-	var gains []float64
+	var gains, shares []float64
 	var names []string
 	var hvN, hvG, hvD []float64
 	for _, ds := range magnas.Datasets {
@@ -151,8 +151,16 @@ func (r *run) fig5(ctx context.Context) error {
 				return err
 			}
 			results[k] = res
-			if ds == r.opts.Dataset && st == -1 {
-				r.pickOurs(res)
+			if st == -1 {
+				if r.picks == nil {
+					r.picks = map[string][]magnas.Candidate{}
+				}
+				r.picks[ds] = pickTop(res)
+				if ds == r.opts.Dataset {
+					for _, c := range r.picks[ds] {
+						r.ours = append(r.ours, c.Arch)
+					}
+				}
 			}
 		}
 		ref := []float64{math.Inf(-1), 0, 0}
@@ -178,6 +186,7 @@ func (r *run) fig5(ctx context.Context) error {
 		}
 		gain := hv[0]/hv[1] - 1
 		gains = append(gains, gain)
+		shares = append(shares, 100*float64(dist)/float64(max(front, 1)))
 		names = append(names, ds)
 		hvN, hvG, hvD = append(hvN, 1), append(hvG, hv[1]/hv[0]), append(hvD, hv[2]/hv[0])
 		fmt.Fprintf(&r.md, "| %s | %.4g | %.4g | %.4g | %+.1f %% | %d of %d (%.0f %%) |\n", ds, hv[0], hv[1], hv[2], 100*gain, dist, front, 100*float64(dist)/float64(max(front, 1)))
@@ -194,24 +203,15 @@ func (r *run) fig5(ctx context.Context) error {
 			{name: "paper: OOE_GPU 1/1.057 (mean)", xs: xs, ys: paperG, paper: true}}); err != nil {
 		return err
 	}
+	r.claim("fig5_hv_gain_pct", paperFig5HV, 100*mean, "pct", "mean over %d data sets of HV(nested)/HV(OOE_GPU) - 1 (range %+.1f to %+.1f %%)", len(gains), 100*slices.Min(gains), 100*slices.Max(gains))
+	r.claim("fig5_distributed_share_pct", paperFig5Share, slices.Min(shares), "pct", "least over %d data sets of the nested front's share with >= 1 transition (paper 23.5-53.7 %%; ours %.0f-%.0f %%)", len(shares), slices.Min(shares), slices.Max(shares))
 	r.finding("fig5: nested vs OOE_GPU hypervolume %+.1f %% on average (paper ~+5.7 %%)", 100*mean)
 	return nil
 }
 
-// pickOurs keeps the four front architectures of best Eq. 12 fitness.
-func (r *run) pickOurs(res *magnas.Result) {
-	var front []magnas.Candidate
-	seen := map[string]bool{}
-	for _, c := range res.Candidates {
-		if c.Front && !seen[c.Arch.String()] {
-			seen[c.Arch.String()] = true
-			front = append(front, c)
-		}
-	}
-	slices.SortStableFunc(front, func(a, b magnas.Candidate) int { return cmpF(b.F, a.F) })
-	for i := 0; i < len(front) && i < 4; i++ {
-		r.ours = append(r.ours, front[i].Arch)
-	}
+// sortByF orders candidates by Eq. 12 fitness, best first.
+func sortByF(cs []magnas.Candidate) {
+	slices.SortStableFunc(cs, func(a, b magnas.Candidate) int { return cmpF(b.F, a.F) })
 }
 
 func cmpF(a, b float64) int {
@@ -366,6 +366,8 @@ func (r *run) table3(ctx context.Context) error {
 		}
 	}
 	line("Ours (IOE)", ours.Best)
+	r.md.WriteString("\n")
+	r.affinity = writeAffinity(&r.md, blockAffinity(e))
 	pt := paperTable3
 	pB := [2]float64{pt.gpu[0], pt.dla[1]}
 	fmt.Fprintf(&r.md, "\nPaper: DLA-only 25.56 ms / 121.74 mJ (P %.3f), GPU-only 13.42 ms / 273.22 mJ (P %.3f), constr-transit1 16.31-17.42 ms / 226.79-232.60 mJ, constr-transit2 17.11-17.58 ms / 220.23-227.15 mJ, Ours 17.29 ms / 197.8 mJ with 12 transitions (P %.3f). "+
@@ -392,18 +394,12 @@ func (r *run) table3(ctx context.Context) error {
 		"Best constrained energies near ours' latency: %.2f (<= 1) and %.2f (<= 2) mJ.\n\n",
 		ms(ours.Best.TimePS), mj(ours.Best.EnergyPJ), ours.Best.Transitions, pO, pG, pD, beatsBoth(pO, pG, pD),
 		atPaperU, 100*(1-atPaperU/atPaperG), best[1], best[2])
-	r.check(ours.Best.Transitions >= 1 && pO < pG && pO < pD, "Table 3: the unconstrained pick m* has >= 1 transition and beats both standalones on Eq. 13",
-		"12 transitions; P 2.093 vs GPU-only 2.244, DLA-only 1.905 (beats GPU-only only)", "%d transitions; P %.3f vs GPU-only %.3f, DLA-only %.3f", ours.Best.Transitions, pO, pG, pD)
-	r.check(atPaperU < atPaperG, "Table 3: less energy than GPU-only at a matched latency (the paper's point, GPU-only x 1.288)",
-		"197.8 vs 273.22 mJ (-27.6 %)", "%.2f vs %.2f mJ (%+.1f %%)", atPaperU, atPaperG, 100*(atPaperU/atPaperG-1))
-	okRows := len(fronts[1]) > 0 && len(fronts[2]) > 0
-	for k := 1; k <= 2; k++ {
-		for _, c := range fronts[k] {
-			okRows = okRows && c.Transitions <= k && leastEnergyWithin(fronts[0], c.TimePS) <= mj(c.EnergyPJ)*(1+1e-12)
-		}
-	}
-	r.check(okRows, "Table 3: constrained-transition rows non-empty, within their limit, no better than unconstrained",
-		"226.79 / 220.23 mJ vs 197.8 mJ", "fronts of %d (<= 1) and %d (<= 2) mappings; best near ours %.2f / %.2f mJ vs %.2f mJ", len(fronts[1]), len(fronts[2]), best[1], best[2], mj(ours.Best.EnergyPJ))
+	bestC := min(best[1], best[2])
+	pc := min(pt.transit[1][0][1], pt.transit[1][1][1], pt.transit[2][0][1], pt.transit[2][1][1])
+	r.claim("table3_vs_constrained_energy_pct", 100*(pt.ours[1]/pc-1), 100*(mj(ours.Best.EnergyPJ)/bestC-1), "pct",
+		"m* %.2f ms / %.2f mJ (%d transitions) vs the least energy of the constrained rows (two per bound closest in latency to m*) %.2f mJ (<= 1: %.2f, <= 2: %.2f); paper 197.8 vs 220.23 mJ; at GPU-only x 1.288 latency unconstrained %.2f vs GPU-only %.2f mJ (%+.1f %%, paper -27.6 %%); P %.3f vs GPU-only %.3f / DLA-only %.3f (%s); block affinity: %s",
+		ms(ours.Best.TimePS), mj(ours.Best.EnergyPJ), ours.Best.Transitions, bestC, best[1], best[2], atPaperU, atPaperG, 100*(atPaperU/atPaperG-1), pO, pG, pD, beatsBoth(pO, pG, pD), r.affinity)
+	r.claim("table3_transitions", float64(pt.oursTransit), float64(ours.Best.Transitions), "count", "transitions of m* (%s)", mappingString(p, m, ours.Best.Mapping))
 	r.finding("table3: ours %.2f ms %.2f mJ %d transitions, P %.3f vs GPU %.3f / DLA %.3f; constr-transit1 best %.2f mJ, transit2 %.2f mJ (paper 197.8 vs 226.79 / 220.23 mJ); at the paper's latency point unconstrained %.2f mJ vs GPU-only %.2f",
 		ms(ours.Best.TimePS), mj(ours.Best.EnergyPJ), ours.Best.Transitions, pO, pG, pD, best[1], best[2], atPaperU, atPaperG)
 	return nil

@@ -3,23 +3,18 @@ package seed000
 import (
 	"fmt"
 	"image/color"
-	"io"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
 
-	"gnnsim/internal/atomicfile"
+	gnplot "gnnsim/internal/plot"
 )
 
-// palette is Okabe-Ito: distinguishable for colour-blind readers.
-var palette = []color.Color{
-	color.RGBA{0, 114, 178, 255}, color.RGBA{213, 94, 0, 255}, color.RGBA{0, 158, 115, 255},
-	color.RGBA{204, 121, 167, 255}, color.RGBA{230, 159, 0, 255}, color.RGBA{86, 180, 233, 255},
-	color.RGBA{0, 0, 0, 255},
-}
+// palette is internal/plot's Okabe-Ito colours, readable with every
+// common form of colour-blindness.
+var palette = []color.Color{gnplot.Blue, gnplot.Vermillion, gnplot.Green, gnplot.Purple, gnplot.Orange, gnplot.SkyBlue, color.Black}
 
 // series is one named set of points of a figure.
 type series struct {
@@ -32,7 +27,8 @@ type series struct {
 	paper bool
 }
 
-// figure draws series as scatter (or lines) and writes base.png.
+// figure draws series as scatter (or lines) and writes base.png and
+// base.svg.
 func figure(base, title, xlabel, ylabel string, ss []series) error {
 	p := plot.New()
 	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = title, xlabel, ylabel
@@ -90,23 +86,13 @@ func figure(base, title, xlabel, ylabel string, ss []series) error {
 		p.Add(sc)
 		p.Legend.Add(s.name, sc)
 	}
+	// The legend above the data, round ticks with no float noise, PNG and
+	// SVG: the shared helpers of internal/plot.
+	p.X.Tick.Marker, p.Y.Tick.Marker = gnplot.NiceTicks{}, gnplot.NiceTicks{}
 	w, h := 6*vg.Inch, 4*vg.Inch
-	c := vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(120))}
-	dc := draw.New(c)
-	dc.SetColor(color.White)
-	var r vg.Path
-	r.Move(dc.Min)
-	r.Line(vg.Point{X: dc.Max.X, Y: dc.Min.Y})
-	r.Line(dc.Max)
-	r.Line(vg.Point{X: dc.Min.X, Y: dc.Max.Y})
-	r.Close()
-	dc.Fill(r)
-	p.Draw(dc)
-	if err := atomicfile.Write(base+".png", func(wr io.Writer) error {
-		_, err := c.WriteTo(wr)
-		return err
-	}); err != nil {
-		return fmt.Errorf("seed000: figure %s: %w", base, err)
+	gnplot.LegendHeadroom(p, w, h)
+	if err := gnplot.Save(base, w, h, [][]*plot.Plot{{p}}, ""); err != nil {
+		return fmt.Errorf("seed000: %w", err)
 	}
 	return nil
 }

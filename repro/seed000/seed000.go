@@ -21,6 +21,7 @@ import (
 
 	"gnnsim/internal/atomicfile"
 	"gnnsim/nas/magnas"
+	"gnnsim/repro/claims"
 	"gnnsim/soc"
 	"gnnsim/workload"
 )
@@ -69,14 +70,21 @@ type run struct {
 	dsa    *magnas.Searcher
 	rows   []magnas.Row
 	md     strings.Builder
-	rep    *Report
+	head   string // the report's title and setting, above the ledger
+	// affinity summarises the per-block-kind DLA/GPU costs (Table 3's
+	// model) for the ledger's notes.
+	affinity string
+	rep      *Report
 	// a0-a3: the nested search's top models by Eq. 12 on the main data set.
 	ours []magnas.Arch
 	t3   *table3Result
 	// fig9Fronts are Figure 9's block-wise and layer-wise fronts.
 	fig9Fronts [2][]magnas.Point
-	// checks are MaGNAS's conclusions as the experiments measure them.
-	checks []check
+	// ledger holds MaGNAS's headline claims as this run measures them;
+	// every verdict of the report is read from it.
+	ledger claims.Ledger
+	// picks are a0-a3 of each data set's nested search (Figure 5).
+	picks map[string][]magnas.Candidate
 	// modes holds the searchers of the Xavier's power modes (Figure 6).
 	modes map[string]*magnas.Searcher
 }
@@ -105,14 +113,14 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if opts.Quick {
 		mode = "quick (reduced budgets; see each section)"
 	}
-	fmt.Fprintf(&r.md, "# Seed 000 (MaGNAS) reproduction\n\nMode: %s. Seed %d. GPU/DLA platform: %s (soc's Xavier as MaGNAS measured it, soc.MaGNAS: FP32 GPU engines; GPU, DLA, CPU and memory clocks of MaGNAS Table 1 all priced); DSAs: soc.DefaultDSAs on soc/maestro. Accuracy: %s.\n\n",
+	r.head = fmt.Sprintf("# Seed 000 (MaGNAS) reproduction\n\nMode: %s. Seed %d. GPU/DLA platform: %s (soc's Xavier as MaGNAS measured it, soc.MaGNAS: FP32 GPU engines; GPU, DLA, CPU and memory clocks of MaGNAS Table 1 all priced); DSAs: soc.DefaultDSAs on soc/maestro. Accuracy: %s.\n\n",
 		mode, opts.Seed, r.xavier.Costs.P.Name, r.accuracy(opts.Dataset).Source())
 	steps := []struct {
 		name string
 		f    func(context.Context) error
 	}{
 		{"sizes", r.sizes}, {"table2", r.table2}, {"fig5", r.fig5}, {"table3", r.table3}, {"fig6", r.fig6},
-		{"fig7", r.fig7}, {"fig8", r.fig8}, {"fig9", r.fig9}, {"fig10", r.fig10}, {"conclusions", r.conclusions},
+		{"fig7", r.fig7}, {"fig8", r.fig8}, {"fig9", r.fig9}, {"fig10", r.fig10}, {"abstract", r.abstract}, {"conclusions", r.conclusions},
 	}
 	for _, s := range steps {
 		if err := s.f(ctx); err != nil {
@@ -127,8 +135,17 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	}
 	r.rep.Files = append(r.rep.Files, pq)
 	r.rep.Rows = len(r.rows)
+	if m := r.ledger.Missing(ClaimIDs); len(m) > 0 {
+		return nil, fmt.Errorf("seed000: claims not measured: %s", strings.Join(m, ", "))
+	}
+	cl := filepath.Join(opts.Out, "claims.csv")
+	r.ledger.Order(ClaimIDs)
+	if err := r.ledger.WriteFile(cl); err != nil {
+		return nil, fmt.Errorf("seed000: %w", err)
+	}
+	r.rep.Files = append(r.rep.Files, cl)
 	md := filepath.Join(opts.Out, "report.md")
-	if err := atomicfile.WriteFile(md, []byte(r.md.String())); err != nil {
+	if err := atomicfile.WriteFile(md, []byte(r.head+r.ledger.Markdown()+r.md.String())); err != nil {
 		return nil, fmt.Errorf("seed000: %w", err)
 	}
 	r.rep.Files = append(r.rep.Files, md)
@@ -168,31 +185,6 @@ func newRun(opts Options) (*run, error) {
 	return r, nil
 }
 
-// check is one of MaGNAS's conclusions: the paper's figure, ours, and
-// whether ours holds it in direction.
-type check struct {
-	claim, paper, ours string
-	holds              bool
-}
-
-func (r *run) check(holds bool, claim, paper, ours string, a ...any) {
-	r.checks = append(r.checks, check{claim: claim, paper: paper, ours: fmt.Sprintf(ours, a...), holds: holds})
-}
-
-// conclusions renders the checks.
-func (r *run) conclusions(context.Context) error {
-	r.md.WriteString("## MaGNAS's conclusions, measured\n\nEach of the paper's conclusions in direction (issue 24's acceptance), on this run; the sections above give the details and the reasons when one does not hold.\n\n| conclusion | paper | ours | holds |\n|---|---|---|---|\n")
-	for _, c := range r.checks {
-		h := "no"
-		if c.holds {
-			h = "yes"
-		}
-		fmt.Fprintf(&r.md, "| %s | %s | %s | %s |\n", c.claim, c.paper, c.ours, h)
-	}
-	r.md.WriteString("\n")
-	return nil
-}
-
 // accuracy returns the user's table or the proxy of dataset.
 func (r *run) accuracy(dataset string) magnas.Accuracy {
 	if r.opts.Accuracy != nil {
@@ -213,7 +205,7 @@ func (r *run) finding(format string, a ...any) {
 
 func (r *run) fig(name string) string {
 	p := filepath.Join(r.opts.Out, name)
-	r.rep.Files = append(r.rep.Files, p+".png")
+	r.rep.Files = append(r.rep.Files, p+".png", p+".svg")
 	return p
 }
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"gnnsim/nas/magnas"
+	"gnnsim/repro/claims"
 )
 
 func TestQuickRun(t *testing.T) {
@@ -27,8 +28,28 @@ func TestQuickRun(t *testing.T) {
 			t.Errorf("%s missing or empty: %v", f, err)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, "report.md")); err != nil {
-		t.Error(err)
+	md, err := os.ReadFile(filepath.Join(dir, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The ledger: every claim ID, a finite measured value, the same table
+	// at the top of the report, and every verdict row naming its claim.
+	l, err := claims.Check(filepath.Join(dir, "claims.csv"), ClaimIDs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	top := string(md)[:strings.Index(string(md), "## Search-space sizes")]
+	for _, c := range l.Claims() {
+		if !strings.Contains(top, "| "+c.ID+" | ") {
+			t.Errorf("claim %s not in the report's opening table", c.ID)
+		}
+		t.Logf("%s: paper %v measured %v %s (%s)", c.ID, c.Paper, c.Measured, c.Unit, c.Note)
+	}
+	for _, g := range goals {
+		c, _ := l.Get(g.ID)
+		if !strings.Contains(string(md), " | "+g.ID+" | "+claims.Format(c.Paper)+" | "+claims.Format(c.Measured)+" | ") && !strings.Contains(string(md), " | "+g.ID+" | - | "+claims.Format(c.Measured)+" | ") {
+			t.Errorf("verdict of %s not read from the ledger", g.ID)
+		}
 	}
 }
 

@@ -3,6 +3,7 @@ package seed001
 import (
 	"context"
 	"fmt"
+	"gnnsim/graphs"
 	"math"
 
 	accel "gnnsim/accel/gcos"
@@ -267,6 +268,18 @@ type SensRow struct {
 	Model        string  `parquet:"model"`
 	SpeedupHyGCN float64 `parquet:"speedup_hygcn"`
 	SpeedupAWB   float64 `parquet:"speedup_awb"`
+	// The profile at Gamma: its longest row and the share of the entries
+	// in its longest 1 % of rows (graphs.RowStats).
+	MaxDegree    int64   `parquet:"max_degree"`
+	Top1PctShare float64 `parquet:"top1pct_share"`
+	// G-CoS's design on the case: latency and its two lower bounds
+	// (Fig8Row's ComputePS, MemoryBoundPS), which say whether the row
+	// lengths (compute) or the entries' traffic (memory) set it.
+	GCoSLatencyPS     int64 `parquet:"gcos_latency_ps"`
+	GCoSComputePS     int64 `parquet:"gcos_compute_ps"`
+	GCoSMemoryBoundPS int64 `parquet:"gcos_memory_bound_ps"`
+	// GCoSAggregationPS is the time of its phases that walk the adjacency.
+	GCoSAggregationPS int64 `parquet:"gcos_aggregation_ps"`
 }
 
 // fig8Out is what fig8 returns.
@@ -478,6 +491,10 @@ func fig8(ctx context.Context, o *Options, data []nas.Dataset, sz Sizes) (fig8Ou
 				if alt.Rows, err = RedditRows(gm); err != nil {
 					return out, err
 				}
+				st, err := graphs.RowPtrStats(alt.Rows)
+				if err != nil {
+					return out, err
+				}
 				// The same GNNs on the other profile (a fixed fan-out keeps
 				// another fraction of its entries), on the designs searched.
 				altCases, err := fig8Cases(alt, di, o.Fig8OwnModels)
@@ -494,8 +511,13 @@ func fig8(ctx context.Context, o *Options, data []nas.Dataset, sz Sizes) (fig8Ou
 						return out, err
 					}
 					sp := speedups(c, g, bl)
+					mb, err := memoryBound(g.cost, bests[ci])
+					if err != nil {
+						return out, err
+					}
 					out.sens = append(out.sens, SensRow{Gamma: gm, Comparison: c.comparison, Model: c.model,
-						SpeedupHyGCN: zeroNaN(sp[bHyGCN]), SpeedupAWB: zeroNaN(sp[bAWB])})
+						SpeedupHyGCN: zeroNaN(sp[bHyGCN]), SpeedupAWB: zeroNaN(sp[bAWB]), MaxDegree: st.Max, Top1PctShare: st.Top1PctShare,
+						GCoSLatencyPS: g.cost.TimePS, GCoSComputePS: g.computePS, GCoSMemoryBoundPS: mb, GCoSAggregationPS: g.aggPS})
 				}
 				if err := ctx.Err(); err != nil {
 					return out, err

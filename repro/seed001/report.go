@@ -17,6 +17,11 @@ func writeReport(rep *Report) error {
 	var b strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
 	p("# Seed 001 (G-CoS) reproduction\n")
+	l, err := writeClaims(rep)
+	if err != nil {
+		return err
+	}
+	b.WriteString(l.Markdown())
 	p("Sizes: Figure 1 %d GNNs x %d accelerators; co-search %d evaluations per run; accelerator-only searches %d; pool p_max %d, s = 0.2, mutation 0.5.",
 		rep.Sizes.Fig1GNNs, rep.Sizes.Fig1Accels, rep.Sizes.CoSearch, rep.Sizes.HWSearch, rep.Sizes.PoolSize)
 	if rep.Sizes.MaxHidden > 0 || rep.Sizes.MaxHeads > 0 {

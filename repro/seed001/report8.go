@@ -3,6 +3,7 @@ package seed001
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	accel "gnnsim/accel/gcos"
 )
@@ -98,26 +99,17 @@ func fig8Report(p func(string, ...any), rep *Report) {
 	if len(rep.RedditSensitivity) > 0 {
 		p("\n### Reddit's degree exponent (`fig8_reddit_gamma.parquet`)\n")
 		p("Reddit's published statistics fix its size and mean degree (492), not its tail; the exponent (%.1f by default) is our assumption. The designs searched at %.1f, re-priced on profiles of other exponents:\n", RedditGamma, RedditGamma)
-		p("| exponent | comparison | GNN | over HyGCN-like | over AWB-GCN-like |")
-		p("|---|---|---|---|---|")
+		p("| exponent | longest row | top 1 %% of rows hold | comparison | GNN | over HyGCN-like | over AWB-GCN-like | G-CoS latency (us) | its compute C / memory M (us) |")
+		p("|---|---|---|---|---|---|---|---|---|")
 		for _, r := range rep.RedditSensitivity {
-			p("| %.1f | %s | %s | %s | %s |", r.Gamma, r.Comparison, r.Model, fmtSpeedup(r.SpeedupHyGCN), fmtSpeedup(r.SpeedupAWB))
+			p("| %.1f | %d | %.1f %% | %s | %s | %s | %s | %.1f | %.1f / %.1f |", r.Gamma, r.MaxDegree, 100*r.Top1PctShare, r.Comparison, r.Model, fmtSpeedup(r.SpeedupHyGCN), fmtSpeedup(r.SpeedupAWB),
+				float64(r.GCoSLatencyPS)/1e6, float64(r.GCoSComputePS)/1e6, float64(r.GCoSMemoryBoundPS)/1e6)
 		}
+		p("\n%s\n", gammaWhy(rep.RedditSensitivity))
 	}
 	redditAnchors(p, rep.Fig8)
-	var logB float64
-	nb := 0
-	for _, r := range rep.Fig8 {
-		if r.Design != "HyGCN-like" || r.DRAMBytes == 0 {
-			continue
-		}
-		if g := gcos[key{r.Comparison, r.Dataset, r.Model}]; g.DRAMBytes > 0 {
-			logB += math.Log(float64(g.DRAMBytes) / float64(r.DRAMBytes))
-			nb++
-		}
-	}
-	if nb > 0 {
-		p("\nOff-chip bytes of the G-CoS designs relative to HyGCN-like's: geometric mean %.0f %% (paper: about 50 %% of HyGCN's bandwidth).", 100*math.Exp(logB/float64(nb)))
+	if off, nb := offchipVsHyGCN(rep.Fig8); nb > 0 {
+		p("\nOff-chip bytes of the G-CoS designs relative to HyGCN-like's: geometric mean %.0f %% (claim offchip_bandwidth_vs_hygcn_pct; paper: about %d %% of HyGCN's bandwidth).", 100*off, PaperOffchipPct)
 	}
 	p("\nOur latencies come from one analytical engine for all three designs; the paper's baselines are published speed-ups over PyG-CPU of the real accelerators (ratios of ratios). Multiplication order: a GCN layer that narrows (G < F) runs A(XW) on G-CoS's designs (PyG's GCNConv, whose models G-CoS parses) and on AWB-GCN-like (its SpMM chain), (AX)W on HyGCN-like (its aggregation-then-combination pipeline); GIN and GraphSAGE aggregate first on every design (PyG's GINConv and SAGEConv) unless the input is sparse. Every design moves 16-bit words (HyGCN computes in 32-bit fixed point, AWB-GCN in 32 bits too, GCNAX Sec. VI and GCoD Sec. VI-A: a favour to both baselines' traffic).\n")
 }
@@ -241,6 +233,13 @@ func gapNotes(p func(string, ...any), rep *Report) {
 			span(func(r Fig8Row) bool {
 				return r.Design == "G-CoS" && r.Model == "GraphSAGE" && r.Comparison == CompareHyGCN
 			}, agg), gcosPeak, hyComb)
+		var where []string
+		for _, r := range rep.Fig8 {
+			if r.Design == "G-CoS" && r.Model == "GraphSAGE" && r.Comparison == CompareHyGCN {
+				where = append(where, fmt.Sprintf("%s %.2fx", r.Dataset, r.SpeedupHyGCN))
+			}
+		}
+		p("  Where: %s (G-CoS over HyGCN-like on GraphSAGE). This is the case the ledger's fig8_over_hygcn_min_x names when GraphSAGE is the least.", strings.Join(where, ", "))
 	}
 	p("- **AWB-GCN-like** is memory-bound: its off-chip bytes at the D5005's %.1f GB/s are %s of its latency; G-CoS's designs move about as many bytes over 460 GB/s of HBM (memory %s of their latency on AWB-GCN's GCN). On equal bandwidth the gap is %.2fx (last column).",
 		accel.AWBGCNDDRBytesPerS/1e9, span(is("AWB-GCN-like"), mem), span(func(r Fig8Row) bool { return r.Design == "G-CoS" && r.Comparison != CompareHyGCN && r.Model == "GCN" }, mem), rep.SpeedupAWBHBM)
@@ -284,4 +283,38 @@ func baselinePair(p func(string, ...any), rows []Fig8Row) {
 		pub, ours := math.Exp(lp/float64(n)), math.Exp(lo/float64(n))
 		p("| **geo-mean** | | | **%.2f** | **%.2f** | %.2f |", pub, ours, ours/pub)
 	}
+}
+
+// gammaWhy says why the exponent moves Figure 8's Reddit speed-ups as
+// little as it does, from the sensitivity rows themselves: the profile
+// reaches the cost model (the row-length terms of G-CoS's compute change),
+// but the designs' latency follows other terms.
+func gammaWhy(rows []SensRow) string {
+	if len(rows) == 0 {
+		return ""
+	}
+	var maxComp, maxLat float64
+	aggLo, aggHi := math.Inf(1), math.Inf(-1)
+	memBound := 0
+	byCase := map[string]SensRow{}
+	for _, r := range rows {
+		k := r.Comparison + "/" + r.Model
+		if b, ok := byCase[k]; ok {
+			maxComp = max(maxComp, math.Abs(float64(r.GCoSComputePS)/float64(b.GCoSComputePS)-1))
+			maxLat = max(maxLat, math.Abs(float64(r.GCoSLatencyPS)/float64(b.GCoSLatencyPS)-1))
+		} else {
+			byCase[k] = r
+		}
+		if r.GCoSMemoryBoundPS > r.GCoSComputePS {
+			memBound++
+		}
+		a := 100 * float64(r.GCoSAggregationPS) / float64(max(r.GCoSLatencyPS, 1))
+		aggLo, aggHi = min(aggLo, a), max(aggHi, a)
+	}
+	return fmt.Sprintf("Why the exponent hardly moves the speed-ups: the profile does reach the cost model (the longest row and the top-1 %% share change as the table shows; G-CoS's compute bound moves with them by up to %.3f %%, its latency by up to %.3f %%), but "+
+		"(1) G-CoS's sub-accelerators split a sparse kernel's rows by their entries (equal shares of the adjacency, accel/gcos share.go), so a heavy tail costs only where a group of rows waits for its longest, and at a mean degree of 492 every group is long already; "+
+		"(2) the phases that walk the adjacency are %.0f-%.0f %% of G-CoS's latency (the rest is dense combination, which the tail does not touch), and %d of %d cases are memory-bound, where the traffic is the entries' count, fixed by the mean degree; "+
+		"(3) HyGCN-like's vertex-disperse aggregation spreads each vertex's features over all its SIMD lanes (a cost per entry, not per row) and AWB-GCN-like is rebalanced at run time to its reported utilisation, so neither baseline depends on the rows' spread. "+
+		"The speed-ups therefore agree to a few digits at 2.1, 2.5 and 3.0: the exponent reaches the model but is no lever of Figure 8 in it (a finding, not a bug: only a design that aggregated row by row, RowWise or InnerProduct kernels with few rows per group, would feel it).",
+		100*maxComp, 100*maxLat, aggLo, aggHi, memBound, len(rows))
 }

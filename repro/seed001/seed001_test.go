@@ -3,6 +3,7 @@ package seed001
 import (
 	"gnnsim/internal/shared"
 	"gnnsim/internal/shared/sharedtest"
+	"gnnsim/repro/claims"
 
 	"bytes"
 	"context"
@@ -13,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	accel "gnnsim/accel/gcos"
 	"gnnsim/graphs"
 	nas "gnnsim/nas/gcos"
 )
@@ -304,5 +306,61 @@ func TestRunFig8Only(t *testing.T) {
 	}
 	if s := string(b); !strings.Contains(s, "## Figure 8") || strings.Contains(s, "## Figure 1") {
 		t.Error("report: want Figure 8 and no Figure 1")
+	}
+	// Reddit's exponent reaches the cost model (issue 36): the profiles
+	// differ, and a design that aggregates row by row (every sub-accelerator
+	// inner-product: groups wait for their longest row) prices them apart;
+	// the searched designs may not (the report says why).
+	var deg []int64
+	for _, r := range rep.RedditSensitivity {
+		if r.Comparison == CompareHyGCN && r.Model == "GIN" {
+			deg = append(deg, r.MaxDegree)
+			if r.GCoSComputePS <= 0 || r.GCoSMemoryBoundPS <= 0 || r.GCoSLatencyPS < max(r.GCoSComputePS, r.GCoSMemoryBoundPS) {
+				t.Errorf("exponent %v: bounds %+v", r.Gamma, r)
+			}
+		}
+	}
+	if len(deg) != len(RedditGammas) || deg[0] == deg[len(deg)-1] {
+		t.Errorf("Reddit exponents: longest rows %v; want one per exponent, differing", deg)
+	}
+	cfg := accel.Default()
+	for i := range cfg.Subs {
+		cfg.Subs[i].Kernel = accel.InnerProduct
+	}
+	dss, err := nas.Datasets("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds := dss[slices.IndexFunc(dss, func(d nas.Dataset) bool { return d.Name == "reddit" })]
+	var lat []int64
+	for _, g := range []float64{RedditGammas[0], RedditGammas[len(RedditGammas)-1]} {
+		if ds.Rows, err = RedditRows(g); err != nil {
+			t.Fatal(err)
+		}
+		pr, err := price(ds, nas.Handcrafted(ds.Classes)["GCN"], cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lat = append(lat, pr.computePS)
+	}
+	if lat[0] <= lat[1] {
+		t.Errorf("inner-product design on Reddit: compute %v ps at exponent %v, %v at %v; want the heavier tail slower", lat[0], RedditGammas[0], lat[1], RedditGammas[len(RedditGammas)-1])
+	}
+	// --fig8-only writes the ledger too: every ID, finite, from the run.
+	l, err := claims.Check(filepath.Join(out, "claims.csv"), ClaimIDs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := l.Measured("fig8_over_hygcn_geomean_x"); math.Abs(got/rep.SpeedupHyGCN-1) > 1e-5 { // six digits in the CSV
+		t.Errorf("fig8_over_hygcn_geomean_x %v, run's %v", got, rep.SpeedupHyGCN)
+	}
+	if mn := l.Measured("fig8_over_hygcn_min_x"); !(mn > 0 && mn <= rep.SpeedupHyGCN) {
+		t.Errorf("least speed-up over HyGCN-like %v above the geometric mean %v", mn, rep.SpeedupHyGCN)
+	}
+	if !strings.Contains(string(b), "| offchip_bandwidth_vs_hygcn_pct | 50 |") {
+		t.Error("report: no ledger at the top")
+	}
+	for _, c := range l.Claims() {
+		t.Logf("%s: paper %v measured %v (%s)", c.ID, c.Paper, c.Measured, c.Note)
 	}
 }

@@ -83,6 +83,7 @@ func (r *reportInput) write(w io.Writer) error {
 	if r.o.Quick {
 		cmdline += " --quick"
 	}
+	b.WriteString(sum.Ledger().Markdown())
 	p("Written by `%s --seed %d --mode %s` (gnnsim %s). Every number below except the last section is determined by the seed, the mode, the set sizes and the data: rerunning the command gives the same tables byte for byte.\n\n", cmdline, r.o.Seed, r.mode, gnnsim.Version)
 	p("- Labels: gnnsim's accelerator model in **%s** mode (", r.mode)
 	if r.mode == "omega" {
@@ -140,6 +141,7 @@ func (r *reportInput) write(w io.Writer) error {
 	}
 
 	r.writeSpread(&b)
+	r.writeSettings(&b)
 	r.writeSchedule(&b)
 
 	p("\n## Files\n\n")
@@ -148,7 +150,7 @@ func (r *reportInput) write(w io.Writer) error {
 	p("- `%s`, `%s`: Table 3 and Table 4 rows; `%s`: optimal-configuration counts per data set\n", Table3File, Table4File, OptimalFile)
 	p("- `%s` (one row per job and run), `%s` (per run), `%s` (mean over seeds), `%s`\n", ScheduleRecordsFile, ScheduleRunsFile, ScheduleMeanFile, SpeedupsFile)
 	p("- `%s`: the (F, G) spread study; `data/spread-{medium,large}/`: its cross sweeps\n", SpreadFile)
-	p("- `%s`: the scheduling study\n", StudyFile)
+	p("- `%s`: the scheduling study; `%s`, `data/settings-*/`: the settings search\n", StudyFile, SettingsFile)
 	p("- figures: %s, %s, %s, %s, %s, %s, %s (PNG and SVG)\n", r.figs.fig1, r.figs.fig5, r.figs.sched[Scenario1], r.figs.sched[Scenario2], r.figs.spread["medium"], r.figs.spread["large"], r.figs.study)
 
 	p("\n## Wall-clock times (not reproducible)\n\n")

@@ -89,6 +89,9 @@ type Summary struct {
 	// Spread is the (F, G) spread study (SpreadRow): per Graphlaxy preset
 	// of SpreadSets, the single settings then the ranges.
 	Spread []SpreadRow
+	// Settings is the settings search (SettingsRow): R / O by model, PE
+	// count, DRAM bandwidth, F and G.
+	Settings []SettingsRow
 	// Study is the scheduling study (StudyRow): scenario-1 speed-ups by
 	// load, trace length, job mix and predictor charge.
 	Study []StudyRow
@@ -224,7 +227,10 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 		return nil, err
 	}
 	sum.Spread = spread
-	step("(F, G) spread study", t0)
+	if sum.Settings, err = runSettings(ctx, o, logf); err != nil {
+		return nil, err
+	}
+	step("(F, G) spread study and settings search", t0)
 
 	glx, err := bench.ReadDatasets(glxDirs)
 	if err != nil {
@@ -399,6 +405,9 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	sum.Wall = time.Since(start)
 	rep := reportInput{o: o, mode: mode, sizes: sz, fg: fg, mixes: mixes, sum: sum, sres: sres, shares: shares, glx: glx, real: real,
 		realNote: realNote, figs: figs, steps: steps, seeds: seeds}
+	if err := writeClaims(o.Out, sum.Ledger()); err != nil {
+		return nil, err
+	}
 	if err := atomicfile.Write(sum.Report, rep.write); err != nil {
 		return nil, fmt.Errorf("seed002: %w", err)
 	}
@@ -476,6 +485,9 @@ func writeReproTables(out string, sum *Summary, sres *ScheduleResult, shares []O
 		return err
 	}
 	if err := WriteStudy(filepath.Join(out, StudyFile), sum.Study, meta); err != nil {
+		return err
+	}
+	if err := writeSettingsTable(out, sum.Settings, meta); err != nil {
 		return err
 	}
 	return WriteSpeedups(filepath.Join(out, SpeedupsFile), sum.Speedups, meta)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"gnnsim/repro/claims"
 	"image/png"
 	"io/fs"
 	"os"
@@ -123,6 +124,16 @@ func TestReproTiny(t *testing.T) {
 		}
 	}
 
+	// The ledger: every claim, finite, the same table at the report's top.
+	l, err := claims.Check(filepath.Join(a, ClaimsFile), ClaimIDs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range l.Claims() {
+		if !bytes.Contains(rep[:bytes.Index(rep, []byte("## Data sets"))], []byte("| "+c.ID+" | ")) {
+			t.Errorf("claim %s not in the report's opening table", c.ID)
+		}
+	}
 	t3, _, err := pqio.Read[predict.EvalRow](filepath.Join(a, Table3File))
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"gnnsim/internal/pqio"
+	"gnnsim/repro/claims"
 )
 
 func dataDir(t *testing.T) string {
@@ -52,12 +53,32 @@ func TestQuickRun(t *testing.T) {
 			t.Error(err)
 		}
 	}
+	// The ledger: every claim, finite, at the report's top, and every
+	// verdict row read from it.
+	l, err := claims.Check(filepath.Join(out, "claims.csv"), ClaimIDs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, err := os.ReadFile(filepath.Join(out, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	top := string(md)[:strings.Index(string(md), "## Table III")]
+	for _, c := range l.Claims() {
+		t.Logf("%s: paper %v measured %v (%s)", c.ID, c.Paper, c.Measured, c.Note)
+		if !strings.Contains(top, "| "+c.ID+" | ") {
+			t.Errorf("claim %s not in the report's opening table", c.ID)
+		}
+		if !strings.Contains(string(md), " | "+c.ID+" | "+claims.Format(c.Paper)+" | "+claims.Format(c.Measured)+" | ") {
+			t.Errorf("no verdict row of %s with the ledger's figures", c.ID)
+		}
+	}
 	// Same seed, same bytes.
 	out2 := t.TempDir()
 	if _, err := Run(context.Background(), Options{Out: out2, Quick: true, Seed: 1, Workers: 1, DataDir: d}); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{RowsFile, MetricsFile, SweepFile} {
+	for _, f := range []string{RowsFile, MetricsFile, SweepFile, "claims.csv"} {
 		a, _ := os.ReadFile(filepath.Join(out, f))
 		b, _ := os.ReadFile(filepath.Join(out2, f))
 		if string(a) != string(b) {

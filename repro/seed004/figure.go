@@ -3,16 +3,13 @@ package seed004
 import (
 	"fmt"
 	"image/color"
-	"io"
 	"math"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
 
-	"gnnsim/internal/atomicfile"
 	gplot "gnnsim/internal/plot"
 	"gnnsim/nas/fgnas"
 )
@@ -78,23 +75,11 @@ func plotFigure3(path string, cells []Cell) error {
 			p.Add(sc)
 			p.Legend.Add(c.Method, sc)
 		}
-		p.Legend.Top = true
+		// The legend above the samples (one of three panels wide).
+		gplot.LegendHeadroom(p, 5*vg.Inch, 4.5*vg.Inch)
 		row = append(row, p)
 	}
-	w, h := 15*vg.Inch, 4.5*vg.Inch
-	c := vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(120))}
-	dc := draw.New(c)
-	gplot.FillWhite(dc)
-	tiles := draw.Tiles{Rows: 1, Cols: len(row), PadX: vg.Points(14), PadY: vg.Points(8),
-		PadTop: vg.Points(6), PadBottom: vg.Points(6), PadLeft: vg.Points(6), PadRight: vg.Points(10)}
-	canvases := plot.Align([][]*plot.Plot{row}, tiles, dc)
-	for i, p := range row {
-		p.Draw(canvases[0][i])
-	}
-	if err := atomicfile.Write(path, func(wr io.Writer) error {
-		_, err := c.WriteTo(wr)
-		return err
-	}); err != nil {
+	if err := gplot.Save(strings.TrimSuffix(path, ".png"), 15*vg.Inch, 4.5*vg.Inch, [][]*plot.Plot{row}, ""); err != nil {
 		return fmt.Errorf("seed004: figure 3: %w", err)
 	}
 	return nil

@@ -10,6 +10,7 @@ import (
 
 	"gnnsim/accel/fpga"
 	"gnnsim/nas/fgnas"
+	"gnnsim/repro/claims"
 )
 
 // standIn is a cheap deterministic accuracy for testing the pipeline only.
@@ -40,13 +41,33 @@ func TestRunQuick(t *testing.T) {
 	if len(rep.Table3) != 2*2*3 || len(rep.Table4) != 2*3 {
 		t.Fatalf("tables %d, %d", len(rep.Table3), len(rep.Table4))
 	}
-	for _, f := range []string{"table3.parquet", "table4.parquet", "samples.parquet", "figure3.png", "report.md"} {
+	for _, f := range []string{"table3.parquet", "table4.parquet", "samples.parquet", "figure3.png", "figure3.svg", "report.md", "claims.csv"} {
 		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
 			t.Errorf("%s: %v", f, err)
 		}
 	}
 	for _, c := range rep.Table3 {
 		t.Logf("%s %s %s: %s, trained %d, feasible %d/%d", c.Limits, c.Model, c.Method, c.Verdict(), c.Trained, c.Feasible, c.Samples)
+	}
+	// The ledger: both models' claims; the counts are always measured,
+	// the differences where both methods found a design.
+	var ids, counts []string
+	for _, m := range []string{"fgnas-code", "gnnsim"} {
+		ids = append(ids, claimIDs(m)...)
+		counts = append(counts, claimIDs(m)[2])
+	}
+	if _, err := claims.Check(filepath.Join(dir, "claims.csv"), counts); err != nil {
+		t.Fatal(err)
+	}
+	l, err := claims.ReadFile(filepath.Join(dir, "claims.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := l.Missing(ids); len(m) > 0 {
+		t.Errorf("ledger lacks %v", m)
+	}
+	for _, c := range l.Claims() {
+		t.Logf("%s: paper %v measured %v (%s)", c.ID, c.Paper, c.Measured, c.Note)
 	}
 	// Same seed, serial: identical tables.
 	dir2 := t.TempDir()

@@ -8,6 +8,7 @@ import (
 	"gnnsim/internal/atomicfile"
 	"gnnsim/internal/pqio"
 	"gnnsim/nas/fgnas"
+	"gnnsim/repro/claims"
 )
 
 // Published figures of FGNAS, for the report only: Table 3 (Cora; best
@@ -141,12 +142,17 @@ func write(opts Options, pl plan, rep *Report) error {
 			fig = append(fig, c)
 		}
 	}
-	figBase := add("figure3") // .png
+	figBase := add("figure3") // .png and .svg
 	rep.Files[len(rep.Files)-1] = figBase + ".png"
+	rep.Files = append(rep.Files, figBase+".svg")
 	if err := plotFigure3(figBase+".png", fig); err != nil {
 		return err
 	}
-	md := reportMarkdown(opts, pl, rep)
+	l := ledger(rep)
+	if err := l.WriteFile(add("claims.csv")); err != nil {
+		return fmt.Errorf("seed004: %w", err)
+	}
+	md := reportMarkdown(opts, pl, rep, l)
 	if err := atomicfile.WriteFile(add("report.md"), []byte(md)); err != nil {
 		return fmt.Errorf("seed004: %w", err)
 	}
@@ -192,9 +198,13 @@ func share(rep *Report, c Cell) string {
 	return "-"
 }
 
-func reportMarkdown(opts Options, pl plan, rep *Report) string {
+func reportMarkdown(opts Options, pl plan, rep *Report, l *claims.Ledger) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Seed 004 (FGNAS) reproduction\n\n")
+	b.WriteString(l.Markdown())
+	if opts.Quick {
+		b.WriteString("A quick run: the full Table 3's figures, from one full run, are in the package documentation of repro/seed004 (go doc gnnsim/repro/seed004).\n\n")
+	}
 	sep := fmt.Sprintf("separate %d (architecture) + %d (hardware)", pl.arch, pl.hw)
 	if !pl.separate {
 		sep = "separate not run"
