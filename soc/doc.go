@@ -31,12 +31,23 @@
 //	E = P_idle(V) * t + a C V(f)^2 f * (t - launch) + B * e_DRAM
 //
 // where B are the DRAM bytes and H the L2 hits: the GPU's 512 KB
-// write-back L2 serves a kernel's read of the output the kernel before it
-// just wrote when that output fits (the write still reaches DRAM), and a
-// glue copy's source when source and destination fit; all the GPU's
-// traffic passes the L2 at its bandwidth, which scales with the GPU clock
-// (141 B per clock for 8 SMs, from Volta microbenchmarks). Xavier's 4 MB
-// L3 serves the CPU clusters only.
+// write-back L2 is a fully associative LRU cache of whole tensors over a
+// plan's kernels (a kernel's reads, then its weights, then its output
+// touch it): a kernel reads a tensor (any earlier kernel's output, the
+// plan's input, an output written before the plan) there when that tensor
+// and the distinct data touched since fit (LRU's stack distance; the
+// write still reaches DRAM), and a glue copy's source when source and
+// destination fit; all the GPU's traffic passes the L2 at its bandwidth,
+// which scales with the GPU clock (141 B per clock for 8 SMs, from Volta
+// microbenchmarks). A bigger L2 never hits less (TestBiggerCacheNeverSlower).
+// Xavier's 4 MB L3 serves the CPU clusters only, so no system cache
+// stands in front of DRAM for the GPU or the DLA (xavier.yaml, gpu
+// cache_bytes). Measured (issue 35): reuse beyond the previous kernel
+// changes no zoo network's DRAM bytes at 512 KB (GoogleNet 34.2 MB,
+// ResNet-50 112.9 MB, ViG-S 257.6 MB a frame, FP16 GPU): what a later
+// kernel reads again (an Inception module's input for its pool branch,
+// the reduce outputs of its second branch) has been pushed out by the
+// weights and outputs in between.
 //
 // where t_c is, for dense products (gemm, knn) of a unit with a tiling, the
 // time of the fastest tile shape: ceil(tiles / SMs) waves of Mt x Nt x
@@ -251,8 +262,10 @@
 //
 // # What it leaves out
 //
-// Caches other than the DLA's convolution buffer and the GPU's L2 (only
-// the output of the kernel just before hits; Eq. 6-7 adds the feature-map
+// Caches other than the DLA's convolution buffer and the GPU's L2 (whose
+// state starts empty with each plan, so nothing hits across the segments
+// of a mapping or across frames; a fused product's output is one tensor
+// even when its readers take parts of it; Eq. 6-7 adds the feature-map
 // transfers on unit changes, as MaGNAS does), fusion across block
 // boundaries and across the caller-made segments of NewSegmentEvaluator,
 // TensorRT's
