@@ -723,14 +723,15 @@ func (r *Roofline) PhasesDAG(ks []workload.Kernel, prod [][]int, dst []Phase) ([
 		return dst, err
 	}
 	for _, p := range plan {
+		if p.FusedInto >= 0 {
+			continue // a fused kernel runs where its head runs, for nothing
+		}
 		if n := len(dst); n > 0 && dst[n-1].Unit == p.Unit {
 			dst[n-1].Cost = dst[n-1].Cost.Add(p.Cost)
+			dst[n-1].Kernels = append(dst[n-1].Kernels, p.Cost)
 			continue
 		}
-		if p.FusedInto >= 0 {
-			continue // a fused kernel runs where its head runs
-		}
-		dst = append(dst, Phase{Unit: p.Unit, Cost: p.Cost})
+		dst = append(dst, Phase{Unit: p.Unit, Cost: p.Cost, Kernels: []hw.Cost{p.Cost}})
 	}
 	return dst, nil
 }
