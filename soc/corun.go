@@ -4,9 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 
 	"gnnsim/hw"
 	"gnnsim/sim"
+	"gnnsim/workload"
 )
 
 // CoRunner is one network of a co-run: a model's evaluator on the SoC and
@@ -14,6 +17,68 @@ import (
 type CoRunner struct {
 	Eval    *Evaluator
 	Mapping Mapping
+}
+
+// NewCoRunner returns model mapped onto s by text, which is
+//
+//   - a unit ("gpu", "dla", a DSA's name, or a unique prefix): the whole
+//     model on it, by blocks;
+//   - one unit per segment, comma-separated, as SoC.ParseMapping reads it:
+//     by blocks, or by layers when it names as many units as the model has
+//     layers;
+//   - "A>B@K": the model's first K layers (its layer order) on unit A, the
+//     rest on unit B, 0 <= K <= the number of layers.
+func (s *SoC) NewCoRunner(model workload.Model, text string) (CoRunner, error) {
+	text = strings.TrimSpace(text)
+	if a, rest, split := strings.Cut(text, ">"); split {
+		b, ks, ok := strings.Cut(rest, "@")
+		if !ok {
+			return CoRunner{}, fmt.Errorf("soc: mapping %q: want A>B@K (K: the layers on A)", text)
+		}
+		ua, err := s.UnitIndex(strings.TrimSpace(a))
+		if err != nil {
+			return CoRunner{}, fmt.Errorf("soc: mapping %q: %w", text, err)
+		}
+		ub, err := s.UnitIndex(strings.TrimSpace(b))
+		if err != nil {
+			return CoRunner{}, fmt.Errorf("soc: mapping %q: %w", text, err)
+		}
+		e, err := NewEvaluator(s, model, Layers)
+		if err != nil {
+			return CoRunner{}, err
+		}
+		n := len(e.Segments())
+		k, err := strconv.Atoi(strings.TrimSpace(ks))
+		if err != nil || k < 0 || k > n {
+			return CoRunner{}, fmt.Errorf("soc: mapping %q: K = %q, want an integer in 0..%d (%s has %d layers)", text, ks, n, model.Name, n)
+		}
+		m := Mapping{Granularity: Layers, Units: make([]int, n)}
+		for i := range m.Units {
+			m.Units[i] = ub
+			if i < k {
+				m.Units[i] = ua
+			}
+		}
+		return CoRunner{Eval: e, Mapping: m}, nil
+	}
+	e, err := NewEvaluator(s, model, Blocks)
+	if err != nil {
+		return CoRunner{}, err
+	}
+	nb := len(e.Segments())
+	m, err := s.ParseMapping(text, Blocks, nb)
+	if err == nil {
+		return CoRunner{Eval: e, Mapping: m}, nil
+	}
+	el, lerr := NewEvaluator(s, model, Layers)
+	if lerr != nil {
+		return CoRunner{}, err
+	}
+	nl := len(el.Segments())
+	if ml, lerr := s.ParseMapping(text, Layers, nl); lerr == nil {
+		return CoRunner{Eval: el, Mapping: ml}, nil
+	}
+	return CoRunner{}, fmt.Errorf("soc: mapping %q for %s: %w (one unit, %d units for its blocks, %d for its layers, or A>B@K)", text, model.Name, err, nb, nl)
 }
 
 // CoRunOptions bound a co-run. Zero fields take their defaults.
