@@ -172,6 +172,19 @@ var zooFigures = []published{
 	{"mobilenetv2", "macs", 300e6, 0.02, "Sandler et al. 2018, Table 4: 300 M multiply-adds"},
 	{"mobilenetv2", "macs", 0.301e9, 0.02, "torchvision MobileNet_V2_Weights _ops 0.301"},
 	{"mobilenetv2", "params", 3504872, 0.02, "torchvision MobileNet_V2_Weights num_params"},
+	// Issue 35's zoo, held to 1 %: torchvision's weights metadata as
+	// above, and MobileNet v1's paper (Howard et al. 2017, Table 8: 1.0
+	// MobileNet-224, 569 M mult-adds, 4.2 M parameters).
+	{"resnet18", "macs", 1.814e9, 0.01, "torchvision ResNet18_Weights _ops 1.814"},
+	{"resnet18", "params", 11689512, 0.01, "torchvision ResNet18_Weights num_params"},
+	{"resnet152", "macs", 11.514e9, 0.01, "torchvision ResNet152_Weights _ops 11.514"},
+	{"resnet152", "params", 60192808, 0.01, "torchvision ResNet152_Weights num_params"},
+	{"vgg19", "macs", 19.632e9, 0.01, "torchvision VGG19_Weights _ops 19.632"},
+	{"vgg19", "params", 143667240, 0.01, "torchvision VGG19_Weights num_params"},
+	{"densenet121", "macs", 2.834e9, 0.01, "torchvision DenseNet121_Weights _ops 2.834"},
+	{"densenet121", "params", 7978856, 0.01, "torchvision DenseNet121_Weights num_params"},
+	{"mobilenet-v1", "macs", 569e6, 0.01, "Howard et al. 2017, Table 8: 569 M mult-adds"},
+	{"mobilenet-v1", "params", 4.2e6, 0.01, "Howard et al. 2017, Table 8: 4.2 M parameters"},
 }
 
 func TestCNNZooPublished(t *testing.T) {

@@ -87,9 +87,15 @@
 //     width; 144^4 architectures).
 //   - GNN: multi-layer node-classification GNNs (one block per layer, GAT
 //     heads per layer), as FGNAS and G-CoS search them.
-//   - The CNN zoo (cnn.go): GoogleNet (Inception v1) and AlexNet as BVLC
-//     Caffe's deploy.prototxt defines them, VGG-16, ResNet-50, ResNet-101
-//     (v1.5) and MobileNetV2 as torchvision builds them, every layer named
+//   - The CNN zoo (cnn.go, cnn2.go): GoogleNet (Inception v1) and AlexNet
+//     as BVLC Caffe's deploy.prototxt defines them, VGG-16, VGG-19,
+//     ResNet-18, -50, -101, -152 (v1.5), DenseNet-121 and MobileNetV2 as
+//     torchvision builds them, MobileNet v1 as Keras Applications names
+//     it ("resnet18", "resnet152", "vgg19", "densenet121",
+//     "mobilenet-v1": their MACs and parameters within 1 % of torchvision's
+//     weights metadata and MobileNet's paper; Inception-v4 and
+//     Inception-ResNet-v2 are not in the zoo: their 1x7 / 7x1
+//     convolutions need non-square windows, which Layer lacks), every layer named
 //     as there ("inception_3a/3x3_reduce", "norm1",
 //     "layer1.0.downsample.0", "features.2.conv.1.0"), on a 224 x 224
 //     grid (AlexNet: 227, its reference input). LookupModel finds them as

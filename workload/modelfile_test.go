@@ -128,7 +128,7 @@ func TestModelSpecInvalid(t *testing.T) {
 		{"k on gcn", "layers: [{kind: gcn, width: 8, k: 9}]", "k-NN"},
 		{"zoo and layers", "zoo: vig-s\nlayers: [{kind: gcn, width: 8}]", "takes no layers"},
 		{"nothing", "name: x", "at least one layer"},
-		{"unknown zoo", "zoo: resnet18", "unknown model"},
+		{"unknown zoo", "zoo: resnet34", "unknown model"},
 		{"graph op on cnn", "zoo: alexnet\ngraph_op: gin", "no Graphers"},
 		{"bad graph op", "zoo: vig-s\ngraph_op: gcn", "graph op"},
 		{"graph op on stack", "graph_op: gin\nlayers: [{kind: gcn, width: 8}]", "graph_op"},

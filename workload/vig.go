@@ -177,6 +177,11 @@ var cnnZoo = []struct {
 	{"resnet50", func() (Model, error) { return ResNet(50) }},
 	{"resnet101", func() (Model, error) { return ResNet(101) }},
 	{"mobilenetv2", MobileNetV2},
+	{"resnet18", func() (Model, error) { return ResNet(18) }},
+	{"resnet152", func() (Model, error) { return ResNet(152) }},
+	{"vgg19", VGG19},
+	{"densenet121", DenseNet121},
+	{"mobilenet-v1", MobileNetV1},
 }
 
 // LookupModel returns the zoo model called name (one of ModelNames, case

@@ -209,7 +209,7 @@ func TestZooBadInput(t *testing.T) {
 	}{
 		{"vig-xl", 0, "unknown ViG size"},
 		{"pvig-l", 0, "unknown Pyramid ViG size"},
-		{"resnet18", 0, "unknown model"},
+		{"resnet34", 0, "unknown model"},
 		{"googlenet", GIN, "has no graph op"},
 		{"", 0, "unknown model"},
 		{"vig-s", GCN, "not a ViG graph op"},

@@ -47,7 +47,7 @@ func TestModelsShow(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"models", "show", "resnet18"}, "neither a zoo model"},
+		{[]string{"models", "show", "resnet34"}, "neither a zoo model"},
 		{[]string{"models", "show", bad}, "layers[0].kind"},
 		{[]string{"models", "show", file, "--nodes", "-3"}, "--nodes"},
 		{[]string{"models", "show", "vig-s", "--granularity", "row"}, "--granularity"},
