@@ -245,6 +245,17 @@ func (s *SoC) CoRun(runs []CoRunner, set Setting, opt CoRunOptions) (CoRunResult
 	c.eff = s.mem.MixedEfficiency(env.MemoryHz * 1e-6)
 	c.held = make([]int, c.nu)
 	c.wait = make([][]*corunRun, c.nu)
+	c.sharers = make([]int, c.nu)
+	for _, r := range c.runs {
+		r.distances(c.nu)
+		seen := make([]bool, c.nu)
+		for _, x := range r.steps {
+			if !seen[x.unit] {
+				seen[x.unit] = true
+				c.sharers[x.unit]++
+			}
+		}
+	}
 	for u := range c.held {
 		c.held[u] = -1
 	}
@@ -285,6 +296,8 @@ type corun struct {
 	// waiting for it, first come first served.
 	held []int
 	wait [][]*corunRun
+	// sharers[u] counts the runs with steps on unit u.
+	sharers []int
 	// last is the unit that made the latest channel request.
 	last    int
 	stall   int64
@@ -308,11 +321,54 @@ type corunRun struct {
 	bytes      []int64 // per unit, within the window
 
 	// The current compute step's chunks: how many, the next one, and the
-	// time its chunks waited for the channel so far.
-	chunks, chunk int
-	waited        int64
+	// time its chunks waited for the channel or the unit so far; when the
+	// run last got its unit, and when it yielded it to resume later.
+	chunks, chunk      int
+	waited             int64
+	heldSince, yieldAt int64
+	resuming, resumed  bool // waiting to get the unit back; just got it back
+	// dist[k*nu+u]: see distances.
+	dist []int64
 
 	grantFn, endFn, requestFn, chunkFn func()
+}
+
+// distances sets dist: for each step k and unit u, the steps' times alone
+// from the start of step k to the next step on u (0: step k is on u),
+// looping over frames; -1 when no step is on u.
+func (r *corunRun) distances(nu int) {
+	n := len(r.steps)
+	r.dist = make([]int64, (n+1)*nu)
+	for u := range nu {
+		var frame int64 // a frame's time alone
+		on := false
+		for _, x := range r.steps {
+			frame = hw.SatAdd(frame, x.ps)
+			on = on || x.unit == u
+		}
+		if !on {
+			for k := 0; k <= n; k++ {
+				r.dist[k*nu+u] = -1
+			}
+			continue
+		}
+		// Backwards over two frames, so that the last steps see the next
+		// frame's first step on u.
+		var d int64 = -1
+		for k := 2*n - 1; k >= 0; k-- {
+			x := r.steps[k%n]
+			switch {
+			case x.unit == u:
+				d = 0
+			case d >= 0:
+				d = hw.SatAdd(d, x.ps)
+			}
+			if k < n {
+				r.dist[k*nu+u] = d
+			}
+		}
+		r.dist[n*nu+u] = r.dist[u] // between frames: the next frame's start
+	}
 }
 
 // measured returns the latencies of the frames after the warm-up that
@@ -400,12 +456,24 @@ func (r *corunRun) grant() {
 	c := r.c
 	st := &r.steps[r.k]
 	now := c.s.Now()
+	r.heldSince = now
+	if r.resuming {
+		// Back on the unit after yielding it: the kernel goes on.
+		r.resuming, r.resumed = false, true
+		r.waited = hw.SatAdd(r.waited, now-r.yieldAt)
+		r.chunkFn()
+		return
+	}
 	r.stepStart = now
 	switch {
 	case st.xfer && st.bytes > 0:
 		c.s.At(hw.SatAdd(now, st.delayPS), 0, r.requestFn)
-	case st.bytes > 0:
-		r.chunks = max(1, min(coRunMaxChunks, int((st.bytes+coRunChunkBytes-1)/coRunChunkBytes)))
+	case !st.xfer && (st.bytes > 0 || (st.ps > 0 && c.joinable(r, st.unit, hw.SatAdd(now, st.ps)))):
+		n := max(ceilDiv64(st.bytes, coRunChunkBytes), 1)
+		if c.joinable(r, st.unit, hw.SatAdd(now, st.ps)) {
+			n = max(n, ceilDiv64(st.ps, coRunQuantumPS))
+		}
+		r.chunks = int(min(n, coRunMaxChunks))
 		r.chunk, r.waited = 0, 0
 		r.chunkFn()
 	default:
@@ -424,9 +492,18 @@ func (r *corunRun) grant() {
 // beside AlexNet took 1.4 % longer at 1866 than at 1600 MHz EMC; with
 // 128 KiB chunks 0.4 %; with 64 KiB the largest such rise over the tests'
 // pairs is 0.0015 %.
+//
+// coRunQuantumPS is the share of a unit two runs' kernels take turns at
+// while both want it (a unit alone in a co-run is not cut): 20 us,
+// assumed of the order of one wave of thread blocks of a CNN kernel on
+// Xavier's 8 SMs (the GPU's block scheduler starts another stream's blocks
+// as a kernel's retire, so a long kernel does not hold the GPU whole; a
+// kernel-by-kernel turn let VGG-19's 0.5 ms convolutions stretch
+// ResNet-152 beside it on the GPU tenfold).
 const (
 	coRunChunkBytes = 64 << 10
 	coRunMaxChunks  = 4096
+	coRunQuantumPS  = 20e6
 )
 
 // nextChunk requests the kernel's next chunk of bytes, or ends the step:
@@ -442,10 +519,26 @@ func (r *corunRun) nextChunk() {
 		c.s.At(hw.SatAdd(hw.SatAdd(r.stepStart, st.ps), r.waited), 0, r.endFn)
 		return
 	}
+	u := st.unit
+	resumed := r.resumed
+	r.resumed = false
+	if i > 0 && !resumed && len(c.wait[u]) > 0 {
+		// Another run waits for the unit: their kernels share it quantum
+		// by quantum, round robin.
+		r.account(u, now, 0)
+		r.yieldAt, r.resuming = now, true
+		next := c.wait[u][0]
+		c.wait[u] = append(c.wait[u][1:], r)
+		c.held[u] = next.id
+		next.grant()
+		return
+	}
 	b := st.bytes*(i+1)/n - st.bytes*i/n
-	if next, ok := c.s.NextTime(); !ok || next >= hw.SatAdd(hw.SatAdd(r.stepStart, st.ps), r.waited) {
-		// Nothing else happens before the kernel ends: no other request
-		// can meet its remaining chunks, which go as one.
+	end := hw.SatAdd(hw.SatAdd(r.stepStart, st.ps), r.waited)
+	if next, ok := c.s.NextTime(); (!ok || next >= end) && !c.joinable(r, u, end) {
+		// Nothing else happens before the kernel ends and no other run can
+		// want its unit: no other request can meet its remaining chunks,
+		// which go as one.
 		b = st.bytes - st.bytes*i/n
 		r.chunk = r.chunks - 1
 		i = n - 1
@@ -458,6 +551,41 @@ func (r *corunRun) nextChunk() {
 	next := hw.SatAdd(hw.SatAdd(r.stepStart, fracPS(st.ps, i+1, n)), r.waited)
 	c.s.At(next, 0, r.chunkFn)
 }
+
+// joinable reports whether a run other than r may want unit u before end:
+// it holds or waits for u, or its steps reach u before end even at their
+// times alone (a step never takes less).
+func (c *corun) joinable(r *corunRun, u int, end int64) bool {
+	if c.sharers[u] <= 1 {
+		return false
+	}
+	for _, o := range c.runs {
+		if o == r || o.dist == nil {
+			continue
+		}
+		d := o.dist[o.k*c.nu+u]
+		if d < 0 {
+			continue // o never runs on u
+		}
+		if d == 0 || hw.SatAdd(o.stepStart, d) < end {
+			return true
+		}
+	}
+	return false
+}
+
+// account adds the time the run held unit u up to now, and bytes, to its
+// figures within the window.
+func (r *corunRun) account(u int, now, bytes int64) {
+	c := r.c
+	if !c.stopped || now <= c.window {
+		r.busy[u] = hw.SatAdd(r.busy[u], now-r.heldSince)
+		r.bytes[u] = hw.SatAdd(r.bytes[u], bytes)
+	}
+}
+
+// ceilDiv64 returns ceil(a / b) for a >= 0, b > 0.
+func ceilDiv64(a, b int64) int64 { return (a + b - 1) / b }
 
 // fracPS returns floor(ps * i / n) without overflow.
 func fracPS(ps, i, n int64) int64 {
@@ -500,10 +628,7 @@ func (r *corunRun) end() {
 	st := &r.steps[r.k]
 	now := c.s.Now()
 	u := st.unit
-	if !c.stopped || now <= c.window {
-		r.busy[u] = hw.SatAdd(r.busy[u], now-r.stepStart)
-		r.bytes[u] = hw.SatAdd(r.bytes[u], st.bytes)
-	}
+	r.account(u, now, st.bytes)
 	if q := c.wait[u]; len(q) > 0 {
 		next := q[0]
 		c.wait[u] = q[1:]
