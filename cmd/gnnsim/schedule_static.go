@@ -39,17 +39,9 @@ func runScheduleStatic(cmd *cobra.Command, o scheduleSoC, machines string, machi
 			return err
 		}
 	}
-	s, err := loadSoC(o.spec, "", "")
+	s, set, err := socAt(o.spec, "", o.dvfs, "")
 	if err != nil {
 		return err
-	}
-	d, err := soc.ParseDVFS(o.dvfs)
-	if err != nil {
-		return fmt.Errorf("--dvfs: %w", err)
-	}
-	set, err := s.Setting(d)
-	if err != nil {
-		return fmt.Errorf("--dvfs: %w", err)
 	}
 	units := []string{"gpu", "dla"}
 	if machinesSet {
@@ -60,20 +52,9 @@ func runScheduleStatic(cmd *cobra.Command, o scheduleSoC, machines string, machi
 	}
 	var models []workload.Model
 	for _, name := range o.models {
-		spec, err := workload.ResolveModelSpec(name)
+		m, err := zooOrFileModel(name, 0, o.graph, defaultDataDir(), o.features)
 		if err != nil {
-			return fmt.Errorf("--job-models: %w", err)
-		}
-		if spec.NeedsGraph() {
-			return fmt.Errorf("--job-models %s: --static schedules zoo networks (a GNN stack needs its graph: use gnnsim soc corun)", name)
-		}
-		zoo := spec.Zoo
-		if zoo == "" {
-			zoo = name
-		}
-		m, err := workload.LookupModel(zoo, 0)
-		if err != nil {
-			return fmt.Errorf("--job-models: %w", err)
+			return fmt.Errorf("--job-models %s: %w", name, err)
 		}
 		models = append(models, m)
 	}

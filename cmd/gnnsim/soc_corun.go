@@ -99,24 +99,9 @@ func runSocCorun(cmd *cobra.Command, f *socCorunFlags) error {
 	if err != nil {
 		return fmt.Errorf("--graph-op: %w", err)
 	}
-	s, err := loadSoC(f.spec, "", f.precision)
+	s, set, err := socAt(f.spec, f.precision, f.dvfs, f.powerMode)
 	if err != nil {
 		return err
-	}
-	d, err := soc.ParseDVFS(f.dvfs)
-	if err != nil {
-		return fmt.Errorf("--dvfs: %w", err)
-	}
-	set, err := s.Setting(d)
-	if f.powerMode != "" {
-		mode, merr := s.PowerMode(f.powerMode)
-		if merr != nil {
-			return fmt.Errorf("--power-mode: %w", merr)
-		}
-		set, err = s.ModeSetting(mode, d)
-	}
-	if err != nil {
-		return fmt.Errorf("--dvfs: %w", err)
 	}
 	var runs []soc.CoRunner
 	var names, mappings []string
@@ -126,7 +111,7 @@ func runSocCorun(cmd *cobra.Command, f *socCorunFlags) error {
 			return fmt.Errorf("--run %q: want MODEL:MAPPING (e.g. googlenet:gpu, resnet50:gpu>dla@60)", arg)
 		}
 		name, mapping := arg[:i], arg[i+1:]
-		model, err := corunModel(name, op, f)
+		model, err := zooOrFileModel(name, op, f.data, f.dataDir, f.features)
 		if err != nil {
 			return fmt.Errorf("--run %q: %w", arg, err)
 		}
@@ -188,15 +173,40 @@ func runSocCorun(cmd *cobra.Command, f *socCorunFlags) error {
 	return tw.Flush()
 }
 
-// corunModel resolves a --run's model: a zoo name, or a model file (a GNN
-// stack on the graph of --data).
-func corunModel(name string, op workload.LayerKind, f *socCorunFlags) (workload.Model, error) {
+// socAt returns the SoC of --spec (in --precision) and the setting of
+// --dvfs, within --power-mode's caps when one is named.
+func socAt(spec, precision, dvfs, powerMode string) (*soc.SoC, soc.Setting, error) {
+	s, err := loadSoC(spec, "", precision)
+	if err != nil {
+		return nil, soc.Setting{}, err
+	}
+	d, err := soc.ParseDVFS(dvfs)
+	if err != nil {
+		return nil, soc.Setting{}, fmt.Errorf("--dvfs: %w", err)
+	}
+	set, err := s.Setting(d)
+	if powerMode != "" {
+		mode, merr := s.PowerMode(powerMode)
+		if merr != nil {
+			return nil, soc.Setting{}, fmt.Errorf("--power-mode: %w", merr)
+		}
+		set, err = s.ModeSetting(mode, d)
+	}
+	if err != nil {
+		return nil, soc.Setting{}, fmt.Errorf("--dvfs: %w", err)
+	}
+	return s, set, nil
+}
+
+// zooOrFileModel resolves a model argument: a zoo name (a ViG with graph
+// op op), or a model file (a GNN stack on the graph of data).
+func zooOrFileModel(name string, op workload.LayerKind, data, dataDir string, features int) (workload.Model, error) {
 	spec, err := workload.ResolveModelSpec(name)
 	if err != nil {
 		return workload.Model{}, err
 	}
 	if spec.NeedsGraph() {
-		return socModel(spec, name, f.data, f.dataDir, f.features)
+		return socModel(spec, name, data, dataDir, features)
 	}
 	zoo := spec.Zoo
 	if zoo == "" {

@@ -1,40 +1,20 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"testing"
-
-	"github.com/spf13/cobra"
 
 	"gnnsim/soc"
 )
 
-// runCorun runs "gnnsim soc ARGS" with the eval and corun commands.
+// runCorun runs "gnnsim soc ARGS".
 func runCorun(t *testing.T, args ...string) (string, error) {
 	t.Helper()
-	root := &cobra.Command{Use: "gnnsim", SilenceUsage: true, SilenceErrors: true}
-	group := &cobra.Command{Use: "soc", Short: "SoC"}
-	group.AddCommand(append(socEvalCommands(), newSocCorunCmd())...)
-	root.AddCommand(group)
-	var out bytes.Buffer
-	root.SetOut(&out)
-	root.SetErr(&out)
-	root.SetArgs(append([]string{"soc"}, args...))
-	var err error
-	func() {
-		defer func() {
-			if r := recover(); r != nil {
-				t.Fatalf("gnnsim soc %s: panic: %v\n%s", strings.Join(args, " "), r, debug.Stack())
-			}
-		}()
-		err = root.Execute()
-	}()
-	return out.String(), err
+	out, _, err := run(t, append([]string{"soc"}, args...)...)
+	return out, err
 }
 
 // TestSocCorunJSON: --json is an array of objects with the documented
