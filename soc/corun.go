@@ -242,7 +242,7 @@ func (s *SoC) CoRun(runs []CoRunner, set Setting, opt CoRunOptions) (CoRunResult
 	if c.ch, err = sim.NewChannel(env.BytesPerSec*1e-12, env.LatencyPS, s.mem.BurstBytes); err != nil {
 		return CoRunResult{}, fmt.Errorf("soc: co-run: %w", err)
 	}
-	c.eff = s.mem.MixedEfficiency(env.MemoryHz * 1e-6)
+	c.eff = s.MixedEfficiency(set)
 	c.held = make([]int, c.nu)
 	c.wait = make([][]*corunRun, c.nu)
 	c.sharers = make([]int, c.nu)
@@ -604,21 +604,41 @@ func (r *corunRun) request() {
 	c.s.At(max(hw.SatAdd(r.stepStart, st.ps), tr.Last), 0, r.endFn)
 }
 
-// send puts a step's bytes on the channel at now. Bytes that wait behind
-// another unit's stream interleave with it: the channel stalls for the
-// row switches that costs.
+// send puts a step's bytes on the channel at now (SendShared).
 func (c *corun) send(now int64, st *step) sim.Transfer {
-	mixed := c.ch.Free() > now && c.last >= 0 && c.last != st.unit
-	tr := c.ch.Request(now, st.bytes)
-	if mixed && c.eff < 1 {
-		extra := int64(math.Ceil(float64(c.ch.Cycles(st.bytes)) * (1/c.eff - 1)))
-		c.ch.Stall(now, extra)
-		c.stall = hw.SatAdd(c.stall, extra)
+	tr, stall := SendShared(&c.ch, now, st.bytes, st.unit, &c.last, c.eff)
+	c.stall = hw.SatAdd(c.stall, stall)
+	return tr
+}
+
+// SendShared is the shared memory's arbitration, one rule for every
+// model of units contending for it (CoRun, package sched's shared
+// problems): client's b bytes go through ch at now, first come first
+// served; when they wait behind another client's stream (the channel is
+// busy at now and its last request came from another client) the two
+// interleave and the bytes move at the memory's mixed efficiency eff
+// (SoC.MixedEfficiency): the channel stalls for the difference, which it
+// returns. *last is the client of the latest request (-1: none).
+func SendShared(ch *sim.Channel, now, b int64, client int, last *int, eff float64) (sim.Transfer, int64) {
+	mixed := ch.Free() > now && *last >= 0 && *last != client
+	tr := ch.Request(now, b)
+	var extra int64
+	if mixed && eff > 0 && eff < 1 && b > 0 {
+		extra = int64(math.Ceil(float64(ch.Cycles(b)) * (1/eff - 1)))
+		ch.Stall(now, extra)
 		tr.Done = hw.SatAdd(tr.Done, extra)
 		tr.Last = hw.SatAdd(tr.Last, extra)
 	}
-	c.last = st.unit
-	return tr
+	if b > 0 {
+		*last = client
+	}
+	return tr, extra
+}
+
+// MixedEfficiency returns the memory's mixed efficiency at set's memory
+// clock (MemorySpec.MixedEfficiency).
+func (s *SoC) MixedEfficiency(set Setting) float64 {
+	return s.mem.MixedEfficiency(s.env(set).MemoryHz * 1e-6)
 }
 
 // end releases the step's unit to the next run waiting for it and moves

@@ -176,6 +176,17 @@
 //     the peak at 2133 MHz from JEDEC LPDDR4 timing (tRPpb + tRCD = 36 ns
 //     against a 2 KB page at 8.5 GB/s a channel).
 //
+// Units shared by two runs are taken in turns of 20 us while both want
+// them (round robin), not kernel by kernel: a GPU's block scheduler
+// starts another stream's blocks as a kernel's retire. The memory's rule,
+// SendShared (first come, first served, with the mixed-stream stall), is
+// also package sched's for its shared problems (gnnsim schedule
+// --job-models), which keep their phase-level steps, without chunks or
+// turns, for speed. StaticScheduler (gnnsim schedule --static) chooses a
+// transition point per network by co-running candidates: GPU only,
+// GPU&DLA, H2H-like and Herald-like baselines and a contention-aware
+// coordinate descent (heuristic).
+//
 // Alone, a run's latency is EvaluateAt's exactly; co-running is never
 // faster; the channel moves every completed frame's bytes once; the
 // estimate is monotone in the EMC clock and the L2 size to its resolution
@@ -263,7 +274,9 @@
 // reading of Table 2's slope, 2.17 ms per dense GMAC, that makes MaGNAS()
 // FP32); CPU 1728 MHz +8 %, -1 % (the harness's work); EMC 1065.6 MHz
 // +12 %, +0.3 % (FP32 tensors of 0.25-2.3 MB mostly miss the 512 KB L2:
-// 13 % without it); DLA 1050 MHz nothing. The paper's -30 % at +4.3 %
+// 13 % without it; reuse beyond the previous kernel, issue 35, changes
+// none of Fig. 7's figures, and Xavier has no GPU-visible system cache to
+// take the rest); DLA 1050 MHz nothing. The paper's -30 % at +4.3 %
 // needs a frame whose time hardly depends on the lowered clock while that
 // clock's domain draws a third of the energy. A grounded voltage curve
 // would widen the gap, not close it: the one public Xavier-SoC GPU table

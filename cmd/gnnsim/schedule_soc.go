@@ -156,6 +156,9 @@ func runScheduleSoC(cmd *cobra.Command, o *scheduleSoC) error {
 			if sp, err = sched.NewSharedProblem(classes, jobs, machines, len(s.Units()), ch); err != nil {
 				return err
 			}
+			if err := sp.SetMixedEfficiency(s.MixedEfficiency(set)); err != nil {
+				return err
+			}
 		}
 		for _, name := range pols {
 			pol, err := sched.ByName(name)
