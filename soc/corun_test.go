@@ -3,6 +3,8 @@ package soc
 import (
 	"strings"
 	"testing"
+
+	"gnnsim/workload"
 )
 
 // coRunner returns a runner of zoo model name mapped by text at
@@ -233,4 +235,26 @@ func BenchmarkCoRunTwoCNNs(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// FuzzNewCoRunner: any mapping text gets a runner or an error, never a
+// panic, and a runner's mapping fits its evaluator.
+func FuzzNewCoRunner(f *testing.F) {
+	for _, s := range []string{"gpu", "dla", "gpu>dla@3", "dla>gpu@0", "g>d@13", "gpu,dla", ">", "@", "gpu>@", ">dla@1", "gpu>dla@-1", "gpu>dla@1e3", "gpu>dla>gpu@2", " gpu > dla @ 2 "} {
+		f.Add(s)
+	}
+	s := Default()
+	m, err := workload.LookupModel("googlenet", 0)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		r, err := s.NewCoRunner(m, text)
+		if err != nil {
+			return
+		}
+		if err := r.Eval.checkMapping(r.Mapping); err != nil {
+			t.Errorf("%q: runner with a bad mapping: %v", text, err)
+		}
+	})
 }
