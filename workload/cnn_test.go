@@ -185,6 +185,15 @@ var zooFigures = []published{
 	{"densenet121", "params", 7978856, 0.01, "torchvision DenseNet121_Weights num_params"},
 	{"mobilenet-v1", "macs", 569e6, 0.01, "Howard et al. 2017, Table 8: 569 M mult-adds"},
 	{"mobilenet-v1", "params", 4.2e6, 0.01, "Howard et al. 2017, Table 8: 4.2 M parameters"},
+	// timm's model cards (huggingface.co/timm/inception_v4.tf_in1k,
+	// inception_resnet_v2.tf_in1k): Params (M) and GMACs at 299 x 299;
+	// OpenVINO's googlenet-v4-tf (1001 classes): 42.648 MParams, 24.584
+	// GFLOPs.
+	{"inception-v4", "macs", 12.3e9, 0.01, "timm inception_v4.tf_in1k: 12.3 GMACs"},
+	{"inception-v4", "macs", 24.584e9 / 2, 0.01, "OpenVINO googlenet-v4-tf: 24.584 GFLOPs"},
+	{"inception-v4", "params", 42.7e6, 0.01, "timm inception_v4.tf_in1k: 42.7 M params"},
+	{"inception-resnet-v2", "macs", 13.2e9, 0.01, "timm inception_resnet_v2.tf_in1k: 13.2 GMACs"},
+	{"inception-resnet-v2", "params", 55.8e6, 0.01, "timm inception_resnet_v2.tf_in1k: 55.8 M params"},
 }
 
 func TestCNNZooPublished(t *testing.T) {
@@ -362,6 +371,36 @@ func BenchmarkGoogleNetKernels(b *testing.B) {
 			if ks, err = blk.AppendKernels(ks); err != nil {
 				b.Fatal(err)
 			}
+		}
+	}
+}
+
+// TestRectangularWindow: a 1x7 convolution padded (0, 3) keeps a 17 x 17
+// grid and counts 7 taps; bad widths are errors.
+func TestRectangularWindow(t *testing.T) {
+	l := Layer{Name: "c", Kind: Conv, F: 192, G: 224, Window: 1, WindowW: 7, PadW: 3, NoBias: true}
+	if err := l.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	out, err := l.OutSize(Grid(17, 17))
+	if err != nil || out.H != 17 || out.W != 17 {
+		t.Errorf("1x7 on 17x17: %+v, %v", out, err)
+	}
+	if got, want := l.Params(), int64(7*192*224); got != want {
+		t.Errorf("1x7 params %d, want %d", got, want)
+	}
+	tall := Layer{Name: "c", Kind: Conv, F: 4, G: 4, Window: 7, Pad: 3, WindowW: 1}
+	if out, err := tall.OutSize(Grid(17, 9)); err != nil || out.H != 17 || out.W != 9 {
+		t.Errorf("7x1 on 17x9: %+v, %v", out, err)
+	}
+	for _, bad := range []Layer{
+		{Name: "c", Kind: Conv, F: 4, G: 4, WindowW: 16},
+		{Name: "c", Kind: Conv, F: 4, G: 4, WindowW: 3, PadW: 3},
+		{Name: "c", Kind: Conv, F: 4, G: 4, PadW: 1},
+		{Name: "c", Kind: BN, F: 4, G: 4, WindowW: 3},
+	} {
+		if err := bad.Validate(); err == nil {
+			t.Errorf("%+v: no error", bad)
 		}
 	}
 }

@@ -91,11 +91,13 @@
 //     as BVLC Caffe's deploy.prototxt defines them, VGG-16, VGG-19,
 //     ResNet-18, -50, -101, -152 (v1.5), DenseNet-121 and MobileNetV2 as
 //     torchvision builds them, MobileNet v1 as Keras Applications names
-//     it ("resnet18", "resnet152", "vgg19", "densenet121",
-//     "mobilenet-v1": their MACs and parameters within 1 % of torchvision's
-//     weights metadata and MobileNet's paper; Inception-v4 and
-//     Inception-ResNet-v2 are not in the zoo: their 1x7 / 7x1
-//     convolutions need non-square windows, which Layer lacks), every layer named
+//     it, Inception-v4 and Inception-ResNet-v2 as timm builds them at
+//     299 x 299 (cnn3.go; their 1x7, 7x1, 1x3 and 3x1 convolutions are
+//     rectangular windows, Layer.WindowW) ("resnet18", "resnet152",
+//     "vgg19", "densenet121", "mobilenet-v1", "inception-v4",
+//     "inception-resnet-v2": their MACs and parameters within 1 % of
+//     torchvision's weights metadata, MobileNet's paper and timm's model
+//     cards), every layer named
 //     as there ("inception_3a/3x3_reduce", "norm1",
 //     "layer1.0.downsample.0", "features.2.conv.1.0"), on a 224 x 224
 //     grid (AlexNet: 227, its reference input). LookupModel finds them as

@@ -87,6 +87,11 @@ type Layer struct {
 	// ceil(Nodes/Stride^2), whatever its padding.
 	Window, Stride, Pad int
 	Ceil                bool
+	// WindowW, when positive, makes the window rectangular: Window rows by
+	// WindowW columns, padded Pad rows above and below and PadW columns
+	// left and right (an Inception 1x7 convolution: Window 1, WindowW 7,
+	// Pad 0, PadW 3). Zero: square, PadW unused.
+	WindowW, PadW int
 
 	// LocalSize is the number of channels an LRN layer normalises over (0
 	// means 5, Caffe's default; odd).
@@ -181,8 +186,7 @@ func (l Layer) OutWidth() int { return int(l.outWidth()) }
 func (l Layer) Params() int64 {
 	switch l.Kind {
 	case Conv, FC:
-		w := or1(l.Window)
-		p := w * w * int64(l.F) * int64(l.G) / or1(l.Groups)
+		p := l.windowArea() * int64(l.F) * int64(l.G) / or1(l.Groups)
 		if !l.NoBias {
 			p += int64(l.G)
 		}
@@ -243,6 +247,12 @@ func (l Layer) Validate() error {
 	}
 	if l.Pad >= int(or1(l.Window)) {
 		return fmt.Errorf("workload: %s layer: pad = %d, want 0..%d (below the window %d)", l.Kind, l.Pad, or1(l.Window)-1, or1(l.Window))
+	}
+	if l.WindowW < 0 || l.WindowW > 15 || l.PadW < 0 || (l.WindowW == 0 && l.PadW != 0) || (l.WindowW > 0 && l.PadW >= l.WindowW) {
+		return fmt.Errorf("workload: %s layer: window width %d, pad width %d: want a width 1..15 and a pad below it (or neither)", l.Kind, l.WindowW, l.PadW)
+	}
+	if l.WindowW > 0 && !l.Kind.windowed() {
+		return fmt.Errorf("workload: %s layer has no window", l.Kind)
 	}
 	if l.Ceil && l.Kind != MaxPool && l.Kind != AvgPool {
 		return fmt.Errorf("workload: %s layer does not round its output up (ceil is for pooling)", l.Kind)
@@ -319,6 +329,20 @@ func (l Layer) Out(in Size) Size {
 	return out
 }
 
+// windowW returns the window's width and the padding left and right.
+func (l Layer) windowW() (w, pad int64) {
+	if l.WindowW > 0 {
+		return int64(l.WindowW), int64(l.PadW)
+	}
+	return or1(l.Window), int64(l.Pad)
+}
+
+// windowArea returns the window's rows times its columns.
+func (l Layer) windowArea() int64 {
+	w, _ := l.windowW()
+	return or1(l.Window) * w
+}
+
 // OutSize is Out with the reason a windowed layer cannot run on in: its
 // window exceeds the padded grid.
 func (l Layer) OutSize(in Size) (Size, error) {
@@ -333,7 +357,8 @@ func (l Layer) OutSize(in Size) (Size, error) {
 		if err != nil {
 			return Size{}, fmt.Errorf("workload: %s layer %q: height: %w", l.Kind, l.Name, err)
 		}
-		w, err := windowOut(in.W, or1(l.Window), s, int64(l.Pad), ceil)
+		kw, pw := l.windowW()
+		w, err := windowOut(in.W, kw, s, pw, ceil)
 		if err != nil {
 			return Size{}, fmt.Errorf("workload: %s layer %q: width: %w", l.Kind, l.Name, err)
 		}
@@ -472,8 +497,7 @@ func (l Layer) AppendKernels(dst []Kernel, in Size) ([]Kernel, error) {
 	}
 	// Every count below is at most (entries + nodes) x width x window^2 x
 	// heads, or N x N x F for KNN: refuse what int64 cannot hold.
-	w := float64(or1(l.Window))
-	if big := (float64(l.neighbours(in)) + float64(N)) * float64(max(F, G)+2) * w * w * float64(or1(l.Heads)) * 2; !checkCount(big) || !checkCount(float64(N)*float64(N)*float64(F)) {
+	if big := (float64(l.neighbours(in)) + float64(N)) * float64(max(F, G)+2) * float64(l.windowArea()) * float64(or1(l.Heads)) * 2; !checkCount(big) || !checkCount(float64(N)*float64(N)*float64(F)) {
 		return dst, fmt.Errorf("workload: %s layer on %d nodes, %d entries: counts overflow int64", l.Kind, N, in.NNZ)
 	}
 	gemm := func(name string, m, k, n int64) Kernel {
@@ -564,8 +588,7 @@ func (l Layer) AppendKernels(dst []Kernel, in Size) ([]Kernel, error) {
 		dst = append(dst, gemm("fc", N, F, G))
 	case Conv:
 		out := outSize.Nodes
-		w := or1(l.Window)
-		k := gemm("conv", out, w*w*F, G)
+		k := gemm("conv", out, l.windowArea()*F, G)
 		k.InElems = N * F // each input pixel is read once (im2col is the unit's business)
 		dst = append(dst, k)
 	case BN, Act, Add:
@@ -591,8 +614,8 @@ func (l Layer) AppendKernels(dst []Kernel, in Size) ([]Kernel, error) {
 	case Pool:
 		dst = append(dst, ew(ElementWise, "pool", N*F, N*F, F))
 	case MaxPool, AvgPool:
-		out, w := outSize.Nodes, or1(l.Window)
-		k := Kernel{Class: Max, Name: "maxpool", M: out, K: w * w, N: F, Ops: out * F * w * w, InElems: N * F, OutElems: out * F}
+		out, a := outSize.Nodes, l.windowArea()
+		k := Kernel{Class: Max, Name: "maxpool", M: out, K: a, N: F, Ops: out * F * a, InElems: N * F, OutElems: out * F}
 		if l.Kind == AvgPool {
 			k.Class, k.Name = ElementWise, "avgpool"
 		}

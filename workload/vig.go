@@ -182,6 +182,8 @@ var cnnZoo = []struct {
 	{"vgg19", VGG19},
 	{"densenet121", DenseNet121},
 	{"mobilenet-v1", MobileNetV1},
+	{"inception-v4", InceptionV4},
+	{"inception-resnet-v2", InceptionResNetV2},
 }
 
 // LookupModel returns the zoo model called name (one of ModelNames, case
