@@ -86,7 +86,7 @@ type CoRunOptions struct {
 	// Warmup frames of each run are left out of its mean (default 2).
 	Warmup int
 	// MinFrames is the least number of measured frames of every run
-	// (default 16).
+	// (default 8; the steadiness test still has to pass).
 	MinFrames int
 	// MaxFrames caps the co-run: once some run has this many measured
 	// frames and every run MinFrames, it stops even if not steady
@@ -107,7 +107,7 @@ func (o *CoRunOptions) defaults() error {
 		o.Warmup = 2
 	}
 	if o.MinFrames == 0 {
-		o.MinFrames = 16
+		o.MinFrames = 8
 	}
 	if o.MaxFrames == 0 {
 		o.MaxFrames = 400

@@ -76,7 +76,7 @@ A, the rest on unit B (gpu>dla@40, dla>gpu@10).`,
 	fl.StringVar(&f.graphOp, "graph-op", "mr", "graph op of a zoo ViG's Graphers: mr, edge, gin or sage")
 	dataFlags(fl, &f.data, &f.dataDir, "", "graph a model file's GNN stack runs on")
 	intFlag(fl, &f.features, "features", 0, 0, workload.MaxFeatures, "input width of a GNN stack whose file gives none")
-	intFlag(fl, &f.minFrames, "min-frames", 16, 1, 100000, "measured frames every run needs before its mean counts as steady")
+	intFlag(fl, &f.minFrames, "min-frames", 8, 1, 100000, "measured frames every run needs before its mean counts as steady")
 	intFlag(fl, &f.maxFrames, "max-frames", 400, 1, 1000000, "stop once a run has this many measured frames (and every run --min-frames)")
 	fl.BoolVar(&f.jsonOut, "json", false, "print a JSON array of the runs instead of text")
 	outDirFlag(fl, &f.out, "out", "", "directory to write corun.parquet into (the --json fields as columns)")
