@@ -193,7 +193,7 @@
 // (TestCoRun*). The CPU-side enqueue of each stream is not modelled
 // (trtexec enqueues ahead). Measured (issue 35), the slowdowns stay small
 // where both networks ask little of the memory: GoogleNet on the GPU
-// beside GoogleNet on the DLA 1.019x and 1.011x (the HaX-CoNN paper's
+// beside GoogleNet on the DLA 1.019x and 1.007x (the HaX-CoNN paper's
 // Xavier measurement: 1.68x and 1.28x, a held-out check, not a target):
 // the GPU network alone draws 20 GB/s, the DLA one 7 GB/s, 20 % of the
 // peak together, where neither queueing behind the other's stream nor row
