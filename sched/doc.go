@@ -104,7 +104,13 @@
 // steps first come, first served), and its bytes go through one
 // sim.Channel, as in soc.Evaluator.Pipeline: a compute phase is delayed by
 // the time its bytes wait for the channel, a transfer ends when its bytes
-// have arrived. Every step is thus at least as long as alone, so
+// have arrived. The channel arbitrates by soc.SendShared, the rule of
+// soc.SoC.CoRun: bytes that wait behind another unit's stream move at the
+// memory's mixed efficiency (SharedProblem.SetMixedEfficiency; gnnsim
+// schedule sets the SoC's, 87 % on Xavier at 2133 MHz). Steps stay whole
+// phases here (CoRun cuts them into kernels, chunks and turns), which
+// keeps BenchmarkShared100k's 12.2 M events. Every step is thus at least
+// as long as alone, so
 // contention never makes a job faster; two memory-bound jobs on the GPU
 // and the DLA each run slower than alone; with one job in the SoC at a
 // time each job takes exactly its contention-free latency. Times are ps.

@@ -56,6 +56,19 @@ type SharedProblem struct {
 	alone   []int64 // per (class, machine): the sum of the steps' PS
 	units   int
 	channel sim.Channel
+	eff     float64 // the memory's mixed efficiency (SetMixedEfficiency)
+}
+
+// SetMixedEfficiency sets the fraction of the channel's rate a stream
+// moves at while it waits behind another unit's (soc.SoC.MixedEfficiency;
+// 1, the default, for none): the memory's arbitration is soc.SendShared,
+// the rule soc.SoC.CoRun contends by.
+func (sp *SharedProblem) SetMixedEfficiency(eff float64) error {
+	if !(eff > 0 && eff <= 1) {
+		return fmt.Errorf("sched: mixed efficiency %v, want in (0, 1]", eff)
+	}
+	sp.eff = eff
+	return nil
 }
 
 // NewSharedProblem validates and builds a shared-memory instance.
@@ -80,7 +93,7 @@ func NewSharedProblem(classes []JobClass, jobs []SharedJob, machines []string, u
 	case len(jobs) > math.MaxInt32:
 		return nil, fmt.Errorf("sched: %d jobs exceed the int32 job index", len(jobs))
 	}
-	sp := &SharedProblem{classes: classes, class: make([]int32, len(jobs)), alone: make([]int64, len(classes)*M), units: units}
+	sp := &SharedProblem{classes: classes, class: make([]int32, len(jobs)), alone: make([]int64, len(classes)*M), units: units, eff: 1}
 	sp.channel = channel
 	sp.channel.Reset()
 	for c, cl := range classes {
@@ -179,7 +192,7 @@ func RunShared(sp *SharedProblem, policy Policy, opt Options) (*Result, error) {
 	opt.Baselines = MappingRandom
 	n, M := len(p.jobs), len(p.machines)
 	r := &sharedRunner{
-		sp: sp, policy: policy, s: sim.New(), ch: sp.channel,
+		sp: sp, policy: policy, s: sim.New(), ch: sp.channel, last: -1,
 		state: make([]uint8, n), free: make([]int, M), scratch: make([]int, 0, M),
 		job: make([]int32, M), step: make([]int32, M), stepStart: make([]int64, M),
 		held: make([]bool, sp.units), wait: make([]ring, sp.units),
@@ -233,6 +246,7 @@ type sharedRunner struct {
 	s      *sim.Sim
 	env    Env
 	ch     sim.Channel
+	last   int // the unit of the latest channel request (-1: none)
 
 	state   []uint8
 	free    []int
@@ -329,7 +343,7 @@ func (r *sharedRunner) grant(m int) {
 	case st.Transfer && st.Bytes > 0:
 		r.s.At(now+st.DelayPS, prioEvent, r.requestFns[m])
 	case st.Bytes > 0:
-		tr := r.ch.Request(now, st.Bytes)
+		tr, _ := soc.SendShared(&r.ch, now, st.Bytes, st.Unit, &r.last, r.sp.eff)
 		r.s.At(now+st.PS+(tr.Grant-now), prioEvent, r.endFns[m])
 	default:
 		r.s.At(now+st.PS, prioEvent, r.endFns[m])
@@ -340,7 +354,7 @@ func (r *sharedRunner) grant(m int) {
 // and no earlier than its contention-free time.
 func (r *sharedRunner) request(m int) {
 	st := &r.steps(m)[r.step[m]]
-	tr := r.ch.Request(r.s.Now(), st.Bytes)
+	tr, _ := soc.SendShared(&r.ch, r.s.Now(), st.Bytes, st.Unit, &r.last, r.sp.eff)
 	r.s.At(max(r.stepStart[m]+st.PS, tr.Last), prioEvent, r.endFns[m])
 }
 

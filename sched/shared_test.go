@@ -604,7 +604,7 @@ func TestSaturatedCapacity(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, err := SaturatedJobPS(cls, machines, len(s.Units()), ch, 1)
+		c, err := SaturatedJobPS(cls, machines, len(s.Units()), ch, 1, 1)
 		if err != nil {
 			t.Fatal(err)
 		}

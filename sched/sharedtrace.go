@@ -41,10 +41,12 @@ const saturationJobs = 2000
 // SaturatedJobPS measures the SoC's capacity for a mix of classes: a
 // burst of jobs (classes drawn uniformly, as GenerateShared draws them,
 // from seed), all arriving at 0, scheduled with EFT on machines sharing
-// channel; it returns the makespan over the jobs, the mean time per job
-// at saturation (ps). Memory contention and each unit's speed on each
-// class are in it; an arrival rate of 1/SaturatedJobPS is load 1.
-func SaturatedJobPS(classes []JobClass, machines []string, units int, channel sim.Channel, seed uint64) (float64, error) {
+// channel, interleaved streams at the memory's mixed efficiency (as
+// SharedProblem.SetMixedEfficiency); it returns the makespan over the
+// jobs, the mean time per job at saturation (ps). Memory contention and
+// each unit's speed on each class are in it; an arrival rate of
+// 1/SaturatedJobPS is load 1.
+func SaturatedJobPS(classes []JobClass, machines []string, units int, channel sim.Channel, mixed float64, seed uint64) (float64, error) {
 	if len(classes) == 0 {
 		return 0, errors.New("sched: no job classes")
 	}
@@ -55,6 +57,9 @@ func SaturatedJobPS(classes []JobClass, machines []string, units int, channel si
 	}
 	sp, err := NewSharedProblem(classes, jobs, machines, units, channel)
 	if err != nil {
+		return 0, err
+	}
+	if err := sp.SetMixedEfficiency(mixed); err != nil {
 		return 0, err
 	}
 	res, err := RunShared(sp, EFT(), Options{Seed: seed})

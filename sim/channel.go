@@ -138,6 +138,15 @@ func (c *Channel) RequestProduced(now, b, from, to int64) Transfer {
 	}
 }
 
+// Stall holds the channel for cycles >= 0 beyond what is requested so
+// far, at cycle now, moving no bytes (a DRAM row switch or bus
+// turnaround between interleaved streams): the next request is granted
+// no earlier than the returned cycle. A negative stall is taken as 0.
+func (c *Channel) Stall(now, cycles int64) int64 {
+	c.free = satAdd(max(c.free, now), max(cycles, 0))
+	return c.free
+}
+
 func (c *Channel) empty(now, b int64) Transfer {
 	if b < 0 {
 		panic(fmt.Sprintf("sim: Channel request of %d bytes", b))

@@ -72,6 +72,14 @@ type step struct {
 	// (the hand-off), and the bytes' rate-limited time after it.
 	xfer    bool
 	delayPS int64
+	// parts, for a compute phase planned kernel by kernel, are its
+	// kernels' times and DRAM bytes, in order: they sum to ps and bytes.
+	parts []part
+}
+
+// part is one kernel of a compute step: its time and its DRAM bytes.
+type part struct {
+	ps, bytes int64
 }
 
 // table holds the costs of every (segment, unit) pair at one setting.
@@ -285,13 +293,30 @@ func (e *Evaluator) phaseSteps(phases []Phase, bwPerPS float64) (runCost, error)
 		// A unit cannot move more bytes than the shared memory carries in
 		// the phase's time.
 		ps := max(p.Cost.TimePS, ceilPS(float64(p.Cost.DRAMBytes)/bwPerPS))
-		rc.steps = append(rc.steps, step{unit: eu, ps: ps, pj: p.Cost.EnergyPJ, bytes: p.Cost.DRAMBytes})
+		rc.steps = append(rc.steps, step{unit: eu, ps: ps, pj: p.Cost.EnergyPJ, bytes: p.Cost.DRAMBytes, parts: kernelParts(p, ps)})
 		rc.ps = hw.SatAdd(rc.ps, ps)
 		rc.pj += p.Cost.EnergyPJ
 		rc.bytes = hw.SatAdd(rc.bytes, p.Cost.DRAMBytes)
 		rc.busy[eu] = hw.SatAdd(rc.busy[eu], ps)
 	}
 	return rc, nil
+}
+
+// kernelParts returns the parts of a phase that takes ps in all: its
+// kernels, the last one taking what the phase's memory floor adds; nil
+// for a phase priced as a whole.
+func kernelParts(p Phase, ps int64) []part {
+	if len(p.Kernels) == 0 {
+		return nil
+	}
+	parts := make([]part, len(p.Kernels))
+	var sum int64
+	for i, k := range p.Kernels {
+		parts[i] = part{ps: k.TimePS, bytes: k.DRAMBytes}
+		sum = hw.SatAdd(sum, k.TimePS)
+	}
+	parts[len(parts)-1].ps += ps - sum
+	return parts
 }
 
 // continues reports whether segment i (i > 0) runs in one plan with the

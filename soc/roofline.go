@@ -542,6 +542,7 @@ func (r *Roofline) PlanDAG(ks []workload.Kernel, prod [][]int, dst []Planned) ([
 	base := len(dst)
 	dst = slices.Grow(dst, n)[:base+n]
 	prevKept, prev := false, -1
+	var l2 lru // the cache of the engine that has one (the GPU's L2)
 	for i := range ks {
 		if fused[i] >= 0 {
 			dst[base+i] = Planned{Unit: engs[i].spec.Name, FusedInto: root(i)}
@@ -551,13 +552,31 @@ func (r *Roofline) PlanDAG(ks []workload.Kernel, prod [][]int, dst []Planned) ([
 		k := merged[i]
 		in, out := k.InElems, k.OutElems
 		var hit int64
+		cached := e.spec.CacheBytes > 0
 		switch {
 		case prevKept && engs[prev] == e:
 			in = max(in-merged[prev].OutElems, 0)
-		case prev >= 0 && engs[prev] == e && e.spec.CacheBytes > 0 && merged[prev].OutElems*e.elem <= e.spec.CacheBytes && readsFrom(src(i), prev, root):
-			// The output just written is still in the cache.
-			hit = min(in, merged[prev].OutElems)
-			in -= hit
+		case cached:
+			// Tensors still in the cache are read there: checked against
+			// the cache as the kernel starts, then touched (reads,
+			// weights, output) in that order.
+			for _, t := range e.sources(src(i), k, merged, root) {
+				if in > 0 && (t.key < 0 || engs[t.key] == e) && l2.fits(t.key, t.elems*e.elem, e.spec.CacheBytes) {
+					b := min(in, t.elems)
+					hit += b
+					in -= b
+				}
+			}
+		}
+		if cached {
+			for _, t := range e.sources(src(i), k, merged, root) {
+				if t.key < 0 || engs[t.key] == e {
+					l2.touch(t.key, true, t.elems*e.elem, e.spec.CacheBytes)
+				}
+			}
+			l2.touch(0, false, in*e.elem, e.spec.CacheBytes)
+			l2.touch(0, false, k.WeightElems*e.elem, e.spec.CacheBytes)
+			l2.touch(i, true, k.OutElems*e.elem, e.spec.CacheBytes)
 		}
 		next := i + 1
 		for next < n && fused[next] >= 0 {
@@ -597,15 +616,97 @@ func (r *Roofline) PlanDAG(ks []workload.Kernel, prod [][]int, dst []Planned) ([
 	return dst, nil
 }
 
-// readsFrom reports whether a kernel with producers ps reads the output
-// of kernel h (or of a kernel fused into it).
-func readsFrom(ps []int, h int, root func(int) int) bool {
+// inputKey names a plan's input (a kernel with no producers reads it).
+const inputKey = math.MinInt
+
+// tensor is one tensor a kernel reads: a kernel's output (key >= 0, the
+// root of its fusion), an output written before the plan (key < 0, as
+// PlanDAG's producers) or the plan's input (inputKey).
+type tensor struct {
+	key   int
+	elems int64
+}
+
+// sources returns the tensors kernel k (merged, with producers ps) reads.
+// The size of a tensor written before the plan is the part of k's input
+// its producers in the plan do not account for, split evenly.
+func (r *Roofline) sources(ps []int, k workload.Kernel, merged []workload.Kernel, root func(int) int) []tensor {
+	if len(ps) == 0 {
+		return []tensor{{inputKey, k.InElems}}
+	}
+	ts := make([]tensor, 0, len(ps))
+	rest, unknown := k.InElems, int64(0)
 	for _, p := range ps {
-		if p >= 0 && root(p) == h {
-			return true
+		if p >= 0 {
+			h := root(p)
+			ts = append(ts, tensor{h, merged[h].OutElems})
+			rest -= merged[h].OutElems
+		} else {
+			unknown++
+		}
+	}
+	for _, p := range ps {
+		if p < 0 {
+			ts = append(ts, tensor{p, max(rest, 0) / unknown})
+		}
+	}
+	return ts
+}
+
+// lru is a fully associative least-recently-used cache of whole tensors,
+// newest last (named by tensor keys; data no later kernel names, missed
+// operands and weights, is anonymous). A tensor is still there when it and
+// the distinct data touched after it fit the cache (LRU's stack-distance
+// rule), so a bigger cache never hits less. Entries that can no longer
+// fit are dropped, which keeps the list short.
+type lru struct {
+	ents []lruEnt
+}
+
+type lruEnt struct {
+	key   int
+	named bool
+	bytes int64
+}
+
+// fits reports whether the tensor key of size bytes is still in a cache of
+// capacity bytes.
+func (c *lru) fits(key int, bytes, capacity int64) bool {
+	d := bytes
+	for j := len(c.ents) - 1; j >= 0; j-- {
+		if c.ents[j].named && c.ents[j].key == key {
+			return d <= capacity
+		}
+		d += c.ents[j].bytes
+		if d > capacity {
+			return false
 		}
 	}
 	return false
+}
+
+// touch makes a tensor (named: key) of size bytes the most recently used.
+func (c *lru) touch(key int, named bool, bytes, capacity int64) {
+	if bytes <= 0 {
+		return
+	}
+	if named {
+		for j, x := range c.ents {
+			if x.named && x.key == key {
+				c.ents = slices.Delete(c.ents, j, j+1)
+				break
+			}
+		}
+	}
+	c.ents = append(c.ents, lruEnt{key, named, bytes})
+	var d int64
+	for j := len(c.ents) - 1; j >= 0; j-- {
+		d += c.ents[j].bytes
+		if d > capacity {
+			c.ents = slices.Delete(c.ents, 0, j+1)
+			return
+		}
+	}
 }
 
 // Phases appends what each unit does to run ks in order: runs of kernels
@@ -622,14 +723,15 @@ func (r *Roofline) PhasesDAG(ks []workload.Kernel, prod [][]int, dst []Phase) ([
 		return dst, err
 	}
 	for _, p := range plan {
+		if p.FusedInto >= 0 {
+			continue // a fused kernel runs where its head runs, for nothing
+		}
 		if n := len(dst); n > 0 && dst[n-1].Unit == p.Unit {
 			dst[n-1].Cost = dst[n-1].Cost.Add(p.Cost)
+			dst[n-1].Kernels = append(dst[n-1].Kernels, p.Cost)
 			continue
 		}
-		if p.FusedInto >= 0 {
-			continue // a fused kernel runs where its head runs
-		}
-		dst = append(dst, Phase{Unit: p.Unit, Cost: p.Cost})
+		dst = append(dst, Phase{Unit: p.Unit, Cost: p.Cost, Kernels: []hw.Cost{p.Cost}})
 	}
 	return dst, nil
 }

@@ -77,6 +77,11 @@ type DirectedTransferer interface {
 type Phase struct {
 	Unit string
 	Cost hw.Cost
+	// Kernels, when the unit plans kernel by kernel (Roofline), are the
+	// costs of the phase's kernels in order (fused ones left out): they
+	// add up to Cost. A co-run (CoRun) sends each kernel's DRAM bytes when
+	// that kernel runs.
+	Kernels []hw.Cost
 }
 
 // Phaser is a unit that runs part of its work on other units (a DLA falling

@@ -122,9 +122,33 @@ type MemorySpec struct {
 	// BackgroundW and ClockW are the memory's power while the SoC runs a
 	// frame, whatever moves: BackgroundW fixed, ClockW at the highest
 	// memory clock and proportional to it (PHY, I/O and refresh clocking).
-	BackgroundW float64           `yaml:"background_w"`
-	ClockW      float64           `yaml:"clock_w"`
+	BackgroundW float64 `yaml:"background_w"`
+	ClockW      float64 `yaml:"clock_w"`
+	// Channels, PageBytes and RowSwitchNS describe the DRAM's organisation
+	// for streams from several units at once (CoRun): the independent
+	// channels the bandwidth splits into, the bytes of one open row (page)
+	// of a channel, and the time to close a row and open another
+	// (precharge + activate). While the stream of one unit waits behind
+	// another's, the two interleave and every page costs a switch, so the
+	// waiting stream moves at MixedEfficiency of the peak. PageBytes 0:
+	// no loss.
+	Channels    int               `yaml:"channels"`
+	PageBytes   int64             `yaml:"page_bytes"`
+	RowSwitchNS float64           `yaml:"row_switch_ns"`
 	Sources     map[string]string `yaml:"sources"`
+}
+
+// MixedEfficiency returns the fraction of the peak bandwidth a stream
+// interleaved with another unit's moves at memory clock mhz: a page's
+// transfer time over that time plus one row switch (1 without a page
+// size).
+func (m MemorySpec) MixedEfficiency(mhz float64) float64 {
+	if m.PageBytes <= 0 || m.RowSwitchNS <= 0 || !(mhz > 0) {
+		return 1
+	}
+	perChannel := m.BytesPerCycle * mhz * 1e6 / float64(max(m.Channels, 1)) // bytes per s
+	page := float64(m.PageBytes) / perChannel * 1e9                         // ns
+	return page / (page + m.RowSwitchNS)
 }
 
 // UnitSpec is an analytical compute unit: a roofline per kernel class with
@@ -419,6 +443,12 @@ func (m MemorySpec) validate() error {
 		return fmt.Errorf("soc: memory: handoff_us = %v, want 0..1e6", m.HandoffUS)
 	case !finiteNonNeg(m.BackgroundW) || !finiteNonNeg(m.ClockW):
 		return fmt.Errorf("soc: memory: background_w = %v, clock_w = %v, want >= 0", m.BackgroundW, m.ClockW)
+	case m.Channels < 0 || m.Channels > 1024:
+		return fmt.Errorf("soc: memory: channels = %d, want 0..1024", m.Channels)
+	case m.PageBytes < 0 || m.PageBytes > 1<<20:
+		return fmt.Errorf("soc: memory: page_bytes = %d, want 0..1048576", m.PageBytes)
+	case !finiteNonNeg(m.RowSwitchNS) || m.RowSwitchNS > 1e4:
+		return fmt.Errorf("soc: memory: row_switch_ns = %v, want 0..1e4", m.RowSwitchNS)
 	}
 	return checkPoints("memory "+m.Name, m.PointsMHz)
 }

@@ -241,18 +241,52 @@ func AlexNet() (Model, error) {
 // ReLUs in five stages, each closed by a 2x2 max pooling (features.0 to
 // features.30), the 7 x 7 adaptive average pooling (an identity on the
 // 7 x 7 map: a 1x1 window here) and the three-layer classifier.
-func VGG16() (Model, error) {
-	return vgg("vgg16", [][]int{{64, 64}, {128, 128}, {256, 256, 256}, {512, 512, 512}, {512, 512, 512}})
+func VGG16() (Model, error) { return vgg(16) }
+
+// VGG19 returns torchvision's VGG-19 (configuration E: sixteen 3x3
+// convolutions, four in each of the last three stages), laid out and
+// named as VGG16.
+func VGG19() (Model, error) { return vgg(19) }
+
+// vgg builds torchvision's VGG-16 or VGG-19 (configurations D and E).
+func vgg(depth int) (Model, error) {
+	stages := [][]int{{64, 64}, {128, 128}, {256, 256, 256}, {512, 512, 512}, {512, 512, 512}}
+	if depth == 19 {
+		stages = [][]int{{64, 64}, {128, 128}, {256, 256, 256, 256}, {512, 512, 512, 512}, {512, 512, 512, 512}}
+	}
+	b := newNet(fmt.Sprintf("vgg%d", depth), CNNImage, 3)
+	i := 0
+	for s, widths := range stages {
+		kind := Module
+		if s == 0 {
+			kind = Stem
+		}
+		b.block(fmt.Sprintf("stage%d", s+1), kind)
+		for _, w := range widths {
+			b.conv(fmt.Sprintf("features.%d", i), w, 3, 1, 1, 0)
+			b.op(fmt.Sprintf("features.%d", i+1), Act)
+			i += 2
+		}
+		b.pool(fmt.Sprintf("features.%d", i), MaxPool, 2, 2, 0, false)
+		i++
+	}
+	b.block("classifier", Head)
+	b.pool("avgpool", AvgPool, 1, 1, 0, false)
+	b.fc("classifier.0", 512*7*7, 4096)
+	b.op("classifier.1", Act)
+	b.fc("classifier.3", 4096, 4096)
+	b.op("classifier.4", Act)
+	b.fc("classifier.6", 4096, Classes)
+	return b.build()
 }
 
 // resnetDepths are the blocks per stage of torchvision's resnet18 (basic
-// blocks) and resnet50, resnet101 and resnet152 (bottleneck blocks).
+// blocks), resnet50, resnet101 and resnet152 (bottlenecks).
 var resnetDepths = map[int][4]int{18: {2, 2, 2, 2}, 50: {3, 4, 6, 3}, 101: {3, 4, 23, 3}, 152: {3, 8, 36, 3}}
 
-// ResNet returns torchvision's ResNet-18, -50, -101 or -152 (He et al.,
-// CVPR 2016, as torchvision builds it: "v1.5", the stride on each stage's
-// first 3x3 convolution): the stem (conv1, bn1, relu, maxpool), basic
-// blocks for ResNet-18 (basicBlock) or bottleneck blocks
+// ResNet returns torchvision's ResNet-50 or ResNet-101 (He et al., CVPR
+// 2016, as torchvision builds it: "v1.5", the stride on each stage's first
+// 3x3 convolution): the stem (conv1, bn1, relu, maxpool), bottleneck blocks
 // layerS.B (1x1, 3x3, 1x1 convolutions with BN, a downsample projection on
 // each stage's first block, the residual add and the last ReLU), global
 // average pooling and fc.
@@ -260,6 +294,11 @@ func ResNet(depth int) (Model, error) {
 	blocks, ok := resnetDepths[depth]
 	if !ok {
 		return Model{}, fmt.Errorf("workload: no ResNet-%d in the zoo (want 18, 50, 101 or 152)", depth)
+	}
+	basic := depth < 50 // ResNet-18: two 3x3 convolutions a block, no expansion
+	expand := 4
+	if basic {
+		expand = 1
 	}
 	b := newNet(fmt.Sprintf("resnet%d", depth), CNNImage, 3)
 	b.block("stem", Stem)
@@ -275,32 +314,42 @@ func ResNet(depth int) (Model, error) {
 			if i == 0 && s > 0 {
 				stride = 2
 			}
-			if depth < 50 {
-				b.basicBlock(p, width, stride, i == 0 && s > 0)
-				continue
-			}
 			in := b.last
 			b.block(p[:len(p)-1], Module)
-			b.add(Layer{Name: p + "conv1", Kind: Conv, G: width, NoBias: true})
-			b.op(p+"bn1", BN)
-			b.op(p+"relu", Act)
-			b.add(Layer{Name: p + "conv2", Kind: Conv, G: width, Window: 3, Stride: stride, Pad: 1, NoBias: true})
-			b.op(p+"bn2", BN)
-			b.op(p+"relu_1", Act)
-			b.add(Layer{Name: p + "conv3", Kind: Conv, G: 4 * width, NoBias: true})
-			main := b.op(p+"bn3", BN)
+			var main string
+			last := "relu_2"
+			if basic {
+				b.add(Layer{Name: p + "conv1", Kind: Conv, G: width, Window: 3, Stride: stride, Pad: 1, NoBias: true})
+				b.op(p+"bn1", BN)
+				b.op(p+"relu", Act)
+				b.add(Layer{Name: p + "conv2", Kind: Conv, G: width, Window: 3, Pad: 1, NoBias: true})
+				main = b.op(p+"bn2", BN)
+				last = "relu_1"
+			} else {
+				b.add(Layer{Name: p + "conv1", Kind: Conv, G: width, NoBias: true})
+				b.op(p+"bn1", BN)
+				b.op(p+"relu", Act)
+				b.add(Layer{Name: p + "conv2", Kind: Conv, G: width, Window: 3, Stride: stride, Pad: 1, NoBias: true})
+				b.op(p+"bn2", BN)
+				b.op(p+"relu_1", Act)
+				b.add(Layer{Name: p + "conv3", Kind: Conv, G: expand * width, NoBias: true})
+				main = b.op(p+"bn3", BN)
+			}
 			shortcut := in
-			if i == 0 {
-				b.add(Layer{Name: p + "downsample.0", Kind: Conv, G: 4 * width, Stride: stride, NoBias: true, Inputs: []string{in}})
+			// torchvision projects the shortcut where the block changes
+			// the size or the width: every stage's first bottleneck, and
+			// the first basic block of stages 2-4.
+			if i == 0 && (!basic || s > 0) {
+				b.add(Layer{Name: p + "downsample.0", Kind: Conv, G: expand * width, Stride: stride, NoBias: true, Inputs: []string{in}})
 				shortcut = b.op(p+"downsample.1", BN)
 			}
 			b.op(p+"add", Add, main, shortcut)
-			b.op(p+"relu_2", Act)
+			b.op(p+last, Act)
 		}
 	}
 	b.block("head", Head)
 	b.op("avgpool", Pool)
-	b.fc("fc", b.width[b.last], Classes)
+	b.fc("fc", 512*expand, Classes)
 	return b.build()
 }
 

@@ -87,18 +87,22 @@
 //     width; 144^4 architectures).
 //   - GNN: multi-layer node-classification GNNs (one block per layer, GAT
 //     heads per layer), as FGNAS and G-CoS search them.
-//   - The CNN zoo (cnn.go, cnnzoo.go): GoogleNet (Inception v1) and AlexNet
+//   - The CNN zoo (cnn.go, cnn2.go): GoogleNet (Inception v1) and AlexNet
 //     as BVLC Caffe's deploy.prototxt defines them, VGG-16, VGG-19,
 //     ResNet-18, -50, -101, -152 (v1.5), DenseNet-121 and MobileNetV2 as
-//     torchvision builds them, MobileNet v1 as its Caffe port does,
-//     Inception-v4 and Inception-ResNet-v2 (299 x 299; inception.go) as
-//     Cadene's PyTorch port and timm do, every layer named
+//     torchvision builds them, MobileNet v1 as Keras Applications names
+//     it, Inception-v4 and Inception-ResNet-v2 as timm builds them at
+//     299 x 299 (cnn3.go; their 1x7, 7x1, 1x3 and 3x1 convolutions are
+//     rectangular windows, Layer.WindowW) ("resnet18", "resnet152",
+//     "vgg19", "densenet121", "mobilenet-v1", "inception-v4",
+//     "inception-resnet-v2": their MACs and parameters within 1 % of
+//     torchvision's weights metadata, MobileNet's paper and timm's model
+//     cards), every layer named
 //     as there ("inception_3a/3x3_reduce", "norm1",
 //     "layer1.0.downsample.0", "features.2.conv.1.0"), on a 224 x 224
 //     grid (AlexNet: 227, its reference input). LookupModel finds them as
 //     "googlenet", "alexnet", "vgg16", "resnet50", "resnet101",
-//     "mobilenetv2", "resnet18", "resnet152", "vgg19", "densenet121",
-//     "mobilenet-v1", "inception-v4", "inception-resnet-v2". Their MACs and parameters (Model.Params) are checked
+//     "mobilenetv2". Their MACs and parameters (Model.Params) are checked
 //     against published figures (cnn_test.go cites each): all within
 //     0.3 %, but GoogleNet's MACs, 1.583 G against the paper's round
 //     "budget of 1.5 billion multiply-adds" (+5.5 %; its parameters match

@@ -87,11 +87,10 @@ type Layer struct {
 	// ceil(Nodes/Stride^2), whatever its padding.
 	Window, Stride, Pad int
 	Ceil                bool
-
-	// WindowW, when positive, makes a convolution's window rectangular:
-	// Window rows by WindowW columns, padded Pad rows and PadW columns on
-	// each side (Inception-v4's 1x7 and 7x1 factorised convolutions). At 0
-	// the window is square and PadW is not read.
+	// WindowW, when positive, makes the window rectangular: Window rows by
+	// WindowW columns, padded Pad rows above and below and PadW columns
+	// left and right (an Inception 1x7 convolution: Window 1, WindowW 7,
+	// Pad 0, PadW 3). Zero: square, PadW unused.
 	WindowW, PadW int
 
 	// LocalSize is the number of channels an LRN layer normalises over (0
@@ -173,25 +172,6 @@ func (l Layer) outWidth() int64 {
 	return int64(l.G)
 }
 
-// window returns the rows and columns of the layer's window (1 x 1 when it
-// has none).
-func (l Layer) window() (h, w int64) {
-	h = or1(l.Window)
-	if l.WindowW > 0 {
-		return h, int64(l.WindowW)
-	}
-	return h, h
-}
-
-// padding returns the zero padding of the layer's window on each side of
-// the rows and of the columns.
-func (l Layer) padding() (h, w int64) {
-	if l.WindowW > 0 {
-		return int64(l.Pad), int64(l.PadW)
-	}
-	return int64(l.Pad), int64(l.Pad)
-}
-
 // OutWidth returns the width of the layer's output: G, or Heads*G for a GAT
 // layer that concatenates its heads.
 func (l Layer) OutWidth() int { return int(l.outWidth()) }
@@ -206,8 +186,7 @@ func (l Layer) OutWidth() int { return int(l.outWidth()) }
 func (l Layer) Params() int64 {
 	switch l.Kind {
 	case Conv, FC:
-		wh, ww := l.window()
-		p := wh * ww * int64(l.F) * int64(l.G) / or1(l.Groups)
+		p := l.windowArea() * int64(l.F) * int64(l.G) / or1(l.Groups)
 		if !l.NoBias {
 			p += int64(l.G)
 		}
@@ -249,7 +228,7 @@ func (l Layer) Validate() error {
 		name   string
 		v, max int
 	}{{"heads", l.Heads, 64}, {"k", l.K, 1 << 16}, {"groups", l.Groups, 1 << 16}, {"window", l.Window, 15}, {"stride", l.Stride, 16},
-		{"pad", l.Pad, 14}, {"window width", l.WindowW, 15}, {"pad width", l.PadW, 14}, {"reduce", l.Reduce, 64}, {"local size", l.LocalSize, 15}} {
+		{"pad", l.Pad, 14}, {"reduce", l.Reduce, 64}, {"local size", l.LocalSize, 15}} {
 		if p.v < 0 || p.v > p.max {
 			return bad(p.name, p.v, 0, p.max)
 		}
@@ -269,14 +248,11 @@ func (l Layer) Validate() error {
 	if l.Pad >= int(or1(l.Window)) {
 		return fmt.Errorf("workload: %s layer: pad = %d, want 0..%d (below the window %d)", l.Kind, l.Pad, or1(l.Window)-1, or1(l.Window))
 	}
-	if (l.WindowW > 0 || l.PadW > 0) && l.Kind != Conv {
-		return fmt.Errorf("workload: %s layer: only a convolution takes a rectangular window (window width, pad width)", l.Kind)
+	if l.WindowW < 0 || l.WindowW > 15 || l.PadW < 0 || (l.WindowW == 0 && l.PadW != 0) || (l.WindowW > 0 && l.PadW >= l.WindowW) {
+		return fmt.Errorf("workload: %s layer: window width %d, pad width %d: want a width 1..15 and a pad below it (or neither)", l.Kind, l.WindowW, l.PadW)
 	}
-	if l.WindowW > 0 && l.PadW >= l.WindowW {
-		return fmt.Errorf("workload: %s layer: pad width = %d, want 0..%d (below the window width %d)", l.Kind, l.PadW, l.WindowW-1, l.WindowW)
-	}
-	if l.WindowW == 0 && l.PadW > 0 {
-		return fmt.Errorf("workload: %s layer: pad width %d without a window width (a square window pads by pad)", l.Kind, l.PadW)
+	if l.WindowW > 0 && !l.Kind.windowed() {
+		return fmt.Errorf("workload: %s layer has no window", l.Kind)
 	}
 	if l.Ceil && l.Kind != MaxPool && l.Kind != AvgPool {
 		return fmt.Errorf("workload: %s layer does not round its output up (ceil is for pooling)", l.Kind)
@@ -353,6 +329,20 @@ func (l Layer) Out(in Size) Size {
 	return out
 }
 
+// windowW returns the window's width and the padding left and right.
+func (l Layer) windowW() (w, pad int64) {
+	if l.WindowW > 0 {
+		return int64(l.WindowW), int64(l.PadW)
+	}
+	return or1(l.Window), int64(l.Pad)
+}
+
+// windowArea returns the window's rows times its columns.
+func (l Layer) windowArea() int64 {
+	w, _ := l.windowW()
+	return or1(l.Window) * w
+}
+
 // OutSize is Out with the reason a windowed layer cannot run on in: its
 // window exceeds the padded grid.
 func (l Layer) OutSize(in Size) (Size, error) {
@@ -363,13 +353,12 @@ func (l Layer) OutSize(in Size) (Size, error) {
 			return Size{Nodes: ceilDiv(in.Nodes, s*s)}, nil
 		}
 		ceil := l.Ceil && l.Kind != Conv
-		wh, ww := l.window()
-		ph, pw := l.padding()
-		h, err := windowOut(in.H, wh, s, ph, ceil)
+		h, err := windowOut(in.H, or1(l.Window), s, int64(l.Pad), ceil)
 		if err != nil {
 			return Size{}, fmt.Errorf("workload: %s layer %q: height: %w", l.Kind, l.Name, err)
 		}
-		w, err := windowOut(in.W, ww, s, pw, ceil)
+		kw, pw := l.windowW()
+		w, err := windowOut(in.W, kw, s, pw, ceil)
 		if err != nil {
 			return Size{}, fmt.Errorf("workload: %s layer %q: width: %w", l.Kind, l.Name, err)
 		}
@@ -508,8 +497,7 @@ func (l Layer) AppendKernels(dst []Kernel, in Size) ([]Kernel, error) {
 	}
 	// Every count below is at most (entries + nodes) x width x window^2 x
 	// heads, or N x N x F for KNN: refuse what int64 cannot hold.
-	wh, ww := l.window()
-	if big := (float64(l.neighbours(in)) + float64(N)) * float64(max(F, G)+2) * float64(wh) * float64(ww) * float64(or1(l.Heads)) * 2; !checkCount(big) || !checkCount(float64(N)*float64(N)*float64(F)) {
+	if big := (float64(l.neighbours(in)) + float64(N)) * float64(max(F, G)+2) * float64(l.windowArea()) * float64(or1(l.Heads)) * 2; !checkCount(big) || !checkCount(float64(N)*float64(N)*float64(F)) {
 		return dst, fmt.Errorf("workload: %s layer on %d nodes, %d entries: counts overflow int64", l.Kind, N, in.NNZ)
 	}
 	gemm := func(name string, m, k, n int64) Kernel {
@@ -600,7 +588,7 @@ func (l Layer) AppendKernels(dst []Kernel, in Size) ([]Kernel, error) {
 		dst = append(dst, gemm("fc", N, F, G))
 	case Conv:
 		out := outSize.Nodes
-		k := gemm("conv", out, wh*ww*F, G)
+		k := gemm("conv", out, l.windowArea()*F, G)
 		k.InElems = N * F // each input pixel is read once (im2col is the unit's business)
 		dst = append(dst, k)
 	case BN, Act, Add:
@@ -626,8 +614,8 @@ func (l Layer) AppendKernels(dst []Kernel, in Size) ([]Kernel, error) {
 	case Pool:
 		dst = append(dst, ew(ElementWise, "pool", N*F, N*F, F))
 	case MaxPool, AvgPool:
-		out, w := outSize.Nodes, or1(l.Window)
-		k := Kernel{Class: Max, Name: "maxpool", M: out, K: w * w, N: F, Ops: out * F * w * w, InElems: N * F, OutElems: out * F}
+		out, a := outSize.Nodes, l.windowArea()
+		k := Kernel{Class: Max, Name: "maxpool", M: out, K: a, N: F, Ops: out * F * a, InElems: N * F, OutElems: out * F}
 		if l.Kind == AvgPool {
 			k.Class, k.Name = ElementWise, "avgpool"
 		}

@@ -125,7 +125,6 @@ func TestSpatialInvalid(t *testing.T) {
 		{"grid mismatch", Layer{Kind: Act, F: 3, G: 3}, Size{Nodes: 10, H: 3, W: 3}, "grid"},
 		{"half grid", Layer{Kind: Act, F: 3, G: 3}, Size{Nodes: 9, H: 3}, "grid"},
 		{"huge grid", Layer{Kind: Act, F: 3, G: 3}, Size{Nodes: 4, H: 1 << 40, W: 1 << 40}, "grid"},
-		{"rectangular pool", Layer{Kind: MaxPool, F: 3, G: 3, Window: 1, WindowW: 3}, Grid(8, 8), "rectangular"},
 		{"pad width not below window width", Layer{Kind: Conv, F: 3, G: 3, Window: 1, WindowW: 3, PadW: 3}, Grid(8, 8), "pad width"},
 		{"pad width of a square window", Layer{Kind: Conv, F: 3, G: 3, Window: 3, PadW: 1}, Grid(8, 8), "pad width"},
 		{"negative window width", Layer{Kind: Conv, F: 3, G: 3, WindowW: -1}, Grid(8, 8), "window width"},
@@ -224,33 +223,4 @@ func FuzzSpatialLayer(f *testing.F) {
 			t.Errorf("%+v on %dx%d: kernels %+v, out %+v", l, h, w, ks, out)
 		}
 	})
-}
-
-// A rectangular window counts its rows times its columns: a 1x7 and a 7x1
-// convolution each cost and weigh a seventh of a 7x7 one, and a 1x7 kernel
-// padded (0, 3) maps an H x W grid to H x W while the unpadded one narrows
-// only the columns.
-func TestRectangularWindow(t *testing.T) {
-	in := Grid(17, 17)
-	square := Layer{Kind: Conv, F: 16, G: 32, Window: 7, Pad: 3}
-	for _, l := range []Layer{
-		{Kind: Conv, F: 16, G: 32, Window: 1, WindowW: 7, PadW: 3},
-		{Kind: Conv, F: 16, G: 32, Window: 7, Pad: 3, WindowW: 1},
-	} {
-		ks, err := l.Kernels(in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sq, err := square.Kernels(in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if 7*ks[0].MACs != sq[0].MACs || 7*(l.Params()-32) != square.Params()-32 {
-			t.Errorf("%+v: MACs %d and weights %d, want a seventh of the 7x7's %d and %d", l, ks[0].MACs, l.Params()-32, sq[0].MACs, square.Params()-32)
-		}
-	}
-	out, err := Layer{Kind: Conv, F: 4, G: 4, Window: 1, WindowW: 7}.OutSize(Grid(17, 20))
-	if err != nil || out != Grid(17, 14) {
-		t.Errorf("unpadded 1x7 on 17 x 20 = %+v, %v; want 17 x 14", out, err)
-	}
 }

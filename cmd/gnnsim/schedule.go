@@ -32,6 +32,7 @@ func newScheduleCmd() *cobra.Command {
 	var jobs, workers int
 	var exact, asJSON bool
 	var socOpt scheduleSoC
+	var static bool
 	cmd := &cobra.Command{
 		Use:   "schedule (--data DIR [--models MODELS] | --job-models MODELS) [flags]",
 		Short: "Online scheduling of jobs on accelerators (seed 002, section 4) or on a SoC's units sharing one memory",
@@ -133,6 +134,9 @@ seeds, --utilisation above 0, --shape above 1.`,
   gnnsim schedule --job-models vig-s,vig-s/split:dla,googlenet,resnet50,alexnet --arrivals sched/testdata/hetero.csv --out out/`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if static {
+				return runScheduleStatic(cmd, socOpt, machines, cmd.Flags().Changed("machines"), out, asJSON)
+			}
 			if len(socOpt.models) > 0 {
 				if len(data) > 0 || models != "" {
 					return fmt.Errorf("--job-models (the SoC path) excludes --data and --models (the Omega path)")
@@ -282,6 +286,7 @@ seeds, --utilisation above 0, --shape above 1.`,
 	intFlag(f, &socOpt.features, "features", 0, 0, int64(workload.MaxFeatures), "SoC path: input width of a GNN model file that gives none")
 	f.StringVar(&socOpt.spec, "spec", "", "SoC path: SoC spec YAML (default: the built-in Jetson AGX Xavier)")
 	f.StringVar(&socOpt.dvfs, "dvfs", "", `SoC path: operating points in MHz, e.g. "gpu=1377,emc=2133" (default: highest)`)
+	f.BoolVar(&static, "static", false, "static concurrent schedules of the --job-models networks (two or more) split between two units (--machines, default gpu,dla): GPU only, GPU&DLA, H2H-like, Herald-like and a contention-aware search, each co-run to the steady state")
 	return cmd
 }
 

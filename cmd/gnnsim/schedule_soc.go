@@ -144,7 +144,7 @@ func runScheduleSoC(cmd *cobra.Command, o *scheduleSoC) error {
 	// under EFT, memory contention included), the same for every seed.
 	var capPS float64
 	if replay == nil {
-		if capPS, err = sched.SaturatedJobPS(classes, machines, len(s.Units()), ch, o.seeds[0]); err != nil {
+		if capPS, err = sched.SaturatedJobPS(classes, machines, len(s.Units()), ch, s.MixedEfficiency(set), o.seeds[0]); err != nil {
 			return fmt.Errorf("--utilisation: measuring the SoC's capacity: %w", err)
 		}
 	}
@@ -164,6 +164,9 @@ func runScheduleSoC(cmd *cobra.Command, o *scheduleSoC) error {
 			}
 			if sp == nil || replay == nil {
 				if sp, err = sched.NewSharedProblem(classes, jobs, machines, len(s.Units()), ch); err != nil {
+					return err
+				}
+				if err := sp.SetMixedEfficiency(s.MixedEfficiency(set)); err != nil {
 					return err
 				}
 			}

@@ -23,7 +23,7 @@ func newSocCmd() *cobra.Command {
 (MaGNAS). The DSA units are priced with a MAESTRO-like analytical model
 (package soc/maestro).`,
 	}
-	socCmd.AddCommand(newSocValidateCmd(), newSocSpecCmd())
+	socCmd.AddCommand(newSocValidateCmd(), newSocSpecCmd(), newSocCorunCmd())
 	socCmd.AddCommand(socEvalCommands()...)
 	return socCmd
 }
