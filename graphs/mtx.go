@@ -137,7 +137,9 @@ func readMTXHeader(s *lineScanner, freeNodes int64) (mtxHeader, error) {
 
 // readMTXBanner parses the banner line into the header's format, field
 // and symmetry, refusing words that are each valid but do not go together
-// (a pattern array, a skew pattern, a real hermitian matrix).
+// (a pattern array, a skew pattern, a real hermitian matrix). It is read
+// before the size line because the banner says what that line holds (two
+// numbers for an array, three for coordinates).
 func readMTXBanner(s *lineScanner) (mtxHeader, error) {
 	var h mtxHeader
 	if !s.scan() {

@@ -327,6 +327,8 @@ type planetoidFiles struct {
 // decodePlanetoid decodes each file of the set on its own (pickles of
 // sparse matrices, one-hot labels and the adjacency dict; the test index
 // text) and checks only that the three label files agree on the classes.
+// It is the pass that reads bytes; the next ones only compare and lay out
+// what it decoded.
 func decodePlanetoid(files map[string][]byte, fn planetoidNames) (pf planetoidFiles, err error) {
 	if pf.x, err = pickleSparse(files["x"], fn["x"]); err != nil {
 		return pf, err
@@ -362,7 +364,8 @@ func decodePlanetoid(files map[string][]byte, fn planetoidNames) (pf planetoidFi
 // nodes checks the files' shapes against each other and returns the
 // number of nodes of the data set. x/y are the training rows, the first
 // rows of allx/ally; tx/ty are the test rows, in test.index order; the
-// test ids follow the rows of ally, possibly with gaps.
+// test ids follow the rows of ally, possibly with gaps. Every shape error
+// is found here, before any per-node array is allocated.
 func (pf *planetoidFiles) nodes(fn planetoidNames) (int, error) {
 	x, tx, allx, test := pf.x, pf.tx, pf.allx, pf.test
 	nAll, nTrain := len(pf.ally), len(pf.y)
@@ -413,7 +416,8 @@ type planetoidRow struct {
 // test node test[k] is row k of tx, and every other node (a gap in
 // test.index, or a validation node without allx) has no features and, past
 // ally, label -1. Without allx it records which rows have features and
-// says so in Missing.
+// says so in Missing. It is the pass that builds per-node arrays, once
+// nodes has found the shapes consistent.
 func (pf *planetoidFiles) labelsAndFeatures(n int, fn planetoidNames) (*Planetoid, error) {
 	x, tx, allx := pf.x, pf.tx, pf.allx
 	nAll, nTrain := len(pf.ally), len(pf.y)

@@ -170,7 +170,9 @@ type shareCost struct {
 // sparseCost prices sub-accelerator s's part sp of a sparse kernel k
 // (aggregation, sparse input, edge-wise attention): compute steps by
 // kernel mode, rebalancing or HyGCN's vertex-disperse mode, and the bytes
-// of its operands.
+// of its operands. It is apart from gemmCost because a sparse share's cost
+// follows the measured lengths of its rows (base), a dense one's its shape
+// alone.
 func sparseCost(s *Sub, k *workload.Kernel, base *rows, sp span, lanes float64) shareCost {
 	var c shareCost
 	m, n := sp.r1-sp.r0, sp.c1-sp.c0
@@ -228,7 +230,8 @@ func sparseCost(s *Sub, k *workload.Kernel, base *rows, sp span, lanes float64) 
 
 // gemmCost prices sub-accelerator s's m x n part of dense product k:
 // compute steps by kernel mode (scaled down for a grouped product's
-// skipped blocks) and the bytes of its operands.
+// skipped blocks) and the bytes of its operands (see sparseCost for why
+// the two classes are priced apart).
 func gemmCost(s *Sub, k *workload.Kernel, m, n int64) shareCost {
 	var c shareCost
 	P := int64(s.PEs)
@@ -261,6 +264,8 @@ func gemmCost(s *Sub, k *workload.Kernel, m, n int64) shareCost {
 // (partial sums spill and come back once per K tile that holds work). For
 // HyGCN's interval-shard partition and a row-wise sparse gather it lowers
 // or raises c.bB itself, as those move B by rows rather than by passes.
+// The buffer rules are the same for both classes, hence one pass after
+// sparseCost or gemmCost.
 func rereads(c *shareCost, s *Sub, k *workload.Kernel, base *rows, sp span, isSparse bool) (fA, fB, fC float64) {
 	fA, fB, fC = 1.0, 1.0, 1.0
 	m, n, nnz := sp.r1-sp.r0, sp.c1-sp.c0, c.nnz

@@ -551,7 +551,9 @@ func (b *treeBlock) checkLeaves() (numLeaves, numCat int, err error) {
 
 // readNodes reads the arrays of the tree's nn split nodes, each of nn
 // entries, and the categorical split table when numCat > 0, checking that
-// cat_boundaries rise from 0 to the end of cat_threshold.
+// cat_boundaries rise from 0 to the end of cat_threshold. All arrays are
+// read before any node is checked, so that checkSplits and checkShape can
+// index them freely.
 func (b *treeBlock) readNodes(nn, numCat int) (treeNodes, error) {
 	var n treeNodes
 	var err error
@@ -594,7 +596,8 @@ func (b *treeBlock) readNodes(nn, numCat int) (treeNodes, error) {
 
 // checkSplits checks each split node alone: its feature exists, its
 // decision type is one leaves knows, and its threshold is finite or, for a
-// categorical split, indexes cat_boundaries.
+// categorical split, indexes cat_boundaries. Node by node, apart from
+// checkShape, which checks the nodes together.
 func (b *treeBlock) checkSplits(n treeNodes, maxFeat, numCat int) error {
 	t, sf, dt, thr := b.t, n.feature, n.decision, n.threshold
 	for k := range sf {

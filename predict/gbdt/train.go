@@ -139,7 +139,8 @@ func checkTrainInputs(train, valid *Dataset, p Params) error {
 
 // newModel returns a model without trees: the feature names of train (or
 // LightGBM's defaults) and each feature's training range from l's bin
-// mappers, which the file's feature_infos line records.
+// mappers, which the file's feature_infos line records. It is the file's
+// header, whatever the trees, so it is built before boosting starts.
 func newModel(train *Dataset, l *learner, p Params) *Model {
 	nf := train.NumFeatures()
 	names := train.FeatureNames
