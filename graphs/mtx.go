@@ -127,6 +127,20 @@ func readMatrixMarket(r io.Reader, name string, freeNodes int64) (*Graph, error)
 // readMTXHeader parses the banner, skips the comment block and parses the
 // size line.
 func readMTXHeader(s *lineScanner, freeNodes int64) (mtxHeader, error) {
+	h, err := readMTXBanner(s)
+	if err != nil {
+		return h, err
+	}
+	err = readMTXSize(s, &h, freeNodes)
+	return h, err
+}
+
+// readMTXBanner parses the banner line into the header's format, field
+// and symmetry, refusing words that are each valid but do not go together
+// (a pattern array, a skew pattern, a real hermitian matrix). It is read
+// before the size line because the banner says what that line holds (two
+// numbers for an array, three for coordinates).
+func readMTXBanner(s *lineScanner) (mtxHeader, error) {
 	var h mtxHeader
 	if !s.scan() {
 		if err := s.err(); err != nil {
@@ -185,15 +199,21 @@ func readMTXHeader(s *lineScanner, freeNodes int64) (mtxHeader, error) {
 	case h.symmetry == mtxHermitian && h.field != mtxComplex:
 		return h, s.errorf("bad banner: a hermitian matrix must be complex, not %s", ban[3])
 	}
+	return h, nil
+}
 
-	// Comment lines, then the size line.
+// readMTXSize skips the comment lines after the banner and parses the size
+// line into h.n and h.entries. It is separate from the banner because its
+// checks are about the graph the matrix can be (square, in the int32 node
+// range, not too sparse for its rows) rather than about the format.
+func readMTXSize(s *lineScanner, h *mtxHeader, freeNodes int64) error {
 	var t []byte
 	for {
 		if !s.scan() {
 			if err := s.err(); err != nil {
-				return h, err
+				return err
 			}
-			return h, &ParseError{File: s.file, Line: s.line, Err: fmt.Errorf("unexpected end of file: no size line")}
+			return &ParseError{File: s.file, Line: s.line, Err: fmt.Errorf("unexpected end of file: no size line")}
 		}
 		if t = s.text(); len(t) > 0 && t[0] != '%' {
 			break
@@ -205,28 +225,28 @@ func readMTXHeader(s *lineScanner, freeNodes int64) (mtxHeader, error) {
 	}
 	fs := splitSpace(nil, t, false)
 	if len(fs) != want {
-		return h, s.errorf("size line %s: want %s", quoteToken(t), what)
+		return s.errorf("size line %s: want %s", quoteToken(t), what)
 	}
 	var size [3]int64
 	for k, f := range fs {
 		x, ok := parseDecInt(f)
 		if !ok {
-			return h, s.errorf("size line: bad integer %s", quoteToken(f))
+			return s.errorf("size line: bad integer %s", quoteToken(f))
 		}
 		if x < 0 {
-			return h, s.errorf("size line: negative size %d", x)
+			return s.errorf("size line: negative size %d", x)
 		}
 		size[k] = x
 	}
 	rows, cols := size[0], size[1]
 	if rows > math.MaxInt32 || cols > math.MaxInt32 {
-		return h, s.errorf("%dx%d matrix exceeds the int32 node range", rows, cols)
+		return s.errorf("%dx%d matrix exceeds the int32 node range", rows, cols)
 	}
 	if rows != cols {
-		return h, s.errorf("rectangular %dx%d matrix cannot be a graph adjacency", rows, cols)
+		return s.errorf("rectangular %dx%d matrix cannot be a graph adjacency", rows, cols)
 	}
 	if rows == 0 {
-		return h, s.errorf("empty 0x0 matrix")
+		return s.errorf("empty 0x0 matrix")
 	}
 	h.n = rows
 	if h.array {
@@ -238,14 +258,14 @@ func readMTXHeader(s *lineScanner, freeNodes int64) (mtxHeader, error) {
 		case mtxSkew:
 			h.entries = rows * (rows - 1) / 2
 		}
-		return h, nil // the values must all be present: rows is bounded by the file
+		return nil // the values must all be present: rows is bounded by the file
 	}
 	h.entries = size[2]
 	if rows > freeNodes && h.entries < math.MaxInt64/mtxNodesPerEntry && rows > mtxNodesPerEntry*h.entries {
-		return h, s.errorf("%d rows for only %d entries: beyond %d rows, a file must store an entry per %d rows",
+		return s.errorf("%d rows for only %d entries: beyond %d rows, a file must store an entry per %d rows",
 			rows, h.entries, freeNodes, mtxNodesPerEntry)
 	}
-	return h, nil
+	return nil
 }
 
 // readMTXValues checks the value fields of an entry and reports whether it

@@ -276,111 +276,173 @@ const planetoidValidation = 500
 // assemblePlanetoid builds the data set from the file contents by suffix
 // (allx may be nil); names are the file names for errors.
 func assemblePlanetoid(files map[string][]byte, names map[string]string) (*Planetoid, error) {
-	perr := func(s, format string, args ...any) error {
-		return &ParseError{File: names[s], Err: fmt.Errorf(format, args...)}
-	}
-	x, err := pickleSparse(files["x"], names["x"])
+	fn := planetoidNames(names)
+	pf, err := decodePlanetoid(files, fn)
 	if err != nil {
 		return nil, err
 	}
-	tx, err := pickleSparse(files["tx"], names["tx"])
+	n, err := pf.nodes(fn)
 	if err != nil {
 		return nil, err
 	}
-	var allx *SparseMatrix
+	p, err := pf.labelsAndFeatures(n, fn)
+	if err != nil {
+		return nil, err
+	}
+	if p.Graph, err = FromEdges(n, pf.u, pf.v); err != nil {
+		return nil, fn.errorf("graph", "%v", err)
+	}
+	nTrain := len(pf.y)
+	p.Train = make([]int32, nTrain)
+	p.Val = make([]int32, planetoidValidation)
+	for i := range p.Train {
+		p.Train[i] = int32(i)
+	}
+	for i := range p.Val {
+		p.Val[i] = int32(nTrain + i)
+	}
+	p.Test = slices.Sorted(slices.Values(pf.test))
+	return p, nil
+}
+
+// planetoidNames maps a Planetoid file suffix to its file name.
+type planetoidNames map[string]string
+
+// errorf returns a ParseError naming the file of suffix s.
+func (fn planetoidNames) errorf(s, format string, args ...any) error {
+	return &ParseError{File: fn[s], Err: fmt.Errorf(format, args...)}
+}
+
+// planetoidFiles are the decoded contents of a Planetoid file set, before
+// their shapes are checked against each other.
+type planetoidFiles struct {
+	x, tx, allx *SparseMatrix // allx nil when absent
+	y, ty, ally []int32
+	classes     int
+	test        []int32 // test.index, in file order
+	u, v        []int32 // graph edges
+	graphNodes  int     // nodes the graph's ids need
+}
+
+// decodePlanetoid decodes each file of the set on its own (pickles of
+// sparse matrices, one-hot labels and the adjacency dict; the test index
+// text) and checks only that the three label files agree on the classes.
+// It is the pass that reads bytes; the next ones only compare and lay out
+// what it decoded.
+func decodePlanetoid(files map[string][]byte, fn planetoidNames) (pf planetoidFiles, err error) {
+	if pf.x, err = pickleSparse(files["x"], fn["x"]); err != nil {
+		return pf, err
+	}
+	if pf.tx, err = pickleSparse(files["tx"], fn["tx"]); err != nil {
+		return pf, err
+	}
 	if files["allx"] != nil {
-		if allx, err = pickleSparse(files["allx"], names["allx"]); err != nil {
-			return nil, err
+		if pf.allx, err = pickleSparse(files["allx"], fn["allx"]); err != nil {
+			return pf, err
 		}
 	}
-	y, classes, err := pickleOneHot(files["y"], names["y"])
-	if err != nil {
-		return nil, err
+	var c2, c3 int
+	if pf.y, pf.classes, err = pickleOneHot(files["y"], fn["y"]); err != nil {
+		return pf, err
 	}
-	ty, c2, err := pickleOneHot(files["ty"], names["ty"])
-	if err != nil {
-		return nil, err
+	if pf.ty, c2, err = pickleOneHot(files["ty"], fn["ty"]); err != nil {
+		return pf, err
 	}
-	ally, c3, err := pickleOneHot(files["ally"], names["ally"])
-	if err != nil {
-		return nil, err
+	if pf.ally, c3, err = pickleOneHot(files["ally"], fn["ally"]); err != nil {
+		return pf, err
 	}
-	if c2 != classes || c3 != classes || classes == 0 {
-		return nil, perr("ty", "label files have %d (y), %d (ty) and %d (ally) classes", classes, c2, c3)
+	if c2 != pf.classes || c3 != pf.classes || pf.classes == 0 {
+		return pf, fn.errorf("ty", "label files have %d (y), %d (ty) and %d (ally) classes", pf.classes, c2, c3)
 	}
-	test, err := readTestIndex(files["test.index"], names["test.index"])
-	if err != nil {
-		return nil, err
+	if pf.test, err = readTestIndex(files["test.index"], fn["test.index"]); err != nil {
+		return pf, err
 	}
-	u, v, gn, err := pickleAdjacency(files["graph"], names["graph"])
-	if err != nil {
-		return nil, err
-	}
+	pf.u, pf.v, pf.graphNodes, err = pickleAdjacency(files["graph"], fn["graph"])
+	return pf, err
+}
 
-	// Shapes: x/y are the training rows, the first rows of allx/ally; tx/ty
-	// are the test rows, in test.index order.
-	nAll, nTrain := len(ally), len(y)
+// nodes checks the files' shapes against each other and returns the
+// number of nodes of the data set. x/y are the training rows, the first
+// rows of allx/ally; tx/ty are the test rows, in test.index order; the
+// test ids follow the rows of ally, possibly with gaps. Every shape error
+// is found here, before any per-node array is allocated.
+func (pf *planetoidFiles) nodes(fn planetoidNames) (int, error) {
+	x, tx, allx, test := pf.x, pf.tx, pf.allx, pf.test
+	nAll, nTrain := len(pf.ally), len(pf.y)
 	switch {
 	case x.Rows != nTrain:
-		return nil, perr("x", "%d rows for %d training labels", x.Rows, nTrain)
+		return 0, fn.errorf("x", "%d rows for %d training labels", x.Rows, nTrain)
 	case allx != nil && allx.Rows != nAll:
-		return nil, perr("allx", "%d rows for %d labels in ally", allx.Rows, nAll)
-	case tx.Rows != len(ty) || len(test) != len(ty):
-		return nil, perr("tx", "%d test rows, %d test labels, %d test indices", tx.Rows, len(ty), len(test))
+		return 0, fn.errorf("allx", "%d rows for %d labels in ally", allx.Rows, nAll)
+	case tx.Rows != len(pf.ty) || len(test) != len(pf.ty):
+		return 0, fn.errorf("tx", "%d test rows, %d test labels, %d test indices", tx.Rows, len(pf.ty), len(test))
 	case tx.Cols != x.Cols || allx != nil && allx.Cols != x.Cols:
-		return nil, perr("tx", "feature dimensions differ between x, tx and allx")
+		return 0, fn.errorf("tx", "feature dimensions differ between x, tx and allx")
 	case nTrain+planetoidValidation > nAll:
-		return nil, perr("ally", "%d rows cannot hold %d training and %d validation nodes", nAll, nTrain, planetoidValidation)
-	case !slices.Equal(y, ally[:nTrain]):
-		return nil, perr("y", "training labels differ from the first %d rows of ally", nTrain)
+		return 0, fn.errorf("ally", "%d rows cannot hold %d training and %d validation nodes", nAll, nTrain, planetoidValidation)
+	case !slices.Equal(pf.y, pf.ally[:nTrain]):
+		return 0, fn.errorf("y", "training labels differ from the first %d rows of ally", nTrain)
 	}
 	if len(test) == 0 {
-		return nil, perr("test.index", "no test nodes")
+		return 0, fn.errorf("test.index", "no test nodes")
 	}
 	lo, hi := slices.Min(test), slices.Max(test)
 	if int(lo) != nAll {
-		return nil, perr("test.index", "test ids start at %d, want %d (the node after the %d rows of allx/ally)", lo, nAll, nAll)
+		return 0, fn.errorf("test.index", "test ids start at %d, want %d (the node after the %d rows of allx/ally)", lo, nAll, nAll)
 	}
 	n := int(hi) + 1
 	if gaps := n - nAll - len(test); gaps > len(test) {
 		// CiteSeer has 15 gaps for 1,000 test nodes; this many means a corrupt index.
-		return nil, perr("test.index", "test ids span %d nodes for %d test rows", n-nAll, len(test))
+		return 0, fn.errorf("test.index", "test ids span %d nodes for %d test rows", n-nAll, len(test))
 	}
-	if gn > n {
-		return nil, perr("graph", "node id %d beyond the %d nodes of the feature and label files", gn-1, n)
+	if pf.graphNodes > n {
+		return 0, fn.errorf("graph", "node id %d beyond the %d nodes of the feature and label files", pf.graphNodes-1, n)
 	}
 	if n > math.MaxInt32 {
-		return nil, perr("test.index", "%d nodes exceed the int32 id range", n)
+		return 0, fn.errorf("test.index", "%d nodes exceed the int32 id range", n)
 	}
+	return n, nil
+}
 
-	p := &Planetoid{NumClasses: classes, Labels: make([]int32, n)}
-	// Row sources: node r < nAll is row r of allx (or of x), test node
-	// test[k] is row k of tx; every other node has neither.
-	type rowRef struct {
-		m *SparseMatrix
-		r int
-	}
-	src := make([]rowRef, n)
+// planetoidRow is where a node's feature row comes from: row r of m, or
+// no row when m is nil.
+type planetoidRow struct {
+	m *SparseMatrix
+	r int
+}
+
+// labelsAndFeatures lays the labels and feature rows of the files out by
+// node id over n nodes: node r < len(ally) is row r of allx (or of x),
+// test node test[k] is row k of tx, and every other node (a gap in
+// test.index, or a validation node without allx) has no features and, past
+// ally, label -1. Without allx it records which rows have features and
+// says so in Missing. It is the pass that builds per-node arrays, once
+// nodes has found the shapes consistent.
+func (pf *planetoidFiles) labelsAndFeatures(n int, fn planetoidNames) (*Planetoid, error) {
+	x, tx, allx := pf.x, pf.tx, pf.allx
+	nAll, nTrain := len(pf.ally), len(pf.y)
+	p := &Planetoid{NumClasses: pf.classes, Labels: make([]int32, n)}
+	src := make([]planetoidRow, n)
 	for r := range nAll {
-		p.Labels[r] = ally[r]
+		p.Labels[r] = pf.ally[r]
 		switch {
 		case allx != nil:
-			src[r] = rowRef{allx, r}
+			src[r] = planetoidRow{allx, r}
 		case r < nTrain:
-			src[r] = rowRef{x, r}
+			src[r] = planetoidRow{x, r}
 		}
 	}
 	for r := nAll; r < n; r++ {
 		p.Labels[r] = -1
 	}
 	seen := make([]bool, n)
-	for k, id := range test {
+	for k, id := range pf.test {
 		if seen[id] {
-			return nil, perr("test.index", "node %d listed twice", id)
+			return nil, fn.errorf("test.index", "node %d listed twice", id)
 		}
 		seen[id] = true
-		src[id] = rowRef{tx, k}
-		p.Labels[id] = ty[k]
+		src[id] = planetoidRow{tx, k}
+		p.Labels[id] = pf.ty[k]
 	}
 	feat := &SparseMatrix{Rows: n, Cols: x.Cols, RowPtr: make([]int32, n+1)}
 	missing := 0
@@ -393,7 +455,7 @@ func assemblePlanetoid(files map[string][]byte, names map[string]string) (*Plane
 			feat.Val = append(feat.Val, vals...)
 		}
 		if len(feat.Col) > math.MaxInt32 {
-			return nil, perr("tx", "more than %d feature entries", math.MaxInt32)
+			return nil, fn.errorf("tx", "more than %d feature entries", math.MaxInt32)
 		}
 		feat.RowPtr[r+1] = int32(len(feat.Col))
 	}
@@ -405,21 +467,8 @@ func assemblePlanetoid(files map[string][]byte, names map[string]string) (*Plane
 		}
 		p.Missing = append(p.Missing, fmt.Sprintf(
 			"%s absent: features only for the %d training rows (x) and the %d test rows (tx); the other %d of %d nodes, the %d validation nodes among them, have none",
-			filepath.Base(names["allx"]), nTrain, tx.Rows, missing, n, planetoidValidation))
+			filepath.Base(fn["allx"]), nTrain, tx.Rows, missing, n, planetoidValidation))
 	}
-
-	if p.Graph, err = FromEdges(n, u, v); err != nil {
-		return nil, perr("graph", "%v", err)
-	}
-	p.Train = make([]int32, nTrain)
-	p.Val = make([]int32, planetoidValidation)
-	for i := range p.Train {
-		p.Train[i] = int32(i)
-	}
-	for i := range p.Val {
-		p.Val[i] = int32(nTrain + i)
-	}
-	p.Test = slices.Sorted(slices.Values(test))
 	return p, nil
 }
 

@@ -125,7 +125,8 @@ func Fit(samples []Sample, o FitOptions) (*Fitted, error) {
 
 // checkFitInputs refuses options and samples Fit cannot train on (unknown
 // feature set or baseline, invalid GBDT parameters, no samples, a
-// malformed sample) before any split or model is made.
+// malformed sample) before any split or model is made, so that a bad call
+// costs no training.
 func checkFitInputs(samples []Sample, o FitOptions) error {
 	if !o.Features.valid() {
 		return fmt.Errorf("predict: unknown feature set %d", o.Features)
@@ -154,7 +155,8 @@ func checkFitInputs(samples []Sample, o FitOptions) error {
 // is trained: format, options, feature names fnames, the hardware and
 // modes of the samples in first-seen order, and the data sets of each
 // split. Fit adds the best fixed configuration, the models and the
-// baseline once they exist.
+// baseline once they exist. It describes the inputs only, so it is built
+// apart from the training.
 func newManifest(samples []Sample, splits []Split, o FitOptions, fnames []string) Manifest {
 	man := Manifest{
 		Format:        ManifestFormat,
@@ -186,7 +188,9 @@ func newManifest(samples []Sample, splits []Split, o FitOptions, fnames []string
 // first when o asks for it. It returns those terms and each validation
 // sample's predicted latency per configuration, which Fit scores. Each
 // model writes only its own slots, so the models do not depend on
-// o.Workers; a failure reports the lowest configuration that failed.
+// o.Workers; a failure reports the lowest configuration that failed. It
+// is Fit's parallel pass, kept apart so that what the goroutines share is
+// these arguments and results.
 func trainModels(train, valid []*Sample, o FitOptions, names, fnames []string, f *Fitted) ([NumConfigs]LinearTerms, [][]float64, error) {
 	var terms [NumConfigs]LinearTerms
 	lcols := o.Features.linearColumns()

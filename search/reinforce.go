@@ -159,7 +159,8 @@ func (c *Reinforce) Run(ctx context.Context) (*Result[[]int], error) {
 }
 
 // check refuses a Reinforce that Run cannot start: no space or evaluation
-// function, or an option outside its range.
+// function, or an option outside its range. It runs before settings, on
+// the options as given (zero meaning the default).
 func (c *Reinforce) check() error {
 	switch {
 	case c.Space == nil:
@@ -238,7 +239,8 @@ func (c *Reinforce) newController(r *rand.Rand) controller {
 // into episodes and returns how many it drew. Designs never seen are added
 // to seen and appended to fresh (returned) for evaluation, but no more of
 // them than the budget leaves after nEvaluated: the batch ends at the
-// first new design beyond it.
+// first new design beyond it. Drawing and scoring are apart because the
+// fresh designs are evaluated between them, as one parallel batch.
 func (c *Reinforce) drawBatch(pol controller, r *rand.Rand, seen *genomeSet[[]int], episodes, fresh [][]int, nEvaluated, left int) (int, [][]int) {
 	n := 0
 	for n < len(episodes) && n < left {
@@ -259,7 +261,7 @@ func (c *Reinforce) drawBatch(pol controller, r *rand.Rand, seen *genomeSet[[]in
 // scoreBatch writes the reward of each episode into rewards, from the
 // evaluation of its design in evaluated (found through seen), and refuses
 // a NaN or infinite reward, which would corrupt the baseline and the
-// policy for good.
+// policy for good (see drawBatch for why it is a pass of its own).
 func scoreBatch(reward func(Evaluation) float64, evaluated []Individual[[]int], seen *genomeSet[[]int], episodes [][]int, rewards []float64) error {
 	for k, g := range episodes {
 		ind := &evaluated[seen.indexOf(g)]
@@ -274,7 +276,8 @@ func scoreBatch(reward func(Evaluation) float64, evaluated []Individual[[]int], 
 // updatePolicy takes one REINFORCE step on a batch: the mean over its
 // episodes of grad log pi weighted by the reward's advantage over the
 // baseline, applied by opt with step lr. It returns the baseline moved
-// towards each reward in turn with EMA factor decay.
+// towards each reward in turn with EMA factor decay. It is the only pass
+// that changes the policy.
 func updatePolicy(pol controller, opt *optimizer, sp *Space, episodes [][]int, rewards []float64, baseline, lr, decay float64) float64 {
 	n := len(episodes)
 	pol.zeroGrad()

@@ -114,7 +114,9 @@ type stageDims struct {
 
 // init derives the stage sizes of layer l on shape s. Heads run on
 // parallel copies of every per-head stage (resources x h, cycles once),
-// or, serial, on one copy working h times as long.
+// or, serial, on one copy working h times as long. It runs once per layer
+// so that the four stage functions read the same sizes rather than each
+// deriving its own.
 func (d *stageDims) init(l *LayerDesign, s layerShape, serial bool) {
 	h := heads(l.Heads)
 	*d = stageDims{s: s, attn: l.Attn, aggr: l.Aggr, act: l.Act,
@@ -145,7 +147,8 @@ func scaleUse(u *hw.Resources, n int64) {
 
 // linearStage prices the linear transform: t_in x t_out multipliers, t_out
 // adder trees and accumulators. published takes FGNAS's timing (no node
-// count, dense input).
+// count, dense input). Each of the four stages of FGNAS Figure 2 has its
+// own function, so that a stage's units, work and latency read together.
 func linearStage(st *StageReport, d *stageDims, published bool) {
 	s, tin, tout, ab, wb := &d.s, d.tin, d.tout, d.ab, d.wb
 	perRow := ceilDiv(s.f, tin) * ceilDiv(d.lg, tout)
@@ -171,7 +174,7 @@ func linearStage(st *StageReport, d *stageDims, published bool) {
 }
 
 // attendStage prices the attention coefficients; only GCNNorm and GATAttn
-// layers have attention hardware.
+// layers have attention hardware. The second stage (see linearStage).
 func attendStage(st *StageReport, d *stageDims) {
 	s, ab, wb := &d.s, d.ab, d.wb
 	switch d.attn {
@@ -204,7 +207,7 @@ func attendStage(st *StageReport, d *stageDims) {
 
 // aggregateStage prices the aggregation: t_aggr lanes, each weighting a
 // message (unless the coefficients are constant) and adding (or comparing)
-// it in.
+// it in. The third stage (see linearStage).
 func aggregateStage(st *StageReport, d *stageDims) {
 	s, ab, g, taggr := &d.s, d.ab, d.g, d.taggr
 	st.Work = d.wk * s.edges * ceilDiv(g, taggr)
@@ -245,7 +248,8 @@ func aggregateStage(st *StageReport, d *stageDims) {
 }
 
 // activateStage prices the activation on t_act units; average adds the
-// averaging of a last layer's parallel head copies.
+// averaging of a last layer's parallel head copies. The fourth stage (see
+// linearStage).
 func activateStage(st *StageReport, d *stageDims, average bool) {
 	s, ab, h, tact := &d.s, d.ab, d.h, d.tact
 	a := Act(d.act)

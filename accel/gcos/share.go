@@ -105,182 +105,42 @@ func (t *Template) share(j *job, s *Sub, k *workload.Kernel, base *rows, sp span
 	if m <= 0 || n <= 0 {
 		return st, 0, 0
 	}
-	P := int64(s.PEs)
-	lanes := float64(max(1, P/ewLanesPerPEs))
-	var comp, aB, bB, cB, fullB float64
-	var kDim int64
-	var nnz float64
+	lanes := float64(max(1, int64(s.PEs)/ewLanesPerPEs))
 	isSparse := sparse(k.Class)
+	var c shareCost
 	switch {
 	case isSparse:
-		r := kernelRows(base, k)
-		nnz = r.prefix(sp.r1) - r.prefix(sp.r0)
-		c := min(int64(s.TileN), n, P)
-		grp := max(1, P/c)
-		passes := float64(ceilDiv(n, c))
-		util := s.Utilization
-		if util == 0 {
-			util = 1
-		}
-		switch {
-		case s.Disperse:
-			// HyGCN's vertex-disperse mode (Sec. 4.3.1): a vertex's feature
-			// elements go to all SIMD cores, 16 to a core, and "if a vertex
-			// cannot occupy all cores, free cores can be assigned to other
-			// vertices": every entry costs its row's ceil(n/16) core steps
-			// spread over all lanes, with no pass left part idle (602
-			// features on 512 lanes take 38/32 steps an entry, not 2).
-			simd := int64(HyGCNSIMDLanes)
-			comp = nnz * float64(ceilDiv(n, simd)*simd) / float64(P)
-		case s.Rebalance && s.Kernel == ColumnWise:
-			// Each PE owns the rows dealt to it round robin; rebalancing
-			// reaches util of perfect balance unless the static mapping
-			// already does better.
-			comp = float64(n) * min(nnz/float64(P)/util, r.roundRobinMax(sp.r0, sp.r1, P))
-		case s.Rebalance:
-			comp = passes * nnz / float64(grp) / util
-		case s.Kernel == InnerProduct:
-			comp = passes * r.groupMax(sp.r0, sp.r1, grp)
-		case s.Kernel == ColumnWise:
-			comp = float64(n) * r.groupMax(sp.r0, sp.r1, P)
-		case s.Kernel == RowWise:
-			comp = passes * max(nnz/float64(grp), r.longest(sp.r0, sp.r1))
-		default: // OuterProduct
-			comp = passes * nnz / float64(grp)
-		}
-		if k.Class == workload.EdgeWise && k.NNZ > 0 {
-			comp += float64(k.Ops) * nnz / float64(k.NNZ) / lanes // softmax steps
-		}
-		kDim = k.K
-		aB = s.sparseBytes(nnz, k.K)
-		bB = min(float64(k.K), nnz) * float64(n) * WordBytes
-		fullB = float64(k.K) * float64(n) * WordBytes
-		if k.Class == workload.EdgeWise {
-			cB = nnz * WordBytes
-		} else {
-			cB = float64(m) * float64(n) * WordBytes
-		}
+		c = sparseCost(s, k, base, sp, lanes)
 	case k.Class == workload.GEMM:
-		c := min(int64(s.TileN), n, P)
-		grp := min(max(1, P/c), m)
-		switch s.Kernel {
-		case OuterProduct: // K x N spatial, spare PEs take further rows
-			kr := min(max(1, P/c), k.K)
-			rr := min(max(1, P/(kr*c)), m)
-			comp = float64(ceilDiv(m, rr)) * float64(ceilDiv(k.K, kr)) * float64(ceilDiv(n, c))
-		case ColumnWise:
-			rr := min(P, m)
-			comp = float64(ceilDiv(m, rr)) * float64(k.K) * float64(n)
-		default: // InnerProduct, RowWise
-			comp = float64(ceilDiv(m, grp)) * float64(ceilDiv(n, c)) * float64(k.K)
-		}
-		if dense := float64(k.M) * float64(k.K) * float64(k.N); dense > 0 {
-			comp *= float64(k.MACs) / dense // grouped products skip blocks
-		}
-		kDim = k.K
-		aB = float64(m) * float64(k.K) * WordBytes
-		bB = float64(k.WeightElems) * float64(n) / float64(k.N) * WordBytes
-		fullB = bB
-		cB = float64(m) * float64(n) * WordBytes
+		c = gemmCost(s, k, m, n)
 	default: // ElementWise
 		frac := float64(m) * float64(n) / (float64(k.M) * float64(k.N))
-		comp = float64(k.Ops) * frac / lanes
-		kDim = 1
-		aB = float64(k.InElems) * frac * WordBytes
-		cB = float64(k.OutElems) * frac * WordBytes
+		c.comp = float64(k.Ops) * frac / lanes
+		c.kDim = 1
+		c.aB = float64(k.InElems) * frac * WordBytes
+		c.cB = float64(k.OutElems) * frac * WordBytes
 	}
 	fA, fB, fC := 1.0, 1.0, 1.0
 	if k.Class != workload.ElementWise {
-		tilesM := float64(ceilDiv(m, int64(s.TileM)))
-		tilesN := float64(ceilDiv(n, int64(s.TileN)))
-		// Partial sums spill once per K tile that holds work: every tile
-		// for a dense A, at most a row's entries' worth for a sparse one.
-		passesK := float64(ceilDiv(kDim, int64(s.TileK)))
-		if isSparse && m > 0 {
-			passesK = min(passesK, max(1, nnz/float64(m)))
-		}
-		spill := 2*passesK - 1
-		aCap := float64(s.featureBytes())
-		if isSparse {
-			aCap += float64(s.indexBytes())
-		}
-		fitA := aB <= aCap
-		fitB := bB <= float64(s.weightBytes())
-		outCap := float64(s.outputBytes())
-		fits := func(rows, cols int64) bool { return float64(rows)*float64(cols)*WordBytes <= outCap }
-		switch {
-		case s.Disperse && isSparse:
-			// Interval-shard partition (HyGCN Sec. 4.3.2): destination
-			// intervals as large as one half of the ping-pong output
-			// buffer; each reads the source features once (at most one row
-			// per edge) while its partial sums stay on chip.
-			// With the graph's columns known, an interval loads only the
-			// source rows with an edge into it (its sparsity elimination).
-			intervals := math.Ceil(float64(m) * float64(n) * WordBytes / (outCap / 2))
-			bB = min(intervals*bB, nnz*float64(n)*WordBytes)
-			r := kernelRows(base, k)
-			if src, ok := r.intervalSources(sp.r0, sp.r1, ceilDiv(m, int64(intervals))); ok {
-				bB = min(bB, src*float64(n)*WordBytes)
-			}
-		case s.Kernel == InnerProduct:
-			switch s.Tiling {
-			case WeightReuse:
-				if !fitA {
-					fA = tilesN
-				}
-				if !fits(m, min(n, int64(s.TileN))) {
-					fC = spill
-				}
-			case FeatureReuse:
-				if !fitB {
-					fB = tilesM
-				}
-				if !fits(min(m, int64(s.TileM)), n) {
-					fC = spill
-				}
-			default: // OutputReuse
-				if !fitA {
-					fA = tilesN
-				}
-				if !fitB {
-					fB = tilesM
-				}
-			}
-		case s.Kernel == OuterProduct:
-			if !fits(m, n) {
-				fC = spill
-			}
-		case s.Kernel == RowWise:
-			switch {
-			case fitB:
-			case isSparse: // one B row gathered per nonzero
-				bB = max(bB, min(nnz*float64(n)*WordBytes, tilesM*fullB))
-			default:
-				fB = tilesM
-			}
-		case s.Kernel == ColumnWise:
-			if !fitA {
-				fA = tilesN
-			}
-		}
+		fA, fB, fC = rereads(&c, s, k, base, sp, isSparse)
 	}
 	if inOn { // the input is the previous kernel's output, kept on chip
 		if isSparse && !sparseInput(k) {
-			bB, fullB = 0, 0 // an aggregation's input is its B operand
+			c.bB, c.fullB = 0, 0 // an aggregation's input is its B operand
 		} else {
-			aB = 0
+			c.aB = 0
 		}
 	}
 	if outOn {
-		cB = 0
+		c.cB = 0
 	}
-	bMoved := ceilF(bB * fB)
+	bMoved := ceilF(c.bB * fB)
 	if isSparse && fB > 1 {
 		// A row tile of a sparse A touches at most its entries' rows of B.
-		bMoved = ceilF(min(bB*fB, nnz*float64(n)*WordBytes))
+		bMoved = ceilF(min(c.bB*fB, c.nnz*float64(n)*WordBytes))
 	}
-	bytes := ceilF(aB*fA) + bMoved + ceilF(cB*fC)
-	j.compute = ceilF(comp)
+	bytes := ceilF(c.aB*fA) + bMoved + ceilF(c.cB*fC)
+	j.compute = ceilF(c.comp)
 	j.bytes = bytes
 	if j.compute > 0 || j.bytes > 0 {
 		j.chunks = int(min(max(ceilDiv(m, int64(s.TileM))*ceilDiv(n, int64(s.TileN)), 1), maxChunks))
@@ -293,5 +153,193 @@ func (t *Template) share(j *job, s *Sub, k *workload.Kernel, base *rows, sp span
 		}
 	}
 	st.Compute = j.compute
-	return st, bMoved, ceilF(fullB * fB)
+	return st, bMoved, ceilF(c.fullB * fB)
+}
+
+// shareCost is a sub-accelerator's share of a kernel read once: its
+// compute steps, the bytes of its A, B and C operands, the bytes of the
+// whole B operand, the reduction depth it tiles and, for a sparse kernel,
+// the entries of its rows. share scales the bytes by their re-read factors
+// (rereads) afterwards, so each kernel class only states its own costs.
+type shareCost struct {
+	comp, aB, bB, cB, fullB float64
+	kDim                    int64
+	nnz                     float64
+}
+
+// sparseCost prices sub-accelerator s's part sp of a sparse kernel k
+// (aggregation, sparse input, edge-wise attention): compute steps by
+// kernel mode, rebalancing or HyGCN's vertex-disperse mode, and the bytes
+// of its operands. It is apart from gemmCost because a sparse share's cost
+// follows the measured lengths of its rows (base), a dense one's its shape
+// alone.
+func sparseCost(s *Sub, k *workload.Kernel, base *rows, sp span, lanes float64) shareCost {
+	var c shareCost
+	m, n := sp.r1-sp.r0, sp.c1-sp.c0
+	P := int64(s.PEs)
+	r := kernelRows(base, k)
+	nnz := r.prefix(sp.r1) - r.prefix(sp.r0)
+	c.nnz = nnz
+	tc := min(int64(s.TileN), n, P)
+	grp := max(1, P/tc)
+	passes := float64(ceilDiv(n, tc))
+	util := s.Utilization
+	if util == 0 {
+		util = 1
+	}
+	switch {
+	case s.Disperse:
+		// HyGCN's vertex-disperse mode (Sec. 4.3.1): a vertex's feature
+		// elements go to all SIMD cores, 16 to a core, and "if a vertex
+		// cannot occupy all cores, free cores can be assigned to other
+		// vertices": every entry costs its row's ceil(n/16) core steps
+		// spread over all lanes, with no pass left part idle (602
+		// features on 512 lanes take 38/32 steps an entry, not 2).
+		simd := int64(HyGCNSIMDLanes)
+		c.comp = nnz * float64(ceilDiv(n, simd)*simd) / float64(P)
+	case s.Rebalance && s.Kernel == ColumnWise:
+		// Each PE owns the rows dealt to it round robin; rebalancing
+		// reaches util of perfect balance unless the static mapping
+		// already does better.
+		c.comp = float64(n) * min(nnz/float64(P)/util, r.roundRobinMax(sp.r0, sp.r1, P))
+	case s.Rebalance:
+		c.comp = passes * nnz / float64(grp) / util
+	case s.Kernel == InnerProduct:
+		c.comp = passes * r.groupMax(sp.r0, sp.r1, grp)
+	case s.Kernel == ColumnWise:
+		c.comp = float64(n) * r.groupMax(sp.r0, sp.r1, P)
+	case s.Kernel == RowWise:
+		c.comp = passes * max(nnz/float64(grp), r.longest(sp.r0, sp.r1))
+	default: // OuterProduct
+		c.comp = passes * nnz / float64(grp)
+	}
+	if k.Class == workload.EdgeWise && k.NNZ > 0 {
+		c.comp += float64(k.Ops) * nnz / float64(k.NNZ) / lanes // softmax steps
+	}
+	c.kDim = k.K
+	c.aB = s.sparseBytes(nnz, k.K)
+	c.bB = min(float64(k.K), nnz) * float64(n) * WordBytes
+	c.fullB = float64(k.K) * float64(n) * WordBytes
+	if k.Class == workload.EdgeWise {
+		c.cB = nnz * WordBytes
+	} else {
+		c.cB = float64(m) * float64(n) * WordBytes
+	}
+	return c
+}
+
+// gemmCost prices sub-accelerator s's m x n part of dense product k:
+// compute steps by kernel mode (scaled down for a grouped product's
+// skipped blocks) and the bytes of its operands (see sparseCost for why
+// the two classes are priced apart).
+func gemmCost(s *Sub, k *workload.Kernel, m, n int64) shareCost {
+	var c shareCost
+	P := int64(s.PEs)
+	tc := min(int64(s.TileN), n, P)
+	grp := min(max(1, P/tc), m)
+	switch s.Kernel {
+	case OuterProduct: // K x N spatial, spare PEs take further rows
+		kr := min(max(1, P/tc), k.K)
+		rr := min(max(1, P/(kr*tc)), m)
+		c.comp = float64(ceilDiv(m, rr)) * float64(ceilDiv(k.K, kr)) * float64(ceilDiv(n, tc))
+	case ColumnWise:
+		rr := min(P, m)
+		c.comp = float64(ceilDiv(m, rr)) * float64(k.K) * float64(n)
+	default: // InnerProduct, RowWise
+		c.comp = float64(ceilDiv(m, grp)) * float64(ceilDiv(n, tc)) * float64(k.K)
+	}
+	if dense := float64(k.M) * float64(k.K) * float64(k.N); dense > 0 {
+		c.comp *= float64(k.MACs) / dense // grouped products skip blocks
+	}
+	c.kDim = k.K
+	c.aB = float64(m) * float64(k.K) * WordBytes
+	c.bB = float64(k.WeightElems) * float64(n) / float64(k.N) * WordBytes
+	c.fullB = c.bB
+	c.cB = float64(m) * float64(n) * WordBytes
+	return c
+}
+
+// rereads returns how many times the A, B and C operands of a sparse or
+// dense product cross the HBM given s's buffers, tiling and kernel mode
+// (partial sums spill and come back once per K tile that holds work). For
+// HyGCN's interval-shard partition and a row-wise sparse gather it lowers
+// or raises c.bB itself, as those move B by rows rather than by passes.
+// The buffer rules are the same for both classes, hence one pass after
+// sparseCost or gemmCost.
+func rereads(c *shareCost, s *Sub, k *workload.Kernel, base *rows, sp span, isSparse bool) (fA, fB, fC float64) {
+	fA, fB, fC = 1.0, 1.0, 1.0
+	m, n, nnz := sp.r1-sp.r0, sp.c1-sp.c0, c.nnz
+	tilesM := float64(ceilDiv(m, int64(s.TileM)))
+	tilesN := float64(ceilDiv(n, int64(s.TileN)))
+	// Partial sums spill once per K tile that holds work: every tile
+	// for a dense A, at most a row's entries' worth for a sparse one.
+	passesK := float64(ceilDiv(c.kDim, int64(s.TileK)))
+	if isSparse && m > 0 {
+		passesK = min(passesK, max(1, nnz/float64(m)))
+	}
+	spill := 2*passesK - 1
+	aCap := float64(s.featureBytes())
+	if isSparse {
+		aCap += float64(s.indexBytes())
+	}
+	fitA := c.aB <= aCap
+	fitB := c.bB <= float64(s.weightBytes())
+	outCap := float64(s.outputBytes())
+	fits := func(rows, cols int64) bool { return float64(rows)*float64(cols)*WordBytes <= outCap }
+	switch {
+	case s.Disperse && isSparse:
+		// Interval-shard partition (HyGCN Sec. 4.3.2): destination
+		// intervals as large as one half of the ping-pong output
+		// buffer; each reads the source features once (at most one row
+		// per edge) while its partial sums stay on chip.
+		// With the graph's columns known, an interval loads only the
+		// source rows with an edge into it (its sparsity elimination).
+		intervals := math.Ceil(float64(m) * float64(n) * WordBytes / (outCap / 2))
+		c.bB = min(intervals*c.bB, nnz*float64(n)*WordBytes)
+		r := kernelRows(base, k)
+		if src, ok := r.intervalSources(sp.r0, sp.r1, ceilDiv(m, int64(intervals))); ok {
+			c.bB = min(c.bB, src*float64(n)*WordBytes)
+		}
+	case s.Kernel == InnerProduct:
+		switch s.Tiling {
+		case WeightReuse:
+			if !fitA {
+				fA = tilesN
+			}
+			if !fits(m, min(n, int64(s.TileN))) {
+				fC = spill
+			}
+		case FeatureReuse:
+			if !fitB {
+				fB = tilesM
+			}
+			if !fits(min(m, int64(s.TileM)), n) {
+				fC = spill
+			}
+		default: // OutputReuse
+			if !fitA {
+				fA = tilesN
+			}
+			if !fitB {
+				fB = tilesM
+			}
+		}
+	case s.Kernel == OuterProduct:
+		if !fits(m, n) {
+			fC = spill
+		}
+	case s.Kernel == RowWise:
+		switch {
+		case fitB:
+		case isSparse: // one B row gathered per nonzero
+			c.bB = max(c.bB, min(nnz*float64(n)*WordBytes, tilesM*c.fullB))
+		default:
+			fB = tilesM
+		}
+	case s.Kernel == ColumnWise:
+		if !fitA {
+			fA = tilesN
+		}
+	}
+	return fA, fB, fC
 }

@@ -270,6 +270,7 @@ type treeBuilder struct {
 
 // newTreeBuilder returns an empty tree with room for the internal nodes of
 // maxLeaves leaves, allocated once so that growing it does not reallocate.
+// The tree's layout is set here and nowhere else.
 func newTreeBuilder(maxLeaves int) treeBuilder {
 	tb := treeBuilder{
 		t: tree{
@@ -291,7 +292,8 @@ func newTreeBuilder(maxLeaves int) treeBuilder {
 }
 
 // startRoot makes the rows of bag the single leaf of a new tree and, if it
-// may split, builds its histogram and finds its best split over feats.
+// may split, builds its histogram and finds its best split over feats. The
+// root has no parent histogram to subtract from, hence its own pass.
 func (l *learner) startRoot(bag []int32, feats []int) {
 	copy(l.order, bag)
 	root := leafState{begin: 0, end: len(bag)}
@@ -315,6 +317,7 @@ func (l *learner) startRoot(bag []int32, feats []int) {
 
 // bestLeaf returns the leaf to split next, the one with the largest gain
 // (best-first growth, lowest index on ties), or -1 when none can split.
+// The growth order is kept apart from how a split is applied.
 func (l *learner) bestLeaf() int {
 	pi := -1
 	for i := range l.leaves {
@@ -326,7 +329,8 @@ func (l *learner) bestLeaf() int {
 }
 
 // partition reorders the rows of leaf p stably, the rows its best split
-// sends left first, and returns how many go left.
+// sends left first, and returns how many go left. It is the only pass that
+// moves rows, with the check that they agree with the histogram.
 func (l *learner) partition(p *leafState) int {
 	bs := p.best
 	col := l.bins[bs.feature]
@@ -350,7 +354,8 @@ func (l *learner) partition(p *leafState) int {
 
 // addNode records the best split of leaf p (index pi) as a new internal
 // node of tb, whose children are leaf pi (left) and the new leaf ri
-// (right), and hangs the node from p's parent.
+// (right), and hangs the node from p's parent. The tree's node arrays are
+// written here only.
 func (l *learner) addNode(tb *treeBuilder, pi, ri int, p *leafState) {
 	t, bs := &tb.t, p.best
 	node := int32(len(t.leftChild))
@@ -378,7 +383,8 @@ func (l *learner) addNode(tb *treeBuilder, pi, ri int, p *leafState) {
 // histogram subtraction: it builds the smaller child's histogram from its
 // rows and derives the larger child's as the parent's (parentHist, which
 // it takes over) minus the smaller. Children that cannot split get no
-// histogram.
+// histogram. It is the pass that builds histograms, over features on
+// several goroutines, apart from the bookkeeping of the split itself.
 func (l *learner) splitChildren(pi, ri int, parentHist []histBin, feats []int) {
 	si, li := pi, ri
 	if l.leaves[ri].count() < l.leaves[pi].count() {
@@ -424,7 +430,8 @@ func (l *learner) splitChildren(pi, ri int, parentHist []histBin, feats []int) {
 }
 
 // finishLeaves writes the output, weight and count of every leaf of the
-// grown tree into t and returns the leaves' histograms to the pool.
+// grown tree into t and returns the leaves' histograms to the pool. Leaf
+// arrays are written once the tree has stopped growing, here.
 func (l *learner) finishLeaves(t *tree) {
 	nLeaves := len(l.leaves)
 	t.leafValue = make([]float64, nLeaves)

@@ -474,43 +474,39 @@ func (b *treeBlock) at(k string) int {
 // ints parses field k as space-separated int32 values; want >= 0 requires
 // exactly that many.
 func (b *treeBlock) ints(k string, want int) ([]int64, error) {
-	v, ok := b.fields[k]
-	if !ok {
-		return nil, fmt.Errorf("%d: tree %d has no %s", b.first+1, b.t, k)
-	}
-	var out []int64
-	if v != "" {
-		for _, s := range strings.Split(v, " ") {
-			n, err := strconv.ParseInt(s, 10, 32)
-			if err != nil {
-				return nil, fmt.Errorf("%d: tree %d: %s entry %q is not an int32", b.at(k), b.t, k, trunc(s))
-			}
-			out = append(out, n)
-		}
-	}
-	if want >= 0 && len(out) != want {
-		return nil, fmt.Errorf("%d: tree %d: %s has %d entries, want %d", b.at(k), b.t, k, len(out), want)
-	}
-	return out, nil
+	return parseField(b, k, want, "an int32", func(s string) (int64, bool) {
+		n, err := strconv.ParseInt(s, 10, 32)
+		return n, err == nil
+	})
 }
 
 // floats parses field k as exactly want space-separated numbers (no NaN).
 func (b *treeBlock) floats(k string, want int) ([]float64, error) {
+	return parseField(b, k, want, "a number", func(s string) (float64, bool) {
+		x, err := strconv.ParseFloat(s, 64)
+		return x, err == nil && !math.IsNaN(x)
+	})
+}
+
+// parseField parses field k of b as space-separated values with parse,
+// naming what a value must be in the error; want >= 0 requires exactly
+// that many values. It is ints' and floats' one loop.
+func parseField[T int64 | float64](b *treeBlock, k string, want int, what string, parse func(string) (T, bool)) ([]T, error) {
 	v, ok := b.fields[k]
 	if !ok {
 		return nil, fmt.Errorf("%d: tree %d has no %s", b.first+1, b.t, k)
 	}
-	var out []float64
+	var out []T
 	if v != "" {
 		for _, s := range strings.Split(v, " ") {
-			x, err := strconv.ParseFloat(s, 64)
-			if err != nil || math.IsNaN(x) {
-				return nil, fmt.Errorf("%d: tree %d: %s entry %q is not a number", b.at(k), b.t, k, trunc(s))
+			x, ok := parse(s)
+			if !ok {
+				return nil, fmt.Errorf("%d: tree %d: %s entry %q is not %s", b.at(k), b.t, k, trunc(s), what)
 			}
 			out = append(out, x)
 		}
 	}
-	if len(out) != want {
+	if want >= 0 && len(out) != want {
 		return nil, fmt.Errorf("%d: tree %d: %s has %d entries, want %d", b.at(k), b.t, k, len(out), want)
 	}
 	return out, nil
@@ -555,7 +551,9 @@ func (b *treeBlock) checkLeaves() (numLeaves, numCat int, err error) {
 
 // readNodes reads the arrays of the tree's nn split nodes, each of nn
 // entries, and the categorical split table when numCat > 0, checking that
-// cat_boundaries rise from 0 to the end of cat_threshold.
+// cat_boundaries rise from 0 to the end of cat_threshold. All arrays are
+// read before any node is checked, so that checkSplits and checkShape can
+// index them freely.
 func (b *treeBlock) readNodes(nn, numCat int) (treeNodes, error) {
 	var n treeNodes
 	var err error
@@ -598,7 +596,8 @@ func (b *treeBlock) readNodes(nn, numCat int) (treeNodes, error) {
 
 // checkSplits checks each split node alone: its feature exists, its
 // decision type is one leaves knows, and its threshold is finite or, for a
-// categorical split, indexes cat_boundaries.
+// categorical split, indexes cat_boundaries. Node by node, apart from
+// checkShape, which checks the nodes together.
 func (b *treeBlock) checkSplits(n treeNodes, maxFeat, numCat int) error {
 	t, sf, dt, thr := b.t, n.feature, n.decision, n.threshold
 	for k := range sf {

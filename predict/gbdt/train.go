@@ -34,10 +34,10 @@ func Train(train, valid *Dataset, p Params) (*Model, error) {
 	init /= float64(n)
 	m.Log.InitScore = init
 
-	scores := filled(n, init)
+	scores := slices.Repeat([]float64{init}, n)
 	var vscores []float64
 	if valid != nil {
-		vscores = filled(len(valid.Y), init)
+		vscores = slices.Repeat([]float64{init}, len(valid.Y))
 	}
 
 	rng := rand.New(rand.NewPCG(p.Seed, pcgStream))
@@ -139,7 +139,8 @@ func checkTrainInputs(train, valid *Dataset, p Params) error {
 
 // newModel returns a model without trees: the feature names of train (or
 // LightGBM's defaults) and each feature's training range from l's bin
-// mappers, which the file's feature_infos line records.
+// mappers, which the file's feature_infos line records. It is the file's
+// header, whatever the trees, so it is built before boosting starts.
 func newModel(train *Dataset, l *learner, p Params) *Model {
 	nf := train.NumFeatures()
 	names := train.FeatureNames
@@ -159,16 +160,6 @@ func newModel(train *Dataset, l *learner, p Params) *Model {
 		}
 	}
 	return m
-}
-
-// filled returns n copies of v: the starting scores of boosting from the
-// average.
-func filled(n int, v float64) []float64 {
-	s := make([]float64, n)
-	for i := range s {
-		s[i] = v
-	}
-	return s
 }
 
 // shrink multiplies the tree's outputs by the learning rate, as LightGBM's
