@@ -82,6 +82,9 @@ nothing; rerun the command to start again.`,
 			if err := checkOutFile("out", out); err != nil {
 				return err
 			}
+			if _, err := featureMode(cmd); err != nil {
+				return err
+			}
 			var err error
 			if spec.MinNodes, spec.MaxNodes, err = parseRange(nodes); err != nil {
 				return fmt.Errorf("--nodes: %w", err)
@@ -129,6 +132,7 @@ nothing; rerun the command to start again.`,
 	}
 	f := cmd.Flags()
 	quietFlag(cmd)
+	featuresFlag(cmd)
 	f.StringVar(&spec.Generator, "generator", "", "generator name: "+generatorHelp+" (required)")
 	intFlag(f, &spec.Count, "count", 100, 1, maxGenCount, "number of graphs to generate")
 	f.Uint64Var(&spec.Seed, "seed", 1, "random seed; graph i uses the PCG stream of (seed, i)")
@@ -182,6 +186,9 @@ summarises their features, labels and split.`,
 			if err := checkOutFile("out", out); err != nil {
 				return err
 			}
+			if _, err := featureMode(cmd); err != nil {
+				return err
+			}
 			switch graphs.Format(format) {
 			case graphs.Format(""), "tu", "mtx", "edgelist", "cites", "planetoid", "npz", "ogb", "binedges":
 			default:
@@ -205,6 +212,7 @@ summarises their features, labels and split.`,
 	}
 	f := cmd.Flags()
 	quietFlag(cmd)
+	featuresFlag(cmd)
 	f.StringVar(&format, "format", "", "input format: tu, mtx, edgelist, cites, planetoid, npz, ogb or binedges (default: detect from PATH)")
 	outFileFlag(f, &out, "out", "", "output graph-set Parquet file (required; its directory must exist)")
 	cmd.MarkFlagRequired("out")
@@ -376,6 +384,10 @@ func parseParams(kvs []string) (map[string]float64, error) {
 // writeSet writes gs to out and prints the one-line summary.
 func writeSet(cmd *cobra.Command, out string, gs []*graphs.Graph, meta map[string]string) error {
 	w := cmd.OutOrStdout()
+	mode, err := featureMode(cmd)
+	if err != nil {
+		return err
+	}
 	// Each graph's features (clustering, degrees, ...) are computed as it
 	// is written: seconds for thousands of graphs, so shown as progress.
 	// One large graph shows its stages (validate, triangles, encode)
@@ -388,7 +400,7 @@ func writeSet(cmd *cobra.Command, out string, gs []*graphs.Graph, meta map[strin
 	if st == nil {
 		prog = bench.NewProgress(progressOut(cmd), "graphs features", "graphs", len(gs))
 	}
-	err := graphs.WriteSetWith(out, gs, meta, graphs.WriteOptions{Done: func() { prog.Add(1) }, Meter: meterOf(st)})
+	err = graphs.WriteSetWith(out, gs, meta, graphs.WriteOptions{Done: func() { prog.Add(1) }, Meter: meterOf(st), Features: mode})
 	st.Done()
 	prog.Done()
 	if err != nil {
