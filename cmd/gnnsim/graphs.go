@@ -73,8 +73,9 @@ Limits (checked before any work): --count at most 1,000,000; node counts at
 most 10,000,000 (knn, whose construction is quadratic: 20,000; rmat: 2^30);
 edge counts at most 100,000,000 (rmat: 1,073,741,823, the CSR limit). A
 graph whose estimated peak memory exceeds the memory available (free
-memory, a cgroup limit or GOMEMLIMIT) is refused before any work. Ctrl-C or SIGTERM stops within a second and writes
-nothing; rerun the command to start again.`,
+memory, a cgroup limit or GOMEMLIMIT) is refused before any work. Ctrl-C
+or SIGTERM stops within a second and writes nothing; rerun the command to
+start again.`,
 		Example: `  gnnsim graphs gen --generator graphlaxy --count 1000 --seed 7 --edges 1000:5000 --out medium.parquet
   gnnsim graphs gen --generator rmat --count 50 --nodes 100:500 --param a=0.6 --param b=0.15 --out rmat.parquet`,
 		Args: cobra.NoArgs,
