@@ -52,6 +52,9 @@
 // one streaming pass into 8 bytes per edge before the CSR. A Meter
 // (GenerateMeter, WriteSetWith, ReadSetMeter) hears the stages of one
 // large graph for a progress display; nothing in a result depends on it.
+// Above EstimateAbove stored entries WriteSetWith estimates clustering and
+// triangles by wedge sampling unless told FeaturesExact, and records the
+// error bounds in the set's metadata (estimate.go).
 //
 // # Planetoid data sets
 //

@@ -58,32 +58,40 @@ type Features struct {
 // ComputeFeatures computes the Features of a valid graph g in
 // O(V + E*sqrt(E)) time (triangle counting dominates).
 func ComputeFeatures(g *Graph) Features {
-	return computeFeatures(g, noMeter{})
+	f, _ := computeFeatures(g, noMeter{}, false)
+	return f
 }
 
 // computeFeatures is ComputeFeatures telling meter about the triangle
-// counting stages.
-func computeFeatures(g *Graph, meter Meter) Features {
+// counting stages; with estimate it estimates clustering and triangles
+// instead (see estimate.go) and returns the triangle count's error bound.
+func computeFeatures(g *Graph, meter Meter, estimate bool) (Features, float64) {
 	n := g.NumNodes()
 	e := g.NumEdges()
 	f := Features{Nodes: n, Edges: e, NNZ: 2*e + n}
 	if n == 0 {
-		return f
+		return f, 0
 	}
 	nf := float64(n)
 	f.Density = float64(f.NNZ) / (nf * nf)
 	if n >= 2 {
 		f.NXDensity = 2 * float64(e) / (nf * (nf - 1))
 	}
-	tri := triangles(g, meter)
-	for _, t := range tri {
-		f.Triangles += t
+	var triBound float64
+	if estimate {
+		meter.Stage("estimate", "", 0)
+		f.Clustering, f.Triangles, triBound = estimateStructure(g)
+	} else {
+		tri := triangles(g, meter)
+		for _, t := range tri {
+			f.Triangles += t
+		}
+		f.Triangles /= 3
+		f.Clustering = clusteringFrom(g, tri)
 	}
-	f.Triangles /= 3
-	f.Clustering = clusteringFrom(g, tri)
 	f.MeanDegree = float64(f.NNZ) / nf
 	f.MaxDegree, f.DegreeQuantiles = degreeQuantiles(g)
-	return f
+	return f, triBound
 }
 
 // degreeQuantiles returns the largest A+I row length and the normalised

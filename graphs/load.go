@@ -62,6 +62,7 @@ func Load(path string, format Format) ([]*Graph, error) {
 		format = f
 	}
 	var read func(io.Reader, string) (*Graph, error)
+	kind := boundedio.Graph
 	switch format {
 	case FormatTU:
 		return LoadTU(path)
@@ -72,16 +73,7 @@ func Load(path string, format Format) ([]*Graph, error) {
 	case FormatCites:
 		read = ReadCites
 	case FormatBinEdges:
-		f, err := boundedio.Open(path, largeGraphFile)
-		if err != nil {
-			return nil, fmt.Errorf("graphs: %w", err)
-		}
-		defer f.Close()
-		g, err := ReadBinaryEdges(f, path)
-		if err != nil {
-			return nil, err
-		}
-		return []*Graph{g}, nil
+		read, kind = ReadBinaryEdges, largeGraphFile
 	case FormatOGB:
 		g, err := LoadOGB(path)
 		if err != nil {
@@ -102,7 +94,7 @@ func Load(path string, format Format) ([]*Graph, error) {
 		return nil, fmt.Errorf("graphs: unknown format %q (want %q, %q, %q, %q, %q, %q, %q or %q)",
 			format, FormatTU, FormatMTX, FormatEdgeList, FormatCites, FormatPlanetoid, FormatNPZ, FormatOGB, FormatBinEdges)
 	}
-	f, err := boundedio.Open(path, boundedio.Graph)
+	f, err := boundedio.Open(path, kind)
 	if err != nil {
 		return nil, fmt.Errorf("graphs: %w", err)
 	}

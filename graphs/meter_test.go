@@ -103,6 +103,7 @@ func TestPeakModels(t *testing.T) {
 	}{
 		{1 << 20, 10_000_000, 551_052 << 10},
 		{1 << 23, 100_000_000, 6_143_732 << 10},
+		{1 << 24, 150_000_000, 8_735_160 << 10}, // features estimated
 	} {
 		spec := GenSpec{Generator: "rmat", MinNodes: tc.nodes, MaxNodes: tc.nodes, MinEdges: tc.draws, MaxEdges: tc.draws}
 		got, n, m := GenPeakBytes(spec)
@@ -115,6 +116,7 @@ func TestPeakModels(t *testing.T) {
 	}{
 		{19_074_450, 1 << 20, 325_656 << 10},
 		{194_017_040, 1 << 23, 2_700_000_000},
+		{293_951_570, 1 << 24, 4_154_664 << 10},
 	} {
 		if got := ReadPeakBytes(tc.nnz, tc.nodes); got < tc.measured || got > tc.measured*4/3 {
 			t.Errorf("ReadPeakBytes(%d, %d) = %d, measured %d", tc.nnz, tc.nodes, got, tc.measured)

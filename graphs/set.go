@@ -2,6 +2,7 @@ package graphs
 
 import (
 	"fmt"
+	"maps"
 	"runtime"
 	"strings"
 
@@ -96,6 +97,12 @@ type WriteOptions struct {
 	// triangles, encode): the case where one graph takes minutes. Sets
 	// of several graphs report through Done only.
 	Meter Meter
+	// Features says whether clustering and triangles of graphs above
+	// EstimateAbove stored entries are estimated (FeaturesAuto, the
+	// default) or counted (FeaturesExact). An estimated graph i gets a
+	// metadata entry "features.estimated.<i>" stating the method and its
+	// error bounds.
+	Features FeatureMode
 }
 
 // WriteSetWith is WriteSet with progress hooks.
@@ -105,6 +112,7 @@ func WriteSetWith(path string, gs []*Graph, meta map[string]string, o WriteOptio
 		meter = noMeter{}
 	}
 	rows := make([]setRow, len(gs))
+	notes := make([]string, len(gs)) // estimate notes, "" when exact
 	err := par.For(len(gs), 0, func(i int) error {
 		g := gs[i]
 		if g == nil {
@@ -115,7 +123,11 @@ func WriteSetWith(path string, gs []*Graph, meta map[string]string, o WriteOptio
 			return fmt.Errorf("graphs: writing %s: graph %d (%q): %w", path, i, g.Name, err)
 		}
 		meter.Add(1)
-		f := computeFeatures(g, meter)
+		estimate := o.Features == FeaturesAuto && g.NNZ() > estimateAbove
+		f, triBound := computeFeatures(g, meter, estimate)
+		if estimate {
+			notes[i] = estimateNote(triBound)
+		}
 		r := setRow{
 			featureRow: featureRow{
 				ID:        int64(i),
@@ -148,6 +160,19 @@ func WriteSetWith(path string, gs []*Graph, meta map[string]string, o WriteOptio
 	})
 	if err != nil {
 		return err
+	}
+	cloned := false
+	for i, note := range notes {
+		if note == "" {
+			continue
+		}
+		if !cloned { // the caller's map stays as it was
+			meta, cloned = maps.Clone(meta), true
+			if meta == nil {
+				meta = map[string]string{}
+			}
+		}
+		meta[fmt.Sprintf("features.estimated.%d", i)] = note
 	}
 	// parquet-go reports nothing until the whole row group is encoded and
 	// compressed: a stage of unknown length.

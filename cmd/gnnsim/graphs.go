@@ -73,13 +73,17 @@ Limits (checked before any work): --count at most 1,000,000; node counts at
 most 10,000,000 (knn, whose construction is quadratic: 20,000; rmat: 2^30);
 edge counts at most 100,000,000 (rmat: 1,073,741,823, the CSR limit). A
 graph whose estimated peak memory exceeds the memory available (free
-memory, a cgroup limit or GOMEMLIMIT) is refused before any work. Ctrl-C or SIGTERM stops within a second and writes
-nothing; rerun the command to start again.`,
+memory, a cgroup limit or GOMEMLIMIT) is refused before any work. Ctrl-C
+or SIGTERM stops within a second and writes nothing; rerun the command to
+start again.`,
 		Example: `  gnnsim graphs gen --generator graphlaxy --count 1000 --seed 7 --edges 1000:5000 --out medium.parquet
   gnnsim graphs gen --generator rmat --count 50 --nodes 100:500 --param a=0.6 --param b=0.15 --out rmat.parquet`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := checkOutFile("out", out); err != nil {
+				return err
+			}
+			if _, err := featureMode(cmd); err != nil {
 				return err
 			}
 			var err error
@@ -129,6 +133,7 @@ nothing; rerun the command to start again.`,
 	}
 	f := cmd.Flags()
 	quietFlag(cmd)
+	featuresFlag(cmd)
 	f.StringVar(&spec.Generator, "generator", "", "generator name: "+generatorHelp+" (required)")
 	intFlag(f, &spec.Count, "count", 100, 1, maxGenCount, "number of graphs to generate")
 	f.Uint64Var(&spec.Seed, "seed", 1, "random seed; graph i uses the PCG stream of (seed, i)")
@@ -182,6 +187,9 @@ summarises their features, labels and split.`,
 			if err := checkOutFile("out", out); err != nil {
 				return err
 			}
+			if _, err := featureMode(cmd); err != nil {
+				return err
+			}
 			switch graphs.Format(format) {
 			case graphs.Format(""), "tu", "mtx", "edgelist", "cites", "planetoid", "npz", "ogb", "binedges":
 			default:
@@ -205,6 +213,7 @@ summarises their features, labels and split.`,
 	}
 	f := cmd.Flags()
 	quietFlag(cmd)
+	featuresFlag(cmd)
 	f.StringVar(&format, "format", "", "input format: tu, mtx, edgelist, cites, planetoid, npz, ogb or binedges (default: detect from PATH)")
 	outFileFlag(f, &out, "out", "", "output graph-set Parquet file (required; its directory must exist)")
 	cmd.MarkFlagRequired("out")
@@ -376,6 +385,10 @@ func parseParams(kvs []string) (map[string]float64, error) {
 // writeSet writes gs to out and prints the one-line summary.
 func writeSet(cmd *cobra.Command, out string, gs []*graphs.Graph, meta map[string]string) error {
 	w := cmd.OutOrStdout()
+	mode, err := featureMode(cmd)
+	if err != nil {
+		return err
+	}
 	// Each graph's features (clustering, degrees, ...) are computed as it
 	// is written: seconds for thousands of graphs, so shown as progress.
 	// One large graph shows its stages (validate, triangles, encode)
@@ -388,7 +401,7 @@ func writeSet(cmd *cobra.Command, out string, gs []*graphs.Graph, meta map[strin
 	if st == nil {
 		prog = bench.NewProgress(progressOut(cmd), "graphs features", "graphs", len(gs))
 	}
-	err := graphs.WriteSetWith(out, gs, meta, graphs.WriteOptions{Done: func() { prog.Add(1) }, Meter: meterOf(st)})
+	err = graphs.WriteSetWith(out, gs, meta, graphs.WriteOptions{Done: func() { prog.Add(1) }, Meter: meterOf(st), Features: mode})
 	st.Done()
 	prog.Done()
 	if err != nil {
