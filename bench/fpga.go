@@ -89,6 +89,9 @@ func fpgaPoints(s *Spec) (int, error) {
 	if _, err := fpga.ParseModel(f.Model); err != nil {
 		return 0, specErr("fpga.model", "%v", err)
 	}
+	if err := checkLists(map[string][]string{"fpga.archs": f.Archs, "fpga.models": f.Models, "fpga.tiles": f.Tiles, "fpga.bits": f.Bits}); err != nil {
+		return 0, err
+	}
 	if len(f.Tiles) == 0 {
 		f.Tiles = []string{"8,8,8,8,8"}
 	}
