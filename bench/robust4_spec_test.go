@@ -48,3 +48,24 @@ func TestSpecsRefuseSilentDefaults(t *testing.T) {
 		}
 	}
 }
+
+// TestSocCNNRowsHaveNoGraphOp: a CNN has no Grapher, so its rows say
+// graph_op none, not the ViGs' default mrconv (issue 38 item 11).
+func TestSocCNNRowsHaveNoGraphOp(t *testing.T) {
+	p := mustPlan(t, "unit: soc\nsoc: {models: [googlenet, vig-ti], mappings: [all-gpu]}\n")
+	tab := &socTable{setIdx: -1}
+	for id := range p.NumGraphs() {
+		if err := p.eval.Evaluate(tab, Case{ID: id}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, r := range tab.Rows {
+		want := "mrconv"
+		if r.Model == "googlenet" {
+			want = "none"
+		}
+		if r.GraphOp != want {
+			t.Errorf("%s: graph_op %q, want %q", r.Model, r.GraphOp, want)
+		}
+	}
+}
