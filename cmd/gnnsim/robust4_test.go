@@ -21,3 +21,22 @@ func TestEmptyDataRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestDocsMatchBehaviour: what --help and the example specs offer is
+// accepted (issue 38 item 13): fpga eval --help no longer offers float
+// bits; gcos eval --help lists only the names it takes; repro seed000
+// --quick writes to its own folder.
+func TestDocsMatchBehaviour(t *testing.T) {
+	out, _, _ := run(t, "fpga", "eval", "--help")
+	if strings.Contains(out, "0.0,0.0") {
+		t.Error("fpga eval --help offers --bits 0.0,0.0, which is refused")
+	}
+	out, _, _ = run(t, "gcos", "eval", "--help")
+	if strings.Contains(out, "karate") {
+		t.Error("gcos eval --help lists karate, which gcos eval refuses")
+	}
+	out, _, _ = run(t, "repro", "seed000", "--help")
+	if !strings.Contains(out, "results/seed000-quick") {
+		t.Error("repro seed000 --help: --quick does not name its own folder")
+	}
+}
