@@ -73,6 +73,42 @@ func (p *Progress) Add(n int) {
 	}
 }
 
+// MaxETA is the longest run a command starts without being told to
+// (train --long): a budget that would take longer is refused, the ETA
+// in the message.
+const MaxETA = 24 * time.Hour
+
+// etaWarmup is how long a run goes before its rate is trusted for the
+// ETA check.
+const etaWarmup = 3 * time.Second
+
+// CheckETA returns an error naming the ETA when, past a short warm-up,
+// the run's rate says the rest would take longer than limit; nil before
+// the warm-up, or when it fits. Wall-clock time decides only whether the
+// run goes on, never a result.
+func (p *Progress) CheckETA(limit time.Duration, how string) error {
+	if p == nil {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return etaError(p.label, p.unit, p.done, p.total, time.Since(p.start), limit, how)
+}
+
+// etaError is CheckETA on given figures.
+func etaError(label, unit string, done, total int, el, limit time.Duration, how string) error {
+	if el < etaWarmup || done <= 0 || done >= total {
+		return nil
+	}
+	rate := float64(done) / el.Seconds()
+	eta := time.Duration(float64(total-done) / rate * float64(time.Second))
+	if eta <= limit {
+		return nil
+	}
+	return fmt.Errorf("%s: %d %s at the %.3g %s/s measured so far would take about %.0f h more (limit %.0f h): %s",
+		label, total, unit, rate, unit, eta.Hours(), limit.Hours(), how)
+}
+
 // line formats the state at now: done/total, percent, rate and ETA.
 func (p *Progress) line(now time.Time) string {
 	el := now.Sub(p.start).Seconds()
