@@ -40,3 +40,29 @@ func TestDocsMatchBehaviour(t *testing.T) {
 		t.Error("repro seed000 --help: --quick does not name its own folder")
 	}
 }
+
+// TestSocEvalCNNGraphOp: soc eval's row of a CNN says graph_op none, as a
+// soc sweep's rows do, and --graph-op none is taken for a CNN, refused
+// for a ViG (issue 38 item 11).
+func TestSocEvalCNNGraphOp(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string // graph_op, or "" for an error
+	}{
+		{[]string{"--model", "googlenet"}, "none"},
+		{[]string{"--model", "googlenet", "--graph-op", "none"}, "none"},
+		{[]string{"--model", "vig-ti"}, "mrconv"},
+		{[]string{"--model", "vig-ti", "--graph-op", "none"}, ""},
+	} {
+		out, _, err := run(t, append([]string{"soc", "eval", "--mapping", "gpu", "--json"}, tc.args...)...)
+		if tc.want == "" {
+			if err == nil {
+				t.Errorf("%v: no error", tc.args)
+			}
+			continue
+		}
+		if err != nil || !strings.Contains(out, `"graph_op": "`+tc.want+`"`) {
+			t.Errorf("%v: %v\n%s", tc.args, err, out)
+		}
+	}
+}
