@@ -84,3 +84,19 @@ func TestCutMessagePairsQuotes(t *testing.T) {
 		}
 	}
 }
+
+// TestMessagesNameTheInput: a bad --arch model file is named in train's
+// error; a Parquet trace on the SoC path says the path takes CSV traces
+// rather than failing as CSV (issue 38 item 12).
+func TestMessagesNameTheInput(t *testing.T) {
+	bad := writeSpecFile(t, "bad-arch.yaml", "layers: [{kind: gcn, width: 0}]\n")
+	_, _, err := run(t, "train", "--data", "cora", "--arch", bad, "--seeds", "1", "--epochs", "1")
+	if err == nil || !strings.Contains(err.Error(), bad) {
+		t.Errorf("train --arch %s: %v, want the file named", bad, err)
+	}
+	pq := writeSpecFile(t, "trace.parquet", "PAR1")
+	_, _, err = run(t, "schedule", "--job-models", "googlenet", "--arrivals", pq)
+	if err == nil || !strings.Contains(err.Error(), "CSV traces") {
+		t.Errorf("SoC path with a Parquet trace: %v", err)
+	}
+}

@@ -120,7 +120,9 @@ gnnsim.flags, gnnsim.seed (the first seed) and gnnsim.version.`,
 			switch {
 			case strings.HasSuffix(archText, ".yaml") || strings.HasSuffix(archText, ".yml"):
 				spec, err := workload.ReadModelSpec(archText)
-				if err != nil {
+				if err != nil && !strings.Contains(err.Error(), archText) {
+					return fmt.Errorf("--arch %s: %w", archText, err)
+				} else if err != nil {
 					return fmt.Errorf("--arch: %w", err)
 				}
 				if arch, err = train.SpecArch(spec); err != nil {
