@@ -109,6 +109,46 @@ func etaError(label, unit string, done, total int, el, limit time.Duration, how 
 		label, total, unit, rate, unit, eta.Hours(), limit.Hours(), how)
 }
 
+// Beat prints the state every LogInterval (every second on a terminal)
+// whether or not items finish, until stop is called: the heartbeat of a
+// run whose items take minutes each (a search, a training), so that it
+// never sits silent.
+func (p *Progress) Beat() (stop func()) {
+	if p == nil || !p.live && p.interval == 0 {
+		return func() {}
+	}
+	every := p.interval
+	if p.live {
+		every = time.Second
+	}
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case now := <-t.C:
+				p.mu.Lock()
+				if p.live {
+					fmt.Fprintf(p.w, "\r%s   ", p.line(now))
+				} else if now.Sub(p.lastOut) >= p.interval {
+					fmt.Fprintln(p.w, p.line(now))
+				}
+				p.lastOut = now
+				p.mu.Unlock()
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-finished
+	}
+}
+
 // line formats the state at now: done/total, percent, rate and ETA.
 func (p *Progress) line(now time.Time) string {
 	el := now.Sub(p.start).Seconds()

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -86,4 +87,40 @@ func TestETAError(t *testing.T) {
 			t.Errorf("%d of %d in %v: %v, want %q", tc.done, tc.total, tc.el, err, tc.want)
 		}
 	}
+}
+
+// TestBeat: a run whose items take long still prints its state: Beat's
+// lines come without any Add (issue 38 item 10: repro seed004 printed
+// nothing for minutes).
+func TestBeat(t *testing.T) {
+	var buf syncBuffer
+	p := NewProgress(&buf, "slow", "searches", 4)
+	p.interval = 20 * time.Millisecond
+	stop := p.Beat()
+	for deadline := time.Now().Add(10 * time.Second); strings.Count(buf.String(), "slow 0/4 searches") < 2 && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	stop()
+	if n := strings.Count(buf.String(), "slow 0/4 searches"); n < 2 {
+		t.Errorf("%d heartbeat lines in 10 s at one every 20 ms: %q", n, buf.String())
+	}
+	NewProgress(nil, "quiet", "x", 1).Beat()() // nothing to print: no goroutine left behind
+}
+
+// syncBuffer is a bytes.Buffer safe for the heartbeat goroutine.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
