@@ -158,7 +158,7 @@
 // names are soc eval --json's where it has them:
 //
 //	point_id                           design point (0-based)
-//	model, graph_op                    model (vig-s; vig-s-gin for another op), Grapher op (mrconv, gin, ...)
+//	model, graph_op                    model (vig-s; vig-s-gin for another op), Grapher op (mrconv, gin, ...; none for a CNN)
 //	soc, granularity, segments         SoC name; block | layer | kernel; segments the mapping assigns
 //	mapping_name                       the entry: all-gpu, graphers-on-dla, random/SEED/I, or the mapping as written
 //	mapping                            the mapping as soc eval prints it: a unit per segment, comma-separated

@@ -39,13 +39,15 @@ type DSASweepSpec struct {
 	// and 1), WordBytes the element size (0: 1), ClockMHz the clock
 	// (default 1000) and StaticW the leakage (default soc.DefaultDSAStaticW;
 	// give a negative value for none).
-	L1Bytes    int64   `yaml:"l1_bytes,omitempty"`
-	NoCBW      int     `yaml:"noc_bw,omitempty"`
-	NoCHops    int     `yaml:"noc_hops,omitempty"`
-	HopLatency int     `yaml:"hop_latency,omitempty"`
-	WordBytes  int     `yaml:"word_bytes,omitempty"`
-	ClockMHz   float64 `yaml:"clock_mhz,omitempty"`
-	StaticW    float64 `yaml:"static_w,omitempty"`
+	L1Bytes int64 `yaml:"l1_bytes,omitempty"`
+	// Absent keys take their defaults; an explicit 0 (no NoC, no clock)
+	// is refused rather than read as "the default".
+	NoCBW      *int     `yaml:"noc_bw,omitempty"`
+	NoCHops    *int     `yaml:"noc_hops,omitempty"`
+	HopLatency *int     `yaml:"hop_latency,omitempty"`
+	WordBytes  int      `yaml:"word_bytes,omitempty"`
+	ClockMHz   *float64 `yaml:"clock_mhz,omitempty"`
+	StaticW    float64  `yaml:"static_w,omitempty"`
 	// Granularity is the segmentation of the model (blocks, the default,
 	// or layers); on one unit it changes nothing but the segments column.
 	Granularity string `yaml:"granularity,omitempty"`
@@ -138,23 +140,32 @@ func dsaPoints(s *Spec) (int, error) {
 	if len(d.Dataflows) == 0 {
 		return 0, specErr("dsa.dataflows", "empty list: name a built-in (%s) or a .m file", strings.Join(maestro.BuiltinNames(), ", "))
 	}
+	if err := checkLists(map[string][]string{"dsa.models": d.Models, "dsa.dataflows": d.Dataflows,
+		"dsa.pes": strs(d.PEs), "dsa.l2_bytes": strs(d.L2Bytes)}); err != nil {
+		return 0, err
+	}
 	if len(d.PEs) == 0 {
 		d.PEs = []int{soc.DefaultDSAPEs}
 	}
 	if len(d.L2Bytes) == 0 {
 		d.L2Bytes = []int64{0}
 	}
-	if d.NoCBW == 0 {
-		d.NoCBW = soc.DefaultDSANoCBW
+	for _, k := range []struct {
+		key string
+		v   **int
+		def int
+	}{{"noc_bw", &d.NoCBW, soc.DefaultDSANoCBW}, {"noc_hops", &d.NoCHops, 1}, {"hop_latency", &d.HopLatency, 1}} {
+		if *k.v == nil {
+			*k.v = &k.def
+		} else if **k.v == 0 { // other values: soc.DSASpec.Validate below
+			return 0, specErr("dsa."+k.key, "0, want >= 1 (leave the key out for %d)", k.def)
+		}
 	}
-	if d.NoCHops == 0 {
-		d.NoCHops = 1
-	}
-	if d.HopLatency == 0 {
-		d.HopLatency = 1
-	}
-	if d.ClockMHz == 0 {
-		d.ClockMHz = soc.DefaultDSAClockHz / 1e6
+	if d.ClockMHz == nil {
+		def := soc.DefaultDSAClockHz / 1e6
+		d.ClockMHz = &def
+	} else if *d.ClockMHz == 0 {
+		return 0, specErr("dsa.clock_mhz", "0, want > 0 (leave the key out for %g)", soc.DefaultDSAClockHz/1e6)
 	}
 	if d.StaticW == 0 {
 		d.StaticW = soc.DefaultDSAStaticW
@@ -207,9 +218,9 @@ func dsaPoints(s *Spec) (int, error) {
 // l2_bytes[l] of block d.
 func dsaSpecOf(d *DSASweepSpec, df, e, l int) soc.DSASpec {
 	static := max(d.StaticW, 0)
-	return soc.DSASpec{Name: dsaUnit, Dataflow: d.Dataflows[df], PEs: d.PEs[e], NoCBW: d.NoCBW, NoCHops: d.NoCHops,
-		HopLatency: d.HopLatency, L1Bytes: d.L1Bytes, L2Bytes: d.L2Bytes[l], WordBytes: d.WordBytes,
-		ClockMHz: d.ClockMHz, StaticW: static}
+	return soc.DSASpec{Name: dsaUnit, Dataflow: d.Dataflows[df], PEs: d.PEs[e], NoCBW: *d.NoCBW, NoCHops: *d.NoCHops,
+		HopLatency: *d.HopLatency, L1Bytes: d.L1Bytes, L2Bytes: d.L2Bytes[l], WordBytes: d.WordBytes,
+		ClockMHz: *d.ClockMHz, StaticW: static}
 }
 
 // dsaSweep prices the points of a dsa spec.

@@ -89,6 +89,9 @@ func fpgaPoints(s *Spec) (int, error) {
 	if _, err := fpga.ParseModel(f.Model); err != nil {
 		return 0, specErr("fpga.model", "%v", err)
 	}
+	if err := checkLists(map[string][]string{"fpga.archs": f.Archs, "fpga.models": f.Models, "fpga.tiles": f.Tiles, "fpga.bits": f.Bits}); err != nil {
+		return 0, err
+	}
 	if len(f.Tiles) == 0 {
 		f.Tiles = []string{"8,8,8,8,8"}
 	}
@@ -279,7 +282,7 @@ func fpgaArchOf(ref string, features int) (string, error) {
 		case "gcn":
 			parts = append(parts, fmt.Sprintf("gcn/add/%s/%d", act, l.Width))
 		case "gat":
-			parts = append(parts, fmt.Sprintf("gat/add/%s/%dx%d", act, l.Width, max(l.Heads, 1)))
+			parts = append(parts, fmt.Sprintf("gat/add/%s/%dx%d", act, l.Width, l.HeadCount()))
 		default:
 			return "", fmt.Errorf("model %s layer %d: kind %s has no FGNAS pipeline form (one linear transform, attention and aggregation per layer: gcn and gat)", ref, i, l.Kind)
 		}

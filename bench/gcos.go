@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -216,6 +217,18 @@ func gcosPoints(s *Spec) (int, error) {
 	case len(g.Data) == 0:
 		return 0, specErr("gcos.data", "empty list: name at least one data set (%s) or graph path", strings.Join(nas.DatasetNames(), ", "))
 	}
+	if err := checkLists(map[string][]string{"gcos.models": g.Models, "gcos.data": g.Data}); err != nil {
+		return 0, err
+	}
+	for i := range g.Configs {
+		c := &g.Configs[i]
+		k := fmt.Sprintf("gcos.configs[%d].", i)
+		if err := checkLists(map[string][]string{k + "subs": strs(c.Subs), k + "pes": strs(c.PEs), k + "tiling": c.Tiling, k + "kernel": c.Kernel,
+			k + "tile_m": strs(c.TileM), k + "tile_k": strs(c.TileK), k + "tile_n": strs(c.TileN), k + "allocation": c.Allocation,
+			k + "hbm_gb_per_s": strs(c.HBMGBps), k + "clock_mhz": strs(c.ClockMHz)}); err != nil {
+			return 0, err
+		}
+	}
 	designs := 0
 	for i := range g.Configs {
 		n := 1
@@ -290,6 +303,11 @@ func newGCoS(s *Spec) (Evaluator, error) {
 			}
 		}
 		e.entries = append(e.entries, en)
+	}
+	if g.DataDir != "" {
+		if st, err := os.Stat(g.DataDir); err != nil || !st.IsDir() {
+			return nil, specErr("gcos.data_dir", "%q is not a directory: the named data sets' files are looked up there (leave the key out for their published sizes)", g.DataDir)
+		}
 	}
 	for i, ref := range g.Data {
 		d, err := GCoSData(s.Path(ref), s.Path(g.DataDir))

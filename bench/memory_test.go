@@ -68,7 +68,7 @@ func BenchmarkSweepSocMemory(b *testing.B) {
 	}
 	spec := fmt.Sprintf("name: s\nseed: 1\nunit: soc\nsoc:\n  models: [vig-ti]\n  mappings:\n    - random: {count: %d, seed: 7}\n", n)
 	for b.Loop() {
-		p := mustPlanB(b, spec)
+		p := mustPlan(b, spec)
 		dir := filepath.Join(b.TempDir(), "s")
 		runtime.GC()
 		stop := peakHeap()
@@ -81,17 +81,4 @@ func BenchmarkSweepSocMemory(b *testing.B) {
 		b.ReportMetric(float64(peak)*per, "heap-MiB/1e6pts")
 		b.ReportMetric(float64(vmHWM())*per, "rss-MiB/1e6pts")
 	}
-}
-
-func mustPlanB(b *testing.B, text string) *Plan {
-	b.Helper()
-	s, err := ParseSpec([]byte(text))
-	if err != nil {
-		b.Fatal(err)
-	}
-	p, err := NewPlan(s)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return p
 }

@@ -82,26 +82,34 @@ func (p *Progress) print(now time.Time, force bool) {
 // second on a terminal), also when no item finishes: a stage made of one
 // long step, or of few, shows it is alive and how long it has run. Done
 // stops it.
-func (p *Progress) KeepAlive() {
+func (p *Progress) KeepAlive() { p.Beat() }
+
+// Beat is KeepAlive with a stop of its own: the heartbeat of a run whose
+// items take minutes each (a search, a training), so that it never sits
+// silent. stop (or Done) ends it; stop returns once the ticker has gone,
+// so nothing prints after it.
+func (p *Progress) Beat() (stop func()) {
 	if p == nil || (!p.live && p.interval == 0) {
-		return
+		return func() {}
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.stop != nil {
-		return
+		return func() {} // already beating: the first caller's stop, or Done, ends it
 	}
 	every := p.interval
 	if p.live {
 		every = time.Second
 	}
-	p.stop = make(chan struct{})
-	go func(stop chan struct{}) {
+	quit, finished := make(chan struct{}), make(chan struct{})
+	p.stop = quit
+	go func() {
+		defer close(finished)
 		t := time.NewTicker(every)
 		defer t.Stop()
 		for {
 			select {
-			case <-stop:
+			case <-quit:
 				return
 			case now := <-t.C:
 				p.mu.Lock()
@@ -112,7 +120,52 @@ func (p *Progress) KeepAlive() {
 				p.mu.Unlock()
 			}
 		}
-	}(p.stop)
+	}()
+	return func() {
+		p.mu.Lock()
+		if p.stop == quit {
+			close(quit)
+			p.stop = nil
+		}
+		p.mu.Unlock()
+		<-finished
+	}
+}
+
+// MaxETA is the longest run a command starts without being told to
+// (train --long): a budget that would take longer is refused, the ETA
+// in the message.
+const MaxETA = 24 * time.Hour
+
+// etaWarmup is how long a run goes before its rate is trusted for the
+// ETA check.
+const etaWarmup = 3 * time.Second
+
+// CheckETA returns an error naming the ETA when, past a short warm-up,
+// the run's rate says the rest would take longer than limit; nil before
+// the warm-up, or when it fits. Wall-clock time decides only whether the
+// run goes on, never a result.
+func (p *Progress) CheckETA(limit time.Duration, how string) error {
+	if p == nil {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return etaError(p.label, p.unit, p.done, p.total, time.Since(p.start), limit, how)
+}
+
+// etaError is CheckETA on given figures.
+func etaError(label, unit string, done, total int, el, limit time.Duration, how string) error {
+	if el < etaWarmup || done <= 0 || done >= total {
+		return nil
+	}
+	rate := float64(done) / el.Seconds()
+	eta := time.Duration(float64(total-done) / rate * float64(time.Second))
+	if eta <= limit {
+		return nil
+	}
+	return fmt.Errorf("%s: %d %s at the %.3g %s/s measured so far would take about %.0f h more (limit %.0f h): %s",
+		label, total, unit, rate, unit, eta.Hours(), limit.Hours(), how)
 }
 
 // line formats the state at now: done/total, percent, rate and ETA. A

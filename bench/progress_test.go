@@ -64,3 +64,44 @@ func TestProgressNotTerminal(t *testing.T) {
 		}
 	})
 }
+
+// TestETAError: a budget whose measured rate says more than the limit is
+// refused naming the ETA; before the warm-up, or within the limit, it
+// goes on (issue 38 item 9: train --seeds 10000 --epochs 1000000, about
+// 4,144 h, ran without a word).
+func TestETAError(t *testing.T) {
+	for _, tc := range []struct {
+		done, total int
+		el          time.Duration
+		want        string // "" for none
+	}{
+		{600, 10_000_000_000, time.Second, ""},                    // warming up
+		{6000, 10_000_000_000, 10 * time.Second, "4630 h more"},   // 600 a second
+		{6000, 6000 + 600*3600*24, 10 * time.Second, ""},          // exactly a day left
+		{6000, 6000 + 600*3600*25, 10 * time.Second, "25 h more"}, // a day and an hour
+		{10, 10, time.Hour, ""},                                   // done
+	} {
+		err := etaError("train", "epochs", tc.done, tc.total, tc.el, MaxETA, "fewer")
+		if (err == nil) != (tc.want == "") || err != nil && !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%d of %d in %v: %v, want %q", tc.done, tc.total, tc.el, err, tc.want)
+		}
+	}
+}
+
+// TestBeat: a run whose items take long still prints its state: Beat's
+// lines come without any Add (issue 38 item 10: repro seed004 printed
+// nothing for minutes).
+func TestBeat(t *testing.T) {
+	var buf syncBuffer
+	p := NewProgress(&buf, "slow", "searches", 4)
+	p.interval = 20 * time.Millisecond
+	stop := p.Beat()
+	for deadline := time.Now().Add(10 * time.Second); strings.Count(buf.String(), "slow 0/4 searches") < 2 && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	stop()
+	if n := strings.Count(buf.String(), "slow 0/4 searches"); n < 2 {
+		t.Errorf("%d heartbeat lines in 10 s at one every 20 ms: %q", n, buf.String())
+	}
+	NewProgress(nil, "quiet", "x", 1).Beat()() // nothing to print: no goroutine left behind
+}

@@ -26,7 +26,7 @@ mode: extended
 chunk_graphs: 4
 `
 
-func mustPlan(t *testing.T, text string) *Plan {
+func mustPlan(t testing.TB, text string) *Plan {
 	t.Helper()
 	s, err := ParseSpec([]byte(text))
 	if err != nil {

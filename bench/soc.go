@@ -429,6 +429,9 @@ func newSocSweep(s *Spec) (Evaluator, error) {
 				return nil, specErr(key, "%v", err)
 			}
 			md := socModel{name: model.Name, op: op.String(), segs: segs}
+			if !slices.ContainsFunc(segs, func(sg soc.Segment) bool { return sg.Kind == workload.Grapher }) {
+				md.op = "none" // a CNN: no graph layer the op could be
+			}
 			if err := e.mappings(c, &md); err != nil {
 				return nil, err
 			}

@@ -5,10 +5,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -187,6 +189,36 @@ func (e *SpecError) Error() string { return fmt.Sprintf("spec: %s: %s", e.Key, e
 
 func specErr(key, format string, args ...any) error {
 	return &SpecError{Key: key, Reason: fmt.Sprintf(format, args...)}
+}
+
+// checkLists refuses a grid list given empty ("pes: []", which would fall
+// back to the default as if absent) or naming a value twice (a point
+// computed twice, under two ids). lists maps each key to its values.
+func checkLists(lists map[string][]string) error {
+	for _, key := range slices.Sorted(maps.Keys(lists)) {
+		l := lists[key]
+		if l != nil && len(l) == 0 {
+			return specErr(key, "empty list: give at least one value, or leave the key out for the default")
+		}
+		for i, v := range l {
+			if slices.Contains(l[:i], v) {
+				return specErr(fmt.Sprintf("%s[%d]", key, i), "%s listed twice", v)
+			}
+		}
+	}
+	return nil
+}
+
+// strs formats a list's values for checkLists (nil stays nil).
+func strs[T any](l []T) []string {
+	if l == nil {
+		return nil
+	}
+	out := make([]string, len(l))
+	for i, v := range l {
+		out[i] = fmt.Sprint(v)
+	}
+	return out
 }
 
 // ParseSpec reads a YAML spec; unknown keys are errors so a typo never

@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// syncBuffer is a bytes.Buffer safe for the KeepAlive goroutine.
+// syncBuffer is a bytes.Buffer safe for the KeepAlive / Beat goroutine.
 type syncBuffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer

@@ -157,8 +157,9 @@ const (
 	ColSharedModel   = "model"
 )
 
-// MaxSharedTraceJobs bounds a replayed trace.
-const MaxSharedTraceJobs = 10_000_000
+// MaxSharedTraceJobs bounds a replayed trace, as --jobs bounds a
+// generated one (a 10^7-job replay ran about 75 minutes in silence).
+const MaxSharedTraceJobs = workload.MaxTraceJobs
 
 // ReadSharedTrace reads a CSV trace of inferences (# comments allowed)
 // and resolves its models against classes. Errors name the file, the line

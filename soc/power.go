@@ -178,10 +178,15 @@ func (s Spec) validateModes() error {
 		domains[strings.ToLower(s.CPU.Name)] = s.CPU.Cores
 	}
 	seen := map[string]bool{}
+	ids := map[int]string{}
 	for i, m := range s.PowerModes {
 		if m.Name == "" {
 			return fmt.Errorf("soc: power mode %d has no name", i)
 		}
+		if o, dup := ids[m.ID]; dup {
+			return fmt.Errorf("soc: power modes %s and %s share id %d (--power-mode %d would name either)", o, m.Name, m.ID, m.ID)
+		}
+		ids[m.ID] = m.Name
 		if seen[strings.ToLower(m.Name)] {
 			return fmt.Errorf("soc: power mode %q given twice", m.Name)
 		}

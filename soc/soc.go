@@ -192,10 +192,32 @@ func (s *SoC) Add(u hw.Scalable) error {
 	case len(u.OperatingPoints()) == 0:
 		return fmt.Errorf("soc: Add: unit %s has no operating points", name)
 	}
+	if err := s.checkNewName(name); err != nil {
+		return err
+	}
 	s.units = append(s.units, u)
 	s.names = append(s.names, name)
 	s.npts = append(s.npts, len(u.OperatingPoints()))
 	s.cores = append(s.cores, 0)
+	return nil
+}
+
+// checkNewName refuses a unit name that --mapping or --dvfs could not
+// address: one holding a separator of theirs (',', '=', ' ', ';', ':',
+// '/', '#'), or one that is a prefix of another unit's name or has one
+// as its prefix, case-insensitively ("g" beside "gpu" would take over the
+// G shorthand; "GPU" beside "gpu" is the same name).
+func (s *SoC) checkNewName(name string) error {
+	if i := strings.IndexFunc(name, func(r rune) bool { return strings.ContainsRune(",= \t\n\r;:/#", r) }); i >= 0 {
+		return fmt.Errorf("soc: unit name %q holds %q, which --mapping and --dvfs read as a separator: use letters, digits, '-' and '_'", name, name[i])
+	}
+	low := strings.ToLower(name)
+	for _, n := range append([]string{s.mem.Name}, s.names...) {
+		o := strings.ToLower(n)
+		if strings.HasPrefix(o, low) || strings.HasPrefix(low, o) {
+			return fmt.Errorf("soc: unit name %q and %q: one is a prefix of the other (or they differ in case only), so a mapping could not tell them apart", name, n)
+		}
+	}
 	return nil
 }
 

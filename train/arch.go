@@ -267,7 +267,7 @@ func SpecArch(s *workload.ModelSpec) (Arch, error) {
 	}
 	var a Arch
 	for i, ls := range s.Layers {
-		l := Layer{Hidden: ls.Width, Heads: max(ls.Heads, 1), Aggregation: Add}
+		l := Layer{Hidden: ls.Width, Heads: ls.HeadCount(), Aggregation: Add}
 		switch k := strings.ToLower(ls.Kind); k {
 		case "gcn":
 			l.Attention = GCN

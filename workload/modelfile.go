@@ -51,10 +51,18 @@ type ModelSpec struct {
 type LayerSpec struct {
 	Kind        string `yaml:"kind"`
 	Width       int    `yaml:"width"`
-	Heads       int    `yaml:"heads"`
+	Heads       *int   `yaml:"heads"` // absent: 1; 0 is refused
 	Aggregation string `yaml:"aggregation"`
 	Activation  string `yaml:"activation"`
 	K           int    `yaml:"k"`
+}
+
+// HeadCount returns the layer's heads: 1 when the key is absent.
+func (l LayerSpec) HeadCount() int {
+	if l.Heads == nil {
+		return 1
+	}
+	return *l.Heads
 }
 
 // MaxModelFileBytes bounds a model file: a GNN stack of thousands of layers
@@ -176,9 +184,9 @@ func (s *ModelSpec) Validate() error {
 			return fail(key+".kind", "%q, want one of gcn, gin, sage, gat, edgeconv, mrconv, fc", l.Kind)
 		case l.Width <= 0 || l.Width > MaxFeatures:
 			return fail(key+".width", "%d, want 1..%d", l.Width, MaxFeatures)
-		case l.Heads < 0 || l.Heads > 64:
-			return fail(key+".heads", "%d, want 1..64", l.Heads)
-		case l.Heads > 1 && !strings.EqualFold(l.Kind, "gat"):
+		case l.Heads != nil && (*l.Heads < 1 || *l.Heads > 64):
+			return fail(key+".heads", "%d, want 1..64 (leave the key out for 1)", *l.Heads)
+		case l.Heads != nil && *l.Heads > 1 && !strings.EqualFold(l.Kind, "gat"):
 			return fail(key+".heads", "%s layers have no heads", l.Kind)
 		case l.K < 0 || l.K > 1<<16:
 			return fail(key+".k", "%d, want 1..%d", l.K, 1<<16)
@@ -243,7 +251,10 @@ func (s *ModelSpec) Build(in Size, features int) (Model, error) {
 	m := Model{Name: name}
 	f := features
 	for i, ls := range s.Layers {
-		l := Layer{F: f, G: ls.Width, Heads: ls.Heads, Name: fmt.Sprintf("layer%d", i)}
+		l := Layer{F: f, G: ls.Width, Name: fmt.Sprintf("layer%d", i)}
+		if ls.Heads != nil { // absent stays 0, as Layer has always read it
+			l.Heads = *ls.Heads
+		}
 		switch strings.ToLower(ls.Kind) {
 		case "gcn":
 			l.Kind = GCN

@@ -122,6 +122,7 @@ func TestModelSpecInvalid(t *testing.T) {
 		{"zero width", "layers: [{kind: gcn}]", "layers[0].width"},
 		{"huge width", "layers: [{kind: gcn, width: 99999999}]", "layers[0].width"},
 		{"heads on gcn", "layers: [{kind: gcn, width: 8, heads: 4}]", "heads"},
+		{"zero heads (issue 38: read as 1)", "layers: [{kind: gat, width: 8, heads: 0}]", "heads"},
 		{"bad aggregation", "layers: [{kind: sage, width: 8, aggregation: lstm}]", "aggregation"},
 		{"aggregation of fc", "layers: [{kind: fc, width: 8, aggregation: mean}]", "aggregate nothing"},
 		{"bad activation", "layers: [{kind: gcn, width: 8, activation: swishy}]", "activation"},

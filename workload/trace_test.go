@@ -2,6 +2,7 @@ package workload
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -297,4 +298,23 @@ func FuzzReadParquet(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestTraceJobCap: a replayed trace may hold as many jobs as a generated
+// one (MaxTraceJobs), not more (issue 38 item 9: 10^7 rows ran 75 minutes).
+func TestTraceJobCap(t *testing.T) {
+	for _, tc := range []struct {
+		n  int
+		ok bool
+	}{{MaxTraceJobs, true}, {MaxTraceJobs + 1, false}} {
+		var b strings.Builder
+		b.WriteString("arrival_cycle,job_id,nodes,edges\n")
+		for i := range tc.n {
+			fmt.Fprintf(&b, "%d,%d,10,20\n", i, i)
+		}
+		jobs, err := ParseCSV(strings.NewReader(b.String()), "big.csv", ReadOptions{F: 16, G: 8})
+		if tc.ok != (err == nil) || err != nil && !strings.Contains(err.Error(), "more than") {
+			t.Errorf("%d rows: %d jobs, %v", tc.n, len(jobs), err)
+		}
+	}
 }

@@ -88,6 +88,9 @@ func parseArch(s string) (LayerDesign, error) {
 	if l.Heads, err = strconv.Atoi(h); err != nil {
 		return l, fmt.Errorf("heads %q: not an integer", h)
 	}
+	if ok && l.Heads < 1 { // "8x0": written, so not the design's "0 means 1"
+		return l, fmt.Errorf("heads %q: want 1..64 (leave out xH for one head)", h)
+	}
 	return l, nil
 }
 
@@ -168,7 +171,7 @@ func SpecLayers(s *workload.ModelSpec, tiles, bits string) ([]LayerDesign, error
 		if _, err := ParseActivation(act); err != nil {
 			return nil, fmt.Errorf("fpga: model %s: layers[%d]: activation %s has no FPGA unit (want relu, tanh, sigmoid, elu or none)", s.Name, i, act)
 		}
-		arch[i] = fmt.Sprintf("%s/%s/%s/%dx%d", attn, aggr, act, l.Width, max(l.Heads, 1))
+		arch[i] = fmt.Sprintf("%s/%s/%s/%dx%d", attn, aggr, act, l.Width, l.HeadCount())
 	}
 	return ParseLayers(strings.Join(arch, ";"), tiles, bits)
 }

@@ -25,6 +25,7 @@ func TestParseLayers(t *testing.T) {
 		{"gcn/add/relu/8", "1,1,1,1,1", "1.1"},
 		{"gcn/add/relu/8;gcn/add/relu/8", "1,1,1,1,1;1,1,1,1,1;1,1,1,1,1", "1.1,1.1"},
 		{"gcn/add/relu/-8", "1,1,1,1,1", "1.1,1.1"},
+		{"gat/add/relu/8x0", "1,1,1,1,1", "1.1,1.1"}, // issue 38: 0 heads read as 1
 	} {
 		if _, err := ParseLayers(bad[0], bad[1], bad[2]); err == nil {
 			t.Errorf("%q accepted", bad)

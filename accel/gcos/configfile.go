@@ -31,8 +31,8 @@ type ConfigFile struct {
 	Scheme       string    `yaml:"scheme"`        // parallel (G-CoS) | hybrid (HyGCN-like, 2 engines)
 	Repurpose    bool      `yaml:"repurpose"`     // buffers hold intermediate results
 	ShareWeights bool      `yaml:"share_weights"` // weight buffers interconnected
-	ClockMHz     float64   `yaml:"clock_mhz"`
-	HBMGBps      float64   `yaml:"hbm_gb_per_s"`
+	ClockMHz     *float64  `yaml:"clock_mhz"`     // absent: the VCU128's; 0 is refused
+	HBMGBps      *float64  `yaml:"hbm_gb_per_s"`  // absent: the VCU128's; 0 is refused
 	HBMLatency   *int64    `yaml:"hbm_latency_cycles"`
 	Subs         []SubFile `yaml:"subs"`
 }
@@ -131,14 +131,20 @@ func (f ConfigFile) Config() (Config, error) {
 	}
 	for _, x := range [...]struct {
 		key      string
-		v        float64
+		v        *float64
 		min, max float64
-	}{{"clock_mhz", f.ClockMHz, MinClockMHz, MaxClockMHz}, {"hbm_gb_per_s", f.HBMGBps, MinHBMGBps, MaxHBMGBps}} {
-		if x.v != 0 && !(x.v >= x.min && x.v <= x.max) {
-			return Config{}, fail(x.key, "%v, want %g..%g (absent: the VCU128's)", x.v, x.min, x.max)
+		dst      *float64
+		scale    float64
+	}{{"clock_mhz", f.ClockMHz, MinClockMHz, MaxClockMHz, &c.ClockHz, 1e6}, {"hbm_gb_per_s", f.HBMGBps, MinHBMGBps, MaxHBMGBps, &c.HBMBytesPerSec, 1e9}} {
+		if x.v == nil {
+			*x.dst = 0 // the VCU128's (New)
+			continue
 		}
+		if !(*x.v >= x.min && *x.v <= x.max) {
+			return Config{}, fail(x.key, "%v, want %g..%g (leave the key out for the VCU128's)", *x.v, x.min, x.max)
+		}
+		*x.dst = *x.v * x.scale
 	}
-	c.ClockHz, c.HBMBytesPerSec = f.ClockMHz*1e6, f.HBMGBps*1e9
 	if f.HBMLatency != nil {
 		switch l := *f.HBMLatency; {
 		case l < 0 || l > 1<<20:
@@ -187,7 +193,7 @@ func (f ConfigFile) Config() (Config, error) {
 func (c Config) File() (ConfigFile, error) {
 	c.defaults()
 	f := ConfigFile{Name: c.Name, Allocation: c.Alloc.String(), Scheme: "parallel", Repurpose: c.Repurpose, ShareWeights: c.ShareWeights,
-		ClockMHz: c.ClockHz / 1e6, HBMGBps: c.HBMBytesPerSec / 1e9}
+		ClockMHz: ptr(c.ClockHz / 1e6), HBMGBps: ptr(c.HBMBytesPerSec / 1e9)}
 	if c.Scheme == Hybrid {
 		f.Scheme = "hybrid"
 	}
@@ -221,8 +227,8 @@ func FormatConfig(c Config) ([]byte, error) {
 	p("scheme: %s       # parallel (G-CoS: every sub-accelerator takes a share of every kernel) | hybrid (HyGCN-like: 2 engines)\n", f.Scheme)
 	p("repurpose: %v       # buffers hold a kernel's output for the next kernel when it fits (needs one tiling and kernel mode)\n", f.Repurpose)
 	p("share_weights: %v   # weight buffers interconnected: a B operand all need is fetched once (needs one tiling and kernel mode)\n", f.ShareWeights)
-	p("clock_mhz: %s         # VCU128 designs run at 330 MHz (seed 001, Sec. V-A)\n", fmtFloat(f.ClockMHz))
-	p("hbm_gb_per_s: %s      # VCU128 HBM, 460 GB/s (seed 001, Sec. V-A)\n", fmtFloat(f.HBMGBps))
+	p("clock_mhz: %s         # VCU128 designs run at 330 MHz (seed 001, Sec. V-A)\n", fmtFloat(*f.ClockMHz))
+	p("hbm_gb_per_s: %s      # VCU128 HBM, 460 GB/s (seed 001, Sec. V-A)\n", fmtFloat(*f.HBMGBps))
 	p("hbm_latency_cycles: %d # HBM access latency in clock cycles (our assumption: ~120 ns); 0 for none\n", *f.HBMLatency)
 	p("subs:                  # 1..%d sub-accelerators; the design's budget is %d DSPs (one per PE) and %d MB on chip\n", MaxSubs, DSPLimit, OnChipBytes>>20)
 	for _, s := range f.Subs {
@@ -248,3 +254,5 @@ func yamlString(s string) string {
 	}
 	return s
 }
+
+func ptr[T any](v T) *T { return &v }

@@ -53,6 +53,8 @@ func TestConfigFileErrors(t *testing.T) {
 		{"negative clock", "clock_mhz: -330\n" + sub, "clock_mhz"},
 		{"negative bandwidth", "hbm_gb_per_s: -1\n" + sub, "hbm_gb_per_s"},
 		{"tiny clock", "clock_mhz: 1e-300\n" + sub, "clock_mhz"},
+		{"zero clock (issue 38: taken as the default)", "clock_mhz: 0\n" + sub, "clock_mhz"},
+		{"zero bandwidth (issue 38: taken as the default)", "hbm_gb_per_s: 0\n" + sub, "hbm_gb_per_s"},
 		{"huge bandwidth", "hbm_gb_per_s: 1e9\n" + sub, "hbm_gb_per_s"},
 		{"negative latency", "hbm_latency_cycles: -1\n" + sub, "hbm_latency_cycles"},
 		{"mixed modes shared", "share_weights: true\nsubs: [{pes: 4, tiling: output, kernel: row, tile_m: 8, tile_k: 8, tile_n: 8}, {pes: 4, tiling: weight, kernel: row, tile_m: 8, tile_k: 8, tile_n: 8}]\n", "one tiling and kernel mode"},

@@ -23,6 +23,13 @@ func dataFlags(fl *pflag.FlagSet, data, dir *string, def, what string) {
 	fl.StringVar(dir, "data-dir", defaultDataDir(), "folder the --data names are looked up in (env GNNSIM_DATA)")
 }
 
+// namedDataFlags is dataFlags for a command that takes its own short list
+// of names, which usage gives whole (not every data set under --data-dir).
+func namedDataFlags(fl *pflag.FlagSet, data, dir *string, def, usage string) {
+	fl.StringVar(data, "data", def, usage)
+	fl.StringVar(dir, "data-dir", defaultDataDir(), "folder the --data names are looked up in (env GNNSIM_DATA)")
+}
+
 // resolveData resolves a --data argument (bench.ResolveData), its error
 // naming the flag.
 func resolveData(arg, dir string, need bench.DataNeed) (bench.Data, error) {

@@ -312,22 +312,47 @@ func outFileFlag(fs *pflag.FlagSet, p *string, name, def, usage string) {
 	fs.Var(&pathValue{p: p, name: name}, name, usage)
 }
 
-// quotedRun and longRun match what cutMessage shortens: a quoted piece of
-// input, and a run without spaces long enough to be a pasted value.
-var (
-	quotedRun = regexp.MustCompile(`"(?:[^"\\]|\\.){` + strconv.Itoa(maxEcho+1) + `,}"`)
-	longRun   = regexp.MustCompile(`[^\s"]{256,}`)
-)
+// longRun matches what cutMessage shortens outside quotes: a run without
+// spaces long enough to be a pasted value.
+var longRun = regexp.MustCompile(`[^\s"]{256,}`)
 
 // cutMessage shortens the pieces of user input an error quotes, wherever
 // in the code it was raised: a quoted string beyond maxEcho characters,
 // or any run of 256 characters without a space, so that a huge token is
-// never echoed whole.
+// never echoed whole. Quotes are paired left to right (an escaped quote
+// does not count), so the text between two quoted pieces is never taken
+// for one (it cut "unknown directive "X" ... "Q"" in the middle).
 func cutMessage(msg string) string {
-	msg = quotedRun.ReplaceAllStringFunc(msg, func(q string) string {
-		return `"` + cut(q[1:len(q)-1]) + `"`
-	})
-	return longRun.ReplaceAllStringFunc(msg, cut)
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(msg, '"')
+		if i < 0 {
+			b.WriteString(longRun.ReplaceAllStringFunc(msg, cut))
+			return b.String()
+		}
+		j := closingQuote(msg, i+1)
+		if j < 0 { // an unpaired quote: the rest is plain text
+			b.WriteString(longRun.ReplaceAllStringFunc(msg, cut))
+			return b.String()
+		}
+		b.WriteString(longRun.ReplaceAllStringFunc(msg[:i], cut))
+		b.WriteString(`"` + cut(msg[i+1:j]) + `"`)
+		msg = msg[j+1:]
+	}
+}
+
+// closingQuote returns the index of the first unescaped '"' in s from
+// start, or -1.
+func closingQuote(s string, start int) int {
+	for k := start; k < len(s); k++ {
+		switch s[k] {
+		case '\\':
+			k++
+		case '"':
+			return k
+		}
+	}
+	return -1
 }
 
 // Bounds of repro seed004's search-length flags.

@@ -94,7 +94,7 @@ Example: gnnsim fpga eval --data cora --arch 'gcn/add/relu/8;gcn/add/relu/7' --t
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runFPGAEval(cmd, &f) },
 	}
-	dataFlags(c.Flags(), &f.data, &f.dataDir, "cora", "node-classification set (cora, citeseer, pubmed: their published statistics; a path: measured from its files)")
+	namedDataFlags(c.Flags(), &f.data, &f.dataDir, "cora", "node-classification set: cora, citeseer or pubmed (their published statistics), or a Planetoid prefix or .npz path (measured from its files)")
 	c.Flags().StringVar(&f.arch, "arch", "gcn/add/relu/8;gcn/add/relu/7", "architecture per layer")
 	addFPGAFlags(c.Flags(), &f, "model")
 	c.Flags().BoolVar(&f.asJSON, "json", false, "print one JSON object")
@@ -108,7 +108,7 @@ Example: gnnsim fpga eval --data cora --arch 'gcn/add/relu/8;gcn/add/relu/7' --t
 func addFPGAFlags(fl *pflag.FlagSet, f *fpgaEvalFlags, costFlag string) {
 	fl.StringVar(&f.tiles, "tiles", "8,8,8,8,8", "group sizes per layer")
 	fl.StringVar(&f.bits, "bits", "2.5,2.5", "weight and activation formats per layer")
-	fl.StringVar(&f.model, costFlag, "gnnsim", "cost model: gnnsim (ours) or fgnas-code (the FGNAS authors' model: summed stages, their operator table; --bits 0.0,0.0 is float mode)")
+	fl.StringVar(&f.model, costFlag, "gnnsim", "cost model: gnnsim (ours) or fgnas-code (the FGNAS authors' model: summed stages, their operator table; --bits are fixed-point formats in both)")
 	fl.BoolVar(&f.anyResource, "any-resource", false, "fgnas-code: judge resources as the authors' code does (any of LUT/FF/DSP under its limit passes; default: every limit)")
 	fl.BoolVar(&f.published, "published", false, "FGNAS's published linear-stage timing (no node count, dense input)")
 	fl.BoolVar(&f.pipelined, "pipelined", false, "judge the latency limit on the pipelined time (default: the summed stages)")

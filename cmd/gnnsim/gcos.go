@@ -85,7 +85,7 @@ profile), or a path: a Planetoid file set (dir/ind.cora) or a graph file
 		RunE: func(cmd *cobra.Command, _ []string) error { return runGcosEval(cmd, &f) },
 	}
 	c.Flags().StringVar(&f.model, "model", "", "model file of a GNN stack (required)")
-	dataFlags(c.Flags(), &f.data, &f.dataDir, "cora", "data set: cora, citeseer, pubmed, reddit, or a graph path")
+	namedDataFlags(c.Flags(), &f.data, &f.dataDir, "cora", "data set: cora, citeseer, pubmed or reddit (their files under --data-dir when there, else their published sizes), or a path: a Planetoid prefix (dir/ind.cora) or one graph file")
 	addGcosFlags(c.Flags(), &f)
 	c.Flags().BoolVar(&f.jsonOut, "json", false, "print the row as JSON instead of text")
 	outFileFlag(c.Flags(), &f.out, "out", "", "also write the row to a Parquet file (columns in --help)")

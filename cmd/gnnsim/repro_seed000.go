@@ -33,6 +33,12 @@ Accuracy is a documented proxy anchored on Table 2's baselines unless --accuracy
 names a CSV with columns arch (e.g. d4G.fc0.ffn1.w192|d2M.fc1.ffn0|...) and top1.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if out == "" && !cmd.Flags().Changed("out") {
+				out = "results/seed000"
+				if quick { // as the other seeds: a quick run never overwrites the full one
+					out = "results/seed000-quick"
+				}
+			}
 			opts := seed000.Options{Out: out, Quick: quick, Seed: seed, Workers: workers, Dataset: dataset}
 			if accCSV != "" {
 				f, err := boundedio.Open(accCSV, boundedio.CSV)
@@ -54,7 +60,7 @@ names a CSV with columns arch (e.g. d4G.fc0.ffn1.w192|d2M.fc1.ffn0|...) and top1
 			return nil
 		},
 	}
-	outDirFlag(c.Flags(), &out, "out", "results/seed000", "output directory")
+	outDirFlag(c.Flags(), &out, "out", "", "results directory (default results/seed000, or results/seed000-quick with --quick)")
 	c.Flags().BoolVar(&quick, "quick", false, "small budgets (the demo run)")
 	c.Flags().Uint64Var(&seed, "seed", 1, "random seed")
 	workersFlag(c.Flags(), &workers, 2, "parallel outer candidates (results do not depend on it)")

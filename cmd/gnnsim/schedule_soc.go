@@ -133,6 +133,9 @@ func runScheduleSoC(cmd *cobra.Command, o *scheduleSoC) error {
 	case "poisson", "bursty", "pareto", "lomax", "periodic":
 	default:
 		ext := strings.ToLower(filepath.Ext(o.arrivals))
+		if ext == ".parquet" || ext == ".pq" {
+			return fmt.Errorf("--arrivals %s: the SoC path replays CSV traces (columns job_id, arrival_ps, model); Parquet traces are the Omega path's (--data)", o.arrivals)
+		}
 		if _, err := os.Stat(o.arrivals); err != nil && ext != ".csv" {
 			return fmt.Errorf("--arrivals %q: on the SoC path want poisson, bursty, lomax, periodic or a trace file (.csv)", o.arrivals)
 		}

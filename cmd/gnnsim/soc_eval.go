@@ -130,7 +130,7 @@ layers, unit, freq_mhz, emc_mhz, latency_ms, energy_mj).`,
 // addSocFlags registers the SoC's options but the model and the output
 // form, shared by soc eval and 'eval --unit soc'.
 func addSocFlags(fl *pflag.FlagSet, f *socEvalFlags) {
-	fl.StringVar(&f.graphOp, "graph-op", "mr", "graph op of every Grapher of a zoo ViG: mr, edge, gin or sage (graph_op is empty for a GNN stack)")
+	fl.StringVar(&f.graphOp, "graph-op", "mr", "graph op of every Grapher of a zoo ViG: mr, edge, gin or sage (graph_op is empty for a GNN stack, none for a CNN)")
 	fl.StringVar(&f.mapping, "mapping", "gpu", `unit for every segment ("gpu", "dla"), or one unit per segment: "G,G,D,..."`)
 	fl.StringVar(&f.mappingFile, "mapping-file", "", "read the mapping from a file (units separated by commas, spaces or lines; # comments)")
 	fl.StringVar(&f.gran, "granularity", "block", "what the mapping assigns: block, layer or kernel (aggregation/combination groups)")
@@ -249,9 +249,16 @@ func loadSoCProfile(profile, spec, table, p string) (*soc.SoC, error) {
 
 func runSocEval(cmd *cobra.Command, f *socEvalFlags) error {
 	w := cmd.OutOrStdout()
-	op, err := workload.ParseViGOp(f.graphOp)
+	// "none" is what a CNN's rows say (no Grapher): it names the zoo's
+	// default op, which a CNN never uses; a ViG is refused below.
+	noneOp := strings.EqualFold(strings.TrimSpace(f.graphOp), "none")
+	opText := f.graphOp
+	if noneOp {
+		opText = "mr"
+	}
+	op, err := workload.ParseViGOp(opText)
 	if err != nil {
-		return fmt.Errorf("--graph-op: %w", err)
+		return fmt.Errorf("--graph-op: %w (none for a CNN)", err)
 	}
 	var model workload.Model
 	if f.built != nil {
@@ -282,6 +289,10 @@ func runSocEval(cmd *cobra.Command, f *socEvalFlags) error {
 		return err
 	}
 	n := len(e.Segments())
+	cnn := f.built == nil && !slices.ContainsFunc(e.Segments(), func(sg soc.Segment) bool { return sg.Kind == workload.Grapher })
+	if noneOp && !cnn {
+		return fmt.Errorf("--graph-op none: %s has graph layers: give mr, edge, gin or sage", model.Name)
+	}
 	var m soc.Mapping
 	if f.mappingFile != "" {
 		m, err = s.LoadMapping(f.mappingFile, g, n)
@@ -308,8 +319,11 @@ func runSocEval(cmd *cobra.Command, f *socEvalFlags) error {
 		return err
 	}
 	opName := op.String()
-	if f.built != nil {
+	switch {
+	case f.built != nil:
 		opName = "" // a GNN stack's layers name their kinds
+	case cnn:
+		opName = "none" // no Grapher: as a soc sweep's rows say
 	}
 	rec := socEvalRecord{Model: model.Name, GraphOp: opName, SoC: s.Name(), Granularity: g.String(), Segments: n,
 		Mapping: s.FormatMapping(m), DVFS: s.DVFS(set).String(), LatencyMS: r.LatencyMS(), EnergyMJ: r.EnergyMJ(),

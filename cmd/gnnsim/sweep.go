@@ -183,6 +183,11 @@ line reads: graphs=N runs=M wall_s=T out=DIR.`,
 // silently. The built-in default may be absent (a fresh clone works
 // offline on generated graphs).
 func checkDataFlags(cmd *cobra.Command) error {
+	// --data "" given on the command line would mean the command's
+	// default data set (cora) in some commands: never what was asked.
+	if f := cmd.Flags().Lookup("data"); f != nil && f.Changed && f.Value.Type() == "string" && strings.TrimSpace(f.Value.String()) == "" {
+		return fmt.Errorf("--data is empty: name a data set or a path (leave the flag out for the command's default)")
+	}
 	def := defaultDataDir()
 	var err error
 	cmd.Flags().VisitAll(func(f *pflag.Flag) {

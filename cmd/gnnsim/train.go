@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -37,7 +38,7 @@ func newTrainCmd() *cobra.Command {
 		firstSeed                          uint64
 		cfg                                train.Config
 		splitTrain, splitVal               int
-		asJSON                             bool
+		asJSON, long                       bool
 		out                                string
 	)
 	cmd := &cobra.Command{
@@ -119,7 +120,9 @@ gnnsim.flags, gnnsim.seed (the first seed) and gnnsim.version.`,
 			switch {
 			case strings.HasSuffix(archText, ".yaml") || strings.HasSuffix(archText, ".yml"):
 				spec, err := workload.ReadModelSpec(archText)
-				if err != nil {
+				if err != nil && !strings.Contains(err.Error(), archText) {
+					return fmt.Errorf("--arch %s: %w", archText, err)
+				} else if err != nil {
 					return fmt.Errorf("--arch: %w", err)
 				}
 				if arch, err = train.SpecArch(spec); err != nil {
@@ -184,11 +187,26 @@ gnnsim.flags, gnnsim.seed (the first seed) and gnnsim.version.`,
 				seeds[i] = firstSeed + uint64(i)
 			}
 			preset.Seed = firstSeed // reported; run i trains with seed firstSeed+i
-			ctx, stop := signalContext()
+			sctx, stop := signalContext()
 			defer stop()
+			ctx, cancel := context.WithCancelCause(sctx)
+			defer cancel(nil)
 			prog := bench.NewProgress(progressOut(cmd), "train", "epochs", len(seeds)*preset.Epochs)
-			runs, err := train.TrainSeeds(train.WithEpochHook(ctx, func() { prog.Add(1) }), d, arch, preset, bits, seeds, workers)
+			// A budget of days is refused once its rate is known, naming
+			// the ETA, unless --long says it is meant.
+			hook := func() {
+				prog.Add(1)
+				if !long {
+					if err := prog.CheckETA(bench.MaxETA, "fewer --seeds or --epochs, or --long to run it anyway"); err != nil {
+						cancel(err)
+					}
+				}
+			}
+			runs, err := train.TrainSeeds(train.WithEpochHook(ctx, hook), d, arch, preset, bits, seeds, workers)
 			prog.Done()
+			if cause := context.Cause(ctx); cause != nil && sctx.Err() == nil {
+				return cause
+			}
 			if err != nil {
 				return err
 			}
@@ -230,6 +248,7 @@ gnnsim.flags, gnnsim.seed (the first seed) and gnnsim.version.`,
 	floatFlag(f, &cfg.AttnDropout, "attn-dropout", 0, 0, 0.99, false, "dropout on GAT coefficients (default: the model's)")
 	f.StringVar(&bitsText, "bits", "", "post-training fixed-point formats, w=I.F,a=I.F (every layer) or one group per layer joined by '/'")
 	intFlag(f, &nSeeds, "seeds", 10, 1, maxTrainSeeds, "number of seeds (trainings): --seed, --seed+1, ...")
+	f.BoolVar(&long, "long", false, "run a budget estimated to take more than a day (refused without it, once its rate is measured)")
 	f.Uint64Var(&firstSeed, "seed", 1, "first seed (and the seed of an .npz split)")
 	intFlag(f, &splitTrain, "split-train", 20, 1, maxSplitPerClass, "training nodes per class of an .npz split")
 	intFlag(f, &splitVal, "split-val", 30, 0, maxSplitPerClass, "validation nodes per class of an .npz split")

@@ -442,7 +442,7 @@ func (js *JobSet) Schedule(o ScheduleOptions) (*ScheduleResult, error) {
 			return nil, fmt.Errorf("seed002: %w", err)
 		}
 		if info := p.Info(); (info.Predictive || info.Mapping == sched.MappingPredicted) && js.pred == nil {
-			return nil, fmt.Errorf("seed002: policy %s needs a latency predictor (give the models)", info.Name)
+			return nil, fmt.Errorf("seed002: policy %s needs a latency predictor (give --models DIR, a predictor trained by gnnsim predict train, or leave SJF-Predicted out of --policies)", info.Name)
 		}
 	}
 	scen := o.Scenarios

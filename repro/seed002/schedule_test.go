@@ -312,7 +312,7 @@ func TestScheduleNeedsPredictor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := js.Schedule(ScheduleOptions{Arrivals: DefaultArrivals()}); err == nil || !strings.Contains(err.Error(), "predictor") {
+	if _, err := js.Schedule(ScheduleOptions{Arrivals: DefaultArrivals()}); err == nil || !strings.Contains(err.Error(), "predictor") || !strings.Contains(err.Error(), "--models") { // issue 38 item 12: name the flag
 		t.Errorf("default policies without a predictor: err = %v", err)
 	}
 	res, err := js.Schedule(ScheduleOptions{Arrivals: DefaultArrivals(), Policies: []string{"fcfs", "SJF-Truth"}, Scenarios: []Scenario{Scenario2}, KeepRecords: true})

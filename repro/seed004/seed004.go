@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"gnnsim/bench"
 	"io"
 	"os"
 	"path/filepath"
@@ -278,6 +279,19 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 	// searches start. A search's hardware phase waits for its run's.
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
+	// Progress over the searches (and architecture phases), with a
+	// heartbeat: each takes minutes, and the run must not sit silent.
+	nSearch := len(jobs) * len(models) * pl.runs
+	if pl.separate {
+		names := map[string]bool{}
+		for _, j := range jobs {
+			names[j.data.Name] = true
+		}
+		nSearch += len(names) * pl.runs
+	}
+	prog := bench.NewProgress(opts.Log, "seed004", "searches", nSearch)
+	defer prog.Done()
+	defer prog.Beat()()
 	arch := map[string][]*fgnas.ArchResult{}
 	archDone := make(chan struct{})
 	var archErr error
@@ -310,6 +324,7 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 					return fmt.Errorf("seed004: %s separate search run %d: %w", a.j.data.Name, a.k, err)
 				}
 				arch[a.j.data.Name][a.k] = r
+				prog.Add(1)
 				logf("seed004: %s separate search run %d: architecture phase done (%d networks)", a.j.data.Name, a.k, len(r.Samples))
 				return nil
 			})
@@ -391,6 +406,7 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 		for m := range res {
 			runs[i][mo][m][k] = res[m]
 		}
+		prog.Add(1)
 		return nil
 	})
 	if err != nil {
