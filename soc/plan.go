@@ -438,20 +438,28 @@ func (r *Roofline) Phases(ks []workload.Kernel, dst []Phase) ([]Phase, error) {
 
 // PhasesDAG is Phases with the data flow of PlanDAG.
 func (r *Roofline) PhasesDAG(ks []workload.Kernel, prod [][]int, dst []Phase) ([]Phase, error) {
-	plan, err := r.PlanDAG(ks, prod, nil)
+	return phasesDAG(r, ks, prod, dst)
+}
+
+// phasesDAG appends the phases of p's plan of ks (with producers prod):
+// its kernels grouped into runs on one unit, fused kernels left out. The
+// evaluator prices every DAGPlanner through it, so a planner's phases
+// always agree with its plan (Evaluator.Layers reads the plan itself).
+func phasesDAG(p DAGPlanner, ks []workload.Kernel, prod [][]int, dst []Phase) ([]Phase, error) {
+	plan, err := p.PlanDAG(ks, prod, nil)
 	if err != nil {
 		return dst, err
 	}
-	for _, p := range plan {
-		if p.FusedInto >= 0 {
+	for _, k := range plan {
+		if k.FusedInto >= 0 {
 			continue // a fused kernel runs where its head runs, for nothing
 		}
-		if n := len(dst); n > 0 && dst[n-1].Unit == p.Unit {
-			dst[n-1].Cost = dst[n-1].Cost.Add(p.Cost)
-			dst[n-1].Kernels = append(dst[n-1].Kernels, p.Cost)
+		if n := len(dst); n > 0 && dst[n-1].Unit == k.Unit {
+			dst[n-1].Cost = dst[n-1].Cost.Add(k.Cost)
+			dst[n-1].Kernels = append(dst[n-1].Kernels, k.Cost)
 			continue
 		}
-		dst = append(dst, Phase{Unit: p.Unit, Cost: p.Cost, Kernels: []hw.Cost{p.Cost}})
+		dst = append(dst, Phase{Unit: k.Unit, Cost: k.Cost, Kernels: []hw.Cost{k.Cost}})
 	}
 	return dst, nil
 }
