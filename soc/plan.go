@@ -80,17 +80,19 @@ func (r *Roofline) PlanDAG(ks []workload.Kernel, prod [][]int, dst []Planned) ([
 	if prod != nil && len(prod) != len(ks) {
 		return dst, fmt.Errorf("soc: %s: %d producer lists for %d kernels", r.spec.Name, len(prod), len(ks))
 	}
-	engs, err := r.engines(ks)
-	if err != nil {
+	// The passes fill slices made here: a plan that does not outlive the
+	// call keeps them on the stack when they are small.
+	n := len(ks)
+	p := &plan{ks: ks, prod: prod, engs: make([]*Roofline, n), readers: make([]int, n), fused: make([]int, n), merged: slices.Clone(ks)}
+	if err := r.engines(ks, p.engs); err != nil {
 		return dst, err
 	}
-	p := &plan{ks: ks, prod: prod, engs: engs}
 	if err := p.countReaders(r.spec.Name); err != nil {
 		return dst, err
 	}
 	p.fuse()
 	base := len(dst)
-	dst = slices.Grow(dst, len(ks))[:base+len(ks)]
+	dst = slices.Grow(dst, n)[:base+n]
 	p.price(dst[base:])
 	p.cross(r, dst[base:])
 	return dst, nil
@@ -110,29 +112,28 @@ type plan struct {
 	merged []workload.Kernel
 }
 
-// engines returns the engine of each kernel: r, or its fallback for a
-// kernel r cannot run. It is a pass of its own because every later pass
+// engines sets engs[i] to the engine of kernel i: r, or its fallback for
+// a kernel r cannot run. It is a pass of its own because every later pass
 // compares engines (fusion and buffering stay on one engine, crossings
 // are between two), and because it is where bad kernels are refused
 // before anything is priced.
-func (r *Roofline) engines(ks []workload.Kernel) ([]*Roofline, error) {
-	engs := make([]*Roofline, len(ks))
+func (r *Roofline) engines(ks []workload.Kernel, engs []*Roofline) error {
 	for i, k := range ks {
 		if k.MACs < 0 || k.Ops < 0 || k.InElems < 0 || k.WeightElems < 0 || k.OutElems < 0 {
-			return nil, fmt.Errorf("soc: %s: kernel %s has negative counts", r.spec.Name, k.Name)
+			return fmt.Errorf("soc: %s: kernel %s has negative counts", r.spec.Name, k.Name)
 		}
 		engs[i] = r
 		if !r.runs(k) {
 			if r.fallback == nil {
-				return nil, fmt.Errorf("soc: %s cannot run %s kernels (%s) and has no fallback", r.spec.Name, k.Class, k.Name)
+				return fmt.Errorf("soc: %s cannot run %s kernels (%s) and has no fallback", r.spec.Name, k.Class, k.Name)
 			}
 			if !r.fallback.runs(k) {
-				return nil, fmt.Errorf("soc: neither %s nor its fallback %s runs %s kernels (%s)", r.spec.Name, r.fallback.spec.Name, k.Class, k.Name)
+				return fmt.Errorf("soc: neither %s nor its fallback %s runs %s kernels (%s)", r.spec.Name, r.fallback.spec.Name, k.Class, k.Name)
 			}
 			engs[i] = r.fallback
 		}
 	}
-	return engs, nil
+	return nil
 }
 
 // src returns the producers of kernel i.
@@ -156,11 +157,10 @@ func (p *plan) root(i int) int {
 }
 
 // countReaders checks that every kernel reads only earlier ones and counts
-// the readers of each output. It runs before fusion as a pass of its own
+// the readers of each output in readers. It runs before fusion as a pass of its own
 // because an epilogue may fuse only into a product nobody else reads,
 // which a later reader would otherwise reveal too late.
 func (p *plan) countReaders(unit string) error {
-	p.readers = make([]int, len(p.ks))
 	for i := range p.ks {
 		for _, q := range p.src(i) {
 			if q >= i {
@@ -175,13 +175,11 @@ func (p *plan) countReaders(unit string) error {
 }
 
 // fuse decides, in kernel order, which kernels a fusing engine runs as
-// part of another (the three rules of PlanDAG), filling fused and merged.
+// part of another (the three rules of PlanDAG), filling fused and merged
+// (a copy of the kernels).
 // It is separate from pricing because a head's cost depends on everything
 // that joins it, including kernels after it.
 func (p *plan) fuse() {
-	n := len(p.ks)
-	p.fused = make([]int, n)
-	p.merged = slices.Clone(p.ks)
 	for i, k := range p.ks {
 		p.fused[i] = -1
 		if !p.engs[i].spec.Fuse {
