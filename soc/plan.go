@@ -73,7 +73,7 @@ func (r *Roofline) Plan(ks []workload.Kernel, dst []Planned) ([]Planned, error) 
 //     wrote into its output in place.
 //
 // The plan is built in passes, each reading what the ones before decided:
-// engines (who runs each kernel), readers (the data flow checked and
+// engines (who runs each kernel), countReaders (the data flow checked and
 // counted), fuse (which kernels join another), price (bytes, buffer and
 // cache per surviving kernel) and cross (the hand-offs between engines).
 func (r *Roofline) PlanDAG(ks []workload.Kernel, prod [][]int, dst []Planned) ([]Planned, error) {
@@ -307,7 +307,8 @@ func (p *plan) price(dst []Planned) {
 // cross adds the crossings between r and its fallback to the priced plan
 // dst: the leaving side on the last kernel before, the arriving side on
 // the first kernel after (fused kernels run where their heads do and
-// cross nothing).
+// cross nothing). It is the last pass because it adds to the costs price
+// set, on kernels on both sides of a change of engine.
 func (p *plan) cross(r *Roofline, dst []Planned) {
 	last := -1
 	for i := range p.ks {
