@@ -16,9 +16,12 @@
 // the memory's clock and to the units they need (a DLA's fallback GPU);
 // others it runs through At. Units may also implement KernelCoster (price
 // kernel by kernel: needed for kernel-group mappings and as a fallback
-// target), Phaser (report the parts run on other units) and Transferer
-// (price their side of a hand-off). Roofline units come from a Spec's
-// units:, MAESTRO-like DSAs (DSA) from its dsas: (DSASpec: PEs, NoC, L1/L2,
+// target), Phaser (report the parts run on other units), DAGPlanner (plan
+// kernels with their data flow: the evaluator then prices segments from
+// the plan, runs a block's consecutive segments on the unit as one plan
+// and reports layers from it, whatever the unit's type; Roofline is one)
+// and Transferer (price their side of a hand-off). Roofline units come
+// from a Spec's units:, MAESTRO-like DSAs (DSA) from its dsas: (DSASpec: PEs, NoC, L1/L2,
 // clock, a built-in or .m dataflow read relative to the spec file; one
 // operating point) and follow the roofline units in SoC order; any other
 // unit or a Measured table plugs in with SoC.Add or SoC.UseTable, with no

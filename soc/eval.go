@@ -103,13 +103,14 @@ type table struct {
 	first, last []int
 	err         []error
 
-	// units are the units bound at set, roof which of them are Rooflines
-	// (whose runs of segments are planned as one).
-	units   []hw.Unit
-	roof    []bool
-	bwPerPS float64
-	runMu   sync.RWMutex
-	runs    map[int64]*runCost
+	// units are the units bound at set, planners those of them that are
+	// DAGPlanners (whose runs of segments are planned as one), nil for
+	// the others.
+	units    []hw.Unit
+	planners []DAGPlanner
+	bwPerPS  float64
+	runMu    sync.RWMutex
+	runs     map[int64]*runCost
 }
 
 // runCost is what a run of two or more consecutive segments of one block
@@ -222,9 +223,9 @@ func (e *Evaluator) build(set Setting) (*table, error) {
 	t := &table{set: set, platformW: e.soc.PlatformW(set), comp: make([][]step, n*nu), compPS: make([]int64, n*nu), compPJ: make([]float64, n*nu),
 		compB: make([]int64, n*nu), in: make([]step, n*nu), out: make([]step, n*nu), entry: make([]step, n*nu),
 		busy: make([]int64, n*nu*nu), err: make([]error, n*nu), first: make([]int, n*nu), last: make([]int, n*nu),
-		units: units, roof: make([]bool, nu), runs: map[int64]*runCost{}}
+		units: units, planners: make([]DAGPlanner, nu), runs: map[int64]*runCost{}}
 	for u, unit := range units {
-		_, t.roof[u] = unit.(*Roofline)
+		t.planners[u], _ = unit.(DAGPlanner)
 	}
 	bwPerPS := env.BytesPerSec * 1e-12
 	t.bwPerPS = bwPerPS
@@ -320,11 +321,11 @@ func kernelParts(p Phase, ps int64) []part {
 }
 
 // continues reports whether segment i (i > 0) runs in one plan with the
-// segment before it under m: the same block on the same roofline unit, in
+// segment before it under m: the same block on the same DAGPlanner, in
 // an evaluator whose segments are finer than blocks.
 func (e *Evaluator) continues(t *table, m Mapping, i int) bool {
 	u := m.Units[i]
-	return e.runs && u == m.Units[i-1] && t.roof[u] && e.segs[i].Block == e.segs[i-1].Block
+	return e.runs && u == m.Units[i-1] && t.planners[u] != nil && e.segs[i].Block == e.segs[i-1].Block
 }
 
 // runKernels returns the kernels of segments from..to (one block's,
@@ -366,7 +367,7 @@ func (e *Evaluator) run(t *table, from, to, u int) *runCost {
 	}
 	ks, prod := e.runKernels(from, to)
 	var c runCost
-	phases, err := t.units[u].(*Roofline).PhasesDAG(ks, prod, nil)
+	phases, err := phasesDAG(t.planners[u], ks, prod, nil)
 	if err == nil {
 		c, err = e.phaseSteps(phases, t.bwPerPS)
 	}
@@ -396,8 +397,8 @@ type idlePowered interface {
 
 // phases returns what running segment sg on unit costs, phase by phase.
 func (e *Evaluator) phases(unit hw.Unit, sg Segment, dst []Phase) ([]Phase, error) {
-	if r, ok := unit.(*Roofline); ok {
-		return r.PhasesDAG(sg.Kernels, sg.Producers, dst)
+	if p, ok := unit.(DAGPlanner); ok {
+		return phasesDAG(p, sg.Kernels, sg.Producers, dst)
 	}
 	if p, ok := unit.(Phaser); ok {
 		return p.Phases(sg.Kernels, dst)

@@ -27,7 +27,7 @@ type LayerCost struct {
 
 // Layers returns, layer by layer in model order, what running one frame
 // under m at set costs. For a kernel-group mapping each group is one row.
-// A unit that is not a Roofline is priced layer by layer with Run.
+// A unit that is not a DAGPlanner is priced layer by layer with Run.
 func (e *Evaluator) Layers(m Mapping, set Setting) ([]LayerCost, error) {
 	if err := e.checkMapping(m); err != nil {
 		return nil, err
@@ -41,8 +41,8 @@ func (e *Evaluator) Layers(m Mapping, set Setting) ([]LayerCost, error) {
 	for i := 0; i < len(e.segs); i++ {
 		sg := e.segs[i]
 		unit := units[m.Units[i]]
-		if r, ok := unit.(*Roofline); ok && e.runs {
-			// Consecutive segments of one block on one roofline unit run
+		if r, ok := unit.(DAGPlanner); ok && e.runs {
+			// Consecutive segments of one block on one DAGPlanner run
 			// as one plan, as EvaluateAt prices them.
 			to := i
 			for to+1 < len(e.segs) && m.Units[to+1] == m.Units[i] && e.segs[to+1].Block == sg.Block {
@@ -71,8 +71,8 @@ func (e *Evaluator) Layers(m Mapping, set Setting) ([]LayerCost, error) {
 		for li, l := range b.Layers {
 			names[li] = layerName(sg, b, li, l)
 		}
-		r, isRoof := unit.(*Roofline)
-		if !isRoof {
+		r, isPlanner := unit.(DAGPlanner)
+		if !isPlanner {
 			for li, l := range b.Layers {
 				w := hw.BlockWork(workload.Block{Name: names[li], Kind: b.Kind, In: sizes[li], Layers: []workload.Layer{l}})
 				c, err := unit.Run(w)
@@ -112,7 +112,7 @@ func (e *Evaluator) Layers(m Mapping, set Setting) ([]LayerCost, error) {
 // runLayers returns one row per segment of segments from..to (one block's,
 // finer than blocks) run on r as one plan: a layer segment's row is its
 // layer, a kernel group's row the group.
-func (e *Evaluator) runLayers(r *Roofline, from, to int) ([]LayerCost, error) {
+func (e *Evaluator) runLayers(r DAGPlanner, from, to int) ([]LayerCost, error) {
 	ks, prod := e.runKernels(from, to)
 	plan, err := r.PlanDAG(ks, prod, nil)
 	if err != nil {

@@ -90,6 +90,19 @@ type Phaser interface {
 	Phases(ks []workload.Kernel, dst []Phase) ([]Phase, error)
 }
 
+// DAGPlanner is a unit that plans a run of kernels with their data flow
+// (Roofline): PlanDAG says which engine runs each kernel, what fuses into
+// what and what each costs, crossings included (see Roofline.PlanDAG for
+// prod). The evaluator prices a segment on such a unit from its plan with
+// the segment's producers, plans consecutive segments of one block mapped
+// to it as one run (fusion, buffer and cache across their borders) and
+// reports layers from the plan; other units are priced segment by
+// segment (Phaser, KernelCoster, Run).
+type DAGPlanner interface {
+	hw.Unit
+	PlanDAG(ks []workload.Kernel, prod [][]int, dst []Planned) ([]Planned, error)
+}
+
 // SoC is a set of compute units sharing one memory. Units are hw.Scalable;
 // those that also implement Binder see the memory and the other units.
 // Roofline units come from a Spec; any other hw.Scalable (a MAESTRO-like

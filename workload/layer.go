@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 )
 
 // Size is the graph a layer runs on, as far as cost is concerned: its nodes
@@ -491,7 +490,6 @@ func (l Layer) AppendKernels(dst []Kernel, in Size) ([]Kernel, error) {
 		return dst, err
 	}
 	N, F, G := in.Nodes, int64(l.F), int64(l.G)
-	groups := or1(l.Groups)
 	if in.Nodes == 0 {
 		return dst, nil
 	}
@@ -500,140 +498,23 @@ func (l Layer) AppendKernels(dst []Kernel, in Size) ([]Kernel, error) {
 	if big := (float64(l.neighbours(in)) + float64(N)) * float64(max(F, G)+2) * float64(l.windowArea()) * float64(or1(l.Heads)) * 2; !checkCount(big) || !checkCount(float64(N)*float64(N)*float64(F)) {
 		return dst, fmt.Errorf("workload: %s layer on %d nodes, %d entries: counts overflow int64", l.Kind, N, in.NNZ)
 	}
-	gemm := func(name string, m, k, n int64) Kernel {
-		return Kernel{Class: GEMM, Name: name, M: m, K: k, N: n, MACs: m * k * n / groups,
-			InElems: m * k, WeightElems: k * n / groups, OutElems: m * n}
-	}
-	spmm := func(name string, nnz, width int64) Kernel {
-		return Kernel{Class: SpMM, Name: name, M: N, K: N, N: width, NNZ: nnz, MACs: nnz * width,
-			InElems: N*width + nnz, OutElems: N * width}
-	}
-	ew := func(class KernelClass, name string, ops, in, out int64) Kernel {
-		return Kernel{Class: class, Name: name, M: N, N: F, Ops: ops, InElems: in, OutElems: out}
-	}
-	// xw is X x W on a sparse input: nnz(X) non-zeros, each multiplying
-	// one row of W (the kinds of sparseInput only).
-	nnzX := int64(math.Round(l.InputDensity * float64(N) * float64(F)))
-	xw := func(name string, width int64) Kernel {
-		return Kernel{Class: SpMM, Name: name, M: N, K: F, N: width, NNZ: nnzX, MACs: nnzX * width / groups,
-			InElems: nnzX, WeightElems: F * width / groups, OutElems: N * width}
-	}
+	b := kernelBuilder{N: N, F: F, groups: or1(l.Groups),
+		nnzX: int64(math.Round(l.InputDensity * float64(N) * float64(F)))}
 	A := l.neighbours(in)
 	if l.sparseInput() {
 		switch l.Kind {
 		case GCN:
-			return append(dst, xw("combine", G), spmm("aggregate", A+N, G)), nil
+			return append(dst, b.xw("combine", G), b.spmm("aggregate", A+N, G)), nil
 		case GIN:
-			return append(dst, xw("combine", G), spmm("aggregate", A+N, G), gemm("combine2", N, G, G)), nil
+			return append(dst, b.xw("combine", G), b.spmm("aggregate", A+N, G), b.gemm("combine2", N, G, G)), nil
 		case FC:
-			return append(dst, xw("fc", G)), nil
+			return append(dst, b.xw("fc", G)), nil
 		}
 	}
-	switch l.Kind {
-	case GCN:
-		if l.CheapOrder && G < F {
-			dst = append(dst, gemm("combine", N, F, G), spmm("aggregate", A+N, G))
-			break
-		}
-		dst = append(dst, spmm("aggregate", A+N, F), gemm("combine", N, F, G))
-	case GIN:
-		if l.K > 0 {
-			dst = append(dst, spmm("aggregate", A+N, F), gemm("combine", N, F, G))
-		} else {
-			dst = append(dst, spmm("aggregate", A+N, F), gemm("combine", N, F, G), gemm("combine2", N, G, G))
-		}
-	case SAGE:
-		if l.K > 0 { // ViG's GraphSAGE: nn1 on every neighbour, max, nn2
-			dst = append(dst, gemm("neighbour", A, F, F), ew(Max, "aggregate", A*F, A*F, N*F), gemm("combine", N, 2*F, G))
-		} else {
-			dst = append(dst, spmm("aggregate", A, F), gemm("combine", N, 2*F, G))
-		}
-	case SAGEMax:
-		dst = append(dst, ew(Max, "aggregate", A*F, A*F+A, N*F), gemm("combine", N, 2*F, G))
-	case GAT:
-		h := or1(l.Heads)
-		// Every head does the same work.
-		comb := gemm("combine", N, F, G+2)
-		if l.sparseInput() {
-			comb = xw("combine", G+2)
-		}
-		attn := Kernel{Class: EdgeWise, Name: "attention", M: N, K: N, N: 1, NNZ: A + N, MACs: A + N, Ops: 3 * (A + N), InElems: 2*N + A, OutElems: A + N}
-		aggr := spmm("aggregate", A+N, G)
-		dst = slices.Grow(dst, 3*int(h)+1)
-		for range h {
-			dst = append(dst, comb, attn, aggr)
-		}
-		if l.Last && h > 1 {
-			dst = append(dst, Kernel{Class: ElementWise, Name: "head-mean", M: N, N: G, Ops: h * N * G, InElems: h * N * G, OutElems: N * G})
-		}
-	case EdgeConv:
-		dst = append(dst,
-			Kernel{Class: Gather, Name: "gather", M: N, K: N, N: 2 * F, NNZ: A, Ops: A * F, InElems: N*F + A, OutElems: 2 * A * F},
-			gemm("edge-mlp", A, 2*F, G),
-			ew(Max, "aggregate", A*G, A*G, N*G))
-	case MRConv:
-		dst = append(dst,
-			Kernel{Class: Gather, Name: "gather", M: N, K: N, N: F, NNZ: A, Ops: A * F, InElems: N*F + A, OutElems: A * F},
-			ew(Max, "aggregate", A*F, A*F, N*F),
-			gemm("combine", N, 2*F, G))
-	case FC:
-		if l.Flatten {
-			if F%N != 0 {
-				return dst, fmt.Errorf("workload: fc layer %q flattens %d pixels into F = %d, not a multiple", l.Name, N, F)
-			}
-			k := gemm("fc", 1, F, G)
-			dst = append(dst, k)
-			break
-		}
-		dst = append(dst, gemm("fc", N, F, G))
-	case Conv:
-		out := outSize.Nodes
-		k := gemm("conv", out, l.windowArea()*F, G)
-		k.InElems = N * F // each input pixel is read once (im2col is the unit's business)
-		dst = append(dst, k)
-	case BN, Act, Add:
-		reads := N * F
-		if l.Kind == Add { // a residual reads both operands
-			reads *= 2
-		}
-		name := l.Kind.String()
-		if l.Kind == Act && l.Fn != "" {
-			name = l.Fn
-		}
-		dst = append(dst, ew(ElementWise, name, N*F, reads, N*F))
-	case KNN:
-		r := or1(l.Reduce)
-		cand := ceilDiv(N, r*r)
-		k := min(int64(l.K), max(cand-1, 0))
-		if r > 1 { // the candidates are the nodes average-pooled r x r
-			dst = append(dst, ew(ElementWise, "pool-candidates", N*F, N*F, cand*F))
-		}
-		dst = append(dst,
-			Kernel{Class: KNNDist, Name: "distances", M: N, K: F, N: cand, MACs: N * cand * F, InElems: (N + cand) * F, OutElems: N * cand},
-			Kernel{Class: TopK, Name: "top-k", M: N, K: cand, N: k, Ops: N * cand, InElems: N * cand, OutElems: N * k})
-	case Pool:
-		dst = append(dst, ew(ElementWise, "pool", N*F, N*F, F))
-	case MaxPool, AvgPool:
-		out, a := outSize.Nodes, l.windowArea()
-		k := Kernel{Class: Max, Name: "maxpool", M: out, K: a, N: F, Ops: out * F * a, InElems: N * F, OutElems: out * F}
-		if l.Kind == AvgPool {
-			k.Class, k.Name = ElementWise, "avgpool"
-		}
-		dst = append(dst, k)
-	case LRN:
-		n := int64(l.LocalSize)
-		if n == 0 {
-			n = DefaultLocalSize
-		}
-		dst = append(dst, ew(ElementWise, "lrn", N*F*(n+3), N*F, N*F))
-	case Softmax:
-		dst = append(dst, ew(ElementWise, "softmax", 4*N*F, N*F, N*F))
-	case Concat:
-		dst = append(dst, ew(ElementWise, "concat", 0, N*G, N*G))
-	default:
-		return dst, fmt.Errorf("workload: layer kind %s has no kernels", l.Kind)
+	if out, ok := b.appendGraphKernels(dst, l, A); ok {
+		return out, nil
 	}
-	return dst, nil
+	return b.appendOtherKernels(dst, l, outSize)
 }
 
 // KernelClass is the kind of work a kernel is, the granularity at which
