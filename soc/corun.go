@@ -186,7 +186,10 @@ type CoRunResult struct {
 //     another unit's stream is delayed by that wait, and its bytes, being
 //     interleaved with the other stream, move at the memory's
 //     MixedEfficiency (a row switch per page; the channel stalls for the
-//     difference).
+//     difference); the kernel itself, its accesses finding rows the other
+//     stream opened, waits a row switch on top of the memory's latency
+//     for the overlapping part, which costs it time where its memory
+//     phase, so stretched, outlasts its time alone (MixedLatencyPS).
 //
 // A run alone never waits (every kernel's time covers its bytes at the
 // peak), so its latency is EvaluateAt's exactly. Two runs' frames are
@@ -642,7 +645,11 @@ func (c *corun) send(now int64, st *step) (sim.Transfer, int64) {
 // busy at now and its last request came from another client) the two
 // interleave and the bytes move at the memory's mixed efficiency eff
 // (SoC.MixedEfficiency): the channel stalls for the difference, which it
-// returns. *last is the client of the latest request (-1: none).
+// returns. *last is the client of the latest request (-1: none). What the
+// interleaving costs the requester itself beyond the grant is
+// MixedLatencyPS (CoRun applies it chunk by chunk; package sched's
+// phase-level steps leave it out: a whole phase's memory time is rarely
+// within 1.36x of its time).
 func SendShared(ch *sim.Channel, now, b int64, client int, last *int, eff float64) (sim.Transfer, int64) {
 	mixed := ch.Free() > now && *last >= 0 && *last != client
 	tr := ch.Request(now, b)
