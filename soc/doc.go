@@ -216,9 +216,9 @@
 // peak together), and the HaX-CoNN measurements are a held-out check, not
 // a target. No latency mechanism can close the gap on the model's
 // per-kernel traffic: in GoogleNet on the GPU the bytes at the GPU's
-// memory share take 25 % of the frame and no kernel is within 1.36x of
-// memory bound, so even every byte of every kernel waiting longer, all
-// frame long, slows it only 1.000x (latency x1.36), 1.035x (x2), 1.129x
+// memory share take 25 % of the frame and hardly a kernel is within
+// 1.36x of memory bound, so even every byte of every kernel waiting
+// longer, all frame long, slows it only 1.0004x (latency x1.36), 1.035x (x2), 1.129x
 // (x3), 1.273x (x4) (TestCoRunLatencyBound: each kernel max(time alone,
 // r x bytes at its share)); GoogleNet on the DLA 1.003x to 1.071x,
 // ResNet-152 on the GPU 1.006x to 1.604x, AlexNet on the GPU 1.249x to
