@@ -186,7 +186,10 @@ type CoRunResult struct {
 //     another unit's stream is delayed by that wait, and its bytes, being
 //     interleaved with the other stream, move at the memory's
 //     MixedEfficiency (a row switch per page; the channel stalls for the
-//     difference).
+//     difference); the kernel itself, its accesses finding rows the other
+//     stream opened, waits a row switch on top of the memory's latency
+//     for the overlapping part, which costs it time where its memory
+//     phase, so stretched, outlasts its time alone (MixedLatencyPS).
 //
 // A run alone never waits (every kernel's time covers its bytes at the
 // peak), so its latency is EvaluateAt's exactly. Two runs' frames are
@@ -243,6 +246,13 @@ func (s *SoC) CoRun(runs []CoRunner, set Setting, opt CoRunOptions) (CoRunResult
 		return CoRunResult{}, fmt.Errorf("soc: co-run: %w", err)
 	}
 	c.eff = s.MixedEfficiency(set)
+	c.latRatio = s.mem.LatencyRatio()
+	c.memRate = make([]float64, c.nu)
+	for u, x := range s.units {
+		if rf, ok := x.(*Roofline); ok {
+			c.memRate[u] = rf.spec.MemoryShare * env.BytesPerSec * 1e-12 // bytes per ps
+		}
+	}
 	c.held = make([]int, c.nu)
 	c.wait = make([][]*corunRun, c.nu)
 	c.sharers = make([]int, c.nu)
@@ -286,12 +296,17 @@ func (s *SoC) CoRun(runs []CoRunner, set Setting, opt CoRunOptions) (CoRunResult
 
 // corun is one co-run on the sim kernel.
 type corun struct {
-	s    *sim.Sim
-	ch   sim.Channel
-	eff  float64
-	opt  CoRunOptions
-	nu   int
-	runs []*corunRun
+	s   *sim.Sim
+	ch  sim.Channel
+	eff float64
+	// latRatio is the memory's row switch over its latency
+	// (MixedLatencyPS); memRate[u] unit u's own memory rate in bytes per
+	// ps (its memory share of the peak; 0: not a roofline unit).
+	latRatio float64
+	memRate  []float64
+	opt      CoRunOptions
+	nu       int
+	runs     []*corunRun
 	// held[u] is the run holding unit u (-1: free); wait[u] the runs
 	// waiting for it, first come first served.
 	held []int
@@ -534,6 +549,7 @@ func (r *corunRun) nextChunk() {
 		return
 	}
 	b := st.bytes*(i+1)/n - st.bytes*i/n
+	first := i // the first chunk this request carries
 	end := hw.SatAdd(hw.SatAdd(r.stepStart, st.ps), r.waited)
 	if next, ok := c.s.NextTime(); (!ok || next >= end) && !c.joinable(r, u, end) {
 		// Nothing else happens before the kernel ends and no other run can
@@ -545,8 +561,18 @@ func (r *corunRun) nextChunk() {
 	}
 	ch := *st
 	ch.bytes = b
-	tr := c.send(now, &ch)
+	busy := c.ch.Free() - now // the other stream's remaining time, if mixed
+	tr, stall := c.send(now, &ch)
 	r.waited = hw.SatAdd(r.waited, tr.Grant-now)
+	if stall > 0 && c.memRate[u] > 0 {
+		// Interleaved with another unit's stream: the chunk's accesses
+		// find rows the other stream opened, and a kernel that moves its
+		// bytes at the rate its outstanding requests allow waits the
+		// longer latency (MixedLatencyPS).
+		memPS := int64(math.Ceil(float64(b) / c.memRate[u]))
+		frac := min(1, float64(busy)/float64(max(c.ch.Cycles(b), 1)))
+		r.waited = hw.SatAdd(r.waited, MixedLatencyPS(memPS, fracPS(st.ps, i+1, n)-fracPS(st.ps, first, n), c.latRatio*frac))
+	}
 	r.chunk++
 	next := hw.SatAdd(hw.SatAdd(r.stepStart, fracPS(st.ps, i+1, n)), r.waited)
 	c.s.At(next, 0, r.chunkFn)
@@ -600,15 +626,16 @@ func fracPS(ps, i, n int64) int64 {
 func (r *corunRun) request() {
 	c := r.c
 	st := &r.steps[r.k]
-	tr := c.send(c.s.Now(), st)
+	tr, _ := c.send(c.s.Now(), st)
 	c.s.At(max(hw.SatAdd(r.stepStart, st.ps), tr.Last), 0, r.endFn)
 }
 
-// send puts a step's bytes on the channel at now (SendShared).
-func (c *corun) send(now int64, st *step) sim.Transfer {
+// send puts a step's bytes on the channel at now (SendShared) and
+// returns the transfer and the channel's stall for it.
+func (c *corun) send(now int64, st *step) (sim.Transfer, int64) {
 	tr, stall := SendShared(&c.ch, now, st.bytes, st.unit, &c.last, c.eff)
 	c.stall = hw.SatAdd(c.stall, stall)
-	return tr
+	return tr, stall
 }
 
 // SendShared is the shared memory's arbitration, one rule for every
@@ -618,7 +645,11 @@ func (c *corun) send(now int64, st *step) sim.Transfer {
 // busy at now and its last request came from another client) the two
 // interleave and the bytes move at the memory's mixed efficiency eff
 // (SoC.MixedEfficiency): the channel stalls for the difference, which it
-// returns. *last is the client of the latest request (-1: none).
+// returns. *last is the client of the latest request (-1: none). What the
+// interleaving costs the requester itself beyond the grant is
+// MixedLatencyPS (CoRun applies it chunk by chunk; package sched's
+// phase-level steps leave it out: a whole phase's memory time is rarely
+// within 1.36x of its time).
 func SendShared(ch *sim.Channel, now, b int64, client int, last *int, eff float64) (sim.Transfer, int64) {
 	mixed := ch.Free() > now && *last >= 0 && *last != client
 	tr := ch.Request(now, b)
@@ -633,6 +664,34 @@ func SendShared(ch *sim.Channel, now, b int64, client int, last *int, eff float6
 		*last = client
 	}
 	return tr, extra
+}
+
+// MixedLatencyPS is the second half of the shared memory's rule: what a
+// client's own request loses when SendShared interleaved it with another
+// client's stream (it returned a stall), beyond the wait for the grant.
+// The client's accesses then find their DRAM rows closed by the other
+// stream and each waits a row switch on top of the memory's latency
+// (MemorySpec.LatencyRatio: ratio = row switch over latency). A kernel
+// keeps a bounded number of requests in flight (a batch-1 kernel's
+// memory-level parallelism), so by Little's law its bytes move at that
+// number over the latency: their time memPS (the bytes at the unit's own
+// memory share, what they take alone) stretches by 1 + ratio. The kernel
+// loses only what the stretched memory time exceeds of its time alone ps
+// (compute hides the rest, as in the roofline): max(0, memPS (1 + ratio)
+// - ps). Zero when alone (never interleaved), monotone in memPS and
+// ratio.
+func MixedLatencyPS(memPS, ps int64, ratio float64) int64 {
+	if memPS <= 0 || !(ratio > 0) {
+		return 0
+	}
+	x := math.Ceil(float64(memPS)*(1+ratio)) - float64(max(ps, 0))
+	if x <= 0 {
+		return 0
+	}
+	if x >= math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return int64(x)
 }
 
 // MixedEfficiency returns the memory's mixed efficiency at set's memory

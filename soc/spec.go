@@ -151,6 +151,17 @@ func (m MemorySpec) MixedEfficiency(mhz float64) float64 {
 	return page / (page + m.RowSwitchNS)
 }
 
+// LatencyRatio returns the row switch over the memory's latency: how much
+// longer a request waits when another client's stream has closed its row
+// (MixedLatencyPS); 0 when either is not given (no row switches, or no
+// latency to scale).
+func (m MemorySpec) LatencyRatio() float64 {
+	if m.PageBytes <= 0 || m.RowSwitchNS <= 0 || !(m.LatencyNS > 0) {
+		return 0
+	}
+	return m.RowSwitchNS / m.LatencyNS
+}
+
 // UnitSpec is an analytical compute unit: a roofline per kernel class with
 // a launch overhead per kernel, DVFS operating points and a power model.
 // It describes both the GPU and the DLA of a Jetson: the DLA is a unit that
