@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -64,9 +63,7 @@ func runDSAEval(cmd *cobra.Command, spec *workload.ModelSpec, f *dsaEvalFlags, a
 	}
 	w := cmd.OutOrStdout()
 	if asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(r)
+		return writeJSON(w, r)
 	}
 	fmt.Fprintf(w, "model        %s\ndataflow     %s\npes          %d\nl1_bytes     %d per PE\nl2_bytes     %d\nnoc_bw       %d elements/cycle\nclock_mhz    %g\ngranularity  %s (%d segments)\n",
 		r.Model, r.Dataflow, r.PEs, r.L1Bytes, r.L2Bytes, r.NoCBW, r.ClockMHz, r.Granularity, r.Segments)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -249,9 +248,7 @@ func fpgaRecord(ds fgnas.Dataset, r fpga.Report) fpgaEvalRecord {
 }
 
 func printFPGAJSON(w io.Writer, rec fpgaEvalRecord) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(rec)
+	return writeJSON(w, rec)
 }
 
 // fpgaLayers reads --arch: the per-layer list, or a GNN stack model file

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -131,9 +130,7 @@ func runGcosEval(cmd *cobra.Command, f *gcosEvalFlags) error {
 	}
 	w := cmd.OutOrStdout()
 	if f.jsonOut {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(r)
+		return writeJSON(w, r)
 	}
 	dens := "dense features"
 	if r.FeatureDensity > 0 {

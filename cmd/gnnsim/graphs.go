@@ -257,7 +257,7 @@ without edges, are counted separately.`,
 			}
 			info := newSetInfo(args[0], es, meta)
 			if asJSON {
-				return writeJSON(cmd, info)
+				return writeJSON(cmd.OutOrStdout(), info)
 			}
 			printSetInfo(cmd.OutOrStdout(), info)
 			return nil

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"runtime"
 	"text/tabwriter"
 
@@ -19,9 +20,9 @@ import (
 
 func init() { register(newVersionCmd, newConfigsCmd, newHWCmd) }
 
-// writeJSON prints v as indented JSON.
-func writeJSON(cmd *cobra.Command, v any) error {
-	enc := json.NewEncoder(cmd.OutOrStdout())
+// writeJSON prints v to w as indented JSON: every command's --json.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
 }
@@ -36,7 +37,7 @@ model change alters simulated numbers) and the Go version of the binary.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if asJSON {
-				return writeJSON(cmd, struct {
+				return writeJSON(cmd.OutOrStdout(), struct {
 					Version string `json:"version"`
 					Go      string `json:"go"`
 				}{gnnsim.Version, runtime.Version()})
@@ -88,7 +89,7 @@ may use.`,
 				rows[i] = configJSON{c.Name(), c.Inter.String(), c.Tiling, c.AggPEs, c.CombPEs, t.Va, t.N, t.Fa, t.Vc, t.Gc, t.Fc}
 			}
 			if asJSON {
-				return writeJSON(cmd, rows)
+				return writeJSON(cmd.OutOrStdout(), rows)
 			}
 			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', tabwriter.AlignRight)
 			fmt.Fprintf(tw, "config\tagg_pes\tcomb_pes\tT_Va\tT_N\tT_Fa\tT_Vc\tT_Gc\tT_Fc\t\n")

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -67,9 +66,7 @@ func runModelsList(w io.Writer, asJSON bool) error {
 		rows = append(rows, r)
 	}
 	if asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rows)
+		return writeJSON(w, rows)
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "model\tblocks\tlayers\tGMACs\tparams_M")
@@ -192,9 +189,7 @@ func runModelsShow(w io.Writer, ref string, f *modelsShowFlags) error {
 		out.Segments = append(out.Segments, s.Name)
 	}
 	if f.asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+		return writeJSON(w, out)
 	}
 	fmt.Fprintf(w, "model %s: %d blocks, %d layers\n", out.Name, len(out.Blocks), len(nodes))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -134,7 +133,7 @@ each data set on its validation split: the figures to tune parameters on.`,
 			}
 			if asJSON {
 				fmt.Fprintf(cmd.ErrOrStderr(), "trained in %.1f s\n", wall.Seconds())
-				return writeJSON(cmd, trainSummary{
+				return writeJSON(cmd.OutOrStdout(), trainSummary{
 					Variant: f.Manifest.Variant(), Baseline: f.Manifest.Baseline, Samples: len(samples),
 					BestFixed: f.Manifest.BestFixed, Models: f.Manifest.Models,
 					Validation: predict.Rows(f.Validation, &f.Manifest, out),
@@ -239,9 +238,7 @@ degradation_vs_optimal.`,
 			}
 			w := cmd.OutOrStdout()
 			if asJSON {
-				enc := json.NewEncoder(w)
-				enc.SetIndent("", "  ")
-				return enc.Encode(rows)
+				return writeJSON(w, rows)
 			}
 			fmt.Fprintf(w, "models: %s (%s)\n\n", models, man.Variant())
 			return seed002.WriteTable3(w, rows)

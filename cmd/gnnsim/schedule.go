@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -238,9 +237,7 @@ seeds, --utilisation above 0, --shape above 1.`,
 			}
 			w := cmd.OutOrStdout()
 			if asJSON {
-				enc := json.NewEncoder(w)
-				enc.SetIndent("", "  ")
-				return enc.Encode(seed002.Summaries(res.Mean))
+				return writeJSON(w, seed002.Summaries(res.Mean))
 			}
 			in := res.Instances[0]
 			fmt.Fprintf(w, "%d jobs from %s on %d machines (%s); seeds %v; inference charge %d cycles\n",

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -235,9 +234,7 @@ func runScheduleSoC(cmd *cobra.Command, o *scheduleSoC) error {
 	}
 	w := cmd.OutOrStdout()
 	if o.asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rows)
+		return writeJSON(w, rows)
 	}
 	src := o.arrivals
 	if replay == nil {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -81,9 +80,7 @@ func runScheduleStatic(cmd *cobra.Command, o scheduleSoC, machines string, machi
 	}
 	w := cmd.OutOrStdout()
 	if asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(recs)
+		return writeJSON(w, recs)
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "schedule\tmodel\tmapping\talone_ms\tlatency_ms\tworst_ms\tco-runs\n")

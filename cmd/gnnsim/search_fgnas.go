@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 
@@ -153,9 +152,7 @@ func runSearchFGNAS(cmd *cobra.Command, f *searchFGNASFlags) error {
 	}
 	w := cmd.OutOrStdout()
 	if f.asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rows)
+		return writeJSON(w, rows)
 	}
 	fmt.Fprintf(w, "%s search on %s under %s: %d distinct designs, %d trained\n", res.Method, ds.Name, f.lim, len(res.Samples), res.Trained)
 	if res.Best < 0 {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -173,9 +172,7 @@ func runSearchGcos(cmd *cobra.Command, f *searchGcosFlags) error {
 	}
 	w := cmd.OutOrStdout()
 	if f.asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rows)
+		return writeJSON(w, rows)
 	}
 	fmt.Fprintf(w, "%s: %d evaluations\n", ds.Name, len(res.Evaluated))
 	for _, r := range rows {

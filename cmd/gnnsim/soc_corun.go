@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -148,9 +147,7 @@ func runSocCorun(cmd *cobra.Command, f *socCorunFlags) error {
 	}
 	w := cmd.OutOrStdout()
 	if f.jsonOut {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(recs)
+		return writeJSON(w, recs)
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "co-run on %s at %s: %.1f ms simulated, memory busy %.1f %%\n", s.Name(), s.DVFS(set).String(), win*1e-9, 100*float64(res.ChannelBusyPS)/max(win, 1))

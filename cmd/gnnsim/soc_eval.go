@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
@@ -355,9 +354,7 @@ func runSocEval(cmd *cobra.Command, f *socEvalFlags) error {
 		return err
 	}
 	if f.jsonOut {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rec)
+		return writeJSON(w, rec)
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "model\t%s (%d %s segments) on %s\n", rec.Model, n, g, rec.SoC)
@@ -496,9 +493,7 @@ func runSocUnits(w io.Writer, f *socUnitsFlags) error {
 		rec.Units = append(rec.Units, ur)
 	}
 	if f.jsonOut {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rec)
+		return writeJSON(w, rec)
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "SoC %s\n", rec.SoC)

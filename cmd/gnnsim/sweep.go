@@ -308,7 +308,7 @@ func runSweep(cmd *cobra.Command, spec *bench.Spec, out, defaultOut string, work
 	wall := time.Since(start)
 	if asJSON, _ := cmd.Flags().GetBool("json"); asJSON {
 		fmt.Fprintf(cmd.ErrOrStderr(), "wall_s=%.2f\n", wall.Seconds())
-		return writeJSON(cmd, newSummaryJSON(sum, out))
+		return writeJSON(cmd.OutOrStdout(), newSummaryJSON(sum, out))
 	}
 	if !sum.Complete {
 		fmt.Fprintf(w, "shard %s done: %d of %d chunks present in %s (%d computed, %d reused); run 'gnnsim merge' once all shards finish\n",

@@ -222,9 +222,7 @@ gnnsim.flags, gnnsim.seed (the first seed) and gnnsim.version.`,
 				}
 			}
 			if asJSON {
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				enc.SetIndent("", "  ")
-				return enc.Encode(rep)
+				return writeJSON(cmd.OutOrStdout(), rep)
 			}
 			rep.print(cmd.OutOrStdout(), d)
 			return nil
