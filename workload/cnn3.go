@@ -55,31 +55,16 @@ func InceptionV4() (Model, error) {
 	module := func() string { p := fmt.Sprintf("features.%d", i); i++; b.block(p, Module); return p }
 	for range 4 { // Inception-A
 		p := module()
-		b0 := b.basicConv(p+".branch0", 96, 1, 1, 1, 0, 0, x)
-		b.basicConv(p+".branch1.0", 64, 1, 1, 1, 0, 0, x)
-		b1 := b.basicConv(p+".branch1.1", 96, 3, 3, 1, 1, 1)
-		b.basicConv(p+".branch2.0", 64, 1, 1, 1, 0, 0, x)
-		b.basicConv(p+".branch2.1", 96, 3, 3, 1, 1, 1)
-		b2 := b.basicConv(p+".branch2.2", 96, 3, 3, 1, 1, 1)
+		b0, b1, b2 := b.branches35(p, x, [6]int{96, 64, 96, 64, 96, 96})
 		b.pool(p+".branch3.0", AvgPool, 3, 1, 1, false, x)
 		b3 := b.basicConv(p+".branch3.1", 96, 1, 1, 1, 0, 0)
 		x = b.add(Layer{Name: p + ".cat", Kind: Concat, Inputs: []string{b0, b1, b2, b3}})
 	}
-	{ // Reduction-A
-		p := module()
-		b0 := b.basicConv(p+".branch0", 384, 3, 3, 2, 0, 0, x)
-		b.basicConv(p+".branch1.0", 192, 1, 1, 1, 0, 0, x)
-		b.basicConv(p+".branch1.1", 224, 3, 3, 1, 1, 1)
-		b1 := b.basicConv(p+".branch1.2", 256, 3, 3, 2, 0, 0)
-		b2 := b.pool(p+".branch2", MaxPool, 3, 2, 0, false, x)
-		x = b.add(Layer{Name: p + ".cat", Kind: Concat, Inputs: []string{b0, b1, b2}})
-	}
-	for range 7 { // Inception-B
+	x = b.reductionA(module(), x, 192, 224, 256, 384) // the paper's Table 1: k, l, m, n
+	for range 7 {                                     // Inception-B
 		p := module()
 		b0 := b.basicConv(p+".branch0", 384, 1, 1, 1, 0, 0, x)
-		b.basicConv(p+".branch1.0", 192, 1, 1, 1, 0, 0, x)
-		b.basicConv(p+".branch1.1", 224, 1, 7, 1, 0, 3)
-		b1 := b.basicConv(p+".branch1.2", 256, 7, 1, 1, 3, 0)
+		b1 := b.factor7(p+".branch1", x, 192, 224, 256)
 		b.basicConv(p+".branch2.0", 192, 1, 1, 1, 0, 0, x)
 		b.basicConv(p+".branch2.1", 192, 7, 1, 1, 3, 0)
 		b.basicConv(p+".branch2.2", 224, 1, 7, 1, 0, 3)
@@ -93,9 +78,7 @@ func InceptionV4() (Model, error) {
 		p := module()
 		b.basicConv(p+".branch0.0", 192, 1, 1, 1, 0, 0, x)
 		b0 := b.basicConv(p+".branch0.1", 192, 3, 3, 2, 0, 0)
-		b.basicConv(p+".branch1.0", 256, 1, 1, 1, 0, 0, x)
-		b.basicConv(p+".branch1.1", 256, 1, 7, 1, 0, 3)
-		b.basicConv(p+".branch1.2", 320, 7, 1, 1, 3, 0)
+		b.factor7(p+".branch1", x, 256, 256, 320)
 		b1 := b.basicConv(p+".branch1.3", 320, 3, 3, 2, 0, 0)
 		b2 := b.pool(p+".branch2", MaxPool, 3, 2, 0, false, x)
 		x = b.add(Layer{Name: p + ".cat", Kind: Concat, Inputs: []string{b0, b1, b2}})
@@ -164,28 +147,16 @@ func InceptionResNetV2() (Model, error) {
 	for i := range 10 { // Block35
 		p := fmt.Sprintf("repeat.%d", i)
 		b.block(p, Module)
-		r0 := b.basicConv(p+".branch0", 32, 1, 1, 1, 0, 0, x)
-		b.basicConv(p+".branch1.0", 32, 1, 1, 1, 0, 0, x)
-		r1 := b.basicConv(p+".branch1.1", 32, 3, 3, 1, 1, 1)
-		b.basicConv(p+".branch2.0", 32, 1, 1, 1, 0, 0, x)
-		b.basicConv(p+".branch2.1", 48, 3, 3, 1, 1, 1)
-		r2 := b.basicConv(p+".branch2.2", 64, 3, 3, 1, 1, 1)
+		r0, r1, r2 := b.branches35(p, x, [6]int{32, 32, 32, 32, 48, 64})
 		residual(p, 320, true, r0, r1, r2)
 	}
 	b.block("mixed_6a", Module)
-	b0 = b.basicConv("mixed_6a.branch0", 384, 3, 3, 2, 0, 0, x)
-	b.basicConv("mixed_6a.branch1.0", 256, 1, 1, 1, 0, 0, x)
-	b.basicConv("mixed_6a.branch1.1", 256, 3, 3, 1, 1, 1)
-	b1 = b.basicConv("mixed_6a.branch1.2", 384, 3, 3, 2, 0, 0)
-	b2 = b.pool("mixed_6a.branch2", MaxPool, 3, 2, 0, false, x)
-	x = b.add(Layer{Name: "mixed_6a.cat", Kind: Concat, Inputs: []string{b0, b1, b2}})
-	for i := range 20 { // Block17
+	x = b.reductionA("mixed_6a", x, 256, 256, 384, 384) // Table 1: k, l, m, n
+	for i := range 20 {                                 // Block17
 		p := fmt.Sprintf("repeat_1.%d", i)
 		b.block(p, Module)
 		r0 := b.basicConv(p+".branch0", 192, 1, 1, 1, 0, 0, x)
-		b.basicConv(p+".branch1.0", 128, 1, 1, 1, 0, 0, x)
-		b.basicConv(p+".branch1.1", 160, 1, 7, 1, 0, 3)
-		r1 := b.basicConv(p+".branch1.2", 192, 7, 1, 1, 3, 0)
+		r1 := b.factor7(p+".branch1", x, 128, 160, 192)
 		residual(p, 1088, true, r0, r1)
 	}
 	b.block("mixed_7a", Module)
@@ -215,4 +186,39 @@ func InceptionResNetV2() (Model, error) {
 	b.op("global_pool", Pool)
 	b.fc("classif", 1536, Classes)
 	return b.build()
+}
+
+// branches35 adds the three convolution branches the 35 x 35 modules share
+// (Inception-A, Block35), all reading x: branch0 a 1x1 to w[0]; branch1 a
+// 1x1 to w[1] and a 3x3 to w[2]; branch2 a 1x1 to w[3] and two 3x3 to w[4]
+// and w[5]. It returns the three branches' outputs.
+func (b *netBuilder) branches35(p, x string, w [6]int) (b0, b1, b2 string) {
+	b0 = b.basicConv(p+".branch0", w[0], 1, 1, 1, 0, 0, x)
+	b.basicConv(p+".branch1.0", w[1], 1, 1, 1, 0, 0, x)
+	b1 = b.basicConv(p+".branch1.1", w[2], 3, 3, 1, 1, 1)
+	b.basicConv(p+".branch2.0", w[3], 1, 1, 1, 0, 0, x)
+	b.basicConv(p+".branch2.1", w[4], 3, 3, 1, 1, 1)
+	b2 = b.basicConv(p+".branch2.2", w[5], 3, 3, 1, 1, 1)
+	return b0, b1, b2
+}
+
+// reductionA adds the paper's Reduction-A module p (its Fig. 7, with the
+// filter counts k, l, m, n of its Table 1) on x: a stride-2 3x3 to n; a
+// 1x1 to k, a 3x3 to l and a stride-2 3x3 to m; a stride-2 max pooling.
+// It returns the concatenation.
+func (b *netBuilder) reductionA(p, x string, k, l, m, n int) string {
+	b0 := b.basicConv(p+".branch0", n, 3, 3, 2, 0, 0, x)
+	b.basicConv(p+".branch1.0", k, 1, 1, 1, 0, 0, x)
+	b.basicConv(p+".branch1.1", l, 3, 3, 1, 1, 1)
+	b1 := b.basicConv(p+".branch1.2", m, 3, 3, 2, 0, 0)
+	b2 := b.pool(p+".branch2", MaxPool, 3, 2, 0, false, x)
+	return b.add(Layer{Name: p + ".cat", Kind: Concat, Inputs: []string{b0, b1, b2}})
+}
+
+// factor7 adds a 17 x 17 module's factorised branch p: a 1x1 to a, a 1x7
+// to c1 and a 7x1 to c2, reading x; it returns the last layer.
+func (b *netBuilder) factor7(p, x string, a, c1, c2 int) string {
+	b.basicConv(p+".0", a, 1, 1, 1, 0, 0, x)
+	b.basicConv(p+".1", c1, 1, 7, 1, 0, 3)
+	return b.basicConv(p+".2", c2, 7, 1, 1, 3, 0)
 }
