@@ -71,8 +71,8 @@ func TestWriteSetEstimates(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		note, ok := got["features.estimated.1"]
-		if _, other := got["features.estimated.0"]; other {
+		note, ok := got["gnnsim.features.estimated.1"]
+		if _, other := got["gnnsim.features.estimated.0"]; other {
 			t.Errorf("%v: the small graph is marked estimated", mode)
 		}
 		exact := ComputeFeatures(large)

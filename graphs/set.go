@@ -100,7 +100,7 @@ type WriteOptions struct {
 	// Features says whether clustering and triangles of graphs above
 	// EstimateAbove stored entries are estimated (FeaturesAuto, the
 	// default) or counted (FeaturesExact). An estimated graph i gets a
-	// metadata entry "features.estimated.<i>" stating the method and its
+	// metadata entry "gnnsim.features.estimated.<i>" stating the method and its
 	// error bounds.
 	Features FeatureMode
 }
@@ -172,7 +172,7 @@ func WriteSetWith(path string, gs []*Graph, meta map[string]string, o WriteOptio
 				meta = map[string]string{}
 			}
 		}
-		meta[fmt.Sprintf("features.estimated.%d", i)] = note
+		meta[fmt.Sprintf("gnnsim.features.estimated.%d", i)] = note
 	}
 	// parquet-go reports nothing until the whole row group is encoded and
 	// compressed: a stage of unknown length.
