@@ -36,7 +36,11 @@ func TestStagesKeepAlive(t *testing.T) {
 	s.every = 5 * time.Millisecond
 	s.Stage("draws", "draws", 10)
 	s.Add(9)
-	time.Sleep(60 * time.Millisecond) // one unit left: KeepAlive prints
+	// One unit left: KeepAlive prints on its own. Wait for two such lines
+	// (a deadline, not a fixed sleep: a loaded machine may be slow).
+	for deadline := time.Now().Add(10 * time.Second); strings.Count(buf.String(), "gen draws 9/10") < 2 && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
 	s.Add(1)
 	s.Stage("encode", "", 0)
 	s.Done()
