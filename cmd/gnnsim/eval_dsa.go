@@ -55,7 +55,7 @@ func runDSAEval(cmd *cobra.Command, spec *workload.ModelSpec, f *dsaEvalFlags, a
 	}
 	r, err := bench.EvalDSA(model, ds.Config(""), g)
 	if err != nil {
-		return fmt.Errorf("--dataflow %s: %w", f.dataflow, err)
+		return fmt.Errorf("%s on the DSA (--dataflow %s, --pes %d, --l1 %d, --l2 %d, --noc %d, --clock %g MHz): %w", spec.Zoo, f.dataflow, f.pes, f.l1, f.l2, f.noc, f.clockMHz, err)
 	}
 	r.Model = spec.Zoo
 	if err := writeOut(cmd, f.out, []bench.DSARow{r}, nil); err != nil {

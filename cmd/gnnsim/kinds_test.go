@@ -70,3 +70,17 @@ func TestSearchFGNASCostModelFlag(t *testing.T) {
 		}
 	}
 }
+
+// A DSA point that cannot be priced names the whole point, not only the
+// dataflow (issue 38 item 12: --clock 1e-6 was blamed on --dataflow).
+func TestDSAEvalErrorNamesThePoint(t *testing.T) {
+	for _, args := range [][]string{
+		{"dsa", "eval", "--model", "vig-ti", "--dataflow", "kcp_ws", "--clock", "1e-6"},
+		{"eval", "--unit", "dsa", "--model", "vig-ti", "--dataflow", "kcp_ws", "--clock", "1e-6"},
+	} {
+		_, _, err := run(t, args...)
+		if err == nil || !strings.Contains(err.Error(), "--clock 1e-06 MHz") {
+			t.Errorf("gnnsim %s: %v, want an error naming --clock", strings.Join(args, " "), err)
+		}
+	}
+}
