@@ -84,3 +84,13 @@ func TestDSAEvalErrorNamesThePoint(t *testing.T) {
 		}
 	}
 }
+
+// A GNN job without an input width names the flag that gives one (issue
+// 38 item 12: the message named features: but not --features).
+func TestScheduleGNNJobNamesFeaturesFlag(t *testing.T) {
+	g := karateGraph(t)
+	_, _, err := run(t, "schedule", "--job-models", "../../examples/sage3.yaml", "--jobs", "4", "--graph", g)
+	if err == nil || !strings.Contains(err.Error(), "--features") {
+		t.Errorf("error %v, want one naming --features", err)
+	}
+}

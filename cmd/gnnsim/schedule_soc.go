@@ -78,6 +78,9 @@ func parseSoCModel(entry, graph string, features int) (sched.SoCModel, error) {
 			return sched.SoCModel{}, fmt.Errorf("--graph %s: no graph", graph)
 		}
 		in = workload.Size{Nodes: int64(gs[0].NumNodes()), NNZ: int64(gs[0].NumEdges())}
+		if features == 0 && spec.Features == 0 {
+			return sched.SoCModel{}, fmt.Errorf("--job-models %s: --graph %s has no node features: give the input width with --features (or features: in the file)", name, graph)
+		}
 	}
 	m, err := spec.Build(in, features)
 	if err != nil {
