@@ -126,7 +126,13 @@ func (t *Template) run(w hw.Work, tr *[]KernelTrace) (hw.Cost, error) {
 	for i := 0; i < len(ks); i++ {
 		k := &ks[i]
 		if err := supported(k); err != nil {
-			return hw.Cost{}, err
+			if l, ok := kernelLayer(w.Block, i); ok {
+				if l.Name == "" {
+					return hw.Cost{}, fmt.Errorf("gcos: a %s layer needs a %w", l.Kind, err)
+				}
+				return hw.Cost{}, fmt.Errorf("gcos: %s layer %q needs a %w", l.Kind, l.Name, err)
+			}
+			return hw.Cost{}, fmt.Errorf("gcos: the work needs a %w", err)
 		}
 		cost.MACs = hw.SatAdd(cost.MACs, k.MACs)
 		var jobs [MaxSubs]job
@@ -193,7 +199,25 @@ func supported(k *workload.Kernel) error {
 	case workload.SpMM, workload.EdgeWise, workload.Max, workload.GEMM, workload.ElementWise:
 		return nil
 	}
-	return fmt.Errorf("gcos: %s kernel %q is not supported by the template", k.Class, k.Name)
+	return fmt.Errorf("%s kernel %q, not supported by the template: its sub-accelerators run sparse and dense products, edge-wise and element-wise work and max aggregation", k.Class, k.Name)
+}
+
+// kernelLayer returns the layer of b that b's kernel i comes from, for
+// errors that name the layer a user wrote rather than a kernel (it
+// recomputes the kernels layer by layer: the error path only).
+func kernelLayer(b workload.Block, i int) (workload.Layer, bool) {
+	sizes := b.Sizes()
+	n := 0
+	for j, l := range b.Layers {
+		ks, err := l.Kernels(sizes[j])
+		if err != nil {
+			return workload.Layer{}, false
+		}
+		if n += len(ks); i < n {
+			return l, true
+		}
+	}
+	return workload.Layer{}, false
 }
 
 func sparse(c workload.KernelClass) bool {
