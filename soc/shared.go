@@ -24,18 +24,26 @@ import (
 // phase-level steps leave it out: a whole phase's memory time is rarely
 // within 1.36x of its time).
 func SendShared(ch *sim.Channel, now, b int64, client int, last *int, eff float64) (sim.Transfer, int64) {
-	mixed := ch.Free() > now && *last >= 0 && *last != client
-	tr := ch.Request(now, b)
-	var extra int64
-	if mixed && eff > 0 && eff < 1 && b > 0 {
-		extra = int64(math.Ceil(float64(ch.Cycles(b)) * (1/eff - 1)))
-		ch.Stall(now, extra)
-		tr.Done = hw.SatAdd(tr.Done, extra)
-		tr.Last = hw.SatAdd(tr.Last, extra)
+	if eff > 0 && eff < 1 && b > 0 && *last >= 0 && *last != client && ch.Free() > now {
+		return sendMixed(ch, now, b, client, last, eff)
 	}
+	// Not interleaved (or a memory without a mixed-stream loss): the plain
+	// request, kept small enough to inline on the schedulers' hot path.
 	if b > 0 {
 		*last = client
 	}
+	return ch.Request(now, b), 0
+}
+
+// sendMixed is SendShared for bytes that interleave with another client's
+// stream: the channel stalls for what the mixed efficiency loses.
+func sendMixed(ch *sim.Channel, now, b int64, client int, last *int, eff float64) (sim.Transfer, int64) {
+	tr := ch.Request(now, b)
+	extra := int64(math.Ceil(float64(ch.Cycles(b)) * (1/eff - 1)))
+	ch.Stall(now, extra)
+	tr.Done = hw.SatAdd(tr.Done, extra)
+	tr.Last = hw.SatAdd(tr.Last, extra)
+	*last = client
 	return tr, extra
 }
 
