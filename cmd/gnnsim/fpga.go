@@ -53,6 +53,7 @@ type fpgaEvalFlags struct {
 
 func fpgaEvalCmd() *cobra.Command {
 	var f fpgaEvalFlags
+	var modelArg string
 	c := &cobra.Command{
 		Use:   "eval --data cora --arch ... --tiles ... --bits ... [--json]",
 		Short: "Price one FPGA design on a Planetoid graph",
@@ -87,18 +88,51 @@ latency judged), lut, ff, dsp, bram18, feasible, over (what is over its
 limit, empty when feasible). The Parquet file's metadata holds
 gnnsim.command, gnnsim.flags (the flags given) and gnnsim.version.
 
+--cost-model picks the cost model (gnnsim, ours, or fgnas-code); --model
+names the GNN stack as a model file, as in every command (--model gnnsim or
+fgnas-code, the old spelling of --cost-model, still works for one release).
+
 Example: gnnsim fpga eval --data cora --arch 'gcn/add/relu/8;gcn/add/relu/7' --tiles 8,8,8,8,8 --bits 2.5,2.5
          gnnsim fpga eval --data cora --arch 'sage/mean/relu/64;sage/mean/linear/7'
-         gnnsim fpga eval --data cora --arch sage3.yaml --out design.parquet`,
+         gnnsim fpga eval --data cora --model examples/sage3.yaml --cost-model fgnas-code --out design.parquet`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runFPGAEval(cmd, &f) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := fpgaModelFlag(cmd, &f, modelArg); err != nil {
+				return err
+			}
+			return runFPGAEval(cmd, &f)
+		},
 	}
 	namedDataFlags(c.Flags(), &f.data, &f.dataDir, "cora", "node-classification set: cora, citeseer or pubmed (their published statistics), or a Planetoid prefix or .npz path (measured from its files)")
 	c.Flags().StringVar(&f.arch, "arch", "gcn/add/relu/8;gcn/add/relu/7", "architecture per layer")
-	addFPGAFlags(c.Flags(), &f, "model")
+	c.Flags().StringVar(&modelArg, "model", "", "the GNN stack as a model file (FILE.yaml), as every command's --model; --arch gives it inline (gnnsim or fgnas-code here: the old spelling of --cost-model)")
+	addFPGAFlags(c.Flags(), &f, "cost-model")
 	c.Flags().BoolVar(&f.asJSON, "json", false, "print one JSON object")
 	outFileFlag(c.Flags(), &f.out, "out", "", "also write the result as a one-row Parquet file (columns as in --json)")
 	return c
+}
+
+// fpgaModelFlag reads fpga eval's --model: the workload (a GNN stack
+// model file), as --model is in every command. Its values gnnsim and
+// fgnas-code, which named the cost model before --cost-model, still do so
+// for one release, with a note on stderr.
+func fpgaModelFlag(cmd *cobra.Command, f *fpgaEvalFlags, model string) error {
+	if model == "" {
+		return nil
+	}
+	if _, err := fpga.ParseModel(model); err == nil {
+		if cmd.Flags().Changed("cost-model") {
+			return fmt.Errorf("--model %s and --cost-model %s: --model %s is the old spelling of --cost-model; give --cost-model alone", model, f.model, model)
+		}
+		fmt.Fprintf(cmd.ErrOrStderr(), "gnnsim: fpga eval --model %s is deprecated and goes in the next release: use --cost-model %s (--model names the GNN model file)\n", model, model)
+		f.model = model
+		return nil
+	}
+	if cmd.Flags().Changed("arch") {
+		return fmt.Errorf("--model %s and --arch: give the GNN one way", model)
+	}
+	f.arch = model
+	return nil
 }
 
 // addFPGAFlags registers the FPGA design's options but the data and the

@@ -94,3 +94,32 @@ func TestScheduleGNNJobNamesFeaturesFlag(t *testing.T) {
 		t.Errorf("error %v, want one naming --features", err)
 	}
 }
+
+// fpga eval: --cost-model names the cost model and --model the GNN model
+// file, as in every command; --model gnnsim|fgnas-code, the old spelling,
+// still names the cost model for one release and says so.
+func TestFPGAEvalFlagVocabulary(t *testing.T) {
+	base := []string{"fpga", "eval", "--data", "cora", "--json"}
+	old, oldErr, err := run(t, append(base, "--model", "fgnas-code")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now, nowErr, err := run(t, append(base, "--cost-model", "fgnas-code")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if old != now || !strings.Contains(oldErr, "deprecated") || strings.Contains(nowErr, "deprecated") {
+		t.Errorf("--model fgnas-code and --cost-model fgnas-code differ, or the notice is wrong: stderr %q / %q", oldErr, nowErr)
+	}
+	byArch := mustRun(t, append(base, "--arch", "../../examples/sage3.yaml")...)
+	byModel := mustRun(t, append(base, "--model", "../../examples/sage3.yaml")...)
+	if byArch != byModel {
+		t.Error("--model FILE and --arch FILE price different designs")
+	}
+	if _, _, err := run(t, append(base, "--model", "fgnas-code", "--cost-model", "gnnsim")...); err == nil {
+		t.Error("--model fgnas-code with --cost-model accepted")
+	}
+	if _, _, err := run(t, append(base, "--model", "../../examples/sage3.yaml", "--arch", "gcn/add/relu/8;gcn/add/relu/7")...); err == nil {
+		t.Error("--model FILE with --arch accepted")
+	}
+}
