@@ -123,3 +123,21 @@ func TestFPGAEvalFlagVocabulary(t *testing.T) {
 		t.Error("--model FILE with --arch accepted")
 	}
 }
+
+// train --model FILE is the model file --arch FILE gives, trained with its
+// first layer's preset (--model names the workload in every command).
+func TestTrainModelFile(t *testing.T) {
+	dir := testDataDir()
+	base := []string{"train", "--data", "cora", "--data-dir", dir, "--seeds", "1", "--epochs", "3", "--json"}
+	byArch, _, err := run(t, append(base, "--model", "sage", "--arch", "../../examples/sage3.yaml")...)
+	if err != nil {
+		t.Skipf("cora not available: %v", err)
+	}
+	byModel := mustRun(t, append(base, "--model", "../../examples/sage3.yaml")...)
+	if byArch != byModel {
+		t.Error("--model FILE and --model sage --arch FILE train differently")
+	}
+	if _, _, err := run(t, append(base, "--model", "../../examples/sage3.yaml", "--arch", "gcn:16x1:add:relu/gcn:0x1:add:linear")...); err == nil {
+		t.Error("--model FILE with --arch accepted")
+	}
+}

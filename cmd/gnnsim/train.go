@@ -104,6 +104,24 @@ gnnsim.flags, gnnsim.seed (the first seed) and gnnsim.version.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			fl := cmd.Flags()
+			if isModelFile(model) {
+				// --model names the workload in every command: here a
+				// model file is the network --arch FILE gives, trained
+				// with the settings of its first layer's preset.
+				if archText != "" {
+					return fmt.Errorf("--model %s and --arch: give the network one way", model)
+				}
+				spec, err := workload.ReadModelSpec(model)
+				if err != nil {
+					return fmt.Errorf("--model: %w", err)
+				}
+				archText, model = model, "gcn"
+				if len(spec.Layers) > 0 {
+					if k := strings.ToLower(spec.Layers[0].Kind); k == "gat" || k == "sage" {
+						model = k
+					}
+				}
+			}
 			if !fl.Changed("hidden") {
 				switch model {
 				case "gat":
@@ -118,7 +136,7 @@ gnnsim.flags, gnnsim.seed (the first seed) and gnnsim.version.`,
 			}
 			specFeatures := 0
 			switch {
-			case strings.HasSuffix(archText, ".yaml") || strings.HasSuffix(archText, ".yml"):
+			case isModelFile(archText):
 				spec, err := workload.ReadModelSpec(archText)
 				if err != nil && !strings.Contains(err.Error(), archText) {
 					return fmt.Errorf("--arch %s: %w", archText, err)
@@ -230,7 +248,7 @@ gnnsim.flags, gnnsim.seed (the first seed) and gnnsim.version.`,
 	}
 	f := cmd.Flags()
 	dataFlags(f, &data, &dataDir, "", "node-classification set (required)")
-	f.StringVar(&model, "model", "gcn", "reference model: gcn, gat or sage")
+	f.StringVar(&model, "model", "gcn", "reference model: gcn, gat or sage, or a model file FILE.yaml (as --arch FILE, with its first layer's preset settings)")
 	f.StringVar(&archText, "arch", "", "whole network, e.g. gcn:16x1:add:relu/gcn:0x1:add:linear, or a model file FILE.yaml (overrides --model's layers)")
 	intFlag(f, &hidden, "hidden", 16, 1, train.MaxWidth, "features per head of the hidden layer (default 16 for gcn, 8 for gat, 64 for sage)")
 	intFlag(f, &heads, "heads", 8, 1, train.MaxHeads, "attention heads of the hidden layer (gat)")
@@ -359,4 +377,10 @@ func (r *trainReport) print(w io.Writer, d *train.Data) {
 		fmt.Fprintf(w, "; quantised %.2f ± %.2f %%", r.QTestMean, r.QTestStd)
 	}
 	fmt.Fprintln(w)
+}
+
+// isModelFile reports whether a --model or --arch value names a model file
+// (YAML) rather than a preset or an inline architecture.
+func isModelFile(s string) bool {
+	return strings.HasSuffix(s, ".yaml") || strings.HasSuffix(s, ".yml")
 }
