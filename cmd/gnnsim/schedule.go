@@ -153,6 +153,7 @@ seeds, --utilisation above 0, --shape above 1.`,
 				o := socOpt
 				o.machines, o.machinesSet, o.arrivals, o.policies = machines, cmd.Flags().Changed("machines"), arrivals, policies
 				o.util, o.shape, o.jobs, o.seeds, o.out, o.asJSON = util, shape, jobs, seeds, out, asJSON
+				o.long, _ = cmd.Flags().GetBool("long")
 				if o.jobs == 0 {
 					o.jobs = defaultSoCJobs
 				}
@@ -277,6 +278,7 @@ seeds, --utilisation above 0, --shape above 1.`,
 	f.StringVar(&inference, "inference-cycles", strconv.Itoa(seed002.InferenceCycles), "cycles charged per job to SJF-Predicted for running the predictors: a number (default: seed 002's 2,312), or 'measured' to time this host's predictor at the accelerator clock (not reproducible)")
 	outDirFlag(f, &out, "out", "", "directory to write the Parquet records and metrics into")
 	f.BoolVar(&asJSON, "json", false, "print a JSON array (one object per policy and scenario, cycles averaged over seeds)")
+	f.Bool("long", false, "SoC path: run a budget (--jobs x --seeds x --policies) measured to take more than a day (refused without it, once its rate is measured)")
 	workersFlag(f, &workers, 0, "seeds run at once (default: number of CPUs); results do not depend on it")
 	listFlag(f, &socOpt.models, "job-models", nil, "SoC path: models the jobs run, zoo names or model files, NAME/split:UNIT for the split mapping (e.g. vig-s,vig-s/split:dla,googlenet)")
 	f.StringVar(&socOpt.graph, "graph", "", "SoC path: graph a GNN model file runs on (graph file or set; its first graph)")

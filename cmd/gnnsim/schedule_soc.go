@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"gnnsim/bench"
 	"gnnsim/repro/seed002"
 	"gnnsim/sched"
 	"gnnsim/soc"
@@ -28,6 +29,7 @@ type scheduleSoC struct {
 	seeds               []uint64
 	out                 string
 	asJSON, machinesSet bool
+	long                bool // run a budget measured to take more than a day
 }
 
 // socPolicies is the SoC path's default policy list: every standard
@@ -158,7 +160,10 @@ func runScheduleSoC(cmd *cobra.Command, o *scheduleSoC) error {
 	var sp *sched.SharedProblem
 	// Each run's job records go to the file as the run ends (add), so
 	// memory holds one run's, whatever the seeds and policies.
+	prog := bench.NewProgress(progressOut(cmd), "schedule", "runs", len(o.seeds)*len(pols))
 	runAll := func(add func(*sched.SharedProblem, *sched.Result) error) error {
+		stop := prog.Beat() // a run of 10^6 jobs takes seconds: never silent
+		defer stop()
 		for _, seed := range o.seeds {
 			jobs := replay
 			if jobs == nil {
@@ -193,8 +198,13 @@ func runScheduleSoC(cmd *cobra.Command, o *scheduleSoC) error {
 				if err := add(sp, res); err != nil {
 					return err
 				}
+				prog.Add(1)
+				if err := prog.CheckETA(bench.MaxETA, "fewer --seeds, --jobs or --policies, or --long to run it anyway"); err != nil && !o.long {
+					return err
+				}
 			}
 		}
+		prog.Done()
 		return nil
 	}
 	meta := socScheduleMeta(cmd, o, s, set, pols)
