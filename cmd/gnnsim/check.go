@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"gnnsim/bench"
 	"gnnsim/internal/atomicfile"
 )
 
@@ -104,6 +105,19 @@ func progressOut(cmd *cobra.Command) io.Writer {
 		return nil
 	}
 	return cmd.ErrOrStderr()
+}
+
+// heartbeat prints, on the progress stream, that a step of unknown length
+// is still running (its elapsed time every LogInterval, every second on a
+// terminal) until the returned stop, which closes the display: for work
+// that reports no items, so that it never sits silent.
+func heartbeat(cmd *cobra.Command, label string) (stop func()) {
+	p := bench.NewProgress(progressOut(cmd), label, "", 0)
+	halt := p.Beat()
+	return func() {
+		halt()
+		p.Done()
+	}
 }
 
 // signalContext is cancelled by SIGINT (Ctrl-C) or SIGTERM; long commands

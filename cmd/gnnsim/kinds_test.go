@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
 )
 
 // Every hardware kind answers gnnsim KIND eval | validate | spec where it has
@@ -139,5 +142,19 @@ func TestTrainModelFile(t *testing.T) {
 	}
 	if _, _, err := run(t, append(base, "--model", "../../examples/sage3.yaml", "--arch", "gcn:16x1:add:relu/gcn:0x1:add:linear")...); err == nil {
 		t.Error("--model FILE with --arch accepted")
+	}
+}
+
+// A step of unknown length says it ran (issue 38 item 10: predict train
+// and ablation printed nothing for tens of seconds).
+func TestHeartbeat(t *testing.T) {
+	t.Setenv("GNNSIM_PROGRESS", "")
+	var buf bytes.Buffer
+	cmd := &cobra.Command{}
+	cmd.SetErr(&buf)
+	stop := heartbeat(cmd, "predict train: fitting 24 models")
+	stop()
+	if !strings.Contains(buf.String(), "predict train: fitting 24 models done in ") {
+		t.Errorf("stderr %q, want the step's end", buf.String())
 	}
 }

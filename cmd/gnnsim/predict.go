@@ -123,7 +123,9 @@ each data set on its validation split: the figures to tune parameters on.`,
 				return err
 			}
 			start := time.Now()
+			stop := heartbeat(cmd, "predict train: fitting 24 models")
 			f, err := predict.Fit(samples, o)
+			stop()
 			if err != nil {
 				return err
 			}
@@ -376,7 +378,9 @@ beside the seed's) and OUT/table3.md (all metrics of every variant).`,
 				return err
 			}
 			start := time.Now()
+			stop := heartbeat(cmd, "predict ablation")
 			rows, err := seed002.Ablation(train, eval, o, out)
+			stop()
 			if err != nil {
 				return err
 			}
