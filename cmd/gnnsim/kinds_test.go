@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -156,5 +158,28 @@ func TestHeartbeat(t *testing.T) {
 	stop()
 	if !strings.Contains(buf.String(), "predict train: fitting 24 models done in ") {
 		t.Errorf("stderr %q, want the step's end", buf.String())
+	}
+}
+
+// A power mode that allows no operating point is blamed on --power-mode,
+// not on a --dvfs nobody gave (issue 38 item 12); a clock over a mode's
+// cap names both.
+func TestPowerModeErrorNamesItsFlag(t *testing.T) {
+	spec := mustRun(t, "soc", "spec", "default")
+	bad := strings.Replace(spec, "caps_mhz: {cpu: 1200, gpu: 520,", "caps_mhz: {cpu: 1200, gpu: 50,", 1)
+	if bad == spec {
+		t.Fatal("the default spec's MODE_10W caps changed: update the test")
+	}
+	path := filepath.Join(t.TempDir(), "soc.yaml")
+	if err := os.WriteFile(path, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := run(t, "soc", "eval", "--spec", path, "--model", "vig-ti", "--mapping", "gpu", "--power-mode", "10W")
+	if err == nil || !strings.HasPrefix(err.Error(), "--power-mode MODE_10W:") || strings.Contains(err.Error(), "--dvfs") {
+		t.Errorf("error %v, want one blaming --power-mode alone", err)
+	}
+	_, _, err = run(t, "soc", "eval", "--model", "vig-ti", "--mapping", "gpu", "--power-mode", "10W", "--dvfs", "gpu=1377")
+	if err == nil || !strings.Contains(err.Error(), "--dvfs gpu=1377 under --power-mode MODE_10W") {
+		t.Errorf("error %v, want one naming --dvfs under --power-mode", err)
 	}
 }

@@ -181,18 +181,37 @@ func socAt(spec, precision, dvfs, powerMode string) (*soc.SoC, soc.Setting, erro
 	if err != nil {
 		return nil, soc.Setting{}, fmt.Errorf("--dvfs: %w", err)
 	}
-	set, err := s.Setting(d)
-	if powerMode != "" {
-		mode, merr := s.PowerMode(powerMode)
-		if merr != nil {
-			return nil, soc.Setting{}, fmt.Errorf("--power-mode: %w", merr)
-		}
-		set, err = s.ModeSetting(mode, d)
-	}
+	set, _, err := socSetting(s, dvfs, d, powerMode)
 	if err != nil {
-		return nil, soc.Setting{}, fmt.Errorf("--dvfs: %w", err)
+		return nil, soc.Setting{}, err
 	}
 	return s, set, nil
+}
+
+// socSetting resolves the clocks d (given as --dvfs text) on s, within
+// power mode powerMode's caps when one is named; it returns the mode's
+// name ("" for none). An error names the flag that caused it: the power
+// mode alone when no --dvfs was given.
+func socSetting(s *soc.SoC, text string, d soc.DVFS, powerMode string) (soc.Setting, string, error) {
+	if powerMode == "" {
+		set, err := s.Setting(d)
+		if err != nil {
+			return soc.Setting{}, "", fmt.Errorf("--dvfs: %w", err)
+		}
+		return set, "", nil
+	}
+	mode, err := s.PowerMode(powerMode)
+	if err != nil {
+		return soc.Setting{}, "", fmt.Errorf("--power-mode: %w", err)
+	}
+	set, err := s.ModeSetting(mode, d)
+	switch {
+	case err != nil && text == "":
+		return soc.Setting{}, "", fmt.Errorf("--power-mode %s: %w", mode.Name, err)
+	case err != nil:
+		return soc.Setting{}, "", fmt.Errorf("--dvfs %s under --power-mode %s: %w", text, mode.Name, err)
+	}
+	return set, mode.Name, nil
 }
 
 // zooOrFileModel resolves a model argument: a zoo name (a ViG with graph

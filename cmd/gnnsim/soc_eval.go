@@ -301,18 +301,11 @@ func runSocEval(cmd *cobra.Command, f *socEvalFlags) error {
 	if err != nil {
 		return fmt.Errorf("mapping: %w (the model's %d %s segments: %s)", err, n, g, segmentList(e.Segments()))
 	}
-	set, err := s.Setting(d)
-	if f.powerMode != "" {
-		mode, merr := s.PowerMode(f.powerMode)
-		if merr != nil {
-			return fmt.Errorf("--power-mode: %w", merr)
-		}
-		set, err = s.ModeSetting(mode, d)
-		f.powerMode = mode.Name
-	}
+	set, modeName, err := socSetting(s, f.dvfs, d, f.powerMode)
 	if err != nil {
-		return fmt.Errorf("--dvfs: %w", err)
+		return err
 	}
+	f.powerMode = modeName
 	var r soc.Result
 	if err := e.EvaluateAt(&r, m, set); err != nil {
 		return err
