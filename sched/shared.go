@@ -15,6 +15,10 @@ import (
 // mapping rule, with its contention-free steps on every machine.
 type JobClass struct {
 	Name string // e.g. "vig-s" or "vig-s/split:dla"
+	// Alias is another name a trace may give the class: the model as the
+	// user wrote it (a model file's path where Name is the file's name:
+	// field); "" for none.
+	Alias string
 	// Nodes and Edges are the model's input size (graph nodes and edges,
 	// ViG patches and their k-NN edges, CNN pixels and 0): the sizes
 	// SJF-Nodes and SJF-Edges order by.

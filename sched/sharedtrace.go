@@ -208,6 +208,9 @@ func ParseSharedTrace(rd io.Reader, name string, classes []JobClass) ([]SharedJo
 	byName, byModel := map[string]int{}, map[string]int{}
 	for c, cl := range classes {
 		byName[strings.ToLower(cl.Name)] = c
+		if cl.Alias != "" {
+			byName[strings.ToLower(cl.Alias)] = c
+		}
 		base, _, _ := strings.Cut(strings.ToLower(cl.Name), "/")
 		if _, ok := byModel[base]; ok {
 			byModel[base] = -1

@@ -183,3 +183,20 @@ func TestPowerModeErrorNamesItsFlag(t *testing.T) {
 		t.Errorf("error %v, want one naming --dvfs under --power-mode", err)
 	}
 }
+
+// A replayed trace may name a job's model as --job-models wrote it (a
+// model file's path), not only by the file's name: field (issue 38 item
+// 12: the trace had to say sage3 for --job-models examples/sage3.yaml).
+func TestTraceNamesModelAsWritten(t *testing.T) {
+	g := karateGraph(t)
+	const model = "../../examples/sage3.yaml"
+	trace := filepath.Join(t.TempDir(), "trace.csv")
+	text := "job_id,arrival_ps,model\n0,0," + model + "\n1,1000000,sage3\n"
+	if err := os.WriteFile(trace, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := run(t, "schedule", "--job-models", model, "--graph", g, "--features", "16", "--arrivals", trace, "--policies", "FCFS", "--json")
+	if err != nil || !strings.Contains(out, "FCFS") {
+		t.Errorf("trace naming the model file as written: %v\n%s", err, out)
+	}
+}

@@ -123,6 +123,11 @@ func runScheduleSoC(cmd *cobra.Command, o *scheduleSoC) error {
 	if err != nil {
 		return fmt.Errorf("--machines/--job-models: %w", err)
 	}
+	for i := range classes { // in models' order: a trace may name a job's model as written
+		if e := o.models[i]; !strings.EqualFold(e, classes[i].Name) {
+			classes[i].Alias = e
+		}
+	}
 	ch, err := s.MemoryChannel(set)
 	if err != nil {
 		return err
