@@ -198,10 +198,17 @@ func dataNamed(name, dataDir string, need DataNeed) (Data, error) {
 		}
 		return Data{Name: r.Name, Path: filepath.Join(dataDir, p.Path), Format: graphs.Format(p.Format), Named: true}, nil
 	}
-	if need == NeedGraph && !strings.ContainsAny(name, `*?[\`) {
+	if !strings.ContainsAny(name, `*?[\`) {
 		if m := filepath.Join(dataDir, "matrix-market", name+".mtx"); fileExists(m) {
+			if need != NeedGraph {
+				return Data{}, fmt.Errorf("%s: a SuiteSparse matrix (a graph without node labels or features); this command takes a node-classification set (%s) or its path",
+					name, strings.Join(nodeSetNames(), ", "))
+			}
 			return Data{Name: name, Path: m, Format: graphs.FormatMTX, Named: true}, nil
 		}
+	}
+	if need != NeedGraph {
+		return Data{}, fmt.Errorf("%q: no such file, and not a data set this command takes (%s, or a path)", name, strings.Join(nodeSetNames(), ", "))
 	}
 	return Data{}, fmt.Errorf("%q: no such file, and not a known data set (names: %s; a SuiteSparse matrix under matrix-market/ by its file name; or a path)",
 		name, strings.Join(DataNames(), ", "))

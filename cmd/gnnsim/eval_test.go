@@ -115,7 +115,7 @@ func TestEvalBadInput(t *testing.T) {
 		{"omega without a graph", []string{"--unit", "omega", "--model", sage3}, []string{"--graph PATH or --data NAME|PATH"}},
 		{"unit option of another unit", []string{"--unit", "soc", "--model", "vig-s", "--tiles", "8,8,8,8,8"}, []string{"--tiles", "--unit fpga"}},
 		{"fpga data folder", []string{"--unit", "fpga", "--model", sage3, "--data", t.TempDir()}, []string{"not a node-classification set"}},
-		{"unknown data name", []string{"--unit", "fpga", "--model", sage3, "--data", "corra"}, []string{`--data "corra"`, "cora, citeseer, pubmed, reddit", "ENZYMES"}},
+		{"unknown data name", []string{"--unit", "fpga", "--model", sage3, "--data", "corra"}, []string{`--data "corra"`, "not a data set this command takes (cora, citeseer, pubmed, reddit"}},
 		{"omega data without files", []string{"--unit", "omega", "--model", sage3, "--data", "reddit"}, []string{"--data reddit", "published statistics"}},
 		{"fpga reddit", []string{"--unit", "fpga", "--model", sage3, "--data", "reddit"}, []string{"cora, citeseer and pubmed"}},
 		{"graph and data", []string{"--unit", "omega", "--model", sage3, "--graph", "a", "--data", "b"}, []string{"exclude each other"}},

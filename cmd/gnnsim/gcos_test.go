@@ -28,8 +28,8 @@ func TestSearchGcosHardwareOnly(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--data", "nope"}, "not a known data set"},
-		{[]string{"--dataset", "nope"}, "not a known data set"},
+		{[]string{"--data", "nope"}, "not a data set this command takes"},
+		{[]string{"--dataset", "nope"}, "not a data set this command takes"},
 		{[]string{"--model", "nope"}, "--model"},
 		{[]string{"--lat-weight", "2"}, "--lat-weight"},
 		{[]string{"--data", "reddit"}, "no labels here"},

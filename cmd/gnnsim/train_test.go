@@ -107,7 +107,7 @@ func TestTrainCommandErrors(t *testing.T) {
 		{[]string{"train", "--data", filepath.Join(planetoidData(t), "ind", "pubmed")}, "have no features"},
 		{[]string{"train", "--data", filepath.Join(t.TempDir(), "cora")}, "no such file or directory"},
 		{[]string{"train", "--data", t.TempDir()}, "not a node-classification set"},
-		{[]string{"train", "--data", "coraa"}, "not a known data set (names: cora, citeseer"},
+		{[]string{"train", "--data", "coraa"}, "not a data set this command takes (cora, citeseer"},
 		{[]string{"train", "--data", "ENZYMES"}, "without node labels"},
 	} {
 		if _, _, err := run(t, tc.args...); err == nil || !strings.Contains(err.Error(), tc.want) {
