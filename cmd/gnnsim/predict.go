@@ -211,6 +211,8 @@ degradation_vs_optimal.`,
 			}
 			var rows []predict.EvalRow
 			man := p.Manifest()
+			stop := heartbeat(cmd, "predict eval")
+			defer stop()
 			for _, d := range data {
 				samples, err := bench.ReadDataset(d)
 				if err != nil {

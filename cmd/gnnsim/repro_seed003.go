@@ -51,7 +51,9 @@ on Table III's a0 gain). Full run about 1.5 CPU-minutes (the paper's budgets);
 				}
 				o.Overlap = &overlap
 			}
+			stop := heartbeat(cmd, "repro seed003")
 			rep, err := seed003.Run(cmd.Context(), o)
+			stop()
 			if err != nil {
 				return err
 			}
