@@ -287,6 +287,8 @@ func runOmega(cmd *cobra.Command, f *simulateFlags, layersOf func(*graphs.Graph)
 	}
 
 	var recs []simRecord
+	all := longRunProgress(cmd, gs, layersOf, len(inters)*len(tilings))
+	defer all.Done()
 	for _, g := range gs {
 		layers, err := layersOf(g)
 		if err != nil {
@@ -294,8 +296,13 @@ func runOmega(cmd *cobra.Command, f *simulateFlags, layersOf func(*graphs.Graph)
 		}
 		for _, layer := range layers {
 			prog := simProgress(cmd, g, len(inters)*len(tilings))
+			if prog == nil {
+				prog = all // a small graph in a long run: the run's display
+			}
 			rs, err := simulateGraph(g, layer, inters, tilings, hw, opts, prog)
-			prog.Done()
+			if prog != all {
+				prog.Done()
+			}
 			if err != nil {
 				if layer.Name != "" {
 					return fmt.Errorf("graph %s: layer %s: %w", g.Name, layer.Name, err)
