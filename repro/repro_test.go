@@ -73,3 +73,23 @@ func TestAll(t *testing.T) {
 		t.Error("seed002 is not in the tour")
 	}
 }
+
+// TestSeed001WithoutData: the demo's G-CoS reproduction on a machine
+// without the shared data runs Figure 8 alone and says what it skipped,
+// instead of failing the whole tour.
+func TestSeed001WithoutData(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs seed001's quick Figure 8")
+	}
+	out := t.TempDir()
+	r, err := runSeed001(context.Background(), Options{Out: out, Seed: 1, Quick: true, DataDir: filepath.Join(out, "no-data"), Workers: 2})
+	if err != nil {
+		t.Fatalf("seed001 without data: %v", err)
+	}
+	if len(r.Highlights) == 0 || !strings.HasPrefix(r.Highlights[0], "skipped: the co-search") || !strings.Contains(r.Highlights[0], "Figure 8 only") {
+		t.Errorf("highlights %q: want the skipped co-search first", r.Highlights)
+	}
+	if _, err := os.Stat(r.Report); err != nil {
+		t.Errorf("report: %v", err)
+	}
+}
