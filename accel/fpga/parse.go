@@ -144,7 +144,7 @@ func parseFixed(s string) (Fixed, error) {
 // (workload.ModelSpec) and the tiles and bits lists of ParseLayers: kind
 // gcn is GCN attention with add, gat GAT attention (with its heads) with
 // add, sage a SAGE layer with the file's aggregation (mean or max); the
-// activation is relu, tanh, sigmoid, elu or none (Identity). Other kinds and
+// activation is relu, tanh, sigmoid, elu or none (linear). Other kinds and
 // activations have no FPGA pipeline here and are errors naming the layer.
 func SpecLayers(s *workload.ModelSpec, tiles, bits string) ([]LayerDesign, error) {
 	if s.Zoo != "" {
