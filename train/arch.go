@@ -21,39 +21,34 @@ var (
 	Aggregations = []workload.Aggregation{workload.AggAdd, workload.AggMean, workload.AggMax}
 )
 
-// parseIn reads name s of the vocabulary with parse and checks that it is
-// one of in (every value when in is nil).
-func parseIn[T comparable](parse func(string) (T, error), s string, in []T, what string) (T, error) {
-	v, err := parse(s)
-	if err == nil && in != nil && !slices.Contains(in, v) {
-		err = fmt.Errorf("%s %v cannot be trained", what, v)
-	}
-	if err != nil {
-		return v, fmt.Errorf("train: %w", err)
-	}
-	return v, nil
-}
-
 // ParseAttention reads an attention name the trainer runs (workload's
 // names, any case; none and skip are constant).
 func ParseAttention(s string) (workload.Attention, error) {
-	return parseIn(workload.ParseAttention, s, Attentions, "attention")
+	return trainable(workload.ParseIn(workload.ParseAttention, s, Attentions))
 }
 
 // ParseAggregation reads an aggregation name the trainer runs (add or
 // sum, mean, max).
 func ParseAggregation(s string) (workload.Aggregation, error) {
-	return parseIn(workload.ParseAggregation, s, Aggregations, "aggregation")
+	return trainable(workload.ParseIn(workload.ParseAggregation, s, Aggregations))
 }
 
 // ParseActivation reads an activation name (workload.ParseActivation):
 // the trainer runs every one; skip is linear, the one identity it names.
 func ParseActivation(s string) (workload.Activation, error) {
-	a, err := parseIn(workload.ParseActivation, s, nil, "activation")
+	a, err := trainable(workload.ParseActivation(s))
 	if a == workload.ActSkip {
 		a = workload.ActLinear
 	}
 	return a, err
+}
+
+// trainable prefixes a parse error with the package.
+func trainable[T any](v T, err error) (T, error) {
+	if err != nil {
+		return v, fmt.Errorf("train: %w", err)
+	}
+	return v, nil
 }
 
 // Layer is one message-passing layer: a linear map to Heads x Hidden

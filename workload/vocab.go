@@ -2,6 +2,7 @@ package workload
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -128,6 +129,24 @@ func ParseAggregation(s string) (Aggregation, error) {
 // ActLeakyReLU.
 func ParseActivation(s string) (Activation, error) {
 	return parseVocab(activationNames[:], activationAliases, s, "activation")
+}
+
+// ParseIn reads name s with parse (ParseAttention, ParseAggregation or
+// ParseActivation) and checks that it names one of in (nil: any): the
+// parser of a package that runs part of the vocabulary.
+func ParseIn[T interface {
+	~uint8
+	fmt.Stringer
+}](parse func(string) (T, error), s string, in []T) (T, error) {
+	v, err := parse(s)
+	if err == nil && in != nil && !slices.Contains(in, v) {
+		names := make([]string, len(in))
+		for i, x := range in {
+			names[i] = x.String()
+		}
+		err = fmt.Errorf("%s is not one of %s", v, strings.Join(names, ", "))
+	}
+	return v, err
 }
 
 func parseVocab[T ~uint8](names []string, aliases map[string]T, s, what string) (T, error) {

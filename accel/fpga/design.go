@@ -3,7 +3,6 @@ package fpga
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"gnnsim/workload"
 )
@@ -21,47 +20,6 @@ var (
 	Aggregations = []workload.Aggregation{workload.AggAdd, workload.AggMean, workload.AggMax}
 	Activations  = []workload.Activation{workload.ActReLU, workload.ActTanh, workload.ActSigmoid, workload.ActELU, workload.ActLinear}
 )
-
-// parseIn reads name s of the vocabulary with parse and checks that it is
-// one of in.
-func parseIn[T interface {
-	comparable
-	fmt.Stringer
-}](parse func(string) (T, error), s string, in []T, what string) (T, error) {
-	v, err := parse(s)
-	if err == nil && !slices.Contains(in, v) {
-		err = fmt.Errorf("%s %s has no FPGA pipeline (want one of %s)", what, v, names(in))
-	}
-	if err != nil {
-		return v, fmt.Errorf("fpga: %w", err)
-	}
-	return v, nil
-}
-
-// ParseAttention, ParseAggregation and ParseActivation read a name of the
-// layer vocabulary (workload.ParseAttention, ...) that the pipeline
-// builds: "gcn", "mean", "elu", ... (none is linear).
-func ParseAttention(s string) (workload.Attention, error) {
-	return parseIn(workload.ParseAttention, s, Attentions, "attention")
-}
-
-// ParseAggregation: see ParseAttention.
-func ParseAggregation(s string) (workload.Aggregation, error) {
-	return parseIn(workload.ParseAggregation, s, Aggregations, "aggregation")
-}
-
-// ParseActivation: see ParseAttention.
-func ParseActivation(s string) (workload.Activation, error) {
-	return parseIn(workload.ParseActivation, s, Activations, "activation")
-}
-
-func names[T fmt.Stringer](vs []T) string {
-	s := make([]string, len(vs))
-	for i, v := range vs {
-		s[i] = v.String()
-	}
-	return strings.Join(s, ", ")
-}
 
 func enumName(names []string, v uint8, typ string) string {
 	if int(v) < len(names) {
