@@ -275,7 +275,7 @@ func fpgaArchOf(ref string, features int) (string, error) {
 	var parts []string
 	for i, l := range m.Layers {
 		act := strings.ToLower(l.Activation)
-		if _, err := fpga.ParseActivation(act); err != nil {
+		if _, err := workload.ParseIn(workload.ParseActivation, act, fpga.Activations); err != nil {
 			return "", fmt.Errorf("model %s layer %d: activation %q: the pipeline has an activation stage on every layer: give relu, tanh, sigmoid or elu", ref, i, l.Activation)
 		}
 		switch strings.ToLower(l.Kind) {

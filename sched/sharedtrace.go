@@ -1,17 +1,16 @@
 package sched
 
 import (
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"strconv"
 	"strings"
 
 	"gnnsim/internal/boundedio"
+	"gnnsim/internal/csvtab"
 	"gnnsim/sim"
 	"gnnsim/workload"
 )
@@ -175,28 +174,17 @@ func ReadSharedTrace(path string, classes []JobClass) ([]SharedJob, error) {
 
 // ParseSharedTrace is ReadSharedTrace on a reader; name labels errors.
 func ParseSharedTrace(rd io.Reader, name string, classes []JobClass) ([]SharedJob, error) {
-	cr := csv.NewReader(rd)
-	cr.Comment = '#'
-	cr.ReuseRecord = true
-	header, err := cr.Read()
-	if err == io.EOF {
+	tab, err := csvtab.Open(rd, csvtab.Options{Comment: '#', Name: "sched: " + name})
+	if errors.Is(err, csvtab.ErrEmpty) {
 		return nil, fmt.Errorf("sched: %s: empty trace (want a header: %s, %s, %s)", name, ColSharedJobID, ColSharedArrival, ColSharedModel)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("sched: %s: %w", name, err)
 	}
 	cols := []string{ColSharedJobID, ColSharedArrival, ColSharedModel}
-	idx := []int{-1, -1, -1}
-	for pos, h := range header {
-		h = strings.TrimPrefix(strings.TrimSpace(h), "\ufeff")
-		k := slices.Index(cols, h)
-		if k < 0 {
-			return nil, fmt.Errorf("sched: %s: unknown column %q (want %s)", name, h, strings.Join(cols, ", "))
-		}
-		if idx[k] >= 0 {
-			return nil, fmt.Errorf("sched: %s: column %q appears twice", name, h)
-		}
-		idx[k] = pos
+	idx, err := tab.Positions(cols, false)
+	if err != nil {
+		return nil, fmt.Errorf("sched: %s: %w", name, err)
 	}
 	for k, c := range cols {
 		if idx[k] < 0 {
@@ -229,39 +217,35 @@ func ParseSharedTrace(rd io.Reader, name string, classes []JobClass) ([]SharedJo
 	}
 	var jobs []SharedJob
 	seen := map[int64]int{}
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("sched: %s: %w", name, err)
-		}
-		line, _ := cr.FieldPos(0)
+	_, err = tab.Each(func(rec []string, line int) error {
 		if len(jobs) >= MaxSharedTraceJobs {
-			return nil, fmt.Errorf("sched: %s: more than %d jobs", name, MaxSharedTraceJobs)
+			return fmt.Errorf("sched: %s: more than %d jobs", name, MaxSharedTraceJobs)
 		}
 		id, err := strconv.ParseInt(strings.TrimSpace(rec[idx[0]]), 10, 64)
 		if err != nil {
-			return nil, fmt.Errorf("sched: %s:%d: %s %q is not an integer", name, line, ColSharedJobID, rec[idx[0]])
+			return fmt.Errorf("sched: %s:%d: %s %q is not an integer", name, line, ColSharedJobID, rec[idx[0]])
 		}
 		at, err := strconv.ParseInt(strings.TrimSpace(rec[idx[1]]), 10, 64)
 		if err != nil || at < 0 {
-			return nil, fmt.Errorf("sched: %s:%d: %s %q: want an integer >= 0 (ps)", name, line, ColSharedArrival, rec[idx[1]])
+			return fmt.Errorf("sched: %s:%d: %s %q: want an integer >= 0 (ps)", name, line, ColSharedArrival, rec[idx[1]])
 		}
 		model := strings.ToLower(strings.TrimSpace(rec[idx[2]]))
 		c, ok := byName[model]
 		switch {
 		case !ok:
-			return nil, fmt.Errorf("sched: %s:%d: %s %q is not one of the scheduled models (%s)", name, line, ColSharedModel, rec[idx[2]], strings.Join(names, ", "))
+			return fmt.Errorf("sched: %s:%d: %s %q is not one of the scheduled models (%s)", name, line, ColSharedModel, rec[idx[2]], strings.Join(names, ", "))
 		case c < 0:
-			return nil, fmt.Errorf("sched: %s:%d: %s %q names several classes; give one of %s", name, line, ColSharedModel, rec[idx[2]], strings.Join(names, ", "))
+			return fmt.Errorf("sched: %s:%d: %s %q names several classes; give one of %s", name, line, ColSharedModel, rec[idx[2]], strings.Join(names, ", "))
 		}
 		if k, dup := seen[id]; dup {
-			return nil, fmt.Errorf("sched: %s:%d: %s %d already used by job %d", name, line, ColSharedJobID, id, k)
+			return fmt.Errorf("sched: %s:%d: %s %d already used by job %d", name, line, ColSharedJobID, id, k)
 		}
 		seen[id] = len(jobs)
 		jobs = append(jobs, SharedJob{ID: id, Arrival: at, Class: c})
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if len(jobs) == 0 {
 		return nil, fmt.Errorf("sched: %s: trace has no jobs", name)
@@ -271,15 +255,8 @@ func ParseSharedTrace(rd io.Reader, name string, classes []JobClass) ([]SharedJo
 
 // WriteSharedTrace writes jobs as a CSV trace ReadSharedTrace reads.
 func WriteSharedTrace(w io.Writer, jobs []SharedJob, classes []JobClass) error {
-	cw := csv.NewWriter(w)
-	if err := cw.Write([]string{ColSharedJobID, ColSharedArrival, ColSharedModel}); err != nil {
-		return err
-	}
-	for _, j := range jobs {
-		if err := cw.Write([]string{strconv.FormatInt(j.ID, 10), strconv.FormatInt(j.Arrival, 10), classes[j.Class].Name}); err != nil {
-			return err
-		}
-	}
-	cw.Flush()
-	return cw.Error()
+	return csvtab.Write(w, []string{ColSharedJobID, ColSharedArrival, ColSharedModel}, len(jobs), func(i int) []string {
+		j := jobs[i]
+		return []string{strconv.FormatInt(j.ID, 10), strconv.FormatInt(j.Arrival, 10), classes[j.Class].Name}
+	})
 }

@@ -1,7 +1,6 @@
 package soc
 
 import (
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -184,30 +183,19 @@ func (r *TableRow) entry(line int) (entry, error) {
 // ParseTableCSV reads a measured table in CSV (see TableRow for the
 // columns; '#' starts a comment line). name labels errors.
 func ParseTableCSV(r io.Reader, name string) ([]TableRow, error) {
-	cr := csv.NewReader(r)
-	cr.Comment = '#'
-	cr.FieldsPerRecord = 0
-	header, err := cr.Read()
-	if err == io.EOF {
+	tab, err := csvtab.Open(r, csvtab.Options{Comment: '#', Name: "soc: " + name})
+	if errors.Is(err, csvtab.ErrEmpty) {
 		return nil, fmt.Errorf("soc: %s: empty table (no header)", name)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("soc: %s: %w", name, err)
 	}
-	idx, err := csvtab.Positions(header, tableColumns, true)
+	idx, err := tab.Positions(tableColumns, true)
 	if err != nil {
 		return nil, fmt.Errorf("soc: %s: %w", name, err)
 	}
 	var rows []TableRow
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("soc: %s: %w", name, err)
-		}
-		line, _ := cr.FieldPos(0)
+	_, err = tab.Each(func(rec []string, line int) error {
 		cell := func(col int) (string, bool) { return csvtab.Cell(rec, idx, col) }
 		var row TableRow
 		var perr error
@@ -245,9 +233,13 @@ func ParseTableCSV(r io.Reader, name string) ([]TableRow, error) {
 			_, perr = row.entry(line)
 		}
 		if perr != nil {
-			return nil, fmt.Errorf("soc: %s:%d: %w", name, line, perr)
+			return fmt.Errorf("soc: %s:%d: %w", name, line, perr)
 		}
 		rows = append(rows, row)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if len(rows) == 0 {
 		return nil, fmt.Errorf("soc: %s: table has no rows", name)

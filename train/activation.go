@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"gnnsim/internal/vec"
+	"gnnsim/workload"
 )
 
 // leakySlope is LeakyReLU's negative slope (PyTorch's default); GAT's
@@ -14,16 +15,16 @@ const (
 )
 
 // activate sets y = f(o) element-wise.
-func activate(f Activation, o, y []float64) {
+func activate(f workload.Activation, o, y []float64) {
 	y = y[:len(o)]
 	switch f {
-	case Identity:
+	case workload.ActLinear, workload.ActSkip:
 		copy(y, o)
-	case ReLU:
+	case workload.ActReLU:
 		for i, x := range o {
 			y[i] = max(x, 0)
 		}
-	case Tanh:
+	case workload.ActTanh:
 		if useExp {
 			vec.TanhAVX2(y, o)
 			break
@@ -31,19 +32,19 @@ func activate(f Activation, o, y []float64) {
 		for i, x := range o {
 			y[i] = math.Tanh(x)
 		}
-	case Sigmoid:
+	case workload.ActSigmoid:
 		mapVec(vec.ExpSigmoid, y, o)
-	case ELU:
+	case workload.ActELU:
 		mapVec(vec.ExpELU, y, o)
-	case LeakyReLU:
+	case workload.ActLeakyReLU:
 		for i, x := range o {
 			y[i] = sel(x > 0, x, leakySlope*x)
 		}
-	case ReLU6:
+	case workload.ActReLU6:
 		for i, x := range o {
 			y[i] = min(max(x, 0), 6)
 		}
-	case Softplus:
+	case workload.ActSoftplus:
 		for i, x := range o {
 			y[i] = softplus(x)
 		}
@@ -51,37 +52,37 @@ func activate(f Activation, o, y []float64) {
 }
 
 // activateGrad multiplies dy element-wise by f'(o), where y = f(o).
-func activateGrad(f Activation, o, y, dy []float64) {
+func activateGrad(f workload.Activation, o, y, dy []float64) {
 	o, y = o[:len(dy)], y[:len(dy)]
 	switch f {
-	case Identity:
-	case ReLU:
+	case workload.ActLinear, workload.ActSkip:
+	case workload.ActReLU:
 		for i, x := range o {
 			dy[i] = sel(x <= 0, 0, dy[i])
 		}
-	case Tanh:
+	case workload.ActTanh:
 		for i, t := range y {
 			dy[i] *= 1 - t*t
 		}
-	case Sigmoid:
+	case workload.ActSigmoid:
 		for i, s := range y {
 			dy[i] *= s * (1 - s)
 		}
-	case ELU:
+	case workload.ActELU:
 		for i, x := range o {
 			dy[i] = sel(x <= 0, dy[i]*(y[i]+1), dy[i]) // d/dx (e^x - 1) = e^x
 		}
-	case LeakyReLU:
+	case workload.ActLeakyReLU:
 		for i, x := range o {
 			dy[i] = sel(x <= 0, dy[i]*leakySlope, dy[i])
 		}
-	case ReLU6:
+	case workload.ActReLU6:
 		for i, x := range o {
 			if x <= 0 || x >= 6 {
 				dy[i] = 0
 			}
 		}
-	case Softplus:
+	case workload.ActSoftplus:
 		for i, x := range o {
 			dy[i] *= vec.Sigmoid(x)
 		}

@@ -3,117 +3,52 @@ package train
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
 	"gnnsim/workload"
 )
 
-// Attention is how a layer weights the message of neighbour j to node i
-// (FGNAS Table 1 "attention type"; G-CoS Table II's skip, GCN and GAT).
-type Attention uint8
-
-const (
-	// Constant weights every message 1 (FGNAS "constant", G-CoS "skip").
-	Constant Attention = iota
-	// GCN weights the message of j to i by 1/sqrt(deg(i) deg(j)) with the
-	// degrees of A+I (Kipf and Welling).
-	GCN
-	// GAT learns the weights: softmax over j of
-	// LeakyReLU_0.2(a_l . z_i + a_r . z_j), per head (Velickovic et al.).
-	GAT
-	// SAGE is GraphSAGE's layer (Hamilton et al. 2017, PyG's SAGEConv
-	// with its root weight): a self term and the aggregate of the
-	// neighbours without the self-loop, each through its own weight,
-	// o_i = W_self x_i + AGG_{j in N(i)} W_neigh x_j + b. Not in the
-	// FGNAS or G-CoS search spaces; one head only.
-	SAGE
-)
-
-// Aggregation is how a layer combines the weighted messages of a node's
-// neighbourhood (FGNAS Table 1; G-CoS Table II without its MLP option).
-type Aggregation uint8
-
-const (
-	Add  Aggregation = iota // sum
-	Mean                    // sum / deg(i), deg of A+I
-	Max                     // element-wise maximum
-)
-
-// Activation is a layer's element-wise non-linearity. The set is G-CoS's
-// Table II (skip, sigmoid, tanh, relu, linear, softplus, leaky relu, relu6,
-// elu), which contains FGNAS's four (relu, tanh, sigmoid, elu). G-CoS's
-// "skip" (no activation block) and "linear" are the same map, Identity.
-type Activation uint8
-
-const (
-	Identity  Activation = iota // x ("linear", "skip")
-	ReLU                        // max(x, 0)
-	Tanh                        // tanh x
-	Sigmoid                     // 1 / (1 + e^-x)
-	ELU                         // x > 0 ? x : e^x - 1 (alpha 1)
-	LeakyReLU                   // x > 0 ? x : 0.01 x (PyTorch's default slope)
-	ReLU6                       // min(max(x, 0), 6)
-	Softplus                    // log(1 + e^x)
-)
-
+// The layer vocabulary (package workload) the trainer runs: attention
+// constant (FGNAS "constant", G-CoS "skip"), GCN (1/sqrt(deg(i) deg(j))
+// with the degrees of A+I), GAT and SAGE (GraphSAGE's layer, one head);
+// aggregation add (sum), mean (sum / deg(i), deg of A+I) and max; every
+// activation of G-CoS Table II (linear and skip alike the identity).
+// G-CoS's other scored attentions and its MLP aggregation are not here.
 var (
-	attentionNames   = []string{"constant", "gcn", "gat", "sage"}
-	aggregationNames = []string{"add", "mean", "max"}
-	activationNames  = []string{"linear", "relu", "tanh", "sigmoid", "elu", "leaky_relu", "relu6", "softplus"}
+	Attentions   = []workload.Attention{workload.AttConstant, workload.AttGCN, workload.AttGAT, workload.AttSAGE}
+	Aggregations = []workload.Aggregation{workload.AggAdd, workload.AggMean, workload.AggMax}
 )
 
-func (a Attention) String() string   { return enumName(attentionNames, int(a)) }
-func (a Aggregation) String() string { return enumName(aggregationNames, int(a)) }
-func (a Activation) String() string  { return enumName(activationNames, int(a)) }
-
-func enumName(names []string, i int) string {
-	if i < len(names) {
-		return names[i]
-	}
-	return "invalid(" + strconv.Itoa(i) + ")"
+// ParseAttention reads an attention name the trainer runs (workload's
+// names, any case; none and skip are constant).
+func ParseAttention(s string) (workload.Attention, error) {
+	return trainable(workload.ParseIn(workload.ParseAttention, s, Attentions))
 }
 
-// ParseAttention accepts constant (or none, skip), gcn, gat and sage.
-func ParseAttention(s string) (Attention, error) {
-	switch strings.ToLower(s) {
-	case "none", "skip":
-		return Constant, nil
-	}
-	i, err := parseEnum("attention", attentionNames, s)
-	return Attention(i), err
+// ParseAggregation reads an aggregation name the trainer runs (add or
+// sum, mean, max).
+func ParseAggregation(s string) (workload.Aggregation, error) {
+	return trainable(workload.ParseIn(workload.ParseAggregation, s, Aggregations))
 }
 
-// ParseAggregation accepts add (or sum), mean and max.
-func ParseAggregation(s string) (Aggregation, error) {
-	if strings.EqualFold(s, "sum") {
-		return Add, nil
+// ParseActivation reads an activation name (workload.ParseActivation):
+// the trainer runs every one; skip is linear, the one identity it names.
+func ParseActivation(s string) (workload.Activation, error) {
+	a, err := trainable(workload.ParseActivation(s))
+	if a == workload.ActSkip {
+		a = workload.ActLinear
 	}
-	i, err := parseEnum("aggregation", aggregationNames, s)
-	return Aggregation(i), err
+	return a, err
 }
 
-// ParseActivation accepts the names of Activation's constants as
-// String prints them, plus identity, skip and none for Identity and
-// leakyrelu for LeakyReLU.
-func ParseActivation(s string) (Activation, error) {
-	switch strings.ToLower(s) {
-	case "identity", "skip", "none":
-		return Identity, nil
-	case "leakyrelu":
-		return LeakyReLU, nil
+// trainable prefixes a parse error with the package.
+func trainable[T any](v T, err error) (T, error) {
+	if err != nil {
+		return v, fmt.Errorf("train: %w", err)
 	}
-	i, err := parseEnum("activation", activationNames, s)
-	return Activation(i), err
-}
-
-func parseEnum(what string, names []string, s string) (int, error) {
-	for i, n := range names {
-		if strings.EqualFold(s, n) {
-			return i, nil
-		}
-	}
-	return 0, fmt.Errorf("train: unknown %s %q (want %s)", what, s, strings.Join(names, ", "))
+	return v, nil
 }
 
 // Layer is one message-passing layer: a linear map to Heads x Hidden
@@ -124,22 +59,22 @@ func parseEnum(what string, names []string, s string) (int, error) {
 type Layer struct {
 	Hidden      int // features per head; 0 or the class count in the output layer
 	Heads       int // attention heads, at least 1
-	Attention   Attention
-	Aggregation Aggregation
-	Activation  Activation // the output layer's applies to the logits: Identity for plain softmax regression
+	Attention   workload.Attention
+	Aggregation workload.Aggregation
+	Activation  workload.Activation // the output layer's applies to the logits: linear for plain softmax regression
 }
 
 // SAGEArch is a GraphSAGE network of layers SAGE layers (PyG's SAGEConv,
 // root weight on) with hidden features and ReLU between them, a linear
 // output layer, and agg (Mean or Max; Add is the sum aggregator) in
 // every layer.
-func SAGEArch(layers, hidden int, agg Aggregation) Arch {
+func SAGEArch(layers, hidden int, agg workload.Aggregation) Arch {
 	a := Arch{Layers: make([]Layer, layers)}
 	for i := range a.Layers {
-		a.Layers[i] = Layer{Hidden: hidden, Heads: 1, Attention: SAGE, Aggregation: agg, Activation: ReLU}
+		a.Layers[i] = Layer{Hidden: hidden, Heads: 1, Attention: workload.AttSAGE, Aggregation: agg, Activation: workload.ActReLU}
 	}
 	if layers > 0 {
-		a.Layers[layers-1].Hidden, a.Layers[layers-1].Activation = 0, Identity
+		a.Layers[layers-1].Hidden, a.Layers[layers-1].Activation = 0, workload.ActLinear
 	}
 	return a
 }
@@ -153,8 +88,8 @@ type Arch struct {
 // GCN-normalised sum aggregation, a linear output layer.
 func GCNArch(hidden int) Arch {
 	return Arch{Layers: []Layer{
-		{Hidden: hidden, Heads: 1, Attention: GCN, Aggregation: Add, Activation: ReLU},
-		{Heads: 1, Attention: GCN, Aggregation: Add, Activation: Identity},
+		{Hidden: hidden, Heads: 1, Attention: workload.AttGCN, Aggregation: workload.AggAdd, Activation: workload.ActReLU},
+		{Heads: 1, Attention: workload.AttGCN, Aggregation: workload.AggAdd, Activation: workload.ActLinear},
 	}}
 }
 
@@ -163,8 +98,8 @@ func GCNArch(hidden int) Arch {
 // PubMed in the paper).
 func GATArch(hidden, heads, outHeads int) Arch {
 	return Arch{Layers: []Layer{
-		{Hidden: hidden, Heads: heads, Attention: GAT, Aggregation: Add, Activation: ELU},
-		{Heads: outHeads, Attention: GAT, Aggregation: Add, Activation: Identity},
+		{Hidden: hidden, Heads: heads, Attention: workload.AttGAT, Aggregation: workload.AggAdd, Activation: workload.ActELU},
+		{Heads: outHeads, Attention: workload.AttGAT, Aggregation: workload.AggAdd, Activation: workload.ActLinear},
 	}}
 }
 
@@ -190,13 +125,13 @@ func (a Arch) Validate(classes int) error {
 			return fmt.Errorf("train: layer %d: hidden width %d x %d heads, want 1..%d features", i, l.Hidden, l.Heads, MaxWidth)
 		case last && l.Hidden != 0 && l.Hidden != classes:
 			return fmt.Errorf("train: output layer width %d, want 0 or the %d classes", l.Hidden, classes)
-		case int(l.Attention) >= len(attentionNames):
+		case !slices.Contains(Attentions, l.Attention):
 			return fmt.Errorf("train: layer %d: invalid attention %d", i, l.Attention)
-		case l.Attention == SAGE && l.Heads != 1:
+		case l.Attention == workload.AttSAGE && l.Heads != 1:
 			return fmt.Errorf("train: layer %d: sage with %d heads, want 1", i, l.Heads)
-		case int(l.Aggregation) >= len(aggregationNames):
+		case !slices.Contains(Aggregations, l.Aggregation):
 			return fmt.Errorf("train: layer %d: invalid aggregation %d", i, l.Aggregation)
-		case int(l.Activation) >= len(activationNames):
+		case !l.Activation.Valid():
 			return fmt.Errorf("train: layer %d: invalid activation %d", i, l.Activation)
 		}
 	}
@@ -267,14 +202,14 @@ func SpecArch(s *workload.ModelSpec) (Arch, error) {
 	}
 	var a Arch
 	for i, ls := range s.Layers {
-		l := Layer{Hidden: ls.Width, Heads: ls.HeadCount(), Aggregation: Add}
+		l := Layer{Hidden: ls.Width, Heads: ls.HeadCount(), Aggregation: workload.AggAdd}
 		switch k := strings.ToLower(ls.Kind); k {
 		case "gcn":
-			l.Attention = GCN
+			l.Attention = workload.AttGCN
 		case "gat":
-			l.Attention = GAT
+			l.Attention = workload.AttGAT
 		case "sage":
-			l.Attention, l.Aggregation = SAGE, Mean
+			l.Attention, l.Aggregation = workload.AttSAGE, workload.AggMean
 			if ls.Aggregation != "" {
 				var err error
 				if l.Aggregation, err = ParseAggregation(ls.Aggregation); err != nil {

@@ -4,6 +4,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"gnnsim/workload"
 )
 
 // BenchmarkTrainGCNCora: Kipf's GCN (hidden 16) on Cora, 200 epochs
@@ -23,7 +25,7 @@ func BenchmarkTrainGATCora(b *testing.B) {
 // BenchmarkTrainSAGECora: GraphSAGE, 2 layers, hidden 64, mean, on Cora,
 // 200 epochs (SAGEConfig).
 func BenchmarkTrainSAGECora(b *testing.B) {
-	benchTrain(b, SAGEArch(2, 64, Mean), SAGEConfig())
+	benchTrain(b, SAGEArch(2, 64, workload.AggMean), SAGEConfig())
 }
 
 func benchTrain(b *testing.B, a Arch, c Config) {

@@ -9,9 +9,10 @@
 // # Networks
 //
 // An Arch is a list of Layers; each layer chooses (FGNAS Table 1, G-CoS
-// Table II) its hidden width, number of heads, Attention (Constant, GCN,
-// GAT), Aggregation (Add, Mean, Max) and Activation (Identity, ReLU, Tanh,
-// Sigmoid, ELU, LeakyReLU, ReLU6, Softplus). A layer computes, per head h,
+// Table II) its hidden width, number of heads, attention (constant, GCN,
+// GAT, SAGE), aggregation (add, mean, max) and activation (linear, relu,
+// tanh, sigmoid, elu, leaky_relu, relu6, softplus): the layer vocabulary
+// of package workload. A layer computes, per head h,
 //
 //	z = x W                                  (dropout on x in training)
 //	a_ij = 1 | 1/sqrt(d_i d_j) | softmax_j LeakyReLU_0.2(a_l.z_i + a_r.z_j)
@@ -21,7 +22,7 @@
 // over the edges of A+I (every attention type sees the self-loop; d are
 // A+I degrees). GAT coefficients get their own dropout. The output layer
 // has one column per class and its activation applies to the logits
-// (Identity in the reference models). GCNArch and GATArch are Kipf and
+// (linear in the reference models). GCNArch and GATArch are Kipf and
 // Welling's and Velickovic et al.'s networks; Preset pairs them with their
 // training Config.
 //

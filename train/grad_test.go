@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"gnnsim/graphs"
+	"gnnsim/workload"
 )
 
 // toyPlanetoid is a small random node-classification set: a ring with
@@ -110,10 +111,10 @@ func checkGradient(t *testing.T, d *Data, a Arch, c Config) {
 func TestGradientLayerKinds(t *testing.T) {
 	d := toyData(t, 14, 6, 3, 1)
 	c := Config{Epochs: 1, LR: 0.01, WeightDecay: 0.05, DecayAll: true, Dropout: 0.3, AttnDropout: 0.3, Seed: 3}
-	acts := []Activation{Identity, ReLU, Tanh, Sigmoid, ELU, LeakyReLU, ReLU6, Softplus}
+	acts := []workload.Activation{workload.ActLinear, workload.ActReLU, workload.ActTanh, workload.ActSigmoid, workload.ActELU, workload.ActLeakyReLU, workload.ActReLU6, workload.ActSoftplus}
 	k := 0
-	for _, att := range []Attention{Constant, GCN, GAT} {
-		for _, agg := range []Aggregation{Add, Mean, Max} {
+	for _, att := range []workload.Attention{workload.AttConstant, workload.AttGCN, workload.AttGAT} {
+		for _, agg := range []workload.Aggregation{workload.AggAdd, workload.AggMean, workload.AggMax} {
 			a := Arch{Layers: []Layer{
 				{Hidden: 3, Heads: 2, Attention: att, Aggregation: agg, Activation: acts[k%len(acts)]},
 				{Heads: 2, Attention: att, Aggregation: agg, Activation: acts[(k+3)%len(acts)]},
@@ -129,11 +130,11 @@ func TestGradientLayerKinds(t *testing.T) {
 func TestGradientActivations(t *testing.T) {
 	d := toyData(t, 12, 5, 3, 2)
 	c := Config{Epochs: 1, LR: 0.01, WeightDecay: 0.01, Seed: 4}
-	for _, act := range []Activation{Identity, ReLU, Tanh, Sigmoid, ELU, LeakyReLU, ReLU6, Softplus} {
+	for _, act := range []workload.Activation{workload.ActLinear, workload.ActReLU, workload.ActTanh, workload.ActSigmoid, workload.ActELU, workload.ActLeakyReLU, workload.ActReLU6, workload.ActSoftplus} {
 		a := Arch{Layers: []Layer{
-			{Hidden: 4, Heads: 1, Attention: GCN, Aggregation: Add, Activation: act},
-			{Hidden: 2, Heads: 3, Attention: GAT, Aggregation: Mean, Activation: act},
-			{Heads: 1, Attention: Constant, Aggregation: Max, Activation: act},
+			{Hidden: 4, Heads: 1, Attention: workload.AttGCN, Aggregation: workload.AggAdd, Activation: act},
+			{Hidden: 2, Heads: 3, Attention: workload.AttGAT, Aggregation: workload.AggMean, Activation: act},
+			{Heads: 1, Attention: workload.AttConstant, Aggregation: workload.AggMax, Activation: act},
 		}}
 		t.Run(act.String(), func(t *testing.T) { checkGradient(t, d, a, c) })
 	}
@@ -144,7 +145,7 @@ func TestGradientActivations(t *testing.T) {
 // points against their definitions.
 func TestActivationDerivatives(t *testing.T) {
 	xs := []float64{-7, -2.5, -0.3, 0.2, 1.7, 5.5, 6.5, 40}
-	for _, f := range []Activation{Identity, ReLU, Tanh, Sigmoid, ELU, LeakyReLU, ReLU6, Softplus} {
+	for _, f := range []workload.Activation{workload.ActLinear, workload.ActReLU, workload.ActTanh, workload.ActSigmoid, workload.ActELU, workload.ActLeakyReLU, workload.ActReLU6, workload.ActSoftplus} {
 		y := make([]float64, len(xs))
 		activate(f, xs, y)
 		g := make([]float64, len(xs))
@@ -163,11 +164,11 @@ func TestActivationDerivatives(t *testing.T) {
 		}
 	}
 	for _, c := range []struct {
-		f    Activation
+		f    workload.Activation
 		x, y float64
 	}{
-		{ReLU6, 7, 6}, {ReLU6, -1, 0}, {LeakyReLU, -2, -0.02}, {ELU, -1, math.Exp(-1) - 1},
-		{Softplus, 0, math.Ln2}, {Softplus, 800, 800}, {Sigmoid, -800, 0}, {Sigmoid, 0, 0.5},
+		{workload.ActReLU6, 7, 6}, {workload.ActReLU6, -1, 0}, {workload.ActLeakyReLU, -2, -0.02}, {workload.ActELU, -1, math.Exp(-1) - 1},
+		{workload.ActSoftplus, 0, math.Ln2}, {workload.ActSoftplus, 800, 800}, {workload.ActSigmoid, -800, 0}, {workload.ActSigmoid, 0, 0.5},
 	} {
 		var y [1]float64
 		activate(c.f, []float64{c.x}, y[:])
@@ -189,13 +190,13 @@ func TestGradientSAGE(t *testing.T) {
 		name string
 		arch Arch
 	}{
-		{"mean", SAGEArch(3, 4, Mean)},
-		{"max", SAGEArch(3, 4, Max)},
-		{"add", SAGEArch(3, 4, Add)},
+		{"mean", SAGEArch(3, 4, workload.AggMean)},
+		{"max", SAGEArch(3, 4, workload.AggMax)},
+		{"add", SAGEArch(3, 4, workload.AggAdd)},
 		{"mixed", Arch{Layers: []Layer{
-			{Hidden: 3, Heads: 2, Attention: GAT, Aggregation: Add, Activation: ELU},
-			{Hidden: 4, Heads: 1, Attention: SAGE, Aggregation: Max, Activation: Tanh},
-			{Heads: 1, Attention: GCN, Aggregation: Add, Activation: Identity},
+			{Hidden: 3, Heads: 2, Attention: workload.AttGAT, Aggregation: workload.AggAdd, Activation: workload.ActELU},
+			{Hidden: 4, Heads: 1, Attention: workload.AttSAGE, Aggregation: workload.AggMax, Activation: workload.ActTanh},
+			{Heads: 1, Attention: workload.AttGCN, Aggregation: workload.AggAdd, Activation: workload.ActLinear},
 		}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) { checkGradient(t, d, tc.arch, c) })

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 
 	"gnnsim/internal/vec"
+	"gnnsim/workload"
 )
 
 // withAVX2 runs f with the AVX2 kernels (and the vector exp, where the
@@ -267,9 +268,9 @@ func TestActivateSameBits(t *testing.T) {
 		apply func(y, o []float64)
 	}{
 		{"exp", func(y, o []float64) { expVec(y, o) }},
-		{"sigmoid", func(y, o []float64) { activate(Sigmoid, o, y) }},
-		{"elu", func(y, o []float64) { activate(ELU, o, y) }},
-		{"tanh", func(y, o []float64) { activate(Tanh, o, y) }},
+		{"sigmoid", func(y, o []float64) { activate(workload.ActSigmoid, o, y) }},
+		{"elu", func(y, o []float64) { activate(workload.ActELU, o, y) }},
+		{"tanh", func(y, o []float64) { activate(workload.ActTanh, o, y) }},
 	} {
 		for n := range 40 {
 			for rep := range 20 {
@@ -375,7 +376,7 @@ func BenchmarkSigmoid(b *testing.B) {
 		b.Run(fmt.Sprintf("vector=%v", on), func(b *testing.B) {
 			withAVX2(on, func() {
 				for b.Loop() {
-					activate(Sigmoid, x, y)
+					activate(workload.ActSigmoid, x, y)
 				}
 			})
 		})

@@ -1,6 +1,10 @@
 package train
 
-import "math"
+import (
+	"math"
+
+	"gnnsim/workload"
+)
 
 // layer is one Layer at work: its shape, views of its parameters and
 // gradients inside the model's flat vectors, and every buffer a training
@@ -50,7 +54,7 @@ func newLayer(spec Layer, d *Data, in, out int, concat, first bool) *layer {
 	n, nnz := d.NumNodes, len(d.aCol)
 	l := &layer{Layer: spec, n: n, in: in, out: out, width: spec.Heads * out, concat: concat, first: first}
 	l.zw = l.width
-	if spec.Attention == SAGE {
+	if spec.Attention == workload.AttSAGE {
 		l.zw = 2 * out
 	}
 	l.outW = out
@@ -78,7 +82,7 @@ func newLayer(spec Layer, d *Data, in, out int, concat, first bool) *layer {
 	l.y = make([]float64, n*l.outW)
 	l.acc = make([]float64, l.width)
 	l.hmax, l.hsum = make([]float64, spec.Heads), make([]float64, spec.Heads)
-	if spec.Attention == GAT {
+	if spec.Attention == workload.AttGAT {
 		h := spec.Heads
 		l.el, l.er = make([]float64, n*h), make([]float64, n*h)
 		l.dEl, l.dEr = make([]float64, n*h), make([]float64, n*h)
@@ -86,7 +90,7 @@ func newLayer(spec Layer, d *Data, in, out int, concat, first bool) *layer {
 		l.coef, l.dAlpha = make([]float64, nnz*h), make([]float64, nnz*h)
 		l.aScale = ones(nnz * h)
 	}
-	if spec.Aggregation == Max {
+	if spec.Aggregation == workload.AggMax {
 		l.arg = make([]int32, n*l.width)
 	}
 	return l
@@ -181,9 +185,9 @@ func (l *layer) forward(d *Data, x []float64, train bool, q *Bits, rs rowSet) {
 		}
 	}
 	switch l.Attention {
-	case SAGE:
+	case workload.AttSAGE:
 		l.aggregateSAGE(d, rs.agg)
-	case GAT:
+	case workload.AttGAT:
 		l.attend(d, train, rs)
 		fallthrough
 	default:
@@ -205,14 +209,14 @@ func (l *layer) forward(d *Data, x []float64, train bool, q *Bits, rs rowSet) {
 // coefficients returns the edge weights the aggregation uses: weight of
 // edge e in head h is cf[e*es+h*hs], or 1 when cf is nil.
 func (l *layer) coefficients(d *Data, q *Bits) (cf []float64, es, hs int) {
-	if l.Attention == GAT {
+	if l.Attention == workload.AttGAT {
 		if q != nil {
 			q.A.quantizeAll(l.coef)
 		}
 		return l.coef, l.Heads, 1
 	}
 	if q == nil {
-		if l.Attention == GCN {
+		if l.Attention == workload.AttGCN {
 			return d.gcnNorm, 1, 0
 		}
 		return nil, 0, 0
@@ -220,7 +224,7 @@ func (l *layer) coefficients(d *Data, q *Bits) (cf []float64, es, hs int) {
 	if l.qcoef == nil {
 		l.qcoef = make([]float64, len(d.aCol))
 	}
-	if l.Attention == GCN {
+	if l.Attention == workload.AttGCN {
 		copy(l.qcoef, d.gcnNorm)
 		q.A.quantizeAll(l.qcoef)
 	} else {
@@ -309,7 +313,7 @@ func (l *layer) aggregate(d *Data, cf []float64, es, hs int, rows []int32) {
 			m = orow
 		}
 		switch l.Aggregation {
-		case Add, Mean:
+		case workload.AggAdd, workload.AggMean:
 			// The first edge sets the row (every row has its self-loop),
 			// without a pass to clear it: 0 + c*z, the bits of a sum
 			// begun at +0; the sum stays in registers (gatherAxpy).
@@ -326,10 +330,10 @@ func (l *layer) aggregate(d *Data, cf []float64, es, hs int, rows []int32) {
 					gatherAxpy(m[h*out:(h+1)*out], cf[a*es+h:], es, nbr, l.z[h*out:], W)
 				}
 			}
-			if l.Aggregation == Mean {
+			if l.Aggregation == workload.AggMean {
 				scale(m, d.invDeg[i])
 			}
-		case Max:
+		case workload.AggMax:
 			arg := l.arg[i*W : (i+1)*W]
 			for t := range m {
 				m[t] = math.Inf(-1)
@@ -384,17 +388,17 @@ func (l *layer) aggregateSAGE(d *Data, rows []int32) {
 		a, b := int(d.aPtr[i]), int(d.aPtr[i+1])
 		orow := l.o[i*out : (i+1)*out]
 		switch l.Aggregation {
-		case Add, Mean:
+		case workload.AggAdd, workload.AggMean:
 			clear(m)
 			for e := a; e < b; e++ {
 				if j := int(d.aCol[e]); j != i {
 					axpy(m, 1, l.z[j*W+out:][:out])
 				}
 			}
-			if l.Aggregation == Mean {
+			if l.Aggregation == workload.AggMean {
 				scale(m, d.invNbr[i])
 			}
-		case Max:
+		case workload.AggMax:
 			arg := l.arg[i*out : (i+1)*out]
 			for t := range m {
 				m[t], arg[t] = math.Inf(-1), -1
@@ -421,7 +425,7 @@ func (l *layer) aggregateSAGE(d *Data, rows []int32) {
 // elsewhere), dx is written on rs.lin.
 func (l *layer) backward(d *Data, dy []float64, rs rowSet) {
 	H, W, oW := l.Heads, l.zw, l.outW
-	gat := l.Attention == GAT
+	gat := l.Attention == workload.AttGAT
 	for _, i := range rs.agg {
 		i := int(i)
 		r := dy[i*oW : (i+1)*oW]
@@ -441,7 +445,7 @@ func (l *layer) backward(d *Data, dy []float64, rs rowSet) {
 			clear(l.dz[int(j)*W : int(j+1)*W])
 		}
 	}
-	if l.Attention == SAGE {
+	if l.Attention == workload.AttSAGE {
 		l.backwardSAGE(d, dy, rs.agg)
 	} else {
 		l.backwardAggregate(d, dy, rs)
@@ -467,9 +471,9 @@ func (l *layer) backwardSAGE(d *Data, dy []float64, rows []int32) {
 		r := dy[i*out : (i+1)*out]
 		axpy(l.dz[i*W:][:out], 1, r)
 		switch l.Aggregation {
-		case Add, Mean:
+		case workload.AggAdd, workload.AggMean:
 			f := 1.0
-			if l.Aggregation == Mean {
+			if l.Aggregation == workload.AggMean {
 				f = d.invNbr[i]
 			}
 			for e := int(d.aPtr[i]); e < int(d.aPtr[i+1]); e++ {
@@ -477,7 +481,7 @@ func (l *layer) backwardSAGE(d *Data, dy []float64, rows []int32) {
 					axpy(l.dz[j*W+out:][:out], f, r)
 				}
 			}
-		case Max:
+		case workload.AggMax:
 			for t, e := range l.arg[i*out : (i+1)*out] {
 				if e >= 0 {
 					l.dz[int(d.aCol[e])*W+out+t] += r[t]
@@ -491,7 +495,7 @@ func (l *layer) backwardSAGE(d *Data, dy []float64, rows []int32) {
 // gradients) the gradient of aggregate's rows of rs.agg, given dL/do in dy.
 func (l *layer) backwardAggregate(d *Data, dy []float64, rs rowSet) {
 	H, out, W, oW := l.Heads, l.out, l.zw, l.outW
-	gat := l.Attention == GAT
+	gat := l.Attention == workload.AttGAT
 	cf, es, hs := l.coefficients(d, nil)
 	set := l.dzSet()
 	for _, i := range rs.agg {
@@ -508,9 +512,9 @@ func (l *layer) backwardAggregate(d *Data, dy []float64, rs rowSet) {
 			dm = l.acc
 		}
 		switch l.Aggregation {
-		case Add, Mean:
+		case workload.AggAdd, workload.AggMean:
 			f := 1.0
-			if l.Aggregation == Mean {
+			if l.Aggregation == workload.AggMean {
 				f = d.invDeg[i]
 			}
 			for e := a; e < b; e++ {
@@ -543,7 +547,7 @@ func (l *layer) backwardAggregate(d *Data, dy []float64, rs rowSet) {
 					}
 				}
 			}
-		case Max:
+		case workload.AggMax:
 			for t, e := range l.arg[i*W : (i+1)*W] {
 				h := t / out
 				j := int(d.aCol[e])
@@ -578,7 +582,7 @@ func (l *layer) backwardAggregate(d *Data, dy []float64, rs rowSet) {
 // head (constant or GCN), whose dz has no other term. It saves a pass
 // over dz, as wide as the layer, every epoch.
 func (l *layer) dzSet() bool {
-	return (l.Attention == Constant || l.Attention == GCN) && l.Aggregation != Max
+	return (l.Attention == workload.AttConstant || l.Attention == workload.AttGCN) && l.Aggregation != workload.AggMax
 }
 
 // attendBackward turns dAlpha (gradient of the dropped coefficients of the

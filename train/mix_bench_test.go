@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"gnnsim/workload"
 )
 
 // fgnasMix draws n two-layer networks uniformly from FGNAS Table 1's
@@ -16,10 +18,10 @@ import (
 func fgnasMix(n int, seed uint64) []Arch {
 	embed := []int{4, 8, 12, 16, 32, 64}
 	heads := []int{1, 2, 4, 8, 16}
-	acts := []Activation{ReLU, Tanh, Sigmoid, ELU}
+	acts := []workload.Activation{workload.ActReLU, workload.ActTanh, workload.ActSigmoid, workload.ActELU}
 	r := rand.New(rand.NewPCG(seed, 0x6d6978)) // "mix"
 	layer := func(hidden int) Layer {
-		return Layer{Hidden: hidden, Attention: Attention(r.IntN(3)), Aggregation: Aggregation(r.IntN(3)),
+		return Layer{Hidden: hidden, Attention: workload.Attention(r.IntN(3)), Aggregation: workload.Aggregation(r.IntN(3)),
 			Heads: heads[r.IntN(len(heads))], Activation: acts[r.IntN(len(acts))]}
 	}
 	out := make([]Arch, n)

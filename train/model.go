@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"gnnsim/workload"
 )
 
 // Config holds the training hyperparameters.
@@ -122,7 +124,7 @@ func newModel(d *Data, a Arch, c Config) (*Model, error) {
 		// A SAGE layer's in x 2out weight is two in x out matrices side
 		// by side (self, neighbours), each Glorot-bounded on its own.
 		spans = append(spans, span{&l.w, &l.gw, in * l.zw, glorot(in, l.width), i == 0 || c.DecayAll})
-		if spec.Attention == GAT {
+		if spec.Attention == workload.AttGAT {
 			bound := glorot(spec.Heads, out) // PyG's glorot on the Heads x out attention tensor
 			spans = append(spans, span{&l.attL, &l.gattL, l.width, bound, c.DecayAll},
 				span{&l.attR, &l.gattR, l.width, bound, c.DecayAll})
@@ -227,7 +229,7 @@ func (m *Model) drawMasks() {
 	}
 	for _, l := range m.layers {
 		draw(l.inScale, m.cfg.Dropout)
-		if l.Attention == GAT {
+		if l.Attention == workload.AttGAT {
 			draw(l.aScale, m.cfg.AttnDropout)
 		}
 	}
@@ -343,7 +345,7 @@ func Preset(name string, hidden, heads, outHeads int) (Arch, Config, error) {
 	case "gat":
 		return GATArch(hidden, heads, outHeads), GATConfig(), nil
 	case "sage":
-		return SAGEArch(2, hidden, Mean), SAGEConfig(), nil
+		return SAGEArch(2, hidden, workload.AggMean), SAGEConfig(), nil
 	}
 	return Arch{}, Config{}, fmt.Errorf("train: unknown model %q (want gcn, gat or sage)", name)
 }
@@ -382,7 +384,7 @@ func MemoryEstimate(d *Data, a Arch) float64 {
 			words += 3*n*in + in*width
 		}
 		words += 3*n*width + 2*n*outW
-		if l.Attention == GAT {
+		if l.Attention == workload.AttGAT {
 			words += 4*n*h + 5*nnz*h
 		}
 		in = outW

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+
+	"gnnsim/workload"
 )
 
 // TestRowPlansExact checks that training on the rows the loss and the
@@ -34,16 +36,16 @@ func TestRowPlansExact(t *testing.T) {
 	}
 	c := Config{Epochs: 12, LR: 0.02, WeightDecay: 5e-4, DecayAll: true, Dropout: 0.4, AttnDropout: 0.3, Seed: 5}
 	bits := []Bits{{W: Fixed{Int: 2, Frac: 5}, A: Fixed{Int: 1, Frac: 4}}}
-	acts := []Activation{ReLU, Tanh, Sigmoid, ELU}
+	acts := []workload.Activation{workload.ActReLU, workload.ActTanh, workload.ActSigmoid, workload.ActELU}
 	k := 0
-	for _, att := range []Attention{Constant, GCN, GAT} {
-		for _, agg := range []Aggregation{Add, Mean, Max} {
+	for _, att := range []workload.Attention{workload.AttConstant, workload.AttGCN, workload.AttGAT} {
+		for _, agg := range []workload.Aggregation{workload.AggAdd, workload.AggMean, workload.AggMax} {
 			layers := []Layer{
 				{Hidden: 3, Heads: 2, Attention: att, Aggregation: agg, Activation: acts[k%4]},
-				{Heads: 1 + k%3, Attention: att, Aggregation: agg, Activation: Identity},
+				{Heads: 1 + k%3, Attention: att, Aggregation: agg, Activation: workload.ActLinear},
 			}
 			if k%2 == 1 {
-				layers = append([]Layer{{Hidden: 5, Heads: 1, Attention: GCN, Aggregation: Mean, Activation: acts[(k+1)%4]}}, layers...)
+				layers = append([]Layer{{Hidden: 5, Heads: 1, Attention: workload.AttGCN, Aggregation: workload.AggMean, Activation: acts[(k+1)%4]}}, layers...)
 			}
 			k++
 			a := Arch{Layers: layers}

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	"gnnsim/graphs"
+	"gnnsim/workload"
 )
 
 // seeds are the seeds of the reference-agreement runs: 1..10.
@@ -46,7 +47,7 @@ func TestReferenceAccuracy(t *testing.T) {
 		{"cora", GCNArch(16), GCNConfig(), 80.5, 81.5, false},
 		{"citeseer", GCNArch(16), GCNConfig(), 69.0, 70.3, false},
 		{"cora", GATArch(8, 8, 1), GATConfig(), 81.5, 83.0, true},
-		{"cora", SAGEArch(2, 64, Mean), SAGEConfig(), 79.0, 0, true},
+		{"cora", SAGEArch(2, 64, workload.AggMean), SAGEConfig(), 79.0, 0, true},
 	}
 	for _, c := range cases {
 		t.Run(c.data+"_"+c.arch.String(), func(t *testing.T) {
@@ -104,9 +105,9 @@ func TestLossDecreases(t *testing.T) {
 func TestEpochAllocates(t *testing.T) {
 	d := toyData(t, 80, 20, 4, 3)
 	for _, a := range []Arch{GCNArch(16), GATArch(4, 3, 2), {Layers: []Layer{
-		{Hidden: 5, Heads: 2, Attention: Constant, Aggregation: Max, Activation: Softplus},
-		{Heads: 1, Attention: GCN, Aggregation: Mean, Activation: Identity}}},
-		SAGEArch(2, 8, Mean), SAGEArch(3, 8, Max)} {
+		{Hidden: 5, Heads: 2, Attention: workload.AttConstant, Aggregation: workload.AggMax, Activation: workload.ActSoftplus},
+		{Heads: 1, Attention: workload.AttGCN, Aggregation: workload.AggMean, Activation: workload.ActLinear}}},
+		SAGEArch(2, 8, workload.AggMean), SAGEArch(3, 8, workload.AggMax)} {
 		m, err := newModel(d, a, GATConfig())
 		if err != nil {
 			t.Fatal(err)
@@ -205,9 +206,9 @@ func TestTrainErrors(t *testing.T) {
 
 func TestArchString(t *testing.T) {
 	for _, a := range []Arch{GCNArch(16), GATArch(8, 8, 1), {Layers: []Layer{
-		{Hidden: 32, Heads: 4, Attention: Constant, Aggregation: Max, Activation: ReLU6},
-		{Hidden: 12, Heads: 2, Attention: GAT, Aggregation: Mean, Activation: Softplus},
-		{Heads: 16, Attention: GCN, Aggregation: Add, Activation: LeakyReLU}}}} {
+		{Hidden: 32, Heads: 4, Attention: workload.AttConstant, Aggregation: workload.AggMax, Activation: workload.ActReLU6},
+		{Hidden: 12, Heads: 2, Attention: workload.AttGAT, Aggregation: workload.AggMean, Activation: workload.ActSoftplus},
+		{Heads: 16, Attention: workload.AttGCN, Aggregation: workload.AggAdd, Activation: workload.ActLeakyReLU}}}} {
 		b, err := ParseArch(a.String())
 		if err != nil || b.String() != a.String() {
 			t.Errorf("ParseArch(%q) = %v, %v", a.String(), b, err)
@@ -221,7 +222,7 @@ func TestArchString(t *testing.T) {
 			t.Errorf("ParseArch(%q) accepted", s)
 		}
 	}
-	for s, want := range map[string]Activation{"skip": Identity, "linear": Identity, "LeakyReLU": LeakyReLU, "leaky_relu": LeakyReLU} {
+	for s, want := range map[string]workload.Activation{"skip": workload.ActLinear, "linear": workload.ActLinear, "LeakyReLU": workload.ActLeakyReLU, "leaky_relu": workload.ActLeakyReLU} {
 		if got, err := ParseActivation(s); err != nil || got != want {
 			t.Errorf("ParseActivation(%q) = %v, %v", s, got, err)
 		}
@@ -255,7 +256,7 @@ func TestSAGEForward(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, agg := range []Aggregation{Add, Mean, Max} {
+	for _, agg := range []workload.Aggregation{workload.AggAdd, workload.AggMean, workload.AggMax} {
 		t.Run(agg.String(), func(t *testing.T) {
 			m, err := newModel(d, SAGEArch(1, 0, agg), Config{Epochs: 1, LR: 0.01, Seed: 5})
 			if err != nil {
@@ -287,14 +288,14 @@ func TestSAGEForward(t *testing.T) {
 				}
 				agg0 := make([]float64, C)
 				for c := range agg0 {
-					if agg == Max && len(nb) > 0 {
+					if agg == workload.AggMax && len(nb) > 0 {
 						agg0[c] = math.Inf(-1)
 					}
 				}
 				for _, j := range nb {
 					pj := proj(j, C)
 					for c := range C {
-						if agg == Max {
+						if agg == workload.AggMax {
 							agg0[c] = math.Max(agg0[c], pj[c])
 						} else {
 							agg0[c] += pj[c]
@@ -304,7 +305,7 @@ func TestSAGEForward(t *testing.T) {
 				self := proj(i, 0)
 				for c := range C {
 					a := agg0[c]
-					if agg == Mean && len(nb) > 0 {
+					if agg == workload.AggMean && len(nb) > 0 {
 						a /= float64(len(nb))
 					}
 					want, got := self[c]+a+b[c], m.logits()[i*C+c]
@@ -328,12 +329,12 @@ func TestTrainDeterministic(t *testing.T) {
 		cfg  Config
 	}{
 		{"gat-gcn", Arch{Layers: []Layer{
-			{Hidden: 4, Heads: 2, Attention: GAT, Aggregation: Max, Activation: ELU},
-			{Heads: 2, Attention: GCN, Aggregation: Mean, Activation: Identity},
+			{Hidden: 4, Heads: 2, Attention: workload.AttGAT, Aggregation: workload.AggMax, Activation: workload.ActELU},
+			{Heads: 2, Attention: workload.AttGCN, Aggregation: workload.AggMean, Activation: workload.ActLinear},
 		}}, GATConfig()},
 		{"sage", Arch{Layers: []Layer{
-			{Hidden: 8, Heads: 1, Attention: SAGE, Aggregation: Max, Activation: ReLU},
-			{Heads: 1, Attention: SAGE, Aggregation: Mean, Activation: Identity},
+			{Hidden: 8, Heads: 1, Attention: workload.AttSAGE, Aggregation: workload.AggMax, Activation: workload.ActReLU},
+			{Heads: 1, Attention: workload.AttSAGE, Aggregation: workload.AggMean, Activation: workload.ActLinear},
 		}}, SAGEConfig()},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

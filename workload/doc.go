@@ -37,6 +37,14 @@
 // option is the caller's (seed 001's Figure 8 sets it per design); the
 // reference validations (STONNE-Omega, MAESTRO, FGNAS) leave it off.
 //
+// # The layer vocabulary
+//
+// Attention, Aggregation and Activation name how a message-passing layer
+// weights, combines and transforms its messages (FGNAS Table 1, G-CoS
+// Table II, GraphSAGE), with their names and parsers: the one vocabulary
+// of the FPGA model, the NAS spaces and the trainer. Each of those lists
+// the part it runs and parses with ParseIn.
+//
 // # Blocks and models
 //
 // A Block is a named sequence of layers on an input Size (each layer runs

@@ -2,7 +2,7 @@ package workload
 
 import (
 	"cmp"
-	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -172,19 +172,17 @@ func sortByArrival(jobs []Job) []Job {
 // so is a row that breaks the rules of Job.Validate. Lines starting with #
 // are comments. An empty cell in an optional column counts as absent.
 func ParseCSV(r io.Reader, name string, opt ReadOptions) ([]Job, error) {
-	cr := csv.NewReader(r)
-	cr.Comment = '#'
-	cr.FieldsPerRecord = 0 // every row as wide as the header
-	cr.ReuseRecord = true
-	header, err := cr.Read()
-	if err == io.EOF {
+	// Every row as wide as the header; a malformed row's csv.ParseError
+	// carries its line number.
+	tab, err := csvtab.Open(r, csvtab.Options{Comment: '#', Name: "workload: " + name})
+	if errors.Is(err, csvtab.ErrEmpty) {
 		return nil, fmt.Errorf("workload: %s: empty trace (no header)", name)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("workload: %s: %w", name, err)
 	}
-	hline, _ := cr.FieldPos(0)
-	idx, err := csvtab.Positions(header, traceColumns, false) // position of each known column, -1 if absent
+	hline := tab.Line
+	idx, err := tab.Positions(traceColumns, false) // position of each known column, -1 if absent
 	if err != nil {
 		return nil, fmt.Errorf("workload: %s:%d: %w", name, hline, err)
 	}
@@ -197,19 +195,10 @@ func ParseCSV(r io.Reader, name string, opt ReadOptions) ([]Job, error) {
 		jobs  []Job
 		lines []int
 	)
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
+	_, err = tab.Each(func(rec []string, line int) error {
 		if len(jobs) >= MaxTraceJobs {
-			return nil, errTraceJobs(name)
+			return errTraceJobs(name)
 		}
-		if err != nil {
-			// csv.ParseError already carries the line number.
-			return nil, fmt.Errorf("workload: %s: %w", name, err)
-		}
-		line, _ := cr.FieldPos(0)
 		var row rawRow
 		cell := func(col int) (string, bool) { return csvtab.Cell(rec, idx, col) }
 		var perr error
@@ -242,14 +231,18 @@ func ParseCSV(r io.Reader, name string, opt ReadOptions) ([]Job, error) {
 		row.G = parseInt(7)
 		row.Kind = parseStr(8)
 		if perr != nil {
-			return nil, fmt.Errorf("workload: %s:%d: %w", name, line, perr)
+			return fmt.Errorf("workload: %s:%d: %w", name, line, perr)
 		}
 		j, err := row.job(opt)
 		if err != nil {
-			return nil, fmt.Errorf("workload: %s:%d: %w", name, line, err)
+			return fmt.Errorf("workload: %s:%d: %w", name, line, err)
 		}
 		jobs = append(jobs, j)
 		lines = append(lines, line)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if len(jobs) == 0 {
 		return nil, fmt.Errorf("workload: %s:%d: a header but no jobs", name, hline)
@@ -391,12 +384,9 @@ func WriteCSV(w io.Writer, jobs []Job) error {
 	if err := ValidateAll(jobs); err != nil {
 		return fmt.Errorf("workload: %w", err)
 	}
-	cw := csv.NewWriter(w)
-	if err := cw.Write(traceColumns); err != nil {
-		return err
-	}
 	rec := make([]string, len(traceColumns))
-	for _, j := range jobs {
+	err := csvtab.Write(w, traceColumns, len(jobs), func(i int) []string {
+		j := jobs[i]
 		rec[0] = strconv.FormatInt(j.ID, 10)
 		rec[1] = strconv.FormatInt(j.Arrival, 10)
 		rec[2] = j.Graph
@@ -409,12 +399,9 @@ func WriteCSV(w io.Writer, jobs []Job) error {
 		rec[6] = strconv.Itoa(j.F)
 		rec[7] = strconv.Itoa(j.G)
 		rec[8] = j.Kind.String()
-		if err := cw.Write(rec); err != nil {
-			return err
-		}
-	}
-	cw.Flush()
-	if err := cw.Error(); err != nil {
+		return rec
+	})
+	if err != nil {
 		return fmt.Errorf("workload: %w", err)
 	}
 	return nil

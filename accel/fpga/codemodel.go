@@ -1,6 +1,10 @@
 package fpga
 
-import "fmt"
+import (
+	"fmt"
+
+	"gnnsim/workload"
+)
 
 // The FGNAS authors' cost model (Model FGNASCode): what their repository's
 // fpga/architecture.py and fpga/operator.py compute for a design, restated
@@ -142,7 +146,7 @@ func codeLayer(l LayerDesign, in, out int64, last bool, g codeGraph) codeStages 
 	r.use[Linear], r.cyc[Linear], b = codeLinear(in, out, tin, tout, a, w)
 
 	switch l.Attn {
-	case GATAttn:
+	case workload.AttGAT:
 		// Two out -> 1 projections, an adder for their sum, then a
 		// multiplier weighting each message feature group.
 		lu, lc, lo := codeLinear(out, 1, tattn, 1, b, w)
@@ -155,7 +159,7 @@ func codeLayer(l LayerDesign, in, out int64, last bool, g codeGraph) codeStages 
 		u.op(m, 1)
 		c += g.walk((m.cyc+1)*ceilDiv(out, tattn) + 1)
 		r.cyc[Attend] = c
-	case Constant:
+	case workload.AttConstant:
 		// A divider per attention lane (the 1/degree coefficient).
 		d := codeDivider.at(b.i, b.f)
 		r.use[Attend].op(d, tattn)
@@ -167,16 +171,16 @@ func codeLayer(l LayerDesign, in, out int64, last bool, g codeGraph) codeStages 
 		var lane codeUse
 		var steps int64
 		switch l.Aggr {
-		case AggAdd, AggMean:
+		case workload.AggAdd, workload.AggMean:
 			u, c, o := codeAccumulator(b)
 			lane, steps = u, g.walk(c+1)
-			if l.Aggr == AggMean {
+			if l.Aggr == workload.AggMean {
 				d := codeDivider.at(o.i, o.f)
 				lane.op(d, 1)
 				steps += d.cyc * g.n // (div+1) N in all, walk counted N once
 			}
 			b = o
-		case AggMax:
+		case workload.AggMax:
 			if b.float() {
 				b = codeFmt{}
 			}
@@ -192,13 +196,13 @@ func codeLayer(l LayerDesign, in, out int64, last bool, g codeGraph) codeStages 
 	{
 		var op codeOp
 		switch l.Act {
-		case ReLU:
+		case workload.ActReLU:
 			op = codeReLU.at(b.i + b.f)
-		case Tanh:
+		case workload.ActTanh:
 			op = codeTanh.at(b.i, b.f)
-		case Sigmoid:
+		case workload.ActSigmoid:
 			op = codeSigmoid.at(b.i, b.f)
-		case ELU:
+		case workload.ActELU:
 			op = codeELU.at(b.i, b.f)
 		}
 		r.use[Activate].op(op, tact)
@@ -235,10 +239,10 @@ func codeLayer(l LayerDesign, in, out int64, last bool, g codeGraph) codeStages 
 // and their tables have no other entries there).
 func codeValidate(d Design) error {
 	for i, l := range d.Layers {
-		if l.Attn == SAGEAttn {
+		if l.Attn == workload.AttSAGE {
 			return fmt.Errorf("fpga: layer %d: the fgnas-code model (the FGNAS authors') has no sage layer; price it with the gnnsim model", i)
 		}
-		if l.Act == Identity {
+		if l.Act == workload.ActLinear {
 			return fmt.Errorf("fpga: layer %d: the fgnas-code model (the FGNAS authors') has no linear (absent) activation; price it with the gnnsim model", i)
 		}
 		a, w := l.Bits.A, l.Bits.W

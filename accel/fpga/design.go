@@ -2,88 +2,30 @@ package fpga
 
 import (
 	"fmt"
+	"slices"
 
 	"gnnsim/workload"
 )
 
-// Attention is how a layer weights the messages between connected nodes
-// (FGNAS Table 1, "attn").
-type Attention uint8
-
-// The attention types of FGNAS Table 1.
-const (
-	Constant Attention = iota // every coefficient 1: no hardware
-	GCNNorm                   // 1/sqrt(d_i d_j), from precomputed degree norms
-	GATAttn                   // softmax over neighbours of LeakyReLU(a_s.Wh_i + a_d.Wh_j)
-	// SAGEAttn is GraphSAGE's layer (Hamilton et al. 2017; PyG's SAGEConv
-	// with its root weight), not in FGNAS's space: W_self h_i plus the
-	// mean or max over the neighbours (self-loop excluded) of W_neigh h_j,
-	// one head. See the package doc for its stages.
-	SAGEAttn
-)
-
-// Aggregation is how a node combines its weighted incoming messages.
-type Aggregation uint8
-
-// The aggregation types of FGNAS Table 1.
-const (
-	AggAdd Aggregation = iota
-	AggMean
-	AggMax
-)
-
-// Activation is a layer's nonlinearity.
-type Activation uint8
-
-// The activations of FGNAS Table 1, and Identity (none).
-const (
-	ReLU Activation = iota
-	Tanh
-	Sigmoid
-	ELU
-	// Identity is no activation (not in FGNAS's space; our model only): the
-	// stage builds no units and takes no cycles, except that a multi-head
-	// last layer still averages its heads there.
-	Identity
-)
-
+// The layer vocabulary (package workload) the pipeline builds: FGNAS
+// Table 1's attention, aggregation and activation types, GraphSAGE's
+// layer (workload.AttSAGE, not in FGNAS's space: W_self h_i plus the mean
+// or max over the neighbours, self-loop excluded, of W_neigh h_j, one
+// head; see the package doc for its stages), and workload.ActLinear (no
+// activation, not in FGNAS's space: the stage builds no units and takes
+// no cycles, except that a multi-head last layer still averages its heads
+// there).
 var (
-	attnNames = [...]string{Constant: "constant", GCNNorm: "gcn", GATAttn: "gat", SAGEAttn: "sage"}
-	aggrNames = [...]string{AggAdd: "add", AggMean: "mean", AggMax: "max"}
-	actNames  = [...]string{ReLU: "relu", Tanh: "tanh", Sigmoid: "sigmoid", ELU: "elu", Identity: "linear"}
+	Attentions   = []workload.Attention{workload.AttConstant, workload.AttGCN, workload.AttGAT, workload.AttSAGE}
+	Aggregations = []workload.Aggregation{workload.AggAdd, workload.AggMean, workload.AggMax}
+	Activations  = []workload.Activation{workload.ActReLU, workload.ActTanh, workload.ActSigmoid, workload.ActELU, workload.ActLinear}
 )
-
-func (a Attention) String() string   { return enumName(attnNames[:], uint8(a), "Attention") }
-func (a Aggregation) String() string { return enumName(aggrNames[:], uint8(a), "Aggregation") }
-func (a Activation) String() string  { return enumName(actNames[:], uint8(a), "Activation") }
 
 func enumName(names []string, v uint8, typ string) string {
 	if int(v) < len(names) {
 		return names[v]
 	}
 	return fmt.Sprintf("%s(%d)", typ, v)
-}
-
-// ParseAttention, ParseAggregation and ParseActivation read the names of
-// FGNAS Table 1 ("gcn", "mean", "elu", ...).
-func ParseAttention(s string) (Attention, error) {
-	v, err := parseEnum(attnNames[:], s, "attention")
-	return Attention(v), err
-}
-
-// ParseAggregation: see ParseAttention.
-func ParseAggregation(s string) (Aggregation, error) {
-	v, err := parseEnum(aggrNames[:], s, "aggregation")
-	return Aggregation(v), err
-}
-
-// ParseActivation: see ParseAttention; none and identity are Identity.
-func ParseActivation(s string) (Activation, error) {
-	if s == "none" || s == "identity" {
-		return Identity, nil
-	}
-	v, err := parseEnum(actNames[:], s, "activation")
-	return Activation(v), err
 }
 
 func parseEnum(names []string, s, what string) (uint8, error) {
@@ -129,9 +71,9 @@ type LayerDesign struct {
 	// A layer concatenates its heads unless it is the last one, which
 	// averages them.
 	Heads int
-	Attn  Attention
-	Aggr  Aggregation
-	Act   Activation
+	Attn  workload.Attention
+	Aggr  workload.Aggregation
+	Act   workload.Activation
 	T     Groups
 	Bits  Precision
 }
@@ -182,16 +124,16 @@ func (l LayerDesign) validate() error {
 		return fmt.Errorf("embedding %d, want 1..%d", l.Embed, workload.MaxFeatures)
 	case l.Heads < 0 || l.Heads > 64:
 		return fmt.Errorf("%d heads, want 0..64", l.Heads)
-	case int(l.Attn) >= len(attnNames):
-		return fmt.Errorf("unknown attention %d", l.Attn)
-	case l.Attn == SAGEAttn && heads(l.Heads) != 1:
+	case !slices.Contains(Attentions, l.Attn):
+		return fmt.Errorf("attention %s has no FPGA pipeline", l.Attn)
+	case l.Attn == workload.AttSAGE && heads(l.Heads) != 1:
 		return fmt.Errorf("sage with %d heads, want 1", l.Heads)
-	case l.Attn == SAGEAttn && l.Aggr == AggAdd:
+	case l.Attn == workload.AttSAGE && l.Aggr == workload.AggAdd:
 		return fmt.Errorf("sage aggregates by mean or max, not add")
-	case int(l.Aggr) >= len(aggrNames):
-		return fmt.Errorf("unknown aggregation %d", l.Aggr)
-	case int(l.Act) >= len(actNames):
-		return fmt.Errorf("unknown activation %d", l.Act)
+	case !slices.Contains(Aggregations, l.Aggr):
+		return fmt.Errorf("aggregation %s has no FPGA pipeline", l.Aggr)
+	case !slices.Contains(Activations, l.Act):
+		return fmt.Errorf("activation %s has no FPGA unit", l.Act)
 	}
 	for _, g := range []struct {
 		name string
@@ -219,14 +161,14 @@ func (l LayerDesign) validate() error {
 func (d Design) Layer(i, f int) workload.Layer {
 	l := d.Layers[i]
 	last := i == len(d.Layers)-1
-	if l.Attn == SAGEAttn {
+	if l.Attn == workload.AttSAGE {
 		k := workload.SAGE
-		if l.Aggr == AggMax {
+		if l.Aggr == workload.AggMax {
 			k = workload.SAGEMax
 		}
 		return workload.Layer{Kind: k, F: f, G: l.Embed}
 	}
-	if l.Attn != GATAttn && heads(l.Heads) == 1 {
+	if l.Attn != workload.AttGAT && heads(l.Heads) == 1 {
 		return workload.Layer{Kind: workload.GCN, F: f, G: l.Embed}
 	}
 	return workload.Layer{Kind: workload.GAT, F: f, G: l.Embed, Heads: int(heads(l.Heads)), Last: last}

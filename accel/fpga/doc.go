@@ -30,10 +30,10 @@
 //   - aggregation: t_aggr lanes of weight-multiply (unless constant) and add
 //     or compare; E ceil(G/t_aggr) cycles, mean adds a reciprocal of the
 //     degree per node (a divider) and a scaling pass N ceil(G/t_aggr).
-//   - activation: t_act units; N ceil(G/t_act) cycles. Identity (no
+//   - activation: t_act units; N ceil(G/t_act) cycles. linear (no
 //     activation; model files' "none", our model only) builds nothing.
 //
-// A GraphSAGE layer (Attn SAGEAttn, "sage"; our model only, one head,
+// A GraphSAGE layer (Attn workload.AttSAGE, "sage"; our model only, one head,
 // mean or max; Hamilton et al. 2017 with PyG's root weight) is
 // h_i' = act(W_self h_i + AGG_{j in N(i)} W_neigh h_j + b), priced as the
 // same four stages: the linear stage computes both transforms of every

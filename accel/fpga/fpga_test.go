@@ -24,8 +24,8 @@ const (
 func gcn8(g int, bits Precision) Design {
 	t := Groups{g, g, g, g, g}
 	return Design{Layers: []LayerDesign{
-		{Embed: 8, Attn: GCNNorm, Aggr: AggAdd, Act: ReLU, T: t, Bits: bits},
-		{Embed: 7, Attn: GCNNorm, Aggr: AggAdd, Act: ReLU, T: t, Bits: bits},
+		{Embed: 8, Attn: workload.AttGCN, Aggr: workload.AggAdd, Act: workload.ActReLU, T: t, Bits: bits},
+		{Embed: 7, Attn: workload.AttGCN, Aggr: workload.AggAdd, Act: workload.ActReLU, T: t, Bits: bits},
 	}, InputNNZ: coraNNZ}
 }
 
@@ -34,9 +34,9 @@ var bits8 = Precision{W: Fixed{2, 5}, A: Fixed{2, 5}}
 // designs covers every operator of the model.
 func designs() []Design {
 	var ds []Design
-	for _, attn := range []Attention{Constant, GCNNorm, GATAttn} {
-		for _, aggr := range []Aggregation{AggAdd, AggMean, AggMax} {
-			for _, act := range []Activation{ReLU, Tanh, Sigmoid, ELU} {
+	for _, attn := range []workload.Attention{workload.AttConstant, workload.AttGCN, workload.AttGAT} {
+		for _, aggr := range []workload.Aggregation{workload.AggAdd, workload.AggMean, workload.AggMax} {
+			for _, act := range []workload.Activation{workload.ActReLU, workload.ActTanh, workload.ActSigmoid, workload.ActELU} {
 				t := Groups{2, 3, 4, 2, 1}
 				ds = append(ds, Design{Layers: []LayerDesign{
 					{Embed: 16, Heads: 4, Attn: attn, Aggr: aggr, Act: act, T: t, Bits: Precision{W: Fixed{1, 4}, A: Fixed{3, 2}}},
@@ -434,13 +434,13 @@ func TestPipelinedWithGraph(t *testing.T) {
 // TestConformanceSAGE runs hw/hwtest's conformance on GraphSAGE designs
 // (mean and max, a last layer without activation) in our model.
 func TestConformanceSAGE(t *testing.T) {
-	for _, aggr := range []Aggregation{AggMean, AggMax} {
+	for _, aggr := range []workload.Aggregation{workload.AggMean, workload.AggMax} {
 		for _, opt := range []Options{{}, {Pipelined: true}} {
 			t.Run(fmt.Sprintf("%v_pipelined=%v", aggr, opt.Pipelined), func(t *testing.T) {
 				g := Groups{2, 3, 4, 2, 1}
 				d := Design{InputNNZ: coraNNZ, Layers: []LayerDesign{
-					{Embed: 64, Attn: SAGEAttn, Aggr: aggr, Act: ReLU, T: g, Bits: bits8},
-					{Embed: 7, Attn: SAGEAttn, Aggr: aggr, Act: Identity, T: g, Bits: bits8},
+					{Embed: 64, Attn: workload.AttSAGE, Aggr: aggr, Act: workload.ActReLU, T: g, Bits: bits8},
+					{Embed: 7, Attn: workload.AttSAGE, Aggr: aggr, Act: workload.ActLinear, T: g, Bits: bits8},
 				}}
 				u, err := New(d, opt)
 				if err != nil {
@@ -467,7 +467,7 @@ func TestSaturationIsAnError(t *testing.T) {
 	} {
 		var ls []LayerDesign
 		for range tc.n {
-			ls = append(ls, LayerDesign{Embed: tc.embed, Attn: GCNNorm, Aggr: AggAdd, Act: ReLU, T: Groups{8, 8, 8, 8, 8}, Bits: bits8})
+			ls = append(ls, LayerDesign{Embed: tc.embed, Attn: workload.AttGCN, Aggr: workload.AggAdd, Act: workload.ActReLU, T: Groups{8, 8, 8, 8, 8}, Bits: bits8})
 		}
 		d := Design{Layers: ls}
 		for _, m := range []Model{Gnnsim, FGNASCode} {

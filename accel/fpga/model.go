@@ -63,10 +63,10 @@ func stageModel(l LayerDesign, outW int64, s layerShape, published, serial, last
 	linearStage(&r.Stages[Linear], &d, published)
 	attendStage(&r.Stages[Attend], &d)
 	aggregateStage(&r.Stages[Aggregate], &d)
-	// Activation: without one (Identity) the stage is absent, unless it
+	// Activation: without one (linear) the stage is absent, unless it
 	// averages a last layer's head copies.
 	average := last && d.h > 1 && !serial
-	if l.Act != Identity || average {
+	if l.Act != workload.ActLinear || average {
 		activateStage(&r.Stages[Activate], &d, average)
 	}
 	bufferBRAM(&r, l, d.tout, outW, s, d.hr, blockNodes)
@@ -99,9 +99,9 @@ func stageModel(l LayerDesign, outW int64, s layerShape, published, serial, last
 // instead of deriving them again.
 type stageDims struct {
 	s      layerShape
-	attn   Attention
-	aggr   Aggregation
-	act    Activation
+	attn   workload.Attention
+	aggr   workload.Aggregation
+	act    workload.Activation
 	h      int64 // heads
 	wk, hr int64 // work multiple and resource copies of a per-head stage
 	g, lg  int64 // output width per head; the linear stage's output width
@@ -120,7 +120,7 @@ type stageDims struct {
 func (d *stageDims) init(l *LayerDesign, s layerShape, serial bool) {
 	h := heads(l.Heads)
 	*d = stageDims{s: s, attn: l.Attn, aggr: l.Aggr, act: l.Act,
-		h: h, wk: 1, hr: h, g: int64(l.Embed), sage: l.Attn == SAGEAttn}
+		h: h, wk: 1, hr: h, g: int64(l.Embed), sage: l.Attn == workload.AttSAGE}
 	if serial {
 		d.wk, d.hr = h, 1
 	}
@@ -173,12 +173,12 @@ func linearStage(st *StageReport, d *stageDims, published bool) {
 	add(&st.Use, d.control)
 }
 
-// attendStage prices the attention coefficients; only GCNNorm and GATAttn
+// attendStage prices the attention coefficients; only GCN and GAT attention
 // layers have attention hardware. The second stage (see linearStage).
 func attendStage(st *StageReport, d *stageDims) {
 	s, ab, wb := &d.s, d.ab, d.wb
 	switch d.attn {
-	case GCNNorm:
+	case workload.AttGCN:
 		// One coefficient per entry of A+I from the precomputed
 		// degree norms, shared by the heads: one multiplier.
 		m := Mult(ab, ab)
@@ -186,7 +186,7 @@ func attendStage(st *StageReport, d *stageDims) {
 		st.Latency = m.Latency
 		add(&st.Use, m, d.control)
 		st.Use.FF += int64(ab)
-	case GATAttn:
+	case workload.AttGAT:
 		// Per head: the two projections a_s.Wh and a_d.Wh, t_attn
 		// features per cycle; then per entry of A+I a sum, LeakyReLU
 		// and exp, the softmax denominator per node (one divider for
@@ -198,7 +198,7 @@ func attendStage(st *StageReport, d *stageDims) {
 		st.Work = d.wk * (s.n*ceilDiv(d.g, d.tattn) + s.edges)
 		st.Latency = m.Latency + tree.Latency + acc.Latency + 1 + 1 + eluLatency + dividerLatency + em.Latency
 		add(&st.Use, m.times(2*d.tattn), tree.times(2), acc.times(2),
-			Adder(ab+1), Act(ReLU), Exp(), Adder(2*ab+4), Divider(), em)
+			Adder(ab+1), Act(workload.ActReLU), Exp(), Adder(2*ab+4), Divider(), em)
 		st.Use.FF += int64(ab)
 		scaleUse(&st.Use, d.hr)
 		add(&st.Use, d.control)
@@ -217,14 +217,14 @@ func aggregateStage(st *StageReport, d *stageDims) {
 		st.Work = (s.edges - s.n) * ceilDiv(g, taggr)
 	}
 	lane := Adder(2*ab + 4) // add, or compare for max
-	if d.attn != Constant && !d.sage {
+	if d.attn != workload.AttConstant && !d.sage {
 		m := Mult(ab, ab)
 		add(&st.Use, m.times(taggr))
 		st.Latency += m.Latency
 	}
 	add(&st.Use, lane.times(taggr))
 	st.Latency += lane.Latency
-	if d.aggr == AggMean {
+	if d.aggr == workload.AggMean {
 		// One reciprocal of the degree per node, one scaling multiply
 		// per lane: an extra pass over the node's features.
 		m := Mult(ab, ab)
@@ -236,7 +236,7 @@ func aggregateStage(st *StageReport, d *stageDims) {
 		// The self term: per node one pass adding W_self h_i to the
 		// aggregate (after the mean's scaling, which shares the pass).
 		sa := Adder(2*ab + 4)
-		if d.aggr != AggMean {
+		if d.aggr != workload.AggMean {
 			st.Work += s.n * ceilDiv(g, taggr)
 		}
 		st.Latency += sa.Latency
@@ -309,7 +309,7 @@ func bufferBRAM(r *LayerReport, l LayerDesign, tout, outW int64, s layerShape, c
 	} else {
 		put(Linear, 2, blockNodes*s.f*ab)
 	}
-	if l.Attn == GATAttn {
+	if l.Attn == workload.AttGAT {
 		put(Attend, copies, 2*s.n*ab)
 	}
 	put(Aggregate, 2*copies, blockNodes*g*ab)

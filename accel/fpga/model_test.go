@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"gnnsim/hw"
+	"gnnsim/workload"
 )
 
 // randDesign draws a design of FGNAS's space (group sizes up to 16, as
@@ -15,7 +16,7 @@ func randDesign(r *rand.Rand, float bool, layers int) Design {
 	d := Design{InputNNZ: coraNNZ}
 	for l := range layers {
 		ld := LayerDesign{Embed: []int{4, 8, 12, 16, 32, 64}[r.IntN(6)], Heads: []int{1, 2, 4, 8, 16}[r.IntN(5)],
-			Attn: Attention(r.IntN(3)), Aggr: Aggregation(r.IntN(3)), Act: Activation(r.IntN(4)),
+			Attn: Attentions[r.IntN(3)], Aggr: Aggregations[r.IntN(3)], Act: Activations[r.IntN(4)],
 			T: Groups{1 + r.IntN(16), 1 + r.IntN(16), 1 + r.IntN(16), 1 + r.IntN(16), 1 + r.IntN(16)}}
 		if l == layers-1 {
 			ld.Embed = 7
@@ -146,12 +147,12 @@ func TestModelPropertiesSAGE(t *testing.T) {
 		all := i%2 == 0
 		for k := range d.Layers {
 			if all || k == i%layers {
-				d.Layers[k].Attn, d.Layers[k].Heads = SAGEAttn, 1
-				d.Layers[k].Aggr = []Aggregation{AggMean, AggMax}[r.IntN(2)]
+				d.Layers[k].Attn, d.Layers[k].Heads = workload.AttSAGE, 1
+				d.Layers[k].Aggr = []workload.Aggregation{workload.AggMean, workload.AggMax}[r.IntN(2)]
 			}
 		}
 		if i%3 == 0 {
-			d.Layers[layers-1].Act = Identity // no activation stage
+			d.Layers[layers-1].Act = workload.ActLinear // no activation stage
 		}
 		checkProperties(t, d, Options{}, i, r.IntN(layers), false)
 		if _, err := New(d, Options{Model: FGNASCode}); err == nil || !strings.Contains(err.Error(), "no sage layer") {
@@ -242,16 +243,16 @@ func TestSAGEStages(t *testing.T) {
 	const tg = 8
 	grp := Groups{tg, tg, tg, tg, tg}
 	bits := Precision{W: Fixed{2, 5}, A: Fixed{2, 5}}
-	design := func(attn Attention, aggr Aggregation) Design {
+	design := func(attn workload.Attention, aggr workload.Aggregation) Design {
 		return Design{InputNNZ: coraNNZ, Layers: []LayerDesign{
-			{Embed: 64, Attn: attn, Aggr: aggr, Act: ReLU, T: grp, Bits: bits},
-			{Embed: 7, Attn: attn, Aggr: aggr, Act: ReLU, T: grp, Bits: bits},
+			{Embed: 64, Attn: attn, Aggr: aggr, Act: workload.ActReLU, T: grp, Bits: bits},
+			{Embed: 7, Attn: attn, Aggr: aggr, Act: workload.ActReLU, T: grp, Bits: bits},
 		}}
 	}
-	gcn := mustEval(t, design(GCNNorm, AggMean), Options{})
-	res := map[Aggregation]Report{}
-	for _, aggr := range []Aggregation{AggMean, AggMax} {
-		r := mustEval(t, design(SAGEAttn, aggr), Options{})
+	gcn := mustEval(t, design(workload.AttGCN, workload.AggMean), Options{})
+	res := map[workload.Aggregation]Report{}
+	for _, aggr := range []workload.Aggregation{workload.AggMean, workload.AggMax} {
+		r := mustEval(t, design(workload.AttSAGE, aggr), Options{})
 		res[aggr] = r
 		l0 := r.Layers[0].Stages
 		if want := ceilDiv(coraNNZ, tg) * ceilDiv(2*64, tg); l0[Linear].Work != want {
@@ -267,16 +268,16 @@ func TestSAGEStages(t *testing.T) {
 			t.Errorf("%v: aggregation work %d, want %d", aggr, l0[Aggregate].Work, want)
 		}
 	}
-	mean, mx := res[AggMean].Layers[0].Stages[Aggregate].Use, res[AggMax].Layers[0].Stages[Aggregate].Use
+	mean, mx := res[workload.AggMean].Layers[0].Stages[Aggregate].Use, res[workload.AggMax].Layers[0].Stages[Aggregate].Use
 	if mean.LUT <= mx.LUT {
 		t.Errorf("mean aggregation %+v, max %+v: the mean's divider and multipliers cost nothing", mean, mx)
 	}
-	bad := design(SAGEAttn, AggMean)
+	bad := design(workload.AttSAGE, workload.AggMean)
 	bad.Layers[0].Heads = 2
 	if _, err := New(bad, Options{}); err == nil {
 		t.Error("a two-head sage layer was accepted")
 	}
-	bad = design(SAGEAttn, AggAdd)
+	bad = design(workload.AttSAGE, workload.AggAdd)
 	if _, err := New(bad, Options{}); err == nil {
 		t.Error("a sage layer with add aggregation was accepted")
 	}

@@ -69,14 +69,14 @@ func parseArch(s string) (LayerDesign, error) {
 		return l, fmt.Errorf("architecture %q: want attn/aggr/act/EMBEDxHEADS", s)
 	}
 	var err error
-	if l.Attn, err = ParseAttention(f[0]); err != nil {
-		return l, err
+	if l.Attn, err = workload.ParseIn(workload.ParseAttention, f[0], Attentions); err != nil {
+		return l, fmt.Errorf("fpga: %w", err)
 	}
-	if l.Aggr, err = ParseAggregation(f[1]); err != nil {
-		return l, err
+	if l.Aggr, err = workload.ParseIn(workload.ParseAggregation, f[1], Aggregations); err != nil {
+		return l, fmt.Errorf("fpga: %w", err)
 	}
-	if l.Act, err = ParseActivation(f[2]); err != nil {
-		return l, err
+	if l.Act, err = workload.ParseIn(workload.ParseActivation, f[2], Activations); err != nil {
+		return l, fmt.Errorf("fpga: %w", err)
 	}
 	e, h, ok := strings.Cut(f[3], "x")
 	if !ok {
@@ -144,7 +144,7 @@ func parseFixed(s string) (Fixed, error) {
 // (workload.ModelSpec) and the tiles and bits lists of ParseLayers: kind
 // gcn is GCN attention with add, gat GAT attention (with its heads) with
 // add, sage a SAGE layer with the file's aggregation (mean or max); the
-// activation is relu, tanh, sigmoid, elu or none (Identity). Other kinds and
+// activation is relu, tanh, sigmoid, elu or none (linear). Other kinds and
 // activations have no FPGA pipeline here and are errors naming the layer.
 func SpecLayers(s *workload.ModelSpec, tiles, bits string) ([]LayerDesign, error) {
 	if s.Zoo != "" {
@@ -168,7 +168,7 @@ func SpecLayers(s *workload.ModelSpec, tiles, bits string) ([]LayerDesign, error
 		if act == "" {
 			act = "none"
 		}
-		if _, err := ParseActivation(act); err != nil {
+		if _, err := workload.ParseIn(workload.ParseActivation, act, Activations); err != nil {
 			return nil, fmt.Errorf("fpga: model %s: layers[%d]: activation %s has no FPGA unit (want relu, tanh, sigmoid, elu or none)", s.Name, i, act)
 		}
 		arch[i] = fmt.Sprintf("%s/%s/%s/%dx%d", attn, aggr, act, l.Width, l.HeadCount())

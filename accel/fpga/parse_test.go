@@ -12,7 +12,7 @@ func TestParseLayers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := LayerDesign{Embed: 7, Heads: 2, Attn: GATAttn, Aggr: AggMean, Act: ELU, T: Groups{8, 8, 8, 8, 8}, Bits: Precision{W: Fixed{2, 5}, A: Fixed{3, 4}}}
+	want := LayerDesign{Embed: 7, Heads: 2, Attn: workload.AttGAT, Aggr: workload.AggMean, Act: workload.ActELU, T: Groups{8, 8, 8, 8, 8}, Bits: Precision{W: Fixed{2, 5}, A: Fixed{3, 4}}}
 	if len(ls) != 2 || ls[1] != want {
 		t.Fatalf("got %+v", ls)
 	}
@@ -63,13 +63,13 @@ layers:
 		err        string
 	}{
 		{"sage3", sage3, []LayerDesign{
-			{Embed: 64, Heads: 1, Attn: SAGEAttn, Aggr: AggMean, Act: ReLU},
-			{Embed: 64, Heads: 1, Attn: SAGEAttn, Aggr: AggMax, Act: ReLU},
-			{Embed: 7, Heads: 1, Attn: SAGEAttn, Aggr: AggMean, Act: Identity},
+			{Embed: 64, Heads: 1, Attn: workload.AttSAGE, Aggr: workload.AggMean, Act: workload.ActReLU},
+			{Embed: 64, Heads: 1, Attn: workload.AttSAGE, Aggr: workload.AggMax, Act: workload.ActReLU},
+			{Embed: 7, Heads: 1, Attn: workload.AttSAGE, Aggr: workload.AggMean, Act: workload.ActLinear},
 		}, ""},
 		{"gcn-gat", "name: g\nlayers:\n  - {kind: gcn, width: 16, activation: elu}\n  - {kind: gat, width: 7, heads: 2}\n", []LayerDesign{
-			{Embed: 16, Heads: 1, Attn: GCNNorm, Aggr: AggAdd, Act: ELU},
-			{Embed: 7, Heads: 2, Attn: GATAttn, Aggr: AggAdd, Act: Identity},
+			{Embed: 16, Heads: 1, Attn: workload.AttGCN, Aggr: workload.AggAdd, Act: workload.ActELU},
+			{Embed: 7, Heads: 2, Attn: workload.AttGAT, Aggr: workload.AggAdd, Act: workload.ActLinear},
 		}, ""},
 		{"gin", "name: g\nlayers:\n  - {kind: gin, width: 16}\n", nil, "kind gin has no FPGA pipeline"},
 		{"gelu", "name: g\nlayers:\n  - {kind: gcn, width: 16, activation: gelu}\n", nil, "activation gelu has no FPGA unit"},

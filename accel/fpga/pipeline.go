@@ -5,6 +5,7 @@ import (
 
 	"gnnsim/graphs"
 	"gnnsim/sim"
+	"gnnsim/workload"
 )
 
 // The pipelined timing runs every stage of every layer as a process on the
@@ -92,7 +93,7 @@ func (q *proc) afterPut() {
 
 // pipelined returns the event-driven time of the layers' stages. g, when
 // not nil, gives each block's share of the edge stages' work.
-func pipelined(layers []LayerReport, attn []Attention, n int64, blockNodes int64, g *graphs.Graph) int64 {
+func pipelined(layers []LayerReport, attn []workload.Attention, n int64, blockNodes int64, g *graphs.Graph) int64 {
 	if n == 0 {
 		return 0
 	}
@@ -148,7 +149,7 @@ func pipelined(layers []LayerReport, attn []Attention, n int64, blockNodes int64
 			from.out, to.in = st, st
 		}
 		link(prevAct, stage[Linear])
-		if a := stage[Attend]; a != nil && attn[i] == GATAttn {
+		if a := stage[Attend]; a != nil && attn[i] == workload.AttGAT {
 			a.barrier = stage[Linear]
 		}
 		link(stage[Attend], stage[Aggregate])

@@ -1,5 +1,7 @@
 package fpga
 
+import "gnnsim/workload"
+
 // Operator costs by bit width: the table every resource and latency figure
 // of the model comes from. FGNAS (seed 004, section 3.4) profiled its
 // operators with Xilinx HLS and published the results only as magnitudes
@@ -101,15 +103,15 @@ func Exp() Op { return Op{LUT: expClassLUT, FF: expClassLUT, DSP: expClassDSP, L
 
 // Act returns one activation unit. The HLS math cores of elu, sigmoid and
 // tanh are as many FFs as LUTs [assumed].
-func Act(a Activation) Op {
+func Act(a workload.Activation) Op {
 	switch a {
-	case Tanh:
+	case workload.ActTanh:
 		return Op{LUT: tanhLUT, FF: tanhLUT, DSP: tanhDSP, Latency: tanhLatency}
-	case Sigmoid:
+	case workload.ActSigmoid:
 		return Op{LUT: expClassLUT, FF: expClassLUT, DSP: expClassDSP, Latency: sigmoidLatency}
-	case ELU:
+	case workload.ActELU:
 		return Op{LUT: expClassLUT, FF: expClassLUT, DSP: expClassDSP, Latency: eluLatency}
-	case Identity:
+	case workload.ActLinear:
 		return Op{} // a wire
 	}
 	return Op{LUT: reluLUT, FF: 1, Latency: 1}

@@ -77,7 +77,7 @@ type Options struct {
 type Unit struct {
 	d    Design
 	opt  Options
-	attn []Attention
+	attn []workload.Attention
 	outW []int64
 }
 

@@ -2,7 +2,6 @@ package fpgaref
 
 import (
 	"fmt"
-	"gnnsim/internal/csvtab"
 	"io"
 	"math"
 	"path/filepath"
@@ -10,7 +9,9 @@ import (
 
 	"gnnsim/accel/fpga"
 	"gnnsim/internal/boundedio"
+	"gnnsim/internal/csvtab"
 	"gnnsim/internal/refset"
+	"gnnsim/workload"
 )
 
 // FileName is the reference table's name inside a reference directory.
@@ -191,13 +192,13 @@ func (f field) layer(k int, last bool, classes int) (fpga.LayerDesign, LayerOut,
 	var l fpga.LayerDesign
 	var out LayerOut
 	var err error
-	if l.Attn, err = fpga.ParseAttention(f.str(p + "attention")); err != nil {
+	if l.Attn, err = workload.ParseIn(workload.ParseAttention, f.str(p+"attention"), fpga.Attentions); err != nil {
 		return l, out, fmt.Errorf("column %sattention: %w", p, err)
 	}
-	if l.Aggr, err = fpga.ParseAggregation(f.str(p + "aggregation")); err != nil {
+	if l.Aggr, err = workload.ParseIn(workload.ParseAggregation, f.str(p+"aggregation"), fpga.Aggregations); err != nil {
 		return l, out, fmt.Errorf("column %saggregation: %w", p, err)
 	}
-	if l.Act, err = fpga.ParseActivation(f.str(p + "activation")); err != nil {
+	if l.Act, err = workload.ParseIn(workload.ParseActivation, f.str(p+"activation"), fpga.Activations); err != nil {
 		return l, out, fmt.Errorf("column %sactivation: %w", p, err)
 	}
 	ints := func(c string, lo, hi int64, optional bool) int {

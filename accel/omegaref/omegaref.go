@@ -30,8 +30,6 @@ package omegaref
 
 import (
 	"bufio"
-	"encoding/csv"
-	"errors"
 	"fmt"
 	"gnnsim/internal/csvtab"
 	"io"
@@ -135,22 +133,16 @@ var runColumns = []string{
 
 // ReadRuns parses omega_reference.csv from r; name is used in errors.
 func ReadRuns(r io.Reader, name string) ([]Run, error) {
-	cr := csv.NewReader(bufio.NewReader(r))
-	cr.ReuseRecord = true
-	col, err := csvtab.ReadHeader(cr, runColumns)
+	t, err := csvtab.Open(bufio.NewReader(r), csvtab.Options{Name: "omegaref: " + name})
+	if err != nil {
+		return nil, fmt.Errorf("omegaref: %s: %w", name, err)
+	}
+	col, err := t.Need(runColumns, false)
 	if err != nil {
 		return nil, fmt.Errorf("omegaref: %s: %w", name, err)
 	}
 	var runs []Run
-	for {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("omegaref: %s: %w", name, err)
-		}
-		line, _ := cr.FieldPos(0)
+	_, err = t.Each(func(rec []string, line int) error {
 		p := fieldParser{rec: rec, col: col, name: name, line: line}
 		run := Run{
 			Set: p.str("set"), Graph: p.str("graph"), Source: p.str("source"),
@@ -163,20 +155,24 @@ func ReadRuns(r io.Reader, name string) ([]Run, error) {
 			WallSeconds: p.float("wall_s"), Status: p.str("status"),
 		}
 		if p.err != nil {
-			return nil, p.err
+			return p.err
 		}
 		if run.Graph == "" || strings.ContainsAny(run.Graph, `/\`) || run.Graph == "." || run.Graph == ".." {
-			return nil, fmt.Errorf("omegaref: %s:%d: bad graph name %q", name, line, run.Graph)
+			return fmt.Errorf("omegaref: %s:%d: bad graph name %q", name, line, run.Graph)
 		}
 		if run.V <= 0 || run.F <= 0 || run.G <= 0 || run.P <= 0 {
-			return nil, fmt.Errorf("omegaref: %s:%d: V, F, G and P must be positive", name, line)
+			return fmt.Errorf("omegaref: %s:%d: V, F, G and P must be positive", name, line)
 		}
 		for _, x := range []int64{run.Agg, run.Comb, run.Seq, run.SP, run.PPSafe, run.GBSeq, run.GBSP} {
 			if x <= 0 {
-				return nil, fmt.Errorf("omegaref: %s:%d: cycle and access counts must be positive", name, line)
+				return fmt.Errorf("omegaref: %s:%d: cycle and access counts must be positive", name, line)
 			}
 		}
 		runs = append(runs, run)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if len(runs) == 0 {
 		return nil, fmt.Errorf("omegaref: %s: no runs", name)

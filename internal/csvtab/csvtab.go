@@ -1,8 +1,11 @@
-// Package csvtab reads the header-first CSV tables that gnnsim's reference
-// files use (STONNE-Omega, MAESTRO and the FGNAS authors' cost model): the
-// header maps column names to indices, every needed column must be there,
-// and each record is handed on with its line number for errors. Parsing a
-// record's fields is the caller's: each table knows its own types.
+// Package csvtab reads and writes the header-first CSV tables of gnnsim:
+// reference files (STONNE-Omega, MAESTRO, the FGNAS authors' cost model),
+// traces, measured tables, accuracy tables and claim ledgers. Open reads
+// the header; Need maps the columns a table requires (others ignored),
+// Positions the optional columns of a table that knows them all; Each
+// hands on every record with its line number for errors. Parsing a
+// record's fields is the caller's: each table knows its own types. It is
+// the one place in gnnsim that uses encoding/csv.
 package csvtab
 
 import (
@@ -17,19 +20,63 @@ import (
 // Columns maps a column name (spaces trimmed) to its index in a record.
 type Columns map[string]int
 
-// ReadHeader reads the first record of cr as the header and checks that it
-// names every column in need. An empty input is an error that says so.
-func ReadHeader(cr *csv.Reader, need []string) (Columns, error) {
+// ErrEmpty is the error of a table with no header.
+var ErrEmpty = errors.New("empty file")
+
+// Options say how a table is laid out. The zero value is a plain CSV
+// whose records are all as wide as the header.
+type Options struct {
+	// Comment starts a comment line (0: none).
+	Comment rune
+	// Ragged lets a record be narrower or wider than the header; a
+	// caller then checks that the cells it reads are there.
+	Ragged bool
+	// Name, when set, prefixes the errors of malformed records (which
+	// name their line): "NAME: record on line 3: ...". Errors of Each's
+	// fn are returned as they are.
+	Name string
+}
+
+// Table is a header-first CSV table being read: Header is its first
+// record and Line the line it is on; Each reads the rest.
+type Table struct {
+	cr     *csv.Reader
+	name   string
+	Header []string
+	Line   int
+}
+
+// Open reads the header of the table in r. An input with no record is
+// ErrEmpty; a malformed header is an error naming its line.
+func Open(r io.Reader, o Options) (*Table, error) {
+	cr := csv.NewReader(r)
+	cr.Comment = o.Comment
+	if o.Ragged {
+		cr.FieldsPerRecord = -1
+	}
+	cr.ReuseRecord = true
 	head, err := cr.Read()
 	if errors.Is(err, io.EOF) {
-		return nil, errors.New("empty file")
+		return nil, ErrEmpty
 	}
 	if err != nil {
 		return nil, fmt.Errorf("header: %w", err)
 	}
-	col := make(Columns, len(head))
-	for i, h := range head {
-		col[strings.TrimSpace(h)] = i
+	line, _ := cr.FieldPos(0)
+	return &Table{cr: cr, name: o.Name, Header: slices.Clone(head), Line: line}, nil
+}
+
+// Need maps the header's names (spaces trimmed, lower-cased with fold)
+// to their indices and checks that it names every column in need (given
+// lower-case with fold). Other columns are ignored.
+func (t *Table) Need(need []string, fold bool) (Columns, error) {
+	col := make(Columns, len(t.Header))
+	for i, h := range t.Header {
+		h = strings.TrimSpace(h)
+		if fold {
+			h = strings.ToLower(h)
+		}
+		col[h] = i
 	}
 	for _, c := range need {
 		if _, ok := col[c]; !ok {
@@ -39,20 +86,31 @@ func ReadHeader(cr *csv.Reader, need []string) (Columns, error) {
 	return col, nil
 }
 
-// Each calls fn with every remaining record of cr and the line it starts on,
-// stopping at the first error (fn's errors are returned as they are). It
+// Positions is the package function Positions on the table's header.
+func (t *Table) Positions(known []string, fold bool) ([]int, error) {
+	return Positions(t.Header, known, fold)
+}
+
+// Each calls fn with every remaining record and the line it starts on,
+// stopping at the first error (fn's errors are returned as they are; a
+// malformed record's csv.ParseError names its line, after Options.Name).
+// rec is reused from
+// one call to the next: fn keeps its strings, never the slice. Each
 // returns the number of records read.
-func Each(cr *csv.Reader, fn func(rec []string, line int) error) (int, error) {
+func (t *Table) Each(fn func(rec []string, line int) error) (int, error) {
 	n := 0
 	for {
-		rec, err := cr.Read()
+		rec, err := t.cr.Read()
 		if errors.Is(err, io.EOF) {
 			return n, nil
+		}
+		if err != nil && t.name != "" {
+			return n, fmt.Errorf("%s: %w", t.name, err)
 		}
 		if err != nil {
 			return n, err
 		}
-		line, _ := cr.FieldPos(0)
+		line, _ := t.cr.FieldPos(0)
 		if err := fn(rec, line); err != nil {
 			return n, err
 		}
@@ -64,13 +122,16 @@ func Each(cr *csv.Reader, fn func(rec []string, line int) error) (int, error) {
 // present), then one T per record from parse, errors naming the record's
 // line; a table with no records is an error.
 func Rows[T any](r io.Reader, need []string, parse func(rec []string, col Columns, line int) (T, error)) ([]T, error) {
-	cr := csv.NewReader(r)
-	col, err := ReadHeader(cr, need)
+	t, err := Open(r, Options{})
+	if err != nil {
+		return nil, err
+	}
+	col, err := t.Need(need, false)
 	if err != nil {
 		return nil, err
 	}
 	var rows []T
-	_, err = Each(cr, func(rec []string, line int) error {
+	_, err = t.Each(func(rec []string, line int) error {
 		row, err := parse(rec, col, line)
 		if err != nil {
 			return fmt.Errorf("line %d: %w", line, err)
@@ -127,4 +188,20 @@ func Cell(rec []string, idx []int, col int) (string, bool) {
 	}
 	s := strings.TrimSpace(rec[idx[col]])
 	return s, s != ""
+}
+
+// Write writes a table to w: the header, then n records, record i from
+// rec (which may hand back the same slice each time, refilled).
+func Write(w io.Writer, header []string, n int, rec func(i int) []string) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(header); err != nil {
+		return err
+	}
+	for i := range n {
+		if err := cw.Write(rec(i)); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
 }

@@ -1,14 +1,14 @@
 package csvtab
 
 import (
-	"encoding/csv"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 )
 
-func TestReadHeaderAndEach(t *testing.T) {
+func TestOpenNeedEach(t *testing.T) {
 	for _, tc := range []struct {
 		name, in string
 		need     []string
@@ -19,17 +19,27 @@ func TestReadHeaderAndEach(t *testing.T) {
 		{"quoted newline keeps lines", "a,b\n\"x\ny\",2\n3,4\n", []string{"a"}, []int{2, 4}, ""},
 		{"empty", "", nil, nil, "empty file"},
 		{"missing", "a,b\n", []string{"c"}, nil, `no column "c"`},
-		{"ragged", "a,b\n1\n", []string{"a"}, nil, "wrong number of fields"},
+		{"ragged", "a,b\n1\n", []string{"a"}, nil, "t.csv: record on line 2: wrong number of fields"},
+		{"comment", "# c\na,b\n# d\n1,2\n", []string{"b"}, []int{4}, ""},
+		{"fn error", "a,b\nstop,2\n", []string{"a"}, nil, "stop at 2"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cr := csv.NewReader(strings.NewReader(tc.in))
-			col, err := ReadHeader(cr, tc.need)
 			var lines []int
+			tab, err := Open(strings.NewReader(tc.in), Options{Comment: '#', Name: "t.csv"})
 			if err == nil {
-				if col["a"] != 0 {
-					t.Errorf("column a at %d, want 0", col["a"])
+				var col Columns
+				if col, err = tab.Need(tc.need, false); err == nil {
+					if col["a"] != 0 {
+						t.Errorf("column a at %d, want 0", col["a"])
+					}
+					_, err = tab.Each(func(rec []string, line int) error {
+						if rec[0] == "stop" {
+							return fmt.Errorf("stop at %d", line)
+						}
+						lines = append(lines, line)
+						return nil
+					})
 				}
-				_, err = Each(cr, func(_ []string, line int) error { lines = append(lines, line); return nil })
 			}
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
@@ -113,5 +123,19 @@ func TestPositions(t *testing.T) {
 		if s, ok := Cell(rec, idx, col); s != want.s || ok != want.ok {
 			t.Errorf("Cell(col %d) = %q, %v; want %q, %v", col, s, ok, want.s, want.ok)
 		}
+	}
+}
+
+func TestWriteRoundTrip(t *testing.T) {
+	var b strings.Builder
+	rows := [][]string{{"1", "x,y"}, {"2", "q\"uote"}}
+	if err := Write(&b, []string{"a", "b"}, len(rows), func(i int) []string { return rows[i] }); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Rows(strings.NewReader(b.String()), []string{"a", "b"}, func(rec []string, col Columns, _ int) ([]string, error) {
+		return []string{rec[col["a"]], rec[col["b"]]}, nil
+	})
+	if err != nil || !slices.EqualFunc(got, rows, slices.Equal) {
+		t.Fatalf("read back %q, %v; want %q", got, err, rows)
 	}
 }

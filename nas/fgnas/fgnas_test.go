@@ -11,6 +11,7 @@ import (
 
 	"gnnsim/accel/fpga"
 	"gnnsim/hw"
+	"gnnsim/workload"
 )
 
 // standIn is a cheap deterministic accuracy: wider and multi-head networks
@@ -21,10 +22,10 @@ func standIn(a Arch, b Bits) (val, test float64, err error) {
 	for i, l := range a {
 		v += 0.02 * math.Log2(float64(l.Embed)) / float64(len(a))
 		v += 0.01 * math.Log2(float64(l.Heads))
-		if l.Attn == fpga.Constant {
+		if l.Attn == workload.AttConstant {
 			v -= 0.03
 		}
-		if l.Act == fpga.Sigmoid {
+		if l.Act == workload.ActSigmoid {
 			v -= 0.04
 		}
 		if b != nil {
@@ -227,7 +228,7 @@ func BenchmarkHardware(b *testing.B) {
 // The adapter keeps the layers, writes the last layer's width as the
 // classes and maps FGNAS's activations onto train's.
 func TestTrainArch(t *testing.T) {
-	a := Arch{{Embed: 16, Heads: 4, Attn: fpga.GATAttn, Aggr: fpga.AggMax, Act: fpga.ELU}, {Embed: 7, Heads: 2, Attn: fpga.GCNNorm, Aggr: fpga.AggMean, Act: fpga.Sigmoid}}
+	a := Arch{{Embed: 16, Heads: 4, Attn: workload.AttGAT, Aggr: workload.AggMax, Act: workload.ActELU}, {Embed: 7, Heads: 2, Attn: workload.AttGCN, Aggr: workload.AggMean, Act: workload.ActSigmoid}}
 	ta := TrainArch(a)
 	if err := ta.Validate(7); err != nil {
 		t.Fatal(err)

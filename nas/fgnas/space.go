@@ -61,9 +61,9 @@ func DatasetOf(p *graphs.Planetoid) (Dataset, error) {
 // LayerArch is the architecture of one layer (FGNAS Table 1).
 type LayerArch struct {
 	Embed, Heads int
-	Attn         fpga.Attention
-	Aggr         fpga.Aggregation
-	Act          fpga.Activation
+	Attn         workload.Attention
+	Aggr         workload.Aggregation
+	Act          workload.Activation
 }
 
 // Arch is a network: its layers in order. The last layer's Embed is the
@@ -72,6 +72,26 @@ type Arch []LayerArch
 
 // Bits are the per-layer fixed-point formats; nil means full precision.
 type Bits []fpga.Precision
+
+// The layer choices of FGNAS Table 1, in its order (a genome indexes
+// them): the workload vocabulary's names.
+var (
+	attnChoices = []workload.Attention{workload.AttConstant, workload.AttGCN, workload.AttGAT}
+	aggrChoices = []workload.Aggregation{workload.AggAdd, workload.AggMean, workload.AggMax}
+	actChoices  = []workload.Activation{workload.ActReLU, workload.ActTanh, workload.ActSigmoid, workload.ActELU}
+)
+
+// ActChoice is the index of activation a among an activation gene's
+// choices (-1 if it is none of them).
+func ActChoice(a workload.Activation) int { return slices.Index(actChoices, a) }
+
+func vocabLabels[T fmt.Stringer](vs []T) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = v.String()
+	}
+	return out
+}
 
 // Oracle returns the validation and test accuracy (fractions) of arch
 // trained and quantised to bits (nil: not quantised). Package train
@@ -131,10 +151,10 @@ func NewSpace(layers, classes int) (*Space, error) {
 			s.defs = append(s.defs, varDef{name: p + "embed", choices: embedChoices})
 		}
 		s.defs = append(s.defs,
-			varDef{name: p + "attn", labels: []string{"constant", "gcn", "gat"}},
-			varDef{name: p + "aggr", labels: []string{"add", "mean", "max"}},
+			varDef{name: p + "attn", labels: vocabLabels(attnChoices)},
+			varDef{name: p + "aggr", labels: vocabLabels(aggrChoices)},
 			varDef{name: p + "heads", choices: headChoices},
-			varDef{name: p + "act", labels: []string{"relu", "tanh", "sigmoid", "elu"}},
+			varDef{name: p + "act", labels: vocabLabels(actChoices)},
 			varDef{name: p + "t_in", part: Hardware, choices: linChoices},
 			varDef{name: p + "t_out", part: Hardware, choices: linChoices},
 			varDef{name: p + "t_attn", part: Hardware, choices: powChoices},
@@ -244,10 +264,10 @@ func (s *Space) DecodeInto(c *Candidate, g []int, data Dataset) error {
 		} else {
 			la.Embed = s.Classes
 		}
-		la.Attn = fpga.Attention(next())
-		la.Aggr = fpga.Aggregation(next())
+		la.Attn = attnChoices[next()]
+		la.Aggr = aggrChoices[next()]
 		la.Heads = headChoices[next()]
-		la.Act = fpga.Activation(next())
+		la.Act = actChoices[next()]
 		ld.T = fpga.Groups{In: linChoices[next()], Out: linChoices[next()], Attn: powChoices[next()], Aggr: powChoices[next()], Act: linChoices[next()]}
 		ld.Bits.A = fpga.Fixed{Int: intChoices[next()], Frac: fracChoices[next()]}
 		ld.Bits.W = fpga.Fixed{Int: intChoices[next()], Frac: fracChoices[next()]}

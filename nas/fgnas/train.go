@@ -3,7 +3,6 @@ package fgnas
 import (
 	"fmt"
 
-	"gnnsim/accel/fpga"
 	"gnnsim/train"
 )
 
@@ -12,26 +11,13 @@ import (
 func TrainArch(a Arch) train.Arch {
 	var t train.Arch
 	for i, l := range a {
-		tl := train.Layer{Hidden: l.Embed, Heads: l.Heads,
-			Attention: train.Attention(l.Attn), Aggregation: train.Aggregation(l.Aggr), Activation: trainAct(l.Act)}
+		tl := train.Layer{Hidden: l.Embed, Heads: l.Heads, Attention: l.Attn, Aggregation: l.Aggr, Activation: l.Act}
 		if i == len(a)-1 {
 			tl.Hidden = 0
 		}
 		t.Layers = append(t.Layers, tl)
 	}
 	return t
-}
-
-func trainAct(a fpga.Activation) train.Activation {
-	switch a {
-	case fpga.Tanh:
-		return train.Tanh
-	case fpga.Sigmoid:
-		return train.Sigmoid
-	case fpga.ELU:
-		return train.ELU
-	}
-	return train.ReLU
 }
 
 // TrainBits returns the train package's form of b (nil stays nil: float).

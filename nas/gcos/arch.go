@@ -2,84 +2,44 @@ package gcos
 
 import (
 	"fmt"
+	"slices"
 
 	"gnnsim/workload"
 )
 
-// Attention is an attention type of the G-CoS supernet (seed 001, Table II,
-// following GraphNAS).
-type Attention uint8
-
-// The attention types of Table II.
-const (
-	AttSkip Attention = iota
-	AttGCN
-	AttGAT
-	AttGATSym
-	AttCOS
-	AttLinear
-	AttGeneLinear
-	numAttentions
+// The choices of Table II (after GraphNAS), in its order: a layer's
+// attention, aggregation and activation are the workload package's, and
+// a search genome indexes these lists.
+var (
+	Attentions = []workload.Attention{workload.AttConstant, workload.AttGCN, workload.AttGAT,
+		workload.AttGATSym, workload.AttCOS, workload.AttLinear, workload.AttGeneLinear}
+	Aggregations = []workload.Aggregation{workload.AggAdd, workload.AggMean, workload.AggMax, workload.AggMLP}
+	Activations  = []workload.Activation{workload.ActSkip, workload.ActSigmoid, workload.ActTanh, workload.ActReLU,
+		workload.ActLinear, workload.ActSoftplus, workload.ActLeakyReLU, workload.ActReLU6, workload.ActELU}
 )
 
-var attNames = [...]string{"skip", "gcn", "gat", "gat-sym", "cos", "linear", "gene-linear"}
-
-func (a Attention) String() string {
-	if a < numAttentions {
-		return attNames[a]
+// Table II spells three names its own way: the constant attention is
+// "skip", the add aggregation "sum" and leaky_relu "leaky-relu". Outputs
+// (Arch.String, the search's labels) keep the paper's spelling.
+func attName(a workload.Attention) string {
+	if a == workload.AttConstant {
+		return "skip"
 	}
-	return fmt.Sprintf("Attention(%d)", uint8(a))
+	return a.String()
 }
 
-// Scored reports whether the attention computes a score per edge (the GAT
-// family), which the hardware runs as GAT kernels with heads.
-func (a Attention) Scored() bool { return a >= AttGAT && a < numAttentions }
-
-// Aggregation is an aggregation type of Table II.
-type Aggregation uint8
-
-// The aggregation types of Table II.
-const (
-	AggSum Aggregation = iota
-	AggMean
-	AggMax
-	AggMLP
-	numAggregations
-)
-
-var aggNames = [...]string{"sum", "mean", "max", "mlp"}
-
-func (a Aggregation) String() string {
-	if a < numAggregations {
-		return aggNames[a]
+func aggName(a workload.Aggregation) string {
+	if a == workload.AggAdd {
+		return "sum"
 	}
-	return fmt.Sprintf("Aggregation(%d)", uint8(a))
+	return a.String()
 }
 
-// Activation is one of the nine activations of Table II.
-type Activation uint8
-
-// The activations of Table II.
-const (
-	ActSkip Activation = iota
-	ActSigmoid
-	ActTanh
-	ActReLU
-	ActLinear
-	ActSoftplus
-	ActLeakyReLU
-	ActReLU6
-	ActELU
-	numActivations
-)
-
-var actNames = [...]string{"skip", "sigmoid", "tanh", "relu", "linear", "softplus", "leaky-relu", "relu6", "elu"}
-
-func (a Activation) String() string {
-	if a < numActivations {
-		return actNames[a]
+func actName(a workload.Activation) string {
+	if a == workload.ActLeakyReLU {
+		return "leaky-relu"
 	}
-	return fmt.Sprintf("Activation(%d)", uint8(a))
+	return a.String()
 }
 
 // The numeric choices of Table II.
@@ -92,12 +52,12 @@ var (
 // Layer is one layer of a G-CoS GNN: the attributes of the supernet's
 // attention, combination, sampling, aggregation and activation blocks.
 type Layer struct {
-	Attention   Attention
-	Aggregation Aggregation
-	Activation  Activation
-	Hidden      int     // output width per head (the last layer's: the classes)
-	Heads       int     // attention heads (scored attention only; else 1)
-	Sampling    float64 // fraction of each node's neighbours kept
+	Attention   workload.Attention
+	Aggregation workload.Aggregation
+	Activation  workload.Activation // the last layer's: ActSkip (softmax in training)
+	Hidden      int                 // output width per head (the last layer's: the classes)
+	Heads       int                 // attention heads (scored attention only; else 1)
+	Sampling    float64             // fraction of each node's neighbours kept
 }
 
 // Arch is a two-layer G-CoS GNN. The last layer's width is the number of
@@ -112,7 +72,7 @@ func (a Arch) String() string {
 		if i > 0 {
 			s += " / "
 		}
-		s += fmt.Sprintf("%s/%s/%s h%d x%d s%g", l.Attention, l.Aggregation, l.Activation, l.Hidden, l.Heads, l.Sampling)
+		s += fmt.Sprintf("%s/%s/%s h%d x%d s%g", attName(l.Attention), aggName(l.Aggregation), actName(l.Activation), l.Hidden, l.Heads, l.Sampling)
 	}
 	return s
 }
@@ -123,14 +83,14 @@ func (a Arch) String() string {
 // GraphSAGE's fixed fan-out).
 func Handcrafted(classes int) map[string]Arch {
 	gcn := Arch{Layers: [2]Layer{
-		{Attention: AttGCN, Aggregation: AggSum, Activation: ActReLU, Hidden: 16, Heads: 1, Sampling: 1},
-		{Attention: AttGCN, Aggregation: AggSum, Hidden: classes, Heads: 1, Sampling: 1}}}
+		{Attention: workload.AttGCN, Aggregation: workload.AggAdd, Activation: workload.ActReLU, Hidden: 16, Heads: 1, Sampling: 1},
+		{Attention: workload.AttGCN, Aggregation: workload.AggAdd, Activation: workload.ActSkip, Hidden: classes, Heads: 1, Sampling: 1}}}
 	gat := Arch{Layers: [2]Layer{
-		{Attention: AttGAT, Aggregation: AggSum, Activation: ActELU, Hidden: 8, Heads: 8, Sampling: 1},
-		{Attention: AttGAT, Aggregation: AggSum, Hidden: classes, Heads: 1, Sampling: 1}}}
+		{Attention: workload.AttGAT, Aggregation: workload.AggAdd, Activation: workload.ActELU, Hidden: 8, Heads: 8, Sampling: 1},
+		{Attention: workload.AttGAT, Aggregation: workload.AggAdd, Activation: workload.ActSkip, Hidden: classes, Heads: 1, Sampling: 1}}}
 	sage := Arch{Layers: [2]Layer{
-		{Attention: AttSkip, Aggregation: AggMean, Activation: ActReLU, Hidden: 16, Heads: 1, Sampling: 0.5},
-		{Attention: AttSkip, Aggregation: AggMean, Hidden: classes, Heads: 1, Sampling: 0.5}}}
+		{Attention: workload.AttConstant, Aggregation: workload.AggMean, Activation: workload.ActReLU, Hidden: 16, Heads: 1, Sampling: 0.5},
+		{Attention: workload.AttConstant, Aggregation: workload.AggMean, Activation: workload.ActSkip, Hidden: classes, Heads: 1, Sampling: 0.5}}}
 	return map[string]Arch{"GCN": gcn, "GAT": gat, "GraphSAGE": sage}
 }
 
@@ -141,12 +101,12 @@ var HandcraftedNames = []string{"GCN", "GAT", "GraphSAGE"}
 func (a Arch) Validate() error {
 	for i, l := range a.Layers {
 		switch {
-		case l.Attention >= numAttentions:
-			return fmt.Errorf("gcos: layer %d: unknown attention %d", i, l.Attention)
-		case l.Aggregation >= numAggregations:
-			return fmt.Errorf("gcos: layer %d: unknown aggregation %d", i, l.Aggregation)
-		case l.Activation >= numActivations:
-			return fmt.Errorf("gcos: layer %d: unknown activation %d", i, l.Activation)
+		case !slices.Contains(Attentions, l.Attention):
+			return fmt.Errorf("gcos: layer %d: attention %s not in Table II", i, l.Attention)
+		case !slices.Contains(Aggregations, l.Aggregation):
+			return fmt.Errorf("gcos: layer %d: aggregation %s not in Table II", i, l.Aggregation)
+		case !slices.Contains(Activations, l.Activation):
+			return fmt.Errorf("gcos: layer %d: activation %s not in Table II", i, l.Activation)
 		case l.Hidden < 1 || l.Hidden > workload.MaxFeatures:
 			return fmt.Errorf("gcos: layer %d: width %d", i, l.Hidden)
 		case l.Heads < 1 || l.Heads > 16:
@@ -181,17 +141,17 @@ func (a Arch) Workload(i, f int) ([]workload.Layer, int, error) {
 		gl := workload.Layer{Kind: workload.GAT, F: f, G: l.Hidden, Heads: l.Heads, Last: last}
 		out = append(out, gl)
 		w = gl.OutWidth()
-		if l.Aggregation == AggMLP {
+		if l.Aggregation == workload.AggMLP {
 			out = append(out, workload.Layer{Kind: workload.FC, F: w, G: w})
 		}
-	case l.Aggregation == AggMax:
+	case l.Aggregation == workload.AggMax:
 		out, w = append(out, workload.Layer{Kind: workload.SAGEMax, F: f, G: l.Hidden}), l.Hidden
-	case l.Aggregation == AggMLP:
+	case l.Aggregation == workload.AggMLP:
 		out, w = append(out, workload.Layer{Kind: workload.GIN, F: f, G: l.Hidden}), l.Hidden
 	default:
 		out, w = append(out, workload.Layer{Kind: workload.GCN, F: f, G: l.Hidden}), l.Hidden
 	}
-	if !last && l.Activation != ActSkip {
+	if !last && l.Activation != workload.ActSkip {
 		out = append(out, workload.Layer{Kind: workload.Act, F: w, G: w})
 	}
 	for _, x := range out {

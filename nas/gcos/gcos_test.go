@@ -1,6 +1,8 @@
 package gcos
 
 import (
+	"slices"
+
 	"context"
 	"math"
 	"math/rand/v2"
@@ -10,17 +12,19 @@ import (
 	"gnnsim/graphs"
 	"gnnsim/hw"
 	"gnnsim/search"
+	"gnnsim/workload"
 )
 
 // standIn is a deterministic stand-in for the trainer: a smooth function of
 // the architecture with the trends of the GraphNAS literature (attention
 // and width help, heavy sampling and no activation hurt).
 func standIn(a Arch) (float64, error) {
+	// By position in Table II (Attentions, Aggregations).
 	att := [...]float64{0.70, 0.78, 0.80, 0.80, 0.79, 0.77, 0.79}
 	agg := [...]float64{0, 0.01, -0.01, 0}
 	acc := 0.0
 	for i, l := range a.Layers {
-		x := att[l.Attention] + agg[l.Aggregation]
+		x := att[slices.Index(Attentions, l.Attention)] + agg[slices.Index(Aggregations, l.Aggregation)]
 		switch l.Sampling {
 		case 0.1:
 			x -= 0.06
@@ -32,7 +36,7 @@ func standIn(a Arch) (float64, error) {
 		}
 		if i == 0 {
 			x -= 0.08 / math.Log2(float64(2*l.Hidden))
-			if l.Activation == ActSkip || l.Activation == ActLinear {
+			if l.Activation == workload.ActSkip || l.Activation == workload.ActLinear {
 				x -= 0.03
 			}
 		}

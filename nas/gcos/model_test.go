@@ -115,7 +115,7 @@ func TestArchCheapOrder(t *testing.T) {
 	gcn := Handcrafted(7)["GCN"]
 	gin := gcn
 	for i := range gin.Layers {
-		gin.Layers[i].Attention, gin.Layers[i].Aggregation = AttSkip, AggMLP
+		gin.Layers[i].Attention, gin.Layers[i].Aggregation = workload.AttConstant, workload.AggMLP
 	}
 	const N, A = 1000, 20000
 	for _, tc := range []struct {

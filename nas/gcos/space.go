@@ -6,6 +6,7 @@ import (
 
 	accel "gnnsim/accel/gcos"
 	"gnnsim/search"
+	"gnnsim/workload"
 )
 
 // TileChoices are the tile sizes a sub-accelerator's TileM, TileK and TileN
@@ -43,6 +44,18 @@ func labels[T any](xs []T) []string {
 		out[i] = fmt.Sprint(x)
 	}
 	return out
+}
+
+// scoredChoices are the indices in Attentions of the scored types, which
+// take heads.
+func scoredChoices() []int {
+	var in []int
+	for i, a := range Attentions {
+		if a.Scored() {
+			in = append(in, i)
+		}
+	}
+	return in
 }
 
 func enumLabels(n int, name func(int) string) []string {
@@ -94,16 +107,16 @@ func newSpace(classes int, fixed *Arch, hidden, heads []int) (*Space, error) {
 		for l := range 2 {
 			p := "l" + strconv.Itoa(l) + "."
 			vars = append(vars,
-				search.Variable{Name: p + "attention", Choices: int(numAttentions), Labels: enumLabels(int(numAttentions), func(i int) string { return Attention(i).String() }), Block: l},
-				search.Variable{Name: p + "aggregation", Choices: int(numAggregations), Labels: enumLabels(int(numAggregations), func(i int) string { return Aggregation(i).String() }), Block: l})
+				search.Variable{Name: p + "attention", Choices: len(Attentions), Labels: enumLabels(len(Attentions), func(i int) string { return attName(Attentions[i]) }), Block: l},
+				search.Variable{Name: p + "aggregation", Choices: len(Aggregations), Labels: enumLabels(len(Aggregations), func(i int) string { return aggName(Aggregations[i]) }), Block: l})
 			if l == 0 {
 				vars = append(vars,
-					search.Variable{Name: p + "activation", Choices: int(numActivations), Labels: enumLabels(int(numActivations), func(i int) string { return Activation(i).String() }), Block: l},
+					search.Variable{Name: p + "activation", Choices: len(Activations), Labels: enumLabels(len(Activations), func(i int) string { return actName(Activations[i]) }), Block: l},
 					search.Variable{Name: p + "hidden", Choices: len(hidden), Labels: labels(hidden), Block: l})
 			}
 			vars = append(vars,
 				search.Variable{Name: p + "heads", Choices: len(heads), Labels: labels(heads), Block: l,
-					When: []search.Condition{{Var: p + "attention", In: []int{int(AttGAT), int(AttGATSym), int(AttCOS), int(AttLinear), int(AttGeneLinear)}}}},
+					When: []search.Condition{{Var: p + "attention", In: scoredChoices()}}},
 				search.Variable{Name: p + "sampling", Choices: len(SamplingChoices), Labels: labels(SamplingChoices), Block: l})
 		}
 	}
@@ -158,13 +171,13 @@ func (sp *Space) Decode(g []int) (Design, error) {
 		i := 0
 		for l := range 2 {
 			ly := &d.Arch.Layers[l]
-			ly.Attention, ly.Aggregation = Attention(g[i]), Aggregation(g[i+1])
+			ly.Attention, ly.Aggregation = Attentions[g[i]], Aggregations[g[i+1]]
 			i += 2
 			if l == 0 {
-				ly.Activation, ly.Hidden = Activation(g[i]), sp.hidden[g[i+1]]
+				ly.Activation, ly.Hidden = Activations[g[i]], sp.hidden[g[i+1]]
 				i += 2
 			} else {
-				ly.Hidden = sp.classes
+				ly.Activation, ly.Hidden = workload.ActSkip, sp.classes
 			}
 			ly.Heads = 1
 			if g[i] != search.Inactive {

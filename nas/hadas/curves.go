@@ -1,8 +1,6 @@
 package hadas
 
 import (
-	"encoding/csv"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -12,6 +10,7 @@ import (
 	"strings"
 
 	"gnnsim/internal/boundedio"
+	"gnnsim/internal/csvtab"
 )
 
 // Curve is the measured top-1 accuracy of exits along one backbone:
@@ -43,48 +42,37 @@ func (c *Curve) Final() float64 { return c.Top1[len(c.Top1)-1] }
 // (percent), one row per exit in order ("Exit_1" is the exit after block
 // FirstExit). Other columns are ignored.
 func ReadCurveCSV(r io.Reader, source string) (*Curve, error) {
-	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = -1
-	head, err := cr.Read()
+	prefix := "hadas: curve " + source
+	tab, err := csvtab.Open(r, csvtab.Options{Ragged: true, Name: prefix})
 	if err != nil {
-		return nil, fmt.Errorf("hadas: curve %s: header: %w", source, err)
+		return nil, fmt.Errorf("%s: %w", prefix, err)
 	}
-	ei, ai := -1, -1
-	for i, h := range head {
-		switch strings.TrimSpace(h) {
-		case "Exit":
-			ei = i
-		case "TOP1_Acc":
-			ai = i
-		}
+	col, err := tab.Need([]string{"Exit", "TOP1_Acc"}, false)
+	if err != nil {
+		return nil, fmt.Errorf("%s: want columns Exit and TOP1_Acc, have %q", prefix, tab.Header)
 	}
-	if ei < 0 || ai < 0 {
-		return nil, fmt.Errorf("hadas: curve %s: want columns Exit and TOP1_Acc, have %q", source, head)
-	}
+	ei, ai := col["Exit"], col["TOP1_Acc"]
 	c := &Curve{Source: source}
-	for line := 2; ; line++ {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("hadas: curve %s: %w", source, err)
-		}
+	_, err = tab.Each(func(rec []string, line int) error {
 		if len(rec) <= max(ei, ai) {
-			return nil, fmt.Errorf("hadas: curve %s: line %d: %d fields", source, line, len(rec))
+			return fmt.Errorf("%s: line %d: %d fields", prefix, line, len(rec))
 		}
 		want := fmt.Sprintf("Exit_%d", len(c.Top1)+1)
 		if strings.TrimSpace(rec[ei]) != want {
-			return nil, fmt.Errorf("hadas: curve %s: line %d: exit %q, want %s", source, line, rec[ei], want)
+			return fmt.Errorf("%s: line %d: exit %q, want %s", prefix, line, rec[ei], want)
 		}
 		v, err := strconv.ParseFloat(strings.TrimSpace(rec[ai]), 64)
 		if err != nil || math.IsNaN(v) || v < 0 || v > 100 {
-			return nil, fmt.Errorf("hadas: curve %s: line %d: top-1 %q, want a percentage", source, line, rec[ai])
+			return fmt.Errorf("%s: line %d: top-1 %q, want a percentage", prefix, line, rec[ai])
 		}
 		c.Top1 = append(c.Top1, v/100)
 		if len(c.Top1) > 1<<12 {
-			return nil, fmt.Errorf("hadas: curve %s: more than %d exits", source, 1<<12)
+			return fmt.Errorf("%s: more than %d exits", prefix, 1<<12)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if len(c.Top1) == 0 {
 		return nil, fmt.Errorf("hadas: curve %s: no exits", source)

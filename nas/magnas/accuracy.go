@@ -1,7 +1,6 @@
 package magnas
 
 import (
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"gnnsim/internal/csvtab"
 	"gnnsim/workload"
 )
 
@@ -149,49 +149,37 @@ type TableAccuracy struct {
 // form of Arch.String, e.g. "d4G.fc0.ffn1.w192|...") and "top1" (percent,
 // 0..100); other columns are ignored. name (a file name) goes into Source.
 func ReadAccuracyCSV(r io.Reader, name string) (*TableAccuracy, error) {
-	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = -1
-	cr.ReuseRecord = true
-	head, err := cr.Read()
+	prefix := "magnas: accuracy table " + name
+	tab, err := csvtab.Open(r, csvtab.Options{Ragged: true, Name: prefix})
 	if err != nil {
-		return nil, fmt.Errorf("magnas: accuracy table %s: header: %w", name, err)
+		return nil, fmt.Errorf("%s: %w", prefix, err)
 	}
-	ai, ti := -1, -1
-	for i, h := range head {
-		switch strings.ToLower(strings.TrimSpace(h)) {
-		case "arch":
-			ai = i
-		case "top1":
-			ti = i
-		}
+	col, err := tab.Need([]string{"arch", "top1"}, true)
+	if err != nil {
+		return nil, fmt.Errorf("%s: header needs columns arch and top1", prefix)
 	}
-	if ai < 0 || ti < 0 {
-		return nil, fmt.Errorf("magnas: accuracy table %s: header needs columns arch and top1", name)
-	}
+	ai, ti := col["arch"], col["top1"]
 	t := &TableAccuracy{Name: name, top1: map[string]float64{}}
-	for line := 2; ; line++ {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("magnas: accuracy table %s: %w", name, err)
-		}
+	_, err = tab.Each(func(rec []string, line int) error {
 		if len(rec) <= max(ai, ti) {
-			return nil, fmt.Errorf("magnas: accuracy table %s: line %d has %d fields", name, line, len(rec))
+			return fmt.Errorf("%s: line %d has %d fields", prefix, line, len(rec))
 		}
 		a, err := ParseArch(rec[ai])
 		if err != nil {
-			return nil, fmt.Errorf("magnas: accuracy table %s: line %d: %w", name, line, err)
+			return fmt.Errorf("%s: line %d: %w", prefix, line, err)
 		}
 		v, err := strconv.ParseFloat(strings.TrimSpace(rec[ti]), 64)
 		if err != nil || !(v >= 0 && v <= 100) {
-			return nil, fmt.Errorf("magnas: accuracy table %s: line %d: top1 %q is not a percentage", name, line, rec[ti])
+			return fmt.Errorf("%s: line %d: top1 %q is not a percentage", prefix, line, rec[ti])
 		}
 		if _, dup := t.top1[a.String()]; dup {
-			return nil, fmt.Errorf("magnas: accuracy table %s: line %d: architecture %s appears twice", name, line, a)
+			return fmt.Errorf("%s: line %d: architecture %s appears twice", prefix, line, a)
 		}
 		t.top1[a.String()] = v
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if len(t.top1) == 0 {
 		return nil, fmt.Errorf("magnas: accuracy table %s has no rows", name)

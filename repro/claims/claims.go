@@ -2,7 +2,6 @@ package claims
 
 import (
 	"bytes"
-	"encoding/csv"
 	"fmt"
 	"io"
 	"math"
@@ -125,17 +124,10 @@ func cell(x float64) string {
 
 // WriteCSV writes the ledger to w as claims.csv.
 func (l *Ledger) WriteCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
-	if err := cw.Write(Header); err != nil {
-		return err
-	}
-	for _, c := range l.rows {
-		if err := cw.Write([]string{c.ID, Format(c.Paper), Format(c.Measured), c.Unit, c.Note}); err != nil {
-			return err
-		}
-	}
-	cw.Flush()
-	return cw.Error()
+	return csvtab.Write(w, Header, len(l.rows), func(i int) []string {
+		c := l.rows[i]
+		return []string{c.ID, Format(c.Paper), Format(c.Measured), c.Unit, c.Note}
+	})
 }
 
 // WriteFile writes the ledger to path (temp + rename, mode 0644).

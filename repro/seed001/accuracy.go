@@ -8,6 +8,7 @@ import (
 	"gnnsim/graphs"
 	nas "gnnsim/nas/gcos"
 	"gnnsim/train"
+	"gnnsim/workload"
 )
 
 // Oracle is a data set's accuracy: Search (validation accuracy, what the
@@ -81,55 +82,29 @@ func TrainedAccuracyAt(pathOf func(nas.Dataset) string, epochs int, seed uint64)
 	}
 }
 
-// ToTrain maps a G-CoS GNN onto the trainer's architecture: skip attention
-// is the constant weight, GCN is GCN, and every scored attention (GAT,
-// GAT-sym, COS, Linear, Gene-Linear) is GAT, the nearest the trainer has;
-// sum, mean and max aggregate as such and MLP as sum; skip and linear
-// activations are the identity. The output layer's activation is the
-// identity (softmax in the loss). Neighbour sampling has no counterpart.
+// ToTrain maps a G-CoS GNN onto the trainer's architecture: the layers
+// keep their attention, aggregation and activation (one vocabulary,
+// package workload) but for what the trainer lacks: every scored
+// attention (GAT-sym, COS, Linear, Gene-Linear) trains as GAT, the
+// nearest it has, and the MLP aggregation as sum; skip activations train
+// as linear (the same map, one cache entry). The output layer's activation
+// is the identity (softmax in the loss). Neighbour sampling has no
+// counterpart.
 func ToTrain(a nas.Arch) train.Arch {
-	att := func(x nas.Attention) train.Attention {
-		switch {
-		case x == nas.AttSkip:
-			return train.Constant
-		case x == nas.AttGCN:
-			return train.GCN
-		}
-		return train.GAT
-	}
-	agg := func(x nas.Aggregation) train.Aggregation {
-		switch x {
-		case nas.AggMean:
-			return train.Mean
-		case nas.AggMax:
-			return train.Max
-		}
-		return train.Add
-	}
-	act := func(x nas.Activation) train.Activation {
-		switch x {
-		case nas.ActSigmoid:
-			return train.Sigmoid
-		case nas.ActTanh:
-			return train.Tanh
-		case nas.ActReLU:
-			return train.ReLU
-		case nas.ActSoftplus:
-			return train.Softplus
-		case nas.ActLeakyReLU:
-			return train.LeakyReLU
-		case nas.ActReLU6:
-			return train.ReLU6
-		case nas.ActELU:
-			return train.ELU
-		}
-		return train.Identity
-	}
 	var t train.Arch
 	for i, l := range a.Layers {
-		tl := train.Layer{Hidden: l.Hidden, Heads: l.Heads, Attention: att(l.Attention), Aggregation: agg(l.Aggregation), Activation: act(l.Activation)}
+		tl := train.Layer{Hidden: l.Hidden, Heads: l.Heads, Attention: l.Attention, Aggregation: l.Aggregation, Activation: l.Activation}
+		if tl.Attention.Scored() {
+			tl.Attention = workload.AttGAT
+		}
+		if tl.Aggregation == workload.AggMLP {
+			tl.Aggregation = workload.AggAdd
+		}
+		if tl.Activation.Identity() || i == len(a.Layers)-1 {
+			tl.Activation = workload.ActLinear
+		}
 		if i == len(a.Layers)-1 {
-			tl.Hidden, tl.Activation = 0, train.Identity
+			tl.Hidden = 0
 		}
 		t.Layers = append(t.Layers, tl)
 	}

@@ -10,6 +10,7 @@ import (
 
 	nas "gnnsim/nas/gcos"
 	"gnnsim/train"
+	"gnnsim/workload"
 )
 
 func TestToTrain(t *testing.T) {
@@ -21,9 +22,9 @@ func TestToTrain(t *testing.T) {
 		t.Errorf("GAT maps to %s, want %s", got, want)
 	}
 	a := hc["GCN"]
-	a.Layers[0].Attention, a.Layers[0].Aggregation, a.Layers[0].Activation = nas.AttGeneLinear, nas.AggMLP, nas.ActSkip
+	a.Layers[0].Attention, a.Layers[0].Aggregation, a.Layers[0].Activation = workload.AttGeneLinear, workload.AggMLP, workload.ActSkip
 	l := ToTrain(a).Layers[0]
-	if l.Attention != train.GAT || l.Aggregation != train.Add || l.Activation != train.Identity {
+	if l.Attention != workload.AttGAT || l.Aggregation != workload.AggAdd || l.Activation != workload.ActLinear {
 		t.Errorf("gene-linear/mlp/skip maps to %+v", l)
 	}
 	sp, err := nas.NewSpace(7)

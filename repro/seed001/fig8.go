@@ -9,6 +9,7 @@ import (
 	accel "gnnsim/accel/gcos"
 	"gnnsim/hw"
 	nas "gnnsim/nas/gcos"
+	"gnnsim/workload"
 )
 
 // Figure 8 (seed 001, Sec. V-B): "For a fair comparison, we fix the GNN
@@ -77,7 +78,7 @@ func Fig8Models(classes int) ([]string, []nas.Arch) {
 	hc := nas.Handcrafted(classes)
 	gin := hc["GCN"]
 	for i := range gin.Layers {
-		gin.Layers[i].Attention, gin.Layers[i].Aggregation = nas.AttSkip, nas.AggMLP
+		gin.Layers[i].Attention, gin.Layers[i].Aggregation = workload.AttConstant, workload.AggMLP
 	}
 	return []string{"GCN", "GIN", "GraphSAGE"}, []nas.Arch{hc["GCN"], gin, hc["GraphSAGE"]}
 }
@@ -96,15 +97,15 @@ func Fig8Models(classes int) ([]string, []nas.Arch) {
 // one rate, so long rows keep more than 25 and short ones fewer, with the
 // same number of entries in all.
 func HyGCNModels(ds nas.Dataset) ([]string, []nas.Arch) {
-	layer := func(att nas.Attention, agg nas.Aggregation, rate float64) nas.Layer {
-		return nas.Layer{Attention: att, Aggregation: agg, Activation: nas.ActReLU, Hidden: HyGCNWidth, Heads: 1, Sampling: rate}
+	layer := func(att workload.Attention, agg workload.Aggregation, rate float64) nas.Layer {
+		return nas.Layer{Attention: att, Aggregation: agg, Activation: workload.ActReLU, Hidden: HyGCNWidth, Heads: 1, Sampling: rate}
 	}
 	two := func(l nas.Layer) nas.Arch { return nas.Arch{Layers: [2]nas.Layer{l, l}} }
 	rate := fanoutRate(ds, HyGCNFanout)
 	return []string{"GCN", "GraphSAGE", "GIN"}, []nas.Arch{
-		two(layer(nas.AttGCN, nas.AggSum, 1)),
-		two(layer(nas.AttSkip, nas.AggMax, rate)),
-		two(layer(nas.AttSkip, nas.AggMLP, 1)),
+		two(layer(workload.AttGCN, workload.AggAdd, 1)),
+		two(layer(workload.AttConstant, workload.AggMax, rate)),
+		two(layer(workload.AttConstant, workload.AggMLP, 1)),
 	}
 }
 

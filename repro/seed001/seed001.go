@@ -229,19 +229,9 @@ func Run(ctx context.Context, o Options) (Report, error) {
 	if o.Out == "" {
 		return Report{}, errors.New("seed001: no output directory")
 	}
-	sz := FullSizes
-	if o.Quick {
-		sz = QuickSizes
-	}
-	for _, p := range []struct{ dst, src *int }{{&sz.Fig1GNNs, &o.Sizes.Fig1GNNs}, {&sz.Fig1Accels, &o.Sizes.Fig1Accels},
-		{&sz.CoSearch, &o.Sizes.CoSearch}, {&sz.HWSearch, &o.Sizes.HWSearch}, {&sz.PoolSize, &o.Sizes.PoolSize},
-		{&sz.MaxHidden, &o.Sizes.MaxHidden}, {&sz.MaxHeads, &o.Sizes.MaxHeads}, {&sz.Weights, &o.Sizes.Weights}} {
-		if *p.src < 0 {
-			return Report{}, fmt.Errorf("seed001: negative size %d", *p.src)
-		}
-		if *p.src > 0 {
-			*p.dst = *p.src
-		}
+	sz, err := o.sizes()
+	if err != nil {
+		return Report{}, err
 	}
 	if o.Accuracy == nil {
 		epochs := 0
@@ -262,22 +252,9 @@ func Run(ctx context.Context, o Options) (Report, error) {
 	if rep.CoraGCNMACs, rep.CoraGCNDenseMACs, err = gcnMACs(data[0]); err != nil {
 		return rep, err
 	}
-	// Accuracy oracles for the data sets with labels (Cora, CiteSeer).
-	oracles := map[string]Oracle{}
-	for _, ds := range data[:2] {
-		if o.Fig8Only {
-			break // Figure 8 needs no accuracy
-		}
-		if o.Quick && ds.Name != "cora" {
-			continue // the quick run trains on Cora only
-		}
-		or, err := o.Accuracy(ctx, ds)
-		if err != nil {
-			return rep, fmt.Errorf("seed001: accuracy on %s: %w", ds.Name, err)
-		}
-		or.Search, or.Report = nas.Memo(or.Search), nas.Memo(or.Report)
-		oracles[ds.Name] = or
-		rep.AccuracyFrom = append(rep.AccuracyFrom, ds.Name+": "+or.From)
+	oracles, err := o.oracles(ctx, data, &rep)
+	if err != nil {
+		return rep, err
 	}
 	// Figures 1, 7 (each co-search and each handcrafted GNN) and 8 depend
 	// on nothing but the data and the oracles, whose answers are pure
@@ -348,6 +325,49 @@ func Run(ctx context.Context, o Options) (Report, error) {
 		return rep, err
 	}
 	return rep, ctx.Err()
+}
+
+// sizes returns the run's sizes: the quick or full defaults, with each
+// size o.Sizes gives (non-zero) instead.
+func (o *Options) sizes() (Sizes, error) {
+	sz := FullSizes
+	if o.Quick {
+		sz = QuickSizes
+	}
+	for _, p := range []struct{ dst, src *int }{{&sz.Fig1GNNs, &o.Sizes.Fig1GNNs}, {&sz.Fig1Accels, &o.Sizes.Fig1Accels},
+		{&sz.CoSearch, &o.Sizes.CoSearch}, {&sz.HWSearch, &o.Sizes.HWSearch}, {&sz.PoolSize, &o.Sizes.PoolSize},
+		{&sz.MaxHidden, &o.Sizes.MaxHidden}, {&sz.MaxHeads, &o.Sizes.MaxHeads}, {&sz.Weights, &o.Sizes.Weights}} {
+		if *p.src < 0 {
+			return sz, fmt.Errorf("seed001: negative size %d", *p.src)
+		}
+		if *p.src > 0 {
+			*p.dst = *p.src
+		}
+	}
+	return sz, nil
+}
+
+// oracles returns the accuracy oracles (memoised) of the data sets with
+// labels (Cora, CiteSeer; Cora only in a quick run, none for Figure 8
+// alone) and notes where each one's accuracy comes from in rep.
+func (o *Options) oracles(ctx context.Context, data []nas.Dataset, rep *Report) (map[string]Oracle, error) {
+	oracles := map[string]Oracle{}
+	for _, ds := range data[:2] {
+		if o.Fig8Only {
+			break // Figure 8 needs no accuracy
+		}
+		if o.Quick && ds.Name != "cora" {
+			continue // the quick run trains on Cora only
+		}
+		or, err := o.Accuracy(ctx, ds)
+		if err != nil {
+			return nil, fmt.Errorf("seed001: accuracy on %s: %w", ds.Name, err)
+		}
+		or.Search, or.Report = nas.Memo(or.Search), nas.Memo(or.Report)
+		oracles[ds.Name] = or
+		rep.AccuracyFrom = append(rep.AccuracyFrom, ds.Name+": "+or.From)
+	}
+	return oracles, nil
 }
 
 // The data sets (published sizes, Reddit's degree profile, measured

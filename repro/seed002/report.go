@@ -166,16 +166,13 @@ func (r *reportInput) write(w io.Writer) error {
 	return err
 }
 
+// writeSchedule writes the scheduling section: the set-up, the two
+// scenarios, the speed-ups, the checks, the study and why our figures
+// differ from the seed's.
 func (r *reportInput) writeSchedule(b *strings.Builder) {
 	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
 	sum := r.sum
-	inst := r.sres.Instances
-	var offered, offeredRnd, gap float64
-	for _, in := range inst {
-		offered += in.Offered / float64(len(inst))
-		offeredRnd += in.OfferedRandom / float64(len(inst))
-		gap += in.MeanGap / float64(len(inst))
-	}
+	offered, offeredRnd, gap := r.offeredLoad()
 	p("\n## Online scheduling (Figures 6 and 7)\n\n")
 	p("- Jobs: %d GCN layers, %s; each seed releases every job once in its own shuffled order.\n", sum.Jobs, sum.JobsFrom)
 	p("- Machines: three accelerators, one per inter-phase dataflow (seq, sp, pp), each choosing any of the tilings a..h per job (seed 002's Figure 4).\n")
@@ -185,6 +182,30 @@ func (r *reportInput) writeSchedule(b *strings.Builder) {
 	p("- Scenario 1: baselines run a random tiling; scenario 2: the optimal one. SJF-Predicted always runs its predicted-best tiling and pays %d cycles per job for the predictors (seed 002's 2,312 ns at 1 GHz) before it can be dispatched.\n", InferenceCycles)
 	p("- %d seeds (%s); times are cycles, averaged over the seeds.\n", len(r.seeds), joinSeeds(r.seeds))
 
+	r.writeScenarios(b)
+	r.writeSpeedups(b)
+	r.writeStudy(b)
+	r.writeDifferences(b, offeredRnd)
+}
+
+// offeredLoad averages the offered load over the scheduling instances: at
+// the best tilings, at random tilings on random machines, and the mean
+// gap between arrivals in cycles.
+func (r *reportInput) offeredLoad() (offered, offeredRnd, gap float64) {
+	inst := r.sres.Instances
+	for _, in := range inst {
+		offered += in.Offered / float64(len(inst))
+		offeredRnd += in.OfferedRandom / float64(len(inst))
+		gap += in.MeanGap / float64(len(inst))
+	}
+	return offered, offeredRnd, gap
+}
+
+// writeScenarios writes the metrics table of each scenario (Figures 6
+// and 7).
+func (r *reportInput) writeScenarios(b *strings.Builder) {
+	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	sum := r.sum
 	for _, sc := range []Scenario{Scenario1, Scenario2} {
 		sel := inScenario(sum.Mean, sc)
 		if len(sel) == 0 {
@@ -215,7 +236,13 @@ func (r *reportInput) writeSchedule(b *strings.Builder) {
 		}
 		p("\nNormalised columns divide by the largest value over the seven policies, as the seed's figures do. The last row is SJF-Predicted without the predictor charge (not in the figure).\n")
 	}
+}
 
+// writeSpeedups writes SJF-Predicted's speed-ups over the best baseline
+// and the scenario-1 checks.
+func (r *reportInput) writeSpeedups(b *strings.Builder) {
+	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	sum := r.sum
 	p("\n### Speed-ups of SJF-Predicted over the best baseline\n\n")
 	p("| Scenario | Metric | Ours | Ours (cycles) | Best baseline | Its value (cycles) | Speed-up | Seed 002 | Ours / SJF-Truth |\n")
 	p("|---:|---|---|---:|---|---:|---:|---:|---:|\n")
@@ -251,7 +278,7 @@ func (r *reportInput) writeSchedule(b *strings.Builder) {
 			p("- SJF-Predicted ahead of every feasible baseline on mean %s time: %s (best baseline %s, %.3gx).\n", metric, passFail(s.BaselineFeasible && s.Speedup > 1), s.Baseline, s.Speedup)
 		}
 	}
-	if len(inst) > 0 {
+	if len(r.sres.Instances) > 0 {
 		var pw float64
 		for _, m := range sum.Mean {
 			if ScenarioOf(m.Baselines) == Scenario1 && m.Policy == sched.SJFPredicted().Info().Name {
@@ -262,9 +289,13 @@ func (r *reportInput) writeSchedule(b *strings.Builder) {
 			p("- Predictor charge: %d cycles per job is %.1f %% of SJF-Predicted's mean waiting time of %.0f cycles (seed 002: 2,312 of 18,756.49 cycles, 12.3 %%).\n", InferenceCycles, 100*float64(InferenceCycles)/pw, pw)
 		}
 	}
+}
 
-	r.writeStudy(b)
-
+// writeDifferences explains why our scheduling figures differ from the
+// seed's; offeredRnd is the offered load at random tilings.
+func (r *reportInput) writeDifferences(b *strings.Builder, offeredRnd float64) {
+	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	sum := r.sum
 	p("\n### Why our figures differ from the seed's\n\n")
 	p("- Job set: ours is %d jobs from %s; seed 002 scheduled SuiteSparse (43), QOPTLib (40), ENZYMES (600), PROTEINS (1,113), REDDIT-BINARY (2,000), PATTERN and TSP graphs. Mean completion time and its ratios depend on the mix of job sizes.\n", sum.Jobs, r.jobSets())
 	p("- Load: seed 002 says its Pareto arrivals yield 85 %% mean utilisation without defining it or the shape. Here 85 %% is the offered load at the best tilings. Random tilings cost more: at the same arrivals they ask %.2f of the machines' capacity. ", offeredRnd)

@@ -6,6 +6,7 @@ import (
 
 	"gnnsim/accel/fpga"
 	"gnnsim/nas/fgnas"
+	"gnnsim/workload"
 )
 
 // FeasibleRow is the share of uniform random designs that meet a
@@ -95,10 +96,10 @@ func feasibility(sets []specSet, models []verdictModel, pricing []fpga.Options, 
 		for range draws {
 			g = sp.Joint().AppendSample(g[:0], r)
 			// The hardware of the same design with ReLU units: the
-			// activation genes' choice 0 (relu, in the fpga order).
+			// activation genes' choice of relu.
 			copy(relu, g)
 			for _, i := range acts {
-				relu[i] = int(fpga.ReLU)
+				relu[i] = fgnas.ActChoice(workload.ActReLU)
 			}
 			for i, pr := range pricers {
 				if _, priced[i], err = pr.Hardware(g); err != nil {
