@@ -75,7 +75,9 @@
 // beyond the tile choice, reformat kernels at precision or layout
 // changes, the second DLA, power gating of idle units (an idle unit
 // draws nothing), thermal limits, concurrent kernels on one unit, the
-// CPU-side enqueue of co-running streams, per-kernel DRAM traffic beyond
+// CPU-side enqueue of co-running streams, the memory controller's
+// priorities between its clients and the GPU's context switches between
+// processes (two networks on one unit take plain turns), per-kernel DRAM traffic beyond
 // each tensor read and written once (implicit GEMM's tile re-reads), and
 // the residual operand a block keeps when its layers are mapped apart.
 // The glue counts of ViG's graph ops are read off its reference code, not
