@@ -77,7 +77,7 @@ type Writer[T any] struct {
 	n   int64
 }
 
-func newWriter[T any](w io.Writer, meta map[string]string) *Writer[T] {
+func newWriter[T any](w io.Writer, meta map[string]string, more ...parquet.WriterOption) *Writer[T] {
 	opts := []parquet.WriterOption{
 		parquet.Compression(codec),
 		parquet.MaxRowsPerRowGroup(RowGroupRows),
@@ -97,6 +97,7 @@ func newWriter[T any](w io.Writer, meta map[string]string) *Writer[T] {
 		opts = append(opts, parquet.KeyValueMetadata(k, ns[k]))
 	}
 	opts = append(opts, parquet.KeyValueMetadata(VersionKey, gnnsim.Version))
+	opts = append(opts, more...)
 	return &Writer[T]{pw: parquet.NewGenericWriter[T](w, opts...)}
 }
 
@@ -167,8 +168,12 @@ func (w *Writer[T]) close() error {
 // file at path, atomically (as Write), with the given metadata. When fill
 // fails, nothing is written at path.
 func WriteStream[T any](path string, meta map[string]string, fill func(*Writer[T]) error) error {
+	return writeStream(path, meta, fill)
+}
+
+func writeStream[T any](path string, meta map[string]string, fill func(*Writer[T]) error, opts ...parquet.WriterOption) error {
 	err := atomicfile.Write(path, func(out io.Writer) error {
-		w := newWriter[T](out, meta)
+		w := newWriter[T](out, meta, opts...)
 		if err := fill(w); err != nil {
 			w.pw.Close()
 			return err
@@ -341,4 +346,32 @@ func Read[T any](path string) ([]T, map[string]string, error) {
 		return nil, nil, fmt.Errorf("pqio: %s: read %d of %d rows", path, len(rows), n)
 	}
 	return rows, pf.Meta(), nil
+}
+
+// StreamRuns writes the items fill hands to add as one Parquet table at
+// path, atomically, with the given metadata: rows appends an item's rows
+// to dst (its rows are written, then dst is reused for the next item),
+// so memory holds one item's rows and a row group however many items
+// come (a schedule's runs, each its jobs' records). The file equals
+// Write's of all the rows. When fill or rows fails nothing is written at
+// path, and fill's own error is returned as it gave it.
+func StreamRuns[R, T any](path string, meta map[string]string, rows func(dst []T, item R) ([]T, error), fill func(add func(R) error) error) error {
+	var buf []T
+	var fillErr error
+	err := WriteStream(path, meta, func(w *Writer[T]) error {
+		fillErr = fill(func(item R) error {
+			var err error
+			if buf, err = rows(buf[:0], item); err != nil {
+				return err
+			}
+			err = w.Write(buf)
+			clear(buf) // drop references the writer has copied
+			return err
+		})
+		return fillErr
+	})
+	if fillErr != nil {
+		return fillErr
+	}
+	return err
 }

@@ -261,6 +261,18 @@ const (
 	jobOrderStream = 0x6a6f626f72646572 // "joborder"
 )
 
+// TraceJobs is the number of jobs of every seed's trace under a: the
+// replayed trace's, or a.Jobs, or every case once when a.Jobs is 0.
+func (js *JobSet) TraceJobs(a ArrivalOptions) int {
+	switch {
+	case a.Trace != nil:
+		return len(a.Trace)
+	case a.Jobs == 0:
+		return len(js.Cases)
+	}
+	return a.Jobs
+}
+
 // Instance builds the scheduling problem of one trace seed.
 func (js *JobSet) Instance(a ArrivalOptions, seed uint64) (*Instance, error) {
 	var cases []int
@@ -409,6 +421,12 @@ type ScheduleOptions struct {
 	Workers int
 	// KeepRecords keeps every run's per-job records in the result.
 	KeepRecords bool
+	// Records, when not nil, is handed every run in Runs' order as soon
+	// as it and the runs before it have ended, and the run is then
+	// dropped (never kept in Results): the job records of any number of
+	// runs stream out in bounded memory (issue 38 item 2). An error it
+	// returns stops the schedule and is returned as it is.
+	Records func(*sched.Result) error
 }
 
 // ScheduleResult holds the outcome of JobSet.Schedule.
@@ -420,12 +438,18 @@ type ScheduleResult struct {
 	Mean []sched.Metrics
 	// Results holds the runs themselves (with KeepRecords), in Runs' order.
 	Results []*sched.Result
-	// Instances are the seeds' traces, in Seeds order.
+	// Instances are the seeds' traces, in Seeds order, without their
+	// Problem (a run's Result keeps it): the job tables of every seed
+	// are not held to the end.
 	Instances []*Instance
 	Seeds     []uint64
 }
 
 // Schedule runs every policy on every seed's trace in every scenario.
+// Scenarios run one after another, each on Workers seeds at a time, so
+// memory holds the problems and runs of Workers seeds, whatever the
+// number of seeds (each seed's trace is drawn again per scenario: the
+// same trace, as it depends on the seed alone).
 func (js *JobSet) Schedule(o ScheduleOptions) (*ScheduleResult, error) {
 	names := o.Policies
 	if names == nil {
@@ -456,48 +480,73 @@ func (js *JobSet) Schedule(o ScheduleOptions) (*ScheduleResult, error) {
 	if len(seeds) == 0 || len(scen) == 0 {
 		return nil, errors.New("seed002: no seeds or no scenarios")
 	}
-	// results[k][s][p]: seed k, scenario s, policy p.
-	results := make([][][]*sched.Result, len(seeds))
-	insts := make([]*Instance, len(seeds))
-	// Every seed runs even when one fails, so that the error names all the
-	// failing seeds: errors are kept per seed and f always returns nil.
-	errs := make([]error, len(seeds))
-	par.For(len(seeds), o.Workers, func(k int) error {
-		inst, err := js.Instance(o.Arrivals, seeds[k])
-		if err != nil {
-			errs[k] = fmt.Errorf("seed %d: %w", seeds[k], err)
-			return nil
+	r := &ScheduleResult{Instances: make([]*Instance, len(seeds)), Seeds: slices.Clone(seeds)}
+	for _, sc := range scen {
+		if err := js.scheduleScenario(o, r, sc, names); err != nil {
+			return nil, err
 		}
-		insts[k] = inst
-		results[k] = make([][]*sched.Result, len(scen))
-		for s, sc := range scen {
+	}
+	r.Mean = sched.Average(r.Runs)
+	return r, nil
+}
+
+// scheduleScenario runs scenario sc on every seed of r, Workers seeds at a
+// time, and appends their runs to r in seed order (handing them to
+// o.Records when set). Every seed runs even when one fails, so that the
+// error names all the failing seeds.
+func (js *JobSet) scheduleScenario(o ScheduleOptions, r *ScheduleResult, sc Scenario, names []string) error {
+	seeds := r.Seeds
+	window := o.Workers
+	if window <= 0 {
+		window = runtime.GOMAXPROCS(0)
+	}
+	errs := make([]error, len(seeds))
+	for lo := 0; lo < len(seeds); lo += window {
+		batch := make([][]*sched.Result, min(window, len(seeds)-lo))
+		// Errors are kept per seed and f always returns nil.
+		par.For(len(batch), o.Workers, func(i int) error {
+			k := lo + i
+			inst, err := js.Instance(o.Arrivals, seeds[k])
+			if err != nil {
+				errs[k] = fmt.Errorf("seed %d: %w", seeds[k], err)
+				return nil
+			}
 			for _, nm := range names {
-				pol, _ := sched.ByName(nm) // checked above; fresh per run
+				pol, _ := sched.ByName(nm) // checked by Schedule; fresh per run
 				res, err := sched.Run(inst.Problem, pol, sched.Options{Baselines: sc.Baselines(), Seed: seeds[k], InferenceCycles: o.InferenceCycles})
 				if err != nil {
 					// Keep the first error; the seed's other runs are moot.
 					errs[k] = fmt.Errorf("seed %d: %w", seeds[k], err)
 					return nil
 				}
-				results[k][s] = append(results[k][s], res)
+				batch[i] = append(batch[i], res)
 			}
+			if r.Instances[k] == nil {
+				light := *inst
+				light.Problem = nil
+				r.Instances[k] = &light
+			}
+			return nil
+		})
+		if errors.Join(errs...) != nil {
+			continue // run the other seeds, to name every failing one
 		}
-		return nil
-	})
-	if err := errors.Join(errs...); err != nil {
-		return nil, fmt.Errorf("seed002: %w", err)
-	}
-	r := &ScheduleResult{Instances: insts, Seeds: slices.Clone(seeds)}
-	for s := range scen {
-		for k := range seeds {
-			for _, res := range results[k][s] {
+		for _, runs := range batch {
+			for _, res := range runs {
 				r.Runs = append(r.Runs, res.Metrics())
-				if o.KeepRecords {
+				switch {
+				case o.Records != nil:
+					if err := o.Records(res); err != nil {
+						return err
+					}
+				case o.KeepRecords:
 					r.Results = append(r.Results, res)
 				}
 			}
 		}
 	}
-	r.Mean = sched.Average(r.Runs)
-	return r, nil
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("seed002: %w", err)
+	}
+	return nil
 }
