@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"runtime"
+	"strconv"
 	"strings"
 
 	"github.com/parquet-go/parquet-go"
@@ -172,7 +173,7 @@ func WriteSetWith(path string, gs []*Graph, meta map[string]string, o WriteOptio
 				meta = map[string]string{}
 			}
 		}
-		meta[fmt.Sprintf("gnnsim.features.estimated.%d", i)] = note
+		meta[estimatedKey+strconv.Itoa(i)] = note
 	}
 	// parquet-go reports nothing until the whole row group is encoded and
 	// compressed: a stage of unknown length.
@@ -226,51 +227,59 @@ func ReadSetMeter(path string, m Meter) (gs []*Graph, meta map[string]string, er
 }
 
 func readSet(path string, meter Meter) ([]*Graph, map[string]string, error) {
+	_, gs, meta, err := readSetRows(path, meter)
+	return gs, meta, err
+}
+
+// readSetRows reads the rows of a set file, stored features included, and
+// rebuilds and checks each row's graph.
+func readSetRows(path string, meter Meter) ([]setRow, []*Graph, map[string]string, error) {
 	if err := checkSetSchema(path, true); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	// The scalar columns go through the row reader, the list columns
 	// column-wise (see readList): the row reader would spend ~190 bytes per
 	// edge on a large graph.
 	meter.Stage("read", "columns", 4)
-	rows, meta, err := pqio.Read[featureRow](path)
+	frs, meta, err := pqio.Read[featureRow](path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("graphs: %w", err)
+		return nil, nil, nil, fmt.Errorf("graphs: %w", err)
 	}
 	meter.Add(1)
 	pf, err := pqio.Open(path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("graphs: %w", err)
+		return nil, nil, nil, fmt.Errorf("graphs: %w", err)
 	}
 	defer pf.Close()
-	rowPtr, err := readList(pf.File, "row_ptr", len(rows), int32Values)
+	rowPtr, err := readList(pf.File, "row_ptr", len(frs), int32Values)
 	if err != nil {
-		return nil, nil, fmt.Errorf("graphs: %s: %w", path, err)
+		return nil, nil, nil, fmt.Errorf("graphs: %s: %w", path, err)
 	}
 	meter.Add(1)
-	col, err := readList(pf.File, "col", len(rows), int32Values)
+	col, err := readList(pf.File, "col", len(frs), int32Values)
 	if err != nil {
-		return nil, nil, fmt.Errorf("graphs: %s: %w", path, err)
+		return nil, nil, nil, fmt.Errorf("graphs: %s: %w", path, err)
 	}
 	meter.Add(1)
-	attr, err := readList(pf.File, "node_attr", len(rows), float64Values)
+	attr, err := readList(pf.File, "node_attr", len(frs), float64Values)
 	if err != nil {
-		return nil, nil, fmt.Errorf("graphs: %s: %w", path, err)
+		return nil, nil, nil, fmt.Errorf("graphs: %s: %w", path, err)
 	}
 	meter.Add(1)
 	collectPages(pf.File)
-	meter.Stage("validate", "graphs", int64(len(rows)))
-	gs := make([]*Graph, len(rows))
-	for i := range rows {
-		r := &setRow{featureRow: rows[i], RowPtr: rowPtr[i], Col: col[i], NodeAttr: attr[i]}
-		g, err := r.graph(i)
+	meter.Stage("validate", "graphs", int64(len(frs)))
+	rows := make([]setRow, len(frs))
+	gs := make([]*Graph, len(frs))
+	for i := range frs {
+		rows[i] = setRow{featureRow: frs[i], RowPtr: rowPtr[i], Col: col[i], NodeAttr: attr[i]}
+		g, err := rows[i].graph(i)
 		if err != nil {
-			return nil, nil, fmt.Errorf("graphs: %s: row %d (%q): %w", path, i, r.Name, err)
+			return nil, nil, nil, fmt.Errorf("graphs: %s: row %d (%q): %w", path, i, frs[i].Name, err)
 		}
 		gs[i] = g
 		meter.Add(1)
 	}
-	return gs, meta, nil
+	return rows, gs, meta, nil
 }
 
 // graph rebuilds and validates the Graph of row i.
