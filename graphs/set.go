@@ -178,10 +178,30 @@ func WriteSetWith(path string, gs []*Graph, meta map[string]string, o WriteOptio
 	// parquet-go reports nothing until the whole row group is encoded and
 	// compressed: a stage of unknown length.
 	meter.Stage("encode", "", 0)
-	if err := pqio.Write(path, rows, meta); err != nil {
+	if err := writeSetRows(path, meta, func(w *pqio.Writer[setRow]) error { return w.Write(rows) }); err != nil {
 		return fmt.Errorf("graphs: %w", err)
 	}
 	return nil
+}
+
+// setGroupBytes ends a set file's row group once its graphs' lists
+// (setRow.bytes) reach it, before pqio.RowGroupRows graphs: the writer
+// holds a row group's graphs until it is complete, and 65,536 graphs of
+// a million edges each would be gigabytes (issue 38 item 1). Sets under
+// it are one row group per 65,536 graphs, as before. A variable so that
+// tests can lower it.
+var setGroupBytes int64 = 16 << 20
+
+// bytes is what a row's lists and strings take.
+func (r *setRow) bytes() int64 {
+	return 4*int64(len(r.RowPtr)+len(r.Col)) + 8*int64(len(r.NodeAttr)) + int64(len(r.Name)+len(r.Source))
+}
+
+// writeSetRows writes the rows fill passes as a set file: every set file
+// is cut into row groups the same way, so that one written whole
+// (WriteSet) equals one joined from parts (ConcatSets).
+func writeSetRows(path string, meta map[string]string, fill func(*pqio.Writer[setRow]) error) error {
+	return pqio.WriteStreamBudget(path, meta, setGroupBytes, (*setRow).bytes, fill)
 }
 
 // setFeatures stores f in the feature columns; features reads them back.

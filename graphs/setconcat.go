@@ -28,7 +28,7 @@ func ConcatSets(path string, parts []string, meta map[string]string) error {
 	if err != nil {
 		return err
 	}
-	err = pqio.WriteStream(path, all, func(w *pqio.Writer[setRow]) error {
+	err = writeSetRows(path, all, func(w *pqio.Writer[setRow]) error {
 		var next int64
 		for _, part := range parts {
 			rows, err := readParts(part)

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"gnnsim/internal/pqio"
 )
 
 // TestConcatSets: joining set files cut from a set gives the file WriteSet
@@ -14,6 +16,14 @@ import (
 // included (a graph sweep's graphs.parquet is joined this way from its
 // parts, issue 38 item 1).
 func TestConcatSets(t *testing.T) {
+	defer func(v int64) { setGroupBytes = v }(setGroupBytes)
+	for _, budget := range []int64{setGroupBytes, 300} {
+		setGroupBytes = budget
+		t.Run(fmt.Sprintf("row groups of %d bytes", budget), testConcatSets)
+	}
+}
+
+func testConcatSets(t *testing.T) {
 	defer func(v int) { estimateAbove = v }(estimateAbove)
 	gs := testSet(t)
 	big := 0
@@ -35,6 +45,24 @@ func TestConcatSets(t *testing.T) {
 	}
 	if !bytes.Contains(wantBytes, []byte(fmt.Sprintf("%s%d", estimatedKey, big))) {
 		t.Fatalf("no estimate note for graph %d: the test does not exercise re-keying", big)
+	}
+	back, _, err := ReadSet(want)
+	if err != nil || len(back) != len(gs) {
+		t.Fatalf("read back %d graphs (%v), want %d", len(back), err, len(gs))
+	}
+	for i := range gs {
+		if !graphsEqual(back[i], gs[i]) {
+			t.Fatalf("graph %d differs when read back", i)
+		}
+	}
+	f, err := pqio.Open(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	groups := len(f.RowGroups())
+	f.Close()
+	if small := setGroupBytes < 1000; small != (groups > 2) {
+		t.Fatalf("budget %d bytes: %d row groups for %d graphs", setGroupBytes, groups, len(gs))
 	}
 	for _, tc := range []struct {
 		name string

@@ -75,9 +75,14 @@ type Writer[T any] struct {
 	pw  *parquet.GenericWriter[T]
 	buf []T
 	n   int64
+
+	// With size set, a row group also ends once its rows' sizes sum to
+	// budget bytes (WriteStreamBudget); used is the current group's sum.
+	size         func(*T) int64
+	budget, used int64
 }
 
-func newWriter[T any](w io.Writer, meta map[string]string, more ...parquet.WriterOption) *Writer[T] {
+func newWriter[T any](w io.Writer, meta map[string]string) *Writer[T] {
 	opts := []parquet.WriterOption{
 		parquet.Compression(codec),
 		parquet.MaxRowsPerRowGroup(RowGroupRows),
@@ -97,7 +102,6 @@ func newWriter[T any](w io.Writer, meta map[string]string, more ...parquet.Write
 		opts = append(opts, parquet.KeyValueMetadata(k, ns[k]))
 	}
 	opts = append(opts, parquet.KeyValueMetadata(VersionKey, gnnsim.Version))
-	opts = append(opts, more...)
 	return &Writer[T]{pw: parquet.NewGenericWriter[T](w, opts...)}
 }
 
@@ -130,10 +134,18 @@ func (w *Writer[T]) Write(rows []T) error {
 			w.buf = make([]T, 0, min(RowGroupRows, max(len(rows), 1024)))
 		}
 		k := min(len(rows), RowGroupRows-len(w.buf))
+		if w.size != nil { // up to the row that reaches the budget
+			for j := range k {
+				if w.used += w.size(&rows[j]); w.used >= w.budget {
+					k = j + 1
+					break
+				}
+			}
+		}
 		w.buf = append(w.buf, rows[:k]...)
 		rows = rows[k:]
 		w.n += int64(k)
-		if len(w.buf) == RowGroupRows {
+		if len(w.buf) == RowGroupRows || w.size != nil && w.used >= w.budget {
 			if err := w.flush(); err != nil {
 				return err
 			}
@@ -151,8 +163,11 @@ func (w *Writer[T]) flush() error {
 		return nil
 	}
 	_, err := w.pw.Write(w.buf)
+	if err == nil && len(w.buf) < RowGroupRows && w.size != nil && w.used >= w.budget {
+		err = w.pw.Flush() // the budget ends the row group early
+	}
 	clear(w.buf) // drop references to the rows' lists and strings
-	w.buf = w.buf[:0]
+	w.buf, w.used = w.buf[:0], 0
 	return err
 }
 
@@ -171,9 +186,26 @@ func WriteStream[T any](path string, meta map[string]string, fill func(*Writer[T
 	return writeStream(path, meta, fill)
 }
 
-func writeStream[T any](path string, meta map[string]string, fill func(*Writer[T]) error, opts ...parquet.WriterOption) error {
+// WriteStreamBudget is WriteStream ending a row group also once the
+// sizes of its rows (size, in bytes) sum to budget: rows of megabytes
+// each (a graph and its CSR) would make a group of RowGroupRows rows,
+// which the Writer and parquet-go hold until it is complete, gigabytes.
+// A row group holds at least one row. The file is deterministic (the cut
+// depends on the rows alone) and equals WriteStream's while the rows
+// stay under budget.
+func WriteStreamBudget[T any](path string, meta map[string]string, budget int64, size func(*T) int64, fill func(*Writer[T]) error) error {
+	if budget <= 0 || size == nil {
+		return errors.New("pqio: WriteStreamBudget needs a positive budget and a size")
+	}
+	return writeStream(path, meta, func(w *Writer[T]) error {
+		w.size, w.budget = size, budget
+		return fill(w)
+	})
+}
+
+func writeStream[T any](path string, meta map[string]string, fill func(*Writer[T]) error) error {
 	err := atomicfile.Write(path, func(out io.Writer) error {
-		w := newWriter[T](out, meta, opts...)
+		w := newWriter[T](out, meta)
 		if err := fill(w); err != nil {
 			w.pw.Close()
 			return err
