@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"gnnsim/dataflow"
 	"gnnsim/internal/par"
@@ -490,60 +492,89 @@ func (js *JobSet) Schedule(o ScheduleOptions) (*ScheduleResult, error) {
 	return r, nil
 }
 
-// scheduleScenario runs scenario sc on every seed of r, Workers seeds at a
-// time, and appends their runs to r in seed order (handing them to
-// o.Records when set). Every seed runs even when one fails, so that the
-// error names all the failing seeds.
+// scheduleScenario runs scenario sc on every seed of r and appends the
+// runs to r in seed, then policy order (handing them to o.Records when
+// set). The (seed, policy) runs go to Workers goroutines in that order;
+// a seed's problem is built by its first run and dropped after its last,
+// and a run that ends before those ahead of it waits in a reorder buffer:
+// memory holds about Workers problems and runs, whatever the seeds. Every
+// seed runs even when one fails, so that the error names all the failing
+// seeds.
 func (js *JobSet) scheduleScenario(o ScheduleOptions, r *ScheduleResult, sc Scenario, names []string) error {
-	seeds := r.Seeds
-	window := o.Workers
-	if window <= 0 {
-		window = runtime.GOMAXPROCS(0)
+	seeds, np := r.Seeds, len(names)
+	type seedState struct {
+		once sync.Once
+		inst *Instance
+		left atomic.Int32 // runs of the seed still to end
+	}
+	state := make([]seedState, len(seeds))
+	for k := range state {
+		state[k].left.Store(int32(np))
 	}
 	errs := make([]error, len(seeds))
-	for lo := 0; lo < len(seeds); lo += window {
-		batch := make([][]*sched.Result, min(window, len(seeds)-lo))
-		// Errors are kept per seed and f always returns nil.
-		par.For(len(batch), o.Workers, func(i int) error {
-			k := lo + i
+	var mu sync.Mutex // guards errs, the buffer, next and r
+	pending := map[int]*sched.Result{}
+	next := 0
+	var sinkErr error
+	emit := func(i int, res *sched.Result) {
+		mu.Lock()
+		defer mu.Unlock()
+		pending[i] = res
+		for ; pending[next] != nil || next < len(seeds)*np && errs[next/np] != nil; next++ {
+			res := pending[next]
+			delete(pending, next)
+			if res == nil || sinkErr != nil || errors.Join(errs...) != nil {
+				continue // nothing to hand on once a seed failed
+			}
+			r.Runs = append(r.Runs, res.Metrics())
+			switch {
+			case o.Records != nil:
+				sinkErr = o.Records(res)
+			case o.KeepRecords:
+				r.Results = append(r.Results, res)
+			}
+		}
+	}
+	fail := func(k int, err error) {
+		mu.Lock()
+		if errs[k] == nil {
+			errs[k] = fmt.Errorf("seed %d: %w", seeds[k], err)
+		}
+		mu.Unlock()
+	}
+	par.For(len(seeds)*np, o.Workers, func(i int) error {
+		k := i / np
+		st := &state[k]
+		defer func() {
+			if st.left.Add(-1) == 0 {
+				st.inst = nil // the seed's last run: drop its problem
+			}
+		}()
+		st.once.Do(func() {
 			inst, err := js.Instance(o.Arrivals, seeds[k])
 			if err != nil {
-				errs[k] = fmt.Errorf("seed %d: %w", seeds[k], err)
-				return nil
+				fail(k, err)
+				return
 			}
-			for _, nm := range names {
-				pol, _ := sched.ByName(nm) // checked by Schedule; fresh per run
-				res, err := sched.Run(inst.Problem, pol, sched.Options{Baselines: sc.Baselines(), Seed: seeds[k], InferenceCycles: o.InferenceCycles})
-				if err != nil {
-					// Keep the first error; the seed's other runs are moot.
-					errs[k] = fmt.Errorf("seed %d: %w", seeds[k], err)
-					return nil
-				}
-				batch[i] = append(batch[i], res)
-			}
-			if r.Instances[k] == nil {
-				light := *inst
-				light.Problem = nil
-				r.Instances[k] = &light
-			}
-			return nil
+			st.inst = inst
+			light := *inst
+			light.Problem = nil
+			r.Instances[k] = &light // distinct k write distinct elements
 		})
-		if errors.Join(errs...) != nil {
-			continue // run the other seeds, to name every failing one
+		if st.inst == nil {
+			emit(i, nil)
+			return nil
 		}
-		for _, runs := range batch {
-			for _, res := range runs {
-				r.Runs = append(r.Runs, res.Metrics())
-				switch {
-				case o.Records != nil:
-					if err := o.Records(res); err != nil {
-						return err
-					}
-				case o.KeepRecords:
-					r.Results = append(r.Results, res)
-				}
-			}
+		pol, _ := sched.ByName(names[i%np]) // checked by Schedule; fresh per run
+		res, err := sched.Run(st.inst.Problem, pol, sched.Options{Baselines: sc.Baselines(), Seed: seeds[k], InferenceCycles: o.InferenceCycles})
+		if err != nil {
+			fail(k, err)
 		}
+		emit(i, res)
+		return nil
+	})
+	if sinkErr != nil {
+		return sinkErr
 	}
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("seed002: %w", err)
