@@ -496,8 +496,9 @@ func (js *JobSet) Schedule(o ScheduleOptions) (*ScheduleResult, error) {
 // runs to r in seed, then policy order (handing them to o.Records when
 // set). The (seed, policy) runs go to Workers goroutines in that order;
 // a seed's problem is built by its first run and dropped after its last,
-// and a run that ends before those ahead of it waits in a reorder buffer:
-// memory holds about Workers problems and runs, whatever the seeds. Every
+// a run that ends before those ahead of it waits in a reorder buffer, and
+// no run starts 2 x Workers runs ahead of the next to hand on: memory
+// holds a few problems and at most 2 x Workers runs, whatever the seeds. Every
 // seed runs even when one fails, so that the error names all the failing
 // seeds.
 func (js *JobSet) scheduleScenario(o ScheduleOptions, r *ScheduleResult, sc Scenario, names []string) error {
@@ -513,8 +514,16 @@ func (js *JobSet) scheduleScenario(o ScheduleOptions, r *ScheduleResult, sc Scen
 	}
 	errs := make([]error, len(seeds))
 	var mu sync.Mutex // guards errs, the buffer, next and r
+	ahead := sync.NewCond(&mu)
 	pending := map[int]*sched.Result{}
-	next := 0
+	next := 0 // the run to hand on next
+	// A run starts only within window runs of next: a slow run does not
+	// let the others pile up behind it.
+	window := o.Workers
+	if window <= 0 {
+		window = runtime.GOMAXPROCS(0)
+	}
+	window *= 2
 	var sinkErr error
 	emit := func(i int, res *sched.Result) {
 		mu.Lock()
@@ -534,6 +543,7 @@ func (js *JobSet) scheduleScenario(o ScheduleOptions, r *ScheduleResult, sc Scen
 				r.Results = append(r.Results, res)
 			}
 		}
+		ahead.Broadcast()
 	}
 	fail := func(k int, err error) {
 		mu.Lock()
@@ -543,6 +553,11 @@ func (js *JobSet) scheduleScenario(o ScheduleOptions, r *ScheduleResult, sc Scen
 		mu.Unlock()
 	}
 	par.For(len(seeds)*np, o.Workers, func(i int) error {
+		mu.Lock()
+		for i >= next+window {
+			ahead.Wait()
+		}
+		mu.Unlock()
 		k := i / np
 		st := &state[k]
 		defer func() {
