@@ -168,7 +168,7 @@ func newSoCRun(o *scheduleSoC) (*socRun, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--dvfs: %w", err)
 	}
-	r := &socRun{o: o, s: s, machines: s.Units(), pols: o.policies, slow: map[string][]float64{}}
+	r := &socRun{o: o, s: s, machines: s.Units(), pols: o.policies}
 	if r.set, err = s.Setting(d); err != nil {
 		return nil, fmt.Errorf("--dvfs: %w", err)
 	}
@@ -235,55 +235,23 @@ func (r *socRun) runAll(prog *bench.Progress, add func(*sched.SharedProblem, *sc
 	stop := prog.Beat() // a run of 10^6 jobs takes seconds: never silent
 	defer stop()
 	o := r.o
-	for _, seed := range o.seeds {
-		jobs := r.replay
-		if jobs == nil {
-			a := sched.SharedArrivals{Process: r.process, Shape: o.shape, Utilisation: o.util, Jobs: o.jobs, CapacityPS: r.capPS}
-			var err error
-			if jobs, err = sched.GenerateShared(r.classes, a, seed); err != nil {
-				return err
-			}
-		}
-		if r.sp == nil || r.replay == nil {
-			var err error
-			if r.sp, err = sched.NewSharedProblem(r.classes, jobs, r.machines, len(r.s.Units()), r.ch); err != nil {
-				return err
-			}
-			if err := r.sp.SetMixedEfficiency(r.s.MixedEfficiency(r.set)); err != nil {
-				return err
-			}
-		}
-		for _, name := range r.pols {
-			if err := r.runOne(seed, name, add); err != nil {
-				return err
-			}
+	ss := &sched.SharedSeeds{Classes: r.classes, Machines: r.machines, Units: len(r.s.Units()), Channel: r.ch,
+		Mixed: r.s.MixedEfficiency(r.set), Replay: r.replay, Seeds: o.seeds, Policies: r.pols,
+		Arrivals: sched.SharedArrivals{Process: r.process, Shape: o.shape, Utilisation: o.util, Jobs: o.jobs, CapacityPS: r.capPS},
+		Done: func() error {
 			prog.Add(1)
 			if err := prog.CheckETA(bench.MaxETA, "fewer --seeds, --jobs or --policies, or --long to run it anyway"); err != nil && !o.long {
 				return err
 			}
-		}
+			return nil
+		}}
+	err := ss.Run(add)
+	r.runs, r.slow, r.sp = ss.Runs, ss.Slowdown, ss.Problem
+	if err != nil {
+		return err
 	}
 	prog.Done()
 	return nil
-}
-
-// runOne runs policy name on the current seed's problem.
-func (r *socRun) runOne(seed uint64, name string, add func(*sched.SharedProblem, *sched.Result) error) error {
-	pol, err := sched.ByName(name)
-	if err != nil {
-		return fmt.Errorf("--policies: %w", err)
-	}
-	res, err := sched.RunShared(r.sp, pol, sched.Options{Seed: seed})
-	if err != nil {
-		return fmt.Errorf("--policies %s: %w", name, err)
-	}
-	r.runs = append(r.runs, res.Metrics())
-	var sd float64
-	for _, rec := range res.Records {
-		sd += float64(rec.Finish-rec.Start) / float64(rec.TrueCycles)
-	}
-	r.slow[res.Policy.Name] = append(r.slow[res.Policy.Name], sd/float64(len(res.Records)))
-	return add(r.sp, res)
 }
 
 // rows are the policies' averaged metrics in ms.
