@@ -444,7 +444,10 @@ func (p *Plan) assemble(ctx context.Context, dirs []string, out string, sum *Sum
 	}
 	meta := p.meta()
 	if err := graphs.ConcatSets(filepath.Join(out, GraphsFile), graphParts, meta); err != nil {
-		return fmt.Errorf("bench: %w (delete the part file it names and rerun the sweep to recompute its chunk)", err)
+		if pe := (*graphs.PartError)(nil); errors.As(err, &pe) {
+			return damagedPart(pe.Path, pe.Err)
+		}
+		return fmt.Errorf("bench: %w", err)
 	}
 	if err := runs.Concat(filepath.Join(out, RunsFile), meta, parts); err != nil {
 		return err

@@ -1,6 +1,7 @@
 package graphs
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"strconv"
@@ -33,7 +34,7 @@ func ConcatSets(path string, parts []string, meta map[string]string) error {
 		for _, part := range parts {
 			rows, err := readParts(part)
 			if err != nil {
-				return err
+				return &PartError{Path: part, Err: err}
 			}
 			for i := range rows {
 				rows[i].ID = next + int64(i)
@@ -45,11 +46,24 @@ func ConcatSets(path string, parts []string, meta map[string]string) error {
 		}
 		return nil
 	})
+	var pe *PartError
+	if errors.As(err, &pe) {
+		return pe
+	}
 	if err != nil {
 		return fmt.Errorf("graphs: %w", err)
 	}
 	return nil
 }
+
+// PartError is ConcatSets' error when one of its parts cannot be read.
+type PartError struct {
+	Path string
+	Err  error
+}
+
+func (e *PartError) Error() string { return e.Err.Error() }
+func (e *PartError) Unwrap() error { return e.Err }
 
 // concatMeta returns meta plus the estimate notes of parts, keyed by the
 // rows the joined file gives their graphs. It reads only the footers.
@@ -59,7 +73,7 @@ func concatMeta(parts []string, meta map[string]string) (map[string]string, erro
 	for _, part := range parts {
 		f, err := pqio.Open(part)
 		if err != nil {
-			return nil, fmt.Errorf("graphs: %w", err)
+			return nil, &PartError{Path: part, Err: err}
 		}
 		n, pm := f.NumRows(), f.Meta()
 		f.Close()

@@ -2,6 +2,7 @@ package graphs
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -120,6 +121,10 @@ func TestConcatSetsRejects(t *testing.T) {
 		err := ConcatSets(out, []string{good, bad}, nil)
 		if err == nil || !strings.Contains(err.Error(), filepath.Base(bad)) {
 			t.Errorf("%s: err %v, want one naming it", bad, err)
+		}
+		var pe *PartError
+		if !errors.As(err, &pe) || pe.Path != bad {
+			t.Errorf("%s: err %v, want a PartError naming it", bad, err)
 		}
 		if _, err := os.Stat(out); err == nil {
 			t.Errorf("%s: output written", bad)
