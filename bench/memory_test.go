@@ -8,53 +8,10 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"testing"
-	"time"
+
+	"gnnsim/internal/memavail"
 )
-
-// peakHeap samples the Go heap in use every few milliseconds until stop is
-// called, and returns the largest sample (bytes).
-func peakHeap() (stop func() uint64) {
-	var peak atomic.Uint64
-	done := make(chan struct{})
-	finished := make(chan struct{})
-	go func() {
-		defer close(finished)
-		var ms runtime.MemStats
-		for {
-			runtime.ReadMemStats(&ms)
-			if ms.HeapInuse > peak.Load() {
-				peak.Store(ms.HeapInuse)
-			}
-			select {
-			case <-done:
-				return
-			case <-time.After(20 * time.Millisecond):
-			}
-		}
-	}()
-	return func() uint64 {
-		close(done)
-		<-finished
-		return peak.Load()
-	}
-}
-
-// vmHWM returns the process's peak resident set (Linux /proc; 0 elsewhere).
-func vmHWM() uint64 {
-	data, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			kb, _ := strconv.ParseUint(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
-			return kb << 10
-		}
-	}
-	return 0
-}
 
 // BenchmarkSweepSocMemory runs a soc sweep of GNNSIM_BENCH_POINTS random
 // mappings (default 200,000) and reports the peak Go heap and the
@@ -71,7 +28,7 @@ func BenchmarkSweepSocMemory(b *testing.B) {
 		p := mustPlan(b, spec)
 		dir := filepath.Join(b.TempDir(), "s")
 		runtime.GC()
-		stop := peakHeap()
+		stop := memavail.PeakHeap()
 		sum, err := p.Run(context.Background(), dir, Options{})
 		peak := stop()
 		if err != nil || !sum.Complete {
@@ -79,6 +36,76 @@ func BenchmarkSweepSocMemory(b *testing.B) {
 		}
 		per := 1e6 / float64(n) / (1 << 20)
 		b.ReportMetric(float64(peak)*per, "heap-MiB/1e6pts")
-		b.ReportMetric(float64(vmHWM())*per, "rss-MiB/1e6pts")
+		b.ReportMetric(float64(memavail.PeakRSS())*per, "rss-MiB/1e6pts")
+	}
+}
+
+// BenchmarkMergeMemory assembles the final tables of finished sweeps
+// (Merge of their parts) and reports the peak Go heap while it runs:
+// per 10^6 points of an fpga sweep of GNNSIM_BENCH_POINTS points
+// (default 200,000), and per graph of a graph sweep of GNNSIM_BENCH_GRAPHS
+// Erdos-Renyi graphs of 10^5 edges (default 64) beside the bytes of
+// their CSR. Issue 38 item 1: merge of 4M fpga points peaked at 6.56 GB,
+// and a graph sweep's assembly held every graph.
+func BenchmarkMergeMemory(b *testing.B) {
+	points, graphsN := 200_000, 64
+	if v, err := strconv.Atoi(os.Getenv("GNNSIM_BENCH_POINTS")); err == nil && v > 0 {
+		points = v
+	}
+	if v, err := strconv.Atoi(os.Getenv("GNNSIM_BENCH_GRAPHS")); err == nil && v > 0 {
+		graphsN = v
+	}
+	var tiles, bits []string
+	for t := 1; t <= 10; t++ {
+		for u := 1; u <= 10; u++ {
+			tiles = append(tiles, fmt.Sprintf("\"%d,%d,4,4,4\"", t, u))
+		}
+	}
+	for wf := 0; wf < 5; wf++ {
+		for af := 0; af < 5; af++ {
+			bits = append(bits, fmt.Sprintf("\"2.%d,2.%d\"", wf, af))
+		}
+	}
+	archs := (points + len(tiles)*len(bits) - 1) / (len(tiles) * len(bits))
+	var arch []string
+	for a := range archs {
+		arch = append(arch, fmt.Sprintf("gcn/add/relu/%d;gcn/add/relu/7", a+1))
+	}
+	fpgaSpec := fmt.Sprintf("name: m\nseed: 1\nunit: fpga\nfpga:\n  data: cora\n  archs: [%s]\n  tiles: [%s]\n  bits: [%s]\n",
+		strings.Join(arch, ", "), strings.Join(tiles, ", "), strings.Join(bits, ", "))
+	graphSpec := fmt.Sprintf("name: g\nseed: 1\nchunk_graphs: 4\ngraphs:\n  - generator: er\n    count: %d\n    nodes: [10000, 10000]\n    params: {avg_degree: 10}\nsizes: {F: [16], G: [16]}\nconfigurations: {dataflows: [seq], tilings: [a]}\n", graphsN)
+	for _, tc := range []struct {
+		name, spec string
+	}{{"fpga", fpgaSpec}, {"graphs", graphSpec}} {
+		b.Run(tc.name, func(b *testing.B) {
+			p := mustPlan(b, tc.spec)
+			dir := filepath.Join(b.TempDir(), "s")
+			if sum, err := p.Run(context.Background(), dir, Options{}); err != nil || !sum.Complete {
+				b.Fatal(sum, err)
+			}
+			for b.Loop() {
+				out := filepath.Join(b.TempDir(), "m")
+				runtime.GC()
+				stop := memavail.PeakHeap()
+				sum, err := Merge([]string{dir}, out)
+				peak := stop()
+				if err != nil || !sum.Complete {
+					b.Fatal(sum, err)
+				}
+				if sum.Points > 0 {
+					b.ReportMetric(float64(peak)/(1<<20), "heap-MiB")
+					b.ReportMetric(float64(peak)/(1<<20)*1e6/float64(sum.Points), "heap-MiB/1e6pts")
+					continue
+				}
+				st, err := os.Stat(filepath.Join(out, GraphsFile))
+				if err != nil {
+					b.Fatal(err)
+				}
+				csr := float64(sum.Graphs) * (4*10_001 + 4*100_000) // row_ptr and col of each graph, about
+				b.ReportMetric(float64(peak)/(1<<20), "heap-MiB")
+				b.ReportMetric(csr/(1<<20), "csr-MiB")
+				b.ReportMetric(float64(st.Size())/(1<<20), "file-MiB")
+			}
+		})
 	}
 }

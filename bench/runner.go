@@ -386,8 +386,8 @@ func (p *Plan) runChunk(ctx context.Context, pd string, c int, prog *Progress) e
 // assemble joins the part files of every chunk, found in any of dirs, into
 // the final tables in out. The result depends only on the parts' contents,
 // so sharded-and-merged sweeps equal unsharded ones byte for byte. The
-// runs table is streamed part by part (Table.Concat), so memory does not
-// grow with the sweep; the graphs of a graph sweep are held.
+// tables are streamed part by part (Table.Concat, graphs.ConcatSets), so
+// memory does not grow with the sweep.
 func (p *Plan) assemble(ctx context.Context, dirs []string, out string, sum *Summary) error {
 	parts := make([]string, p.NumChunks())
 	var rows int64
@@ -423,29 +423,32 @@ func (p *Plan) assemble(ctx context.Context, dirs []string, out string, sum *Sum
 		sum.Points, sum.Runs, sum.Complete = p.total, int(rows), true
 		return nil
 	}
-	var allGraphs []*graphs.Graph
+	graphParts := make([]string, len(parts))
+	var ngraphs int64
 	for c := range parts {
 		if ctx.Err() != nil {
 			return interrupted(ctx)
 		}
-		gp := filepath.Join(filepath.Dir(parts[c]), fmt.Sprintf("graphs-%06d.parquet", c))
-		gs, _, err := graphs.ReadSet(gp)
+		graphParts[c] = filepath.Join(filepath.Dir(parts[c]), fmt.Sprintf("graphs-%06d.parquet", c))
+		n, err := partRows(graphParts[c])
 		if err != nil {
-			return damagedPart(gp, err)
+			return damagedPart(graphParts[c], err)
 		}
-		allGraphs = append(allGraphs, gs...)
+		ngraphs += n
 	}
-	if len(allGraphs) != p.total {
-		return fmt.Errorf("bench: parts hold %d graphs, the spec %d", len(allGraphs), p.total)
+	if ngraphs != int64(p.total) {
+		return fmt.Errorf("bench: parts hold %d graphs, the spec %d", ngraphs, p.total)
 	}
 	if ctx.Err() != nil {
 		return interrupted(ctx)
 	}
 	meta := p.meta()
-	if err := graphs.WriteSet(filepath.Join(out, GraphsFile), allGraphs, meta); err != nil {
+	if err := graphs.ConcatSets(filepath.Join(out, GraphsFile), graphParts, meta); err != nil {
+		if pe := (*graphs.PartError)(nil); errors.As(err, &pe) {
+			return damagedPart(pe.Path, pe.Err)
+		}
 		return fmt.Errorf("bench: %w", err)
 	}
-	allGraphs = nil
 	if err := runs.Concat(filepath.Join(out, RunsFile), meta, parts); err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"runtime"
+	"strconv"
 	"strings"
 
 	"github.com/parquet-go/parquet-go"
@@ -172,15 +173,35 @@ func WriteSetWith(path string, gs []*Graph, meta map[string]string, o WriteOptio
 				meta = map[string]string{}
 			}
 		}
-		meta[fmt.Sprintf("gnnsim.features.estimated.%d", i)] = note
+		meta[estimatedKey+strconv.Itoa(i)] = note
 	}
 	// parquet-go reports nothing until the whole row group is encoded and
 	// compressed: a stage of unknown length.
 	meter.Stage("encode", "", 0)
-	if err := pqio.Write(path, rows, meta); err != nil {
+	if err := writeSetRows(path, meta, func(w *pqio.Writer[setRow]) error { return w.Write(rows) }); err != nil {
 		return fmt.Errorf("graphs: %w", err)
 	}
 	return nil
+}
+
+// setGroupBytes ends a set file's row group once its graphs' lists
+// (setRow.bytes) reach it, before pqio.RowGroupRows graphs: the writer
+// holds a row group's graphs until it is complete, and 65,536 graphs of
+// a million edges each would be gigabytes (issue 38 item 1). Sets under
+// it are one row group per 65,536 graphs, as before. A variable so that
+// tests can lower it.
+var setGroupBytes int64 = 16 << 20
+
+// bytes is what a row's lists and strings take.
+func (r *setRow) bytes() int64 {
+	return 4*int64(len(r.RowPtr)+len(r.Col)) + 8*int64(len(r.NodeAttr)) + int64(len(r.Name)+len(r.Source))
+}
+
+// writeSetRows writes the rows fill passes as a set file: every set file
+// is cut into row groups the same way, so that one written whole
+// (WriteSet) equals one joined from parts (ConcatSets).
+func writeSetRows(path string, meta map[string]string, fill func(*pqio.Writer[setRow]) error) error {
+	return pqio.WriteStreamBudget(path, meta, setGroupBytes, (*setRow).bytes, fill)
 }
 
 // setFeatures stores f in the feature columns; features reads them back.
@@ -226,51 +247,59 @@ func ReadSetMeter(path string, m Meter) (gs []*Graph, meta map[string]string, er
 }
 
 func readSet(path string, meter Meter) ([]*Graph, map[string]string, error) {
+	_, gs, meta, err := readSetRows(path, meter)
+	return gs, meta, err
+}
+
+// readSetRows reads the rows of a set file, stored features included, and
+// rebuilds and checks each row's graph.
+func readSetRows(path string, meter Meter) ([]setRow, []*Graph, map[string]string, error) {
 	if err := checkSetSchema(path, true); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	// The scalar columns go through the row reader, the list columns
 	// column-wise (see readList): the row reader would spend ~190 bytes per
 	// edge on a large graph.
 	meter.Stage("read", "columns", 4)
-	rows, meta, err := pqio.Read[featureRow](path)
+	frs, meta, err := pqio.Read[featureRow](path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("graphs: %w", err)
+		return nil, nil, nil, fmt.Errorf("graphs: %w", err)
 	}
 	meter.Add(1)
 	pf, err := pqio.Open(path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("graphs: %w", err)
+		return nil, nil, nil, fmt.Errorf("graphs: %w", err)
 	}
 	defer pf.Close()
-	rowPtr, err := readList(pf.File, "row_ptr", len(rows), int32Values)
+	rowPtr, err := readList(pf.File, "row_ptr", len(frs), int32Values)
 	if err != nil {
-		return nil, nil, fmt.Errorf("graphs: %s: %w", path, err)
+		return nil, nil, nil, fmt.Errorf("graphs: %s: %w", path, err)
 	}
 	meter.Add(1)
-	col, err := readList(pf.File, "col", len(rows), int32Values)
+	col, err := readList(pf.File, "col", len(frs), int32Values)
 	if err != nil {
-		return nil, nil, fmt.Errorf("graphs: %s: %w", path, err)
+		return nil, nil, nil, fmt.Errorf("graphs: %s: %w", path, err)
 	}
 	meter.Add(1)
-	attr, err := readList(pf.File, "node_attr", len(rows), float64Values)
+	attr, err := readList(pf.File, "node_attr", len(frs), float64Values)
 	if err != nil {
-		return nil, nil, fmt.Errorf("graphs: %s: %w", path, err)
+		return nil, nil, nil, fmt.Errorf("graphs: %s: %w", path, err)
 	}
 	meter.Add(1)
 	collectPages(pf.File)
-	meter.Stage("validate", "graphs", int64(len(rows)))
-	gs := make([]*Graph, len(rows))
-	for i := range rows {
-		r := &setRow{featureRow: rows[i], RowPtr: rowPtr[i], Col: col[i], NodeAttr: attr[i]}
-		g, err := r.graph(i)
+	meter.Stage("validate", "graphs", int64(len(frs)))
+	rows := make([]setRow, len(frs))
+	gs := make([]*Graph, len(frs))
+	for i := range frs {
+		rows[i] = setRow{featureRow: frs[i], RowPtr: rowPtr[i], Col: col[i], NodeAttr: attr[i]}
+		g, err := rows[i].graph(i)
 		if err != nil {
-			return nil, nil, fmt.Errorf("graphs: %s: row %d (%q): %w", path, i, r.Name, err)
+			return nil, nil, nil, fmt.Errorf("graphs: %s: row %d (%q): %w", path, i, frs[i].Name, err)
 		}
 		gs[i] = g
 		meter.Add(1)
 	}
-	return gs, meta, nil
+	return rows, gs, meta, nil
 }
 
 // graph rebuilds and validates the Graph of row i.

@@ -47,20 +47,20 @@ func AppendSharedRecordRows(dst []SharedRecordRow, sp *SharedProblem, r *Result)
 // equals pqio.Write's of all the rows. When fill fails nothing is
 // written.
 func StreamSharedRecords(path string, meta map[string]string, fill func(add func(*SharedProblem, *Result) error) error) error {
-	var rows []SharedRecordRow
+	type run struct {
+		sp *SharedProblem
+		r  *Result
+	}
+	rows := func(dst []SharedRecordRow, x run) ([]SharedRecordRow, error) {
+		return AppendSharedRecordRows(dst, x.sp, x.r), nil
+	}
 	var fillErr error
-	err := pqio.WriteStream(path, meta, func(w *pqio.Writer[SharedRecordRow]) error {
-		fillErr = fill(func(sp *SharedProblem, r *Result) error {
-			rows = AppendSharedRecordRows(rows[:0], sp, r)
-			return w.Write(rows)
-		})
+	err := pqio.StreamRuns(path, meta, rows, func(add func(run) error) error {
+		fillErr = fill(func(sp *SharedProblem, r *Result) error { return add(run{sp, r}) })
 		return fillErr
 	})
-	if fillErr != nil {
-		return fillErr // the caller's own error, as it gave it
-	}
-	if err != nil {
+	if err != nil && err != fillErr {
 		return fmt.Errorf("sched: %w", err)
 	}
-	return nil
+	return err
 }

@@ -22,20 +22,36 @@ import (
 
 func init() { register(newScheduleCmd) }
 
+// scheduleFlags are schedule's flags: both paths' (the SoC path's own in
+// soc).
+type scheduleFlags struct {
+	data, policies, seedList                             []string
+	models, machines, arrivals, scenario, inference, out string
+	util, shape                                          float64
+	jobs, workers                                        int
+	exact, asJSON, static                                bool
+	soc                                                  scheduleSoC
+}
+
 func newScheduleCmd() *cobra.Command {
-	var data []string
-	var models, machines, arrivals, scenario, inference, out string
-	var policies []string
-	var seedList []string
-	var util, shape float64
-	var jobs, workers int
-	var exact, asJSON bool
-	var socOpt scheduleSoC
-	var static bool
+	var o scheduleFlags
 	cmd := &cobra.Command{
-		Use:   "schedule (--data DIR [--models MODELS] | --job-models MODELS) [flags]",
-		Short: "Online scheduling of jobs on accelerators (seed 002, section 4) or on a SoC's units sharing one memory",
-		Long: `Two paths.
+		Use:     "schedule (--data DIR [--models MODELS] | --job-models MODELS) [flags]",
+		Short:   "Online scheduling of jobs on accelerators (seed 002, section 4) or on a SoC's units sharing one memory",
+		Long:    scheduleLong,
+		Example: scheduleExample,
+		Args:    cobra.NoArgs,
+		RunE:    func(cmd *cobra.Command, _ []string) error { return o.run(cmd) },
+	}
+	o.addFlags(cmd)
+	return cmd
+}
+
+const scheduleExample = `  gnnsim schedule --data sweep/ --models models/ --seeds 1,2,3
+  gnnsim schedule --job-models vig-s,vig-s/split:dla,googlenet --machines gpu,dla --arrivals poisson --jobs 2000
+  gnnsim schedule --job-models vig-s,vig-s/split:dla,googlenet,resnet50,alexnet --arrivals sched/testdata/hetero.csv --out out/`
+
+const scheduleLong = `Two paths.
 
 OMEGA PATH (--data): release the cases (graph, F, G) of sweep directories as
 GCN-layer jobs over an arrival trace and schedule them on a set of Omega
@@ -127,166 +143,212 @@ columns, times in ps, scenario 1) and schedule_policies.png/.svg (seed
 002's bars, each metric over its largest value).
 
 Limits (checked before any work): --jobs at most 1,000,000, at most 1,000
-seeds, --utilisation above 0, --shape above 1.`,
-		Example: `  gnnsim schedule --data sweep/ --models models/ --seeds 1,2,3
-  gnnsim schedule --job-models vig-s,vig-s/split:dla,googlenet --machines gpu,dla --arrivals poisson --jobs 2000
-  gnnsim schedule --job-models vig-s,vig-s/split:dla,googlenet,resnet50,alexnet --arrivals sched/testdata/hetero.csv --out out/`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if static {
-				return runScheduleStatic(cmd, socOpt, machines, cmd.Flags().Changed("machines"), out, asJSON)
-			}
-			if len(socOpt.models) > 0 {
-				if len(data) > 0 || models != "" {
-					return fmt.Errorf("--job-models (the SoC path) excludes --data and --models (the Omega path)")
-				}
-				if cmd.Flags().Changed("scenario") || cmd.Flags().Changed("inference-cycles") || cmd.Flags().Changed("exact") {
-					return fmt.Errorf("--scenario, --inference-cycles and --exact belong to the Omega path; the SoC path has one mapping per unit and no predictor")
-				}
-				if err := checkScheduleSizes(util, shape, jobs, workers, len(seedList)); err != nil {
-					return err
-				}
-				seeds, err := parseSeeds(seedList)
-				if err != nil {
-					return err
-				}
-				o := socOpt
-				o.machines, o.machinesSet, o.arrivals, o.policies = machines, cmd.Flags().Changed("machines"), arrivals, policies
-				o.util, o.shape, o.jobs, o.seeds, o.out, o.asJSON = util, shape, jobs, seeds, out, asJSON
-				o.long, _ = cmd.Flags().GetBool("long")
-				if o.jobs == 0 {
-					o.jobs = defaultSoCJobs
-				}
-				return runScheduleSoC(cmd, &o)
-			}
-			if len(data) == 0 {
-				return fmt.Errorf("--data is required (jobs from a sweep, on Omega accelerators), or --job-models (model inferences on a SoC's units)")
-			}
-			if out != "" || cmd.Flags().Changed("out") {
-				if err := checkOutDir("out", out); err != nil {
-					return err
-				}
-			}
-			if err := checkScheduleSizes(util, shape, jobs, workers, len(seedList)); err != nil {
-				return err
-			}
-			ms, err := seed002.ParseMachines(machines)
-			if err != nil {
-				return fmt.Errorf("%w (SoC units such as gpu, dla run model inferences: give --job-models)", err)
-			}
-			arr := seed002.ArrivalOptions{Utilisation: util, Shape: shape, Exact: exact, Jobs: jobs}
-			if arr.Process, arr.Trace, err = parseArrivals(arrivals); err != nil {
-				return err
-			}
-			scen, err := parseScenario(scenario)
-			if err != nil {
-				return err
-			}
-			seeds, err := parseSeeds(seedList)
-			if err != nil {
-				return err
-			}
-			cases, err := bench.ReadDatasets(data)
-			if err != nil {
-				return err
-			}
-			var pred *predict.Predictor
-			if models != "" {
-				if pred, err = predict.LoadPredictor(models); err != nil {
-					return err
-				}
-			}
-			// Without --models NewJobSet must get a nil interface, not a
-			// nil *predict.Predictor (which it would try to call).
-			var js *seed002.JobSet
-			if pred != nil {
-				js, err = seed002.NewJobSet(cases, ms, pred)
-			} else {
-				js, err = seed002.NewJobSet(cases, ms, nil)
-			}
-			if err != nil {
-				return err
-			}
-			charge, err := inferenceCharge(inference, pred, cases)
-			if err != nil {
-				return err
-			}
-			res, err := js.Schedule(seed002.ScheduleOptions{
-				Arrivals: arr, Policies: policies, Scenarios: scen, Seeds: seeds,
-				InferenceCycles: charge, Workers: workers, KeepRecords: out != "",
-			})
-			if err != nil {
-				return err
-			}
-			if out != "" {
-				if err := os.MkdirAll(out, 0o755); err != nil {
-					return err
-				}
-				meta := runMeta(cmd) // the command and its flags as given: enough to rerun it
-				for k, v := range map[string]string{
-					"gnnsim.data": strings.Join(data, ","), "gnnsim.models": models, "gnnsim.machines": machines,
-					"gnnsim.arrivals": arrivals, "gnnsim.inference_cycles": strconv.FormatInt(charge, 10),
-					"gnnsim.utilisation": strconv.FormatFloat(util, 'g', -1, 64), "gnnsim.shape": strconv.FormatFloat(shape, 'g', -1, 64),
-					"gnnsim.jobs": strconv.Itoa(len(res.Instances[0].Case)), "gnnsim.seeds": fmt.Sprint(res.Seeds),
-					"gnnsim.policies": strings.Join(policies, ","), "gnnsim.scenario": scenario,
-				} {
-					meta[k] = v
-				}
-				if err := seed002.WriteSchedule(out, res, meta); err != nil {
-					return err
-				}
-			}
-			w := cmd.OutOrStdout()
-			if asJSON {
-				return writeJSON(w, seed002.Summaries(res.Mean))
-			}
-			in := res.Instances[0]
-			fmt.Fprintf(w, "%d jobs from %s on %d machines (%s); seeds %v; inference charge %d cycles\n",
-				len(in.Case), strings.Join(data, ","), len(ms), machines, res.Seeds, charge)
-			if arr.Trace == nil {
-				fmt.Fprintf(w, "offered load (seed %d): %.3f at the best tilings, %.3f at random tilings\n", res.Seeds[0], in.Offered, in.OfferedRandom)
-			}
-			printSchedule(w, res.Mean)
-			if sp, err := seed002.Speedups(res.Mean, sched.SJFPredicted().Info().Name); err == nil {
-				fmt.Fprintln(w, "SJF-Predicted vs the best baseline (♦: no feasible baseline in the scenario):")
-				for _, s := range sp {
-					mark := ""
-					if !s.BaselineFeasible {
-						mark = " ♦"
-					}
-					fmt.Fprintf(w, "  scenario %d mean %-10s %s%s; %s\n", s.Scenario, s.Metric, s.Words(), mark, s.TruthWords())
-				}
-			}
-			if out != "" {
-				fmt.Fprintf(w, "wrote %s/{%s,%s,%s}\n", out, seed002.ScheduleRecordsFile, seed002.ScheduleRunsFile, seed002.ScheduleMeanFile)
-			}
-			return nil
-		},
-	}
+seeds, --utilisation above 0, --shape above 1.`
+
+func (o *scheduleFlags) addFlags(cmd *cobra.Command) {
 	f := cmd.Flags()
-	pathListFlag(f, &data, "data", nil, "sweep directory whose cases are the jobs (repeat or comma-separate for several)")
-	f.StringVar(&models, "models", "", "model directory of the latency predictor (needed by SJF-Predicted)")
-	listFlag(f, &policies, "policies", nil, "policies to run (default all seven: Random, FCFS, LIFO, SJF-Nodes, SJF-Edges, SJF-Truth, SJF-Predicted; EFT on request). SoC path default: the six without SJF-Predicted, and EFT")
-	f.StringVar(&machines, "machines", "seq,sp,pp", "accelerators, DATAFLOW[:TILINGS] each: seq,sp,pp is seed 002's set with free tiling a..h; sp:c fixes tiling c. SoC path: unit names (default: all the SoC's units)")
-	f.Float64Var(&util, "utilisation", workload.DefaultUtilisation, "target offered load of generated arrivals (0..1 and beyond)")
-	f.StringVar(&arrivals, "arrivals", "pareto", "arrival process pareto, lomax or poisson (SoC path also bursty, periodic), or a trace file (.csv, .parquet; SoC path .csv) to replay")
-	f.Float64Var(&shape, "shape", workload.DefaultParetoShape, "shape of Pareto/Lomax inter-arrival gaps (> 1)")
-	f.BoolVar(&exact, "exact", true, "rescale each seed's gaps so that it offers exactly --utilisation")
-	intFlag(f, &jobs, "jobs", 0, 0, seed002.MaxJobs, "trace length; 0: every case once in a seeded order, N: N jobs drawn with replacement. SoC path: N jobs per seed (0: 1,000)")
-	listFlag(f, &seedList, "seeds", []string{"1", "2", "3", "4", "5"}, "seeds of the runs (each draws its own trace and random choices)")
-	f.StringVar(&scenario, "scenario", "both", "1 (baselines with random tiling), 2 (with optimal tiling) or both")
-	f.StringVar(&inference, "inference-cycles", strconv.Itoa(seed002.InferenceCycles), "cycles charged per job to SJF-Predicted for running the predictors: a number (default: seed 002's 2,312), or 'measured' to time this host's predictor at the accelerator clock (not reproducible)")
-	outDirFlag(f, &out, "out", "", "directory to write the Parquet records and metrics into")
-	f.BoolVar(&asJSON, "json", false, "print a JSON array (one object per policy and scenario, cycles averaged over seeds)")
+	pathListFlag(f, &o.data, "data", nil, "sweep directory whose cases are the jobs (repeat or comma-separate for several)")
+	f.StringVar(&o.models, "models", "", "model directory of the latency predictor (needed by SJF-Predicted)")
+	listFlag(f, &o.policies, "policies", nil, "policies to run (default all seven: Random, FCFS, LIFO, SJF-Nodes, SJF-Edges, SJF-Truth, SJF-Predicted; EFT on request). SoC path default: the six without SJF-Predicted, and EFT")
+	f.StringVar(&o.machines, "machines", "seq,sp,pp", "accelerators, DATAFLOW[:TILINGS] each: seq,sp,pp is seed 002's set with free tiling a..h; sp:c fixes tiling c. SoC path: unit names (default: all the SoC's units)")
+	f.Float64Var(&o.util, "utilisation", workload.DefaultUtilisation, "target offered load of generated arrivals (0..1 and beyond)")
+	f.StringVar(&o.arrivals, "arrivals", "pareto", "arrival process pareto, lomax or poisson (SoC path also bursty, periodic), or a trace file (.csv, .parquet; SoC path .csv) to replay")
+	f.Float64Var(&o.shape, "shape", workload.DefaultParetoShape, "shape of Pareto/Lomax inter-arrival gaps (> 1)")
+	f.BoolVar(&o.exact, "exact", true, "rescale each seed's gaps so that it offers exactly --utilisation")
+	intFlag(f, &o.jobs, "jobs", 0, 0, seed002.MaxJobs, "trace length; 0: every case once in a seeded order, N: N jobs drawn with replacement. SoC path: N jobs per seed (0: 1,000)")
+	listFlag(f, &o.seedList, "seeds", []string{"1", "2", "3", "4", "5"}, "seeds of the runs (each draws its own trace and random choices)")
+	f.StringVar(&o.scenario, "scenario", "both", "1 (baselines with random tiling), 2 (with optimal tiling) or both")
+	f.StringVar(&o.inference, "inference-cycles", strconv.Itoa(seed002.InferenceCycles), "cycles charged per job to SJF-Predicted for running the predictors: a number (default: seed 002's 2,312), or 'measured' to time this host's predictor at the accelerator clock (not reproducible)")
+	outDirFlag(f, &o.out, "out", "", "directory to write the Parquet records and metrics into")
+	f.BoolVar(&o.asJSON, "json", false, "print a JSON array (one object per policy and scenario, cycles averaged over seeds)")
 	f.Bool("long", false, "SoC path: run a budget (--jobs x --seeds x --policies) measured to take more than a day (refused without it, once its rate is measured)")
-	workersFlag(f, &workers, 0, "seeds run at once (default: number of CPUs); results do not depend on it")
-	listFlag(f, &socOpt.models, "job-models", nil, "SoC path: models the jobs run, zoo names or model files, NAME/split:UNIT for the split mapping (e.g. vig-s,vig-s/split:dla,googlenet)")
-	f.StringVar(&socOpt.graph, "graph", "", "SoC path: graph a GNN model file runs on (graph file or set; its first graph)")
-	intFlag(f, &socOpt.features, "features", 0, 0, int64(workload.MaxFeatures), "SoC path: input width of a GNN model file that gives none")
-	f.StringVar(&socOpt.spec, "spec", "", "SoC path: SoC spec YAML (default: the built-in Jetson AGX Xavier)")
-	f.StringVar(&socOpt.dvfs, "dvfs", "", `SoC path: operating points in MHz, e.g. "gpu=1377,emc=2133" (default: highest)`)
-	f.BoolVar(&static, "static", false, "static concurrent schedules of the --job-models networks (two or more) split between two units (--machines, default gpu,dla): GPU only, GPU&DLA, H2H-like, Herald-like and a contention-aware search, each co-run to the steady state")
-	return cmd
+	workersFlag(f, &o.workers, 0, "seeds run at once (default: number of CPUs); results do not depend on it")
+	listFlag(f, &o.soc.models, "job-models", nil, "SoC path: models the jobs run, zoo names or model files, NAME/split:UNIT for the split mapping (e.g. vig-s,vig-s/split:dla,googlenet)")
+	f.StringVar(&o.soc.graph, "graph", "", "SoC path: graph a GNN model file runs on (graph file or set; its first graph)")
+	intFlag(f, &o.soc.features, "features", 0, 0, int64(workload.MaxFeatures), "SoC path: input width of a GNN model file that gives none")
+	f.StringVar(&o.soc.spec, "spec", "", "SoC path: SoC spec YAML (default: the built-in Jetson AGX Xavier)")
+	f.StringVar(&o.soc.dvfs, "dvfs", "", `SoC path: operating points in MHz, e.g. "gpu=1377,emc=2133" (default: highest)`)
+	f.BoolVar(&o.static, "static", false, "static concurrent schedules of the --job-models networks (two or more) split between two units (--machines, default gpu,dla): GPU only, GPU&DLA, H2H-like, Herald-like and a contention-aware search, each co-run to the steady state")
+}
+
+// run picks the path: static schedules, the SoC path (--job-models) or
+// the Omega path (--data).
+func (o *scheduleFlags) run(cmd *cobra.Command) error {
+	if o.static {
+		return runScheduleStatic(cmd, o.soc, o.machines, cmd.Flags().Changed("machines"), o.out, o.asJSON)
+	}
+	if len(o.soc.models) == 0 {
+		return o.runOmega(cmd)
+	}
+	if len(o.data) > 0 || o.models != "" {
+		return fmt.Errorf("--job-models (the SoC path) excludes --data and --models (the Omega path)")
+	}
+	if cmd.Flags().Changed("scenario") || cmd.Flags().Changed("inference-cycles") || cmd.Flags().Changed("exact") {
+		return fmt.Errorf("--scenario, --inference-cycles and --exact belong to the Omega path; the SoC path has one mapping per unit and no predictor")
+	}
+	if err := checkScheduleSizes(o.util, o.shape, o.jobs, o.workers, len(o.seedList)); err != nil {
+		return err
+	}
+	seeds, err := parseSeeds(o.seedList)
+	if err != nil {
+		return err
+	}
+	so := o.soc
+	so.machines, so.machinesSet, so.arrivals, so.policies = o.machines, cmd.Flags().Changed("machines"), o.arrivals, o.policies
+	so.util, so.shape, so.jobs, so.seeds, so.out, so.asJSON = o.util, o.shape, o.jobs, seeds, o.out, o.asJSON
+	so.long, _ = cmd.Flags().GetBool("long")
+	if so.jobs == 0 {
+		so.jobs = defaultSoCJobs
+	}
+	return runScheduleSoC(cmd, &so)
+}
+
+// omegaRun is the Omega path resolved: the jobs, machines and arrivals.
+type omegaRun struct {
+	ms     []sched.Machine
+	js     *seed002.JobSet
+	opts   seed002.ScheduleOptions
+	charge int64
+}
+
+// runOmega schedules the cases of sweep directories on Omega accelerators.
+func (o *scheduleFlags) runOmega(cmd *cobra.Command) error {
+	r, err := o.newOmegaRun(cmd.Flags().Changed("out"))
+	if err != nil {
+		return err
+	}
+	var res *seed002.ScheduleResult
+	if o.out == "" {
+		if res, err = r.js.Schedule(r.opts); err != nil {
+			return err
+		}
+	} else {
+		_, statErr := os.Stat(o.out)
+		if err := os.MkdirAll(o.out, 0o755); err != nil {
+			return err
+		}
+		meta := o.omegaMeta(cmd, r)
+		// The job records go to the file as the runs end (bounded memory
+		// whatever the jobs, seeds and policies), then the metrics.
+		err := seed002.StreamRecords(filepath.Join(o.out, seed002.ScheduleRecordsFile), meta, func(add func(*sched.Result) error) error {
+			opts := r.opts
+			opts.Records = add
+			var err error
+			res, err = r.js.Schedule(opts)
+			return err
+		})
+		if err != nil {
+			if statErr != nil {
+				os.Remove(o.out) // made here and left empty: as if never made
+			}
+			return err
+		}
+		if err := seed002.WriteSchedule(o.out, res, meta); err != nil {
+			return err
+		}
+	}
+	w := cmd.OutOrStdout()
+	if o.asJSON {
+		return writeJSON(w, seed002.Summaries(res.Mean))
+	}
+	o.printOmega(w, r, res)
+	return nil
+}
+
+// newOmegaRun checks the Omega path's flags and reads its jobs.
+func (o *scheduleFlags) newOmegaRun(outSet bool) (*omegaRun, error) {
+	if len(o.data) == 0 {
+		return nil, fmt.Errorf("--data is required (jobs from a sweep, on Omega accelerators), or --job-models (model inferences on a SoC's units)")
+	}
+	if o.out != "" || outSet {
+		if err := checkOutDir("out", o.out); err != nil {
+			return nil, err
+		}
+	}
+	if err := checkScheduleSizes(o.util, o.shape, o.jobs, o.workers, len(o.seedList)); err != nil {
+		return nil, err
+	}
+	r := &omegaRun{}
+	var err error
+	if r.ms, err = seed002.ParseMachines(o.machines); err != nil {
+		return nil, fmt.Errorf("%w (SoC units such as gpu, dla run model inferences: give --job-models)", err)
+	}
+	r.opts = seed002.ScheduleOptions{Policies: o.policies, Workers: o.workers,
+		Arrivals: seed002.ArrivalOptions{Utilisation: o.util, Shape: o.shape, Exact: o.exact, Jobs: o.jobs}}
+	if r.opts.Arrivals.Process, r.opts.Arrivals.Trace, err = parseArrivals(o.arrivals); err != nil {
+		return nil, err
+	}
+	if r.opts.Scenarios, err = parseScenario(o.scenario); err != nil {
+		return nil, err
+	}
+	if r.opts.Seeds, err = parseSeeds(o.seedList); err != nil {
+		return nil, err
+	}
+	cases, err := bench.ReadDatasets(o.data)
+	if err != nil {
+		return nil, err
+	}
+	var pred *predict.Predictor
+	if o.models != "" {
+		if pred, err = predict.LoadPredictor(o.models); err != nil {
+			return nil, err
+		}
+	}
+	// Without --models NewJobSet must get a nil interface, not a nil
+	// *predict.Predictor (which it would try to call).
+	if pred != nil {
+		r.js, err = seed002.NewJobSet(cases, r.ms, pred)
+	} else {
+		r.js, err = seed002.NewJobSet(cases, r.ms, nil)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if r.charge, err = inferenceCharge(o.inference, pred, cases); err != nil {
+		return nil, err
+	}
+	r.opts.InferenceCycles = r.charge
+	return r, nil
+}
+
+// omegaMeta is the Omega path's tables' metadata: the command and its
+// flags as given, enough to rerun it.
+func (o *scheduleFlags) omegaMeta(cmd *cobra.Command, r *omegaRun) map[string]string {
+	meta := runMeta(cmd)
+	for k, v := range map[string]string{
+		"gnnsim.data": strings.Join(o.data, ","), "gnnsim.models": o.models, "gnnsim.machines": o.machines,
+		"gnnsim.arrivals": o.arrivals, "gnnsim.inference_cycles": strconv.FormatInt(r.charge, 10),
+		"gnnsim.utilisation": strconv.FormatFloat(o.util, 'g', -1, 64), "gnnsim.shape": strconv.FormatFloat(o.shape, 'g', -1, 64),
+		"gnnsim.jobs": strconv.Itoa(r.js.TraceJobs(r.opts.Arrivals)), "gnnsim.seeds": fmt.Sprint(r.opts.Seeds),
+		"gnnsim.policies": strings.Join(o.policies, ","), "gnnsim.scenario": o.scenario,
+	} {
+		meta[k] = v
+	}
+	return meta
+}
+
+// printOmega writes the Omega path's setting, table and speed-ups.
+func (o *scheduleFlags) printOmega(w io.Writer, r *omegaRun, res *seed002.ScheduleResult) {
+	in := res.Instances[0]
+	fmt.Fprintf(w, "%d jobs from %s on %d machines (%s); seeds %v; inference charge %d cycles\n",
+		len(in.Case), strings.Join(o.data, ","), len(r.ms), o.machines, res.Seeds, r.charge)
+	if r.opts.Arrivals.Trace == nil {
+		fmt.Fprintf(w, "offered load (seed %d): %.3f at the best tilings, %.3f at random tilings\n", res.Seeds[0], in.Offered, in.OfferedRandom)
+	}
+	printSchedule(w, res.Mean)
+	if sp, err := seed002.Speedups(res.Mean, sched.SJFPredicted().Info().Name); err == nil {
+		fmt.Fprintln(w, "SJF-Predicted vs the best baseline (♦: no feasible baseline in the scenario):")
+		for _, s := range sp {
+			mark := ""
+			if !s.BaselineFeasible {
+				mark = " ♦"
+			}
+			fmt.Fprintf(w, "  scenario %d mean %-10s %s%s; %s\n", s.Scenario, s.Metric, s.Words(), mark, s.TruthWords())
+		}
+	}
+	if o.out != "" {
+		fmt.Fprintf(w, "wrote %s/{%s,%s,%s}\n", o.out, seed002.ScheduleRecordsFile, seed002.ScheduleRunsFile, seed002.ScheduleMeanFile)
+	}
 }
 
 // defaultSoCJobs is the SoC path's trace length when --jobs is 0.

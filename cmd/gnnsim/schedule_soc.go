@@ -13,6 +13,7 @@ import (
 	"gnnsim/bench"
 	"gnnsim/repro/seed002"
 	"gnnsim/sched"
+	"gnnsim/sim"
 	"gnnsim/soc"
 	"gnnsim/workload"
 )
@@ -94,51 +95,116 @@ func parseSoCModel(entry, graph string, features int) (sched.SoCModel, error) {
 	return sched.SoCModel{Model: m, Offload: offload}, nil
 }
 
+// socRun is the SoC path resolved (the SoC, its units and job classes,
+// the arrivals) and what its runs gave.
+type socRun struct {
+	o        *scheduleSoC
+	s        *soc.SoC
+	set      soc.Setting
+	machines []string
+	classes  []sched.JobClass
+	ch       sim.Channel
+	pols     []string
+	process  string
+	replay   []sched.SharedJob // a replayed trace; nil: generated arrivals
+	capPS    float64           // the SoC's measured time per job of the mix (generated arrivals)
+
+	runs []sched.Metrics
+	slow map[string][]float64 // each run's mean slowdown, per policy
+	sp   *sched.SharedProblem // the last seed's problem
+}
+
 // runScheduleSoC schedules model inferences on the units of a SoC.
 func runScheduleSoC(cmd *cobra.Command, o *scheduleSoC) error {
-	s, err := loadSoC(o.spec, "", "")
+	r, err := newSoCRun(o)
 	if err != nil {
 		return err
 	}
-	d, err := soc.ParseDVFS(o.dvfs)
+	if err := r.arrivals(); err != nil {
+		return err
+	}
+	meta := socScheduleMeta(cmd, o, r.s, r.set, r.pols)
+	if r.capPS > 0 {
+		meta["gnnsim.capacity_jobs_per_s"] = strconv.FormatFloat(1e12/r.capPS, 'g', -1, 64)
+	}
+	prog := bench.NewProgress(progressOut(cmd), "schedule", "runs", len(o.seeds)*len(r.pols))
+	if o.out == "" {
+		err = r.runAll(prog, func(*sched.SharedProblem, *sched.Result) error { return nil })
+	} else if err = os.MkdirAll(o.out, 0o755); err == nil {
+		// Each run's job records go to the file as the run ends, so
+		// memory holds one run's, whatever the seeds and policies.
+		err = sched.StreamSharedRecords(filepath.Join(o.out, seed002.ScheduleRecordsFile), meta,
+			func(add func(*sched.SharedProblem, *sched.Result) error) error { return r.runAll(prog, add) })
+	}
 	if err != nil {
-		return fmt.Errorf("--dvfs: %w", err)
+		return err
 	}
-	set, err := s.Setting(d)
-	if err != nil {
-		return fmt.Errorf("--dvfs: %w", err)
-	}
-	machines := s.Units()
-	if o.machinesSet {
-		machines = strings.Split(o.machines, ",")
-	}
-	o.machines = strings.Join(machines, ",")
-	models := make([]sched.SoCModel, len(o.models))
-	for i, e := range o.models {
-		if models[i], err = parseSoCModel(e, o.graph, o.features); err != nil {
+	mean := sched.Average(r.runs)
+	if o.out != "" {
+		if err := seed002.WriteSchedule(o.out, &seed002.ScheduleResult{Runs: r.runs, Mean: mean}, meta); err != nil {
+			return err
+		}
+		title := fmt.Sprintf("%s on %s (%s), mean of %d seeds", strings.Join(o.models, ", "), strings.Join(r.machines, "+"), r.s.Name(), len(o.seeds))
+		if err := seed002.PlotPolicies(filepath.Join(o.out, "schedule_policies"), title, "ps", mean); err != nil {
 			return err
 		}
 	}
-	classes, _, err := sched.SoCClasses(s, set, machines, models)
-	if err != nil {
-		return fmt.Errorf("--machines/--job-models: %w", err)
+	rows := r.rows(mean)
+	if o.asJSON {
+		return writeJSON(cmd.OutOrStdout(), rows)
 	}
-	for i := range classes { // in models' order: a trace may name a job's model as written
-		if e := o.models[i]; !strings.EqualFold(e, classes[i].Name) {
-			classes[i].Alias = e
+	r.print(cmd.OutOrStdout(), rows)
+	return nil
+}
+
+// newSoCRun resolves the SoC, its operating point, the units that take
+// jobs and the job classes of --job-models.
+func newSoCRun(o *scheduleSoC) (*socRun, error) {
+	s, err := loadSoC(o.spec, "", "")
+	if err != nil {
+		return nil, err
+	}
+	d, err := soc.ParseDVFS(o.dvfs)
+	if err != nil {
+		return nil, fmt.Errorf("--dvfs: %w", err)
+	}
+	r := &socRun{o: o, s: s, machines: s.Units(), pols: o.policies}
+	if r.set, err = s.Setting(d); err != nil {
+		return nil, fmt.Errorf("--dvfs: %w", err)
+	}
+	if o.machinesSet {
+		r.machines = strings.Split(o.machines, ",")
+	}
+	o.machines = strings.Join(r.machines, ",")
+	models := make([]sched.SoCModel, len(o.models))
+	for i, e := range o.models {
+		if models[i], err = parseSoCModel(e, o.graph, o.features); err != nil {
+			return nil, err
 		}
 	}
-	ch, err := s.MemoryChannel(set)
-	if err != nil {
-		return err
+	if r.classes, _, err = sched.SoCClasses(s, r.set, r.machines, models); err != nil {
+		return nil, fmt.Errorf("--machines/--job-models: %w", err)
 	}
-	pols := o.policies
-	if pols == nil {
-		pols = socPolicies
+	for i := range r.classes { // in models' order: a trace may name a job's model as written
+		if e := o.models[i]; !strings.EqualFold(e, r.classes[i].Name) {
+			r.classes[i].Alias = e
+		}
 	}
-	var replay []sched.SharedJob
-	process := strings.ToLower(o.arrivals)
-	switch process {
+	if r.ch, err = s.MemoryChannel(r.set); err != nil {
+		return nil, err
+	}
+	if r.pols == nil {
+		r.pols = socPolicies
+	}
+	return r, nil
+}
+
+// arrivals reads --arrivals: a process, whose load 1 is measured here,
+// or a CSV trace to replay.
+func (r *socRun) arrivals() error {
+	o := r.o
+	r.process = strings.ToLower(o.arrivals)
+	switch r.process {
 	case "poisson", "bursty", "pareto", "lomax", "periodic":
 	default:
 		ext := strings.ToLower(filepath.Ext(o.arrivals))
@@ -148,122 +214,77 @@ func runScheduleSoC(cmd *cobra.Command, o *scheduleSoC) error {
 		if _, err := os.Stat(o.arrivals); err != nil && ext != ".csv" {
 			return fmt.Errorf("--arrivals %q: on the SoC path want poisson, bursty, lomax, periodic or a trace file (.csv)", o.arrivals)
 		}
-		if replay, err = sched.ReadSharedTrace(o.arrivals, classes); err != nil {
+		var err error
+		if r.replay, err = sched.ReadSharedTrace(o.arrivals, r.classes); err != nil {
 			return fmt.Errorf("--arrivals: %w", err)
 		}
+		return nil
 	}
 	// Load 1 is the SoC's measured capacity for the mix (a burst of jobs
 	// under EFT, memory contention included), the same for every seed.
-	var capPS float64
-	if replay == nil {
-		if capPS, err = sched.SaturatedJobPS(classes, machines, len(s.Units()), ch, s.MixedEfficiency(set), o.seeds[0]); err != nil {
-			return fmt.Errorf("--utilisation: measuring the SoC's capacity: %w", err)
-		}
+	var err error
+	if r.capPS, err = sched.SaturatedJobPS(r.classes, r.machines, len(r.s.Units()), r.ch, r.s.MixedEfficiency(r.set), o.seeds[0]); err != nil {
+		return fmt.Errorf("--utilisation: measuring the SoC's capacity: %w", err)
 	}
-	var runs []sched.Metrics
-	slow := map[string][]float64{}
-	var sp *sched.SharedProblem
-	// Each run's job records go to the file as the run ends (add), so
-	// memory holds one run's, whatever the seeds and policies.
-	prog := bench.NewProgress(progressOut(cmd), "schedule", "runs", len(o.seeds)*len(pols))
-	runAll := func(add func(*sched.SharedProblem, *sched.Result) error) error {
-		stop := prog.Beat() // a run of 10^6 jobs takes seconds: never silent
-		defer stop()
-		for _, seed := range o.seeds {
-			jobs := replay
-			if jobs == nil {
-				a := sched.SharedArrivals{Process: process, Shape: o.shape, Utilisation: o.util, Jobs: o.jobs, CapacityPS: capPS}
-				if jobs, err = sched.GenerateShared(classes, a, seed); err != nil {
-					return err
-				}
+	return nil
+}
+
+// runAll runs every policy on every seed's trace, handing each run to add
+// as it ends.
+func (r *socRun) runAll(prog *bench.Progress, add func(*sched.SharedProblem, *sched.Result) error) error {
+	stop := prog.Beat() // a run of 10^6 jobs takes seconds: never silent
+	defer stop()
+	o := r.o
+	ss := &sched.SharedSeeds{Classes: r.classes, Machines: r.machines, Units: len(r.s.Units()), Channel: r.ch,
+		Mixed: r.s.MixedEfficiency(r.set), Replay: r.replay, Seeds: o.seeds, Policies: r.pols,
+		Arrivals: sched.SharedArrivals{Process: r.process, Shape: o.shape, Utilisation: o.util, Jobs: o.jobs, CapacityPS: r.capPS},
+		Done: func() error {
+			prog.Add(1)
+			if err := prog.CheckETA(bench.MaxETA, "fewer --seeds, --jobs or --policies, or --long to run it anyway"); err != nil && !o.long {
+				return err
 			}
-			if sp == nil || replay == nil {
-				if sp, err = sched.NewSharedProblem(classes, jobs, machines, len(s.Units()), ch); err != nil {
-					return err
-				}
-				if err := sp.SetMixedEfficiency(s.MixedEfficiency(set)); err != nil {
-					return err
-				}
-			}
-			for _, name := range pols {
-				pol, err := sched.ByName(name)
-				if err != nil {
-					return fmt.Errorf("--policies: %w", err)
-				}
-				res, err := sched.RunShared(sp, pol, sched.Options{Seed: seed})
-				if err != nil {
-					return fmt.Errorf("--policies %s: %w", name, err)
-				}
-				runs = append(runs, res.Metrics())
-				var sd float64
-				for _, r := range res.Records {
-					sd += float64(r.Finish-r.Start) / float64(r.TrueCycles)
-				}
-				slow[res.Policy.Name] = append(slow[res.Policy.Name], sd/float64(len(res.Records)))
-				if err := add(sp, res); err != nil {
-					return err
-				}
-				prog.Add(1)
-				if err := prog.CheckETA(bench.MaxETA, "fewer --seeds, --jobs or --policies, or --long to run it anyway"); err != nil && !o.long {
-					return err
-				}
-			}
-		}
-		prog.Done()
-		return nil
+			return nil
+		}}
+	err := ss.Run(add)
+	r.runs, r.slow, r.sp = ss.Runs, ss.Slowdown, ss.Problem
+	if err != nil {
+		return err
 	}
-	meta := socScheduleMeta(cmd, o, s, set, pols)
-	if capPS > 0 {
-		meta["gnnsim.capacity_jobs_per_s"] = strconv.FormatFloat(1e12/capPS, 'g', -1, 64)
-	}
-	if o.out == "" {
-		if err := runAll(func(*sched.SharedProblem, *sched.Result) error { return nil }); err != nil {
-			return err
-		}
-	} else {
-		if err := os.MkdirAll(o.out, 0o755); err != nil {
-			return err
-		}
-		if err := sched.StreamSharedRecords(filepath.Join(o.out, seed002.ScheduleRecordsFile), meta, runAll); err != nil {
-			return err
-		}
-	}
-	mean := sched.Average(runs)
+	prog.Done()
+	return nil
+}
+
+// rows are the policies' averaged metrics in ms.
+func (r *socRun) rows(mean []sched.Metrics) []socScheduleRow {
 	rows := make([]socScheduleRow, len(mean))
 	for i, m := range mean {
 		var sd float64
-		for _, v := range slow[m.Policy] {
+		for _, v := range r.slow[m.Policy] {
 			sd += v
 		}
 		rows[i] = socScheduleRow{Policy: m.Policy, Feasible: m.Feasible, Seeds: m.Seeds, Jobs: m.Jobs,
 			MeanCompletionMS: m.MeanCompletion * 1e-9, MeanTurnaroundMS: m.MeanTurnaround * 1e-9,
 			MeanExecutionMS: m.MeanExecution * 1e-9, MeanWaitingMS: m.MeanWaiting * 1e-9,
 			P99TurnaroundMS: m.P99Turnaround * 1e-9, MakespanMS: m.Makespan * 1e-9,
-			MeanSlowdown: sd / float64(len(slow[m.Policy])), Machines: machines, Utilisation: m.Utilisation}
+			MeanSlowdown: sd / float64(len(r.slow[m.Policy])), Machines: r.machines, Utilisation: m.Utilisation}
 	}
-	if o.out != "" {
-		if err := seed002.WriteSchedule(o.out, &seed002.ScheduleResult{Runs: runs, Mean: mean}, meta); err != nil {
-			return err
-		}
-		title := fmt.Sprintf("%s on %s (%s), mean of %d seeds", strings.Join(o.models, ", "), strings.Join(machines, "+"), s.Name(), len(o.seeds))
-		if err := seed002.PlotPolicies(filepath.Join(o.out, "schedule_policies"), title, "ps", mean); err != nil {
-			return err
-		}
-	}
-	w := cmd.OutOrStdout()
-	if o.asJSON {
-		return writeJSON(w, rows)
-	}
+	return rows
+}
+
+// print writes the run's setting, each class's latency alone on each
+// unit, and the policies' table.
+func (r *socRun) print(w io.Writer, rows []socScheduleRow) {
+	o := r.o
 	src := o.arrivals
-	if replay == nil {
-		src = fmt.Sprintf("%s arrivals at %.3g load: %.4g of the SoC's %.4g jobs/s", process, o.util, o.util*1e12/capPS, 1e12/capPS)
+	if r.replay == nil {
+		src = fmt.Sprintf("%s arrivals at %.3g load: %.4g of the SoC's %.4g jobs/s", r.process, o.util, o.util*1e12/r.capPS, 1e12/r.capPS)
 	}
-	fmt.Fprintf(w, "%d jobs (%s) of %s on %s of %s (%s); seeds %v\n", len(sp.Jobs()), src, strings.Join(o.models, ", "),
-		strings.Join(machines, ", "), s.Name(), s.DVFS(set), o.seeds)
-	for c, cl := range classes {
+	fmt.Fprintf(w, "%d jobs (%s) of %s on %s of %s (%s); seeds %v\n", len(r.sp.Jobs()), src, strings.Join(o.models, ", "),
+		strings.Join(r.machines, ", "), r.s.Name(), r.s.DVFS(r.set), o.seeds)
+	for c, cl := range r.classes {
 		fmt.Fprintf(w, "  %-24s alone:", cl.Name)
-		for m := range machines {
-			fmt.Fprintf(w, " %s %.3f ms", machines[m], float64(sp.AlonePS(c, m))*1e-9)
+		for m := range r.machines {
+			fmt.Fprintf(w, " %s %.3f ms", r.machines[m], float64(r.sp.AlonePS(c, m))*1e-9)
 		}
 		fmt.Fprintln(w)
 	}
@@ -272,7 +293,6 @@ func runScheduleSoC(cmd *cobra.Command, o *scheduleSoC) error {
 		fmt.Fprintf(w, "wrote %s/{%s,%s,%s,schedule_policies.png,schedule_policies.svg}\n", o.out,
 			seed002.ScheduleRecordsFile, seed002.ScheduleRunsFile, seed002.ScheduleMeanFile)
 	}
-	return nil
 }
 
 func printSoCSchedule(w io.Writer, rows []socScheduleRow) {

@@ -122,12 +122,18 @@ func TestScheduleBadFlags(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, _, err := run(t, append([]string{"schedule", "--data", data, "--seeds", "1", "--json"}, tt.args...)...)
+			// --out: a refused run leaves no directory behind (records
+			// stream to it while the runs go on).
+			out := filepath.Join(t.TempDir(), "never")
+			_, _, err := run(t, append([]string{"schedule", "--data", data, "--seeds", "1", "--json", "--out", out}, tt.args...)...)
 			if err == nil {
 				t.Fatal("no error")
 			}
 			if !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("error %q does not contain %q", err, tt.want)
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Errorf("refused run left %s", out)
 			}
 		})
 	}

@@ -75,6 +75,11 @@ type Writer[T any] struct {
 	pw  *parquet.GenericWriter[T]
 	buf []T
 	n   int64
+
+	// With size set, a row group also ends once its rows' sizes sum to
+	// budget bytes (WriteStreamBudget); used is the current group's sum.
+	size         func(*T) int64
+	budget, used int64
 }
 
 func newWriter[T any](w io.Writer, meta map[string]string) *Writer[T] {
@@ -129,10 +134,18 @@ func (w *Writer[T]) Write(rows []T) error {
 			w.buf = make([]T, 0, min(RowGroupRows, max(len(rows), 1024)))
 		}
 		k := min(len(rows), RowGroupRows-len(w.buf))
+		if w.size != nil { // up to the row that reaches the budget
+			for j := range k {
+				if w.used += w.size(&rows[j]); w.used >= w.budget {
+					k = j + 1
+					break
+				}
+			}
+		}
 		w.buf = append(w.buf, rows[:k]...)
 		rows = rows[k:]
 		w.n += int64(k)
-		if len(w.buf) == RowGroupRows {
+		if len(w.buf) == RowGroupRows || w.size != nil && w.used >= w.budget {
 			if err := w.flush(); err != nil {
 				return err
 			}
@@ -150,8 +163,11 @@ func (w *Writer[T]) flush() error {
 		return nil
 	}
 	_, err := w.pw.Write(w.buf)
+	if err == nil && len(w.buf) < RowGroupRows && w.size != nil && w.used >= w.budget {
+		err = w.pw.Flush() // the budget ends the row group early
+	}
 	clear(w.buf) // drop references to the rows' lists and strings
-	w.buf = w.buf[:0]
+	w.buf, w.used = w.buf[:0], 0
 	return err
 }
 
@@ -167,6 +183,27 @@ func (w *Writer[T]) close() error {
 // file at path, atomically (as Write), with the given metadata. When fill
 // fails, nothing is written at path.
 func WriteStream[T any](path string, meta map[string]string, fill func(*Writer[T]) error) error {
+	return writeStream(path, meta, fill)
+}
+
+// WriteStreamBudget is WriteStream ending a row group also once the
+// sizes of its rows (size, in bytes) sum to budget: rows of megabytes
+// each (a graph and its CSR) would make a group of RowGroupRows rows,
+// which the Writer and parquet-go hold until it is complete, gigabytes.
+// A row group holds at least one row. The file is deterministic (the cut
+// depends on the rows alone) and equals WriteStream's while the rows
+// stay under budget.
+func WriteStreamBudget[T any](path string, meta map[string]string, budget int64, size func(*T) int64, fill func(*Writer[T]) error) error {
+	if budget <= 0 || size == nil {
+		return errors.New("pqio: WriteStreamBudget needs a positive budget and a size")
+	}
+	return writeStream(path, meta, func(w *Writer[T]) error {
+		w.size, w.budget = size, budget
+		return fill(w)
+	})
+}
+
+func writeStream[T any](path string, meta map[string]string, fill func(*Writer[T]) error) error {
 	err := atomicfile.Write(path, func(out io.Writer) error {
 		w := newWriter[T](out, meta)
 		if err := fill(w); err != nil {
@@ -341,4 +378,32 @@ func Read[T any](path string) ([]T, map[string]string, error) {
 		return nil, nil, fmt.Errorf("pqio: %s: read %d of %d rows", path, len(rows), n)
 	}
 	return rows, pf.Meta(), nil
+}
+
+// StreamRuns writes the items fill hands to add as one Parquet table at
+// path, atomically, with the given metadata: rows appends an item's rows
+// to dst (its rows are written, then dst is reused for the next item),
+// so memory holds one item's rows and a row group however many items
+// come (a schedule's runs, each its jobs' records). The file equals
+// Write's of all the rows. When fill or rows fails nothing is written at
+// path, and fill's own error is returned as it gave it.
+func StreamRuns[R, T any](path string, meta map[string]string, rows func(dst []T, item R) ([]T, error), fill func(add func(R) error) error) error {
+	var buf []T
+	var fillErr error
+	err := WriteStream(path, meta, func(w *Writer[T]) error {
+		fillErr = fill(func(item R) error {
+			var err error
+			if buf, err = rows(buf[:0], item); err != nil {
+				return err
+			}
+			err = w.Write(buf)
+			clear(buf) // drop references the writer has copied
+			return err
+		})
+		return fillErr
+	})
+	if fillErr != nil {
+		return fillErr
+	}
+	return err
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -156,5 +157,78 @@ func TestMetadataKeysNamespaced(t *testing.T) {
 		if got[k] != v {
 			t.Errorf("metadata %s = %q, want %q (all: %v)", k, got[k], v, got)
 		}
+	}
+}
+
+// TestWriteStreamBudget: a row group ends at RowGroupRows rows or once its
+// rows' sizes reach the budget, whichever comes first, whatever the
+// pieces the rows come in; under the budget the file is WriteStream's.
+func TestWriteStreamBudget(t *testing.T) {
+	dir := t.TempDir()
+	size := func(r *row) int64 { return int64(8 * len(r.Vals)) }
+	for _, tc := range []struct {
+		name   string
+		n      int
+		vals   int   // values per row: 8*vals bytes
+		budget int64 // bytes per row group
+		groups []int64
+	}{
+		{"under budget", 1000, 2, 1 << 30, []int64{1000}},
+		{"rows cut first", RowGroupRows + 5, 1, 1 << 30, []int64{RowGroupRows, 5}},
+		{"budget cuts", 100, 4, 32 * 10, []int64{10, 10, 10, 10, 10, 10, 10, 10, 10, 10}},
+		{"budget cuts unevenly", 25, 4, 32*10 - 1, []int64{10, 10, 5}},
+		{"row above budget", 3, 100, 8, []int64{1, 1, 1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rows := make([]row, tc.n)
+			for i := range rows {
+				rows[i] = row{ID: int64(i), Vals: make([]float64, tc.vals)}
+			}
+			var ref []byte
+			for _, piece := range []int{1, 7, tc.n} {
+				path := filepath.Join(dir, "b.parquet")
+				err := WriteStreamBudget(path, nil, tc.budget, size, func(w *Writer[row]) error {
+					for lo := 0; lo < tc.n; lo += piece {
+						if err := w.Write(rows[lo:min(lo+piece, tc.n)]); err != nil {
+							return err
+						}
+					}
+					return nil
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				f, err := Open(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var groups []int64
+				for _, rg := range f.RowGroups() {
+					groups = append(groups, rg.NumRows())
+				}
+				f.Close()
+				if !slices.Equal(groups, tc.groups) {
+					t.Errorf("pieces of %d: row groups %v, want %v", piece, groups, tc.groups)
+				}
+				data, _ := os.ReadFile(path)
+				if ref == nil {
+					ref = data
+				} else if !bytes.Equal(data, ref) {
+					t.Errorf("pieces of %d: file differs from pieces of 1", piece)
+				}
+			}
+			if len(tc.groups) == 1 || tc.groups[0] == RowGroupRows {
+				plain := filepath.Join(dir, "plain.parquet")
+				if err := Write(plain, rows, nil); err != nil {
+					t.Fatal(err)
+				}
+				if data, _ := os.ReadFile(plain); !bytes.Equal(data, ref) {
+					t.Error("file differs from Write's though no group was cut by the budget")
+				}
+			}
+		})
+	}
+	if err := WriteStreamBudget(filepath.Join(dir, "x.parquet"), nil, 0, size, func(*Writer[row]) error { return nil }); err == nil {
+		t.Error("budget 0 accepted")
 	}
 }

@@ -42,41 +42,51 @@ type RecordRow struct {
 // recordRows flattens results into schedule-table rows, runs in order, jobs
 // in problem order within a run.
 func recordRows(results []*sched.Result) ([]RecordRow, error) {
-	names := predict.ConfigNames()
 	total := 0
 	for _, r := range results {
 		total += len(r.Records)
 	}
 	rows := make([]RecordRow, 0, total)
-	// Backing store for the optional column: its capacity is final, so the
-	// pointers taken into it stay valid.
-	preds := make([]float64, 0, total)
 	for _, r := range results {
-		jobs, machines := r.Problem.Jobs(), r.Problem.Machines()
-		for i := range r.Records {
-			rec := &r.Records[i]
-			job := &jobs[rec.Job]
-			mc := &machines[rec.Machine]
-			cfg := slices.Index(names, mc.Mappings[rec.Mapping])
-			if cfg < 0 {
-				return nil, fmt.Errorf("seed002: machine %s ran %q, not one of the %d configurations", mc.Name, mc.Mappings[rec.Mapping], predict.NumConfigs)
-			}
-			tilings := len(dataflow.TilingNames)
-			row := RecordRow{
-				Policy: r.Policy.Name, Scenario: int32(ScenarioOf(r.Baselines)), Seed: int64(r.Seed),
-				JobID: job.ID, Graph: job.Graph, Nodes: job.Nodes, Edges: job.Edges,
-				Machine: int32(rec.Machine), MachineName: mc.Name,
-				Dataflow: dataflow.Inters[cfg/tilings].String(), Tiling: dataflow.TilingNames[cfg%tilings : cfg%tilings+1],
-				Arrival: rec.Arrival, Start: rec.Start, Finish: rec.Finish, TrueCycles: rec.TrueCycles,
-			}
-			if !math.IsNaN(rec.PredictedCycles) {
-				preds = append(preds, rec.PredictedCycles)
-				row.Predicted = &preds[len(preds)-1]
-			}
-			rows = append(rows, row)
+		var err error
+		if rows, err = appendRecordRows(rows, r); err != nil {
+			return nil, err
 		}
 	}
 	return rows, nil
+}
+
+// appendRecordRows appends the rows of run r, jobs in problem order, to
+// dst.
+func appendRecordRows(dst []RecordRow, r *sched.Result) ([]RecordRow, error) {
+	names := predict.ConfigNames()
+	// Backing store for the optional column, one per run: its capacity is
+	// final, so the pointers taken into it stay valid.
+	preds := make([]float64, 0, len(r.Records))
+	jobs, machines := r.Problem.Jobs(), r.Problem.Machines()
+	for i := range r.Records {
+		rec := &r.Records[i]
+		job := &jobs[rec.Job]
+		mc := &machines[rec.Machine]
+		cfg := slices.Index(names, mc.Mappings[rec.Mapping])
+		if cfg < 0 {
+			return nil, fmt.Errorf("seed002: machine %s ran %q, not one of the %d configurations", mc.Name, mc.Mappings[rec.Mapping], predict.NumConfigs)
+		}
+		tilings := len(dataflow.TilingNames)
+		row := RecordRow{
+			Policy: r.Policy.Name, Scenario: int32(ScenarioOf(r.Baselines)), Seed: int64(r.Seed),
+			JobID: job.ID, Graph: job.Graph, Nodes: job.Nodes, Edges: job.Edges,
+			Machine: int32(rec.Machine), MachineName: mc.Name,
+			Dataflow: dataflow.Inters[cfg/tilings].String(), Tiling: dataflow.TilingNames[cfg%tilings : cfg%tilings+1],
+			Arrival: rec.Arrival, Start: rec.Start, Finish: rec.Finish, TrueCycles: rec.TrueCycles,
+		}
+		if !math.IsNaN(rec.PredictedCycles) {
+			preds = append(preds, rec.PredictedCycles)
+			row.Predicted = &preds[len(preds)-1]
+		}
+		dst = append(dst, row)
+	}
+	return dst, nil
 }
 
 // writeRecords writes the per-job records of results as one Parquet table
@@ -90,6 +100,22 @@ func writeRecords(path string, results []*sched.Result, meta map[string]string) 
 		return fmt.Errorf("seed002: %w", err)
 	}
 	return nil
+}
+
+// StreamRecords writes the runs fill hands to add as path's
+// schedule_records table (writeRecords' file, byte for byte), holding one
+// run's rows at a time: give add as ScheduleOptions.Records. When fill
+// fails nothing is written and its error is returned as it gave it.
+func StreamRecords(path string, meta map[string]string, fill func(add func(*sched.Result) error) error) error {
+	var fillErr error
+	err := pqio.StreamRuns(path, meta, appendRecordRows, func(add func(*sched.Result) error) error {
+		fillErr = fill(add)
+		return fillErr
+	})
+	if err != nil && err != fillErr {
+		return fmt.Errorf("seed002: %w", err)
+	}
+	return err
 }
 
 // MetricsRow is one sched.Metrics in schedule_metrics.parquet and

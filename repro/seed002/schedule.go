@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"gnnsim/dataflow"
 	"gnnsim/internal/par"
@@ -261,6 +263,18 @@ const (
 	jobOrderStream = 0x6a6f626f72646572 // "joborder"
 )
 
+// TraceJobs is the number of jobs of every seed's trace under a: the
+// replayed trace's, or a.Jobs, or every case once when a.Jobs is 0.
+func (js *JobSet) TraceJobs(a ArrivalOptions) int {
+	switch {
+	case a.Trace != nil:
+		return len(a.Trace)
+	case a.Jobs == 0:
+		return len(js.Cases)
+	}
+	return a.Jobs
+}
+
 // Instance builds the scheduling problem of one trace seed.
 func (js *JobSet) Instance(a ArrivalOptions, seed uint64) (*Instance, error) {
 	var cases []int
@@ -409,6 +423,12 @@ type ScheduleOptions struct {
 	Workers int
 	// KeepRecords keeps every run's per-job records in the result.
 	KeepRecords bool
+	// Records, when not nil, is handed every run in Runs' order as soon
+	// as it and the runs before it have ended, and the run is then
+	// dropped (never kept in Results): the job records of any number of
+	// runs stream out in bounded memory (issue 38 item 2). An error it
+	// returns stops the schedule and is returned as it is.
+	Records func(*sched.Result) error
 }
 
 // ScheduleResult holds the outcome of JobSet.Schedule.
@@ -420,12 +440,18 @@ type ScheduleResult struct {
 	Mean []sched.Metrics
 	// Results holds the runs themselves (with KeepRecords), in Runs' order.
 	Results []*sched.Result
-	// Instances are the seeds' traces, in Seeds order.
+	// Instances are the seeds' traces, in Seeds order, without their
+	// Problem (a run's Result keeps it): the job tables of every seed
+	// are not held to the end.
 	Instances []*Instance
 	Seeds     []uint64
 }
 
 // Schedule runs every policy on every seed's trace in every scenario.
+// Scenarios run one after another, each on Workers seeds at a time, so
+// memory holds the problems and runs of Workers seeds, whatever the
+// number of seeds (each seed's trace is drawn again per scenario: the
+// same trace, as it depends on the seed alone).
 func (js *JobSet) Schedule(o ScheduleOptions) (*ScheduleResult, error) {
 	names := o.Policies
 	if names == nil {
@@ -456,48 +482,117 @@ func (js *JobSet) Schedule(o ScheduleOptions) (*ScheduleResult, error) {
 	if len(seeds) == 0 || len(scen) == 0 {
 		return nil, errors.New("seed002: no seeds or no scenarios")
 	}
-	// results[k][s][p]: seed k, scenario s, policy p.
-	results := make([][][]*sched.Result, len(seeds))
-	insts := make([]*Instance, len(seeds))
-	// Every seed runs even when one fails, so that the error names all the
-	// failing seeds: errors are kept per seed and f always returns nil.
-	errs := make([]error, len(seeds))
-	par.For(len(seeds), o.Workers, func(k int) error {
-		inst, err := js.Instance(o.Arrivals, seeds[k])
-		if err != nil {
-			errs[k] = fmt.Errorf("seed %d: %w", seeds[k], err)
-			return nil
-		}
-		insts[k] = inst
-		results[k] = make([][]*sched.Result, len(scen))
-		for s, sc := range scen {
-			for _, nm := range names {
-				pol, _ := sched.ByName(nm) // checked above; fresh per run
-				res, err := sched.Run(inst.Problem, pol, sched.Options{Baselines: sc.Baselines(), Seed: seeds[k], InferenceCycles: o.InferenceCycles})
-				if err != nil {
-					// Keep the first error; the seed's other runs are moot.
-					errs[k] = fmt.Errorf("seed %d: %w", seeds[k], err)
-					return nil
-				}
-				results[k][s] = append(results[k][s], res)
-			}
-		}
-		return nil
-	})
-	if err := errors.Join(errs...); err != nil {
-		return nil, fmt.Errorf("seed002: %w", err)
-	}
-	r := &ScheduleResult{Instances: insts, Seeds: slices.Clone(seeds)}
-	for s := range scen {
-		for k := range seeds {
-			for _, res := range results[k][s] {
-				r.Runs = append(r.Runs, res.Metrics())
-				if o.KeepRecords {
-					r.Results = append(r.Results, res)
-				}
-			}
+	r := &ScheduleResult{Instances: make([]*Instance, len(seeds)), Seeds: slices.Clone(seeds)}
+	for _, sc := range scen {
+		if err := js.scheduleScenario(o, r, sc, names); err != nil {
+			return nil, err
 		}
 	}
 	r.Mean = sched.Average(r.Runs)
 	return r, nil
+}
+
+// scheduleScenario runs scenario sc on every seed of r and appends the
+// runs to r in seed, then policy order (handing them to o.Records when
+// set). The (seed, policy) runs go to Workers goroutines in that order;
+// a seed's problem is built by its first run and dropped after its last,
+// a run that ends before those ahead of it waits in a reorder buffer, and
+// no run starts 2 x Workers runs ahead of the next to hand on: memory
+// holds a few problems and at most 2 x Workers runs, whatever the seeds. Every
+// seed runs even when one fails, so that the error names all the failing
+// seeds.
+func (js *JobSet) scheduleScenario(o ScheduleOptions, r *ScheduleResult, sc Scenario, names []string) error {
+	seeds, np := r.Seeds, len(names)
+	type seedState struct {
+		once sync.Once
+		inst *Instance
+		left atomic.Int32 // runs of the seed still to end
+	}
+	state := make([]seedState, len(seeds))
+	for k := range state {
+		state[k].left.Store(int32(np))
+	}
+	errs := make([]error, len(seeds))
+	var mu sync.Mutex // guards errs, the buffer, next and r
+	ahead := sync.NewCond(&mu)
+	pending := map[int]*sched.Result{}
+	next := 0 // the run to hand on next
+	// A run starts only within window runs of next: a slow run does not
+	// let the others pile up behind it.
+	window := o.Workers
+	if window <= 0 {
+		window = runtime.GOMAXPROCS(0)
+	}
+	window *= 2
+	var sinkErr error
+	emit := func(i int, res *sched.Result) {
+		mu.Lock()
+		defer mu.Unlock()
+		pending[i] = res
+		for ; pending[next] != nil || next < len(seeds)*np && errs[next/np] != nil; next++ {
+			res := pending[next]
+			delete(pending, next)
+			if res == nil || sinkErr != nil || errors.Join(errs...) != nil {
+				continue // nothing to hand on once a seed failed
+			}
+			r.Runs = append(r.Runs, res.Metrics())
+			switch {
+			case o.Records != nil:
+				sinkErr = o.Records(res)
+			case o.KeepRecords:
+				r.Results = append(r.Results, res)
+			}
+		}
+		ahead.Broadcast()
+	}
+	fail := func(k int, err error) {
+		mu.Lock()
+		if errs[k] == nil {
+			errs[k] = fmt.Errorf("seed %d: %w", seeds[k], err)
+		}
+		mu.Unlock()
+	}
+	par.For(len(seeds)*np, o.Workers, func(i int) error {
+		mu.Lock()
+		for i >= next+window {
+			ahead.Wait()
+		}
+		mu.Unlock()
+		k := i / np
+		st := &state[k]
+		defer func() {
+			if st.left.Add(-1) == 0 {
+				st.inst = nil // the seed's last run: drop its problem
+			}
+		}()
+		st.once.Do(func() {
+			inst, err := js.Instance(o.Arrivals, seeds[k])
+			if err != nil {
+				fail(k, err)
+				return
+			}
+			st.inst = inst
+			light := *inst
+			light.Problem = nil
+			r.Instances[k] = &light // distinct k write distinct elements
+		})
+		if st.inst == nil {
+			emit(i, nil)
+			return nil
+		}
+		pol, _ := sched.ByName(names[i%np]) // checked by Schedule; fresh per run
+		res, err := sched.Run(st.inst.Problem, pol, sched.Options{Baselines: sc.Baselines(), Seed: seeds[k], InferenceCycles: o.InferenceCycles})
+		if err != nil {
+			fail(k, err)
+		}
+		emit(i, res)
+		return nil
+	})
+	if sinkErr != nil {
+		return sinkErr
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("seed002: %w", err)
+	}
+	return nil
 }
