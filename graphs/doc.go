@@ -86,7 +86,7 @@
 // WriteSet stores a list of graphs as one Parquet file (zstd, written
 // atomically through internal/pqio, byte-identical for equal input), one
 // row per graph in list order, in row groups of at most 65,536 graphs and
-// 16 MiB of CSR and attributes (so that writing and reading a set of
+// 256 MiB of CSR and attributes (so that writing and reading a set of
 // large graphs holds one group at a time; ConcatSets joins set files into
 // the same file WriteSet writes). All columns are plain Parquet types or lists
 // of them, so DuckDB, pandas, polars and Spark read the file as is:

@@ -186,11 +186,14 @@ func WriteSetWith(path string, gs []*Graph, meta map[string]string, o WriteOptio
 
 // setGroupBytes ends a set file's row group once its graphs' lists
 // (setRow.bytes) reach it, before pqio.RowGroupRows graphs: the writer
-// holds a row group's graphs until it is complete, and 65,536 graphs of
-// a million edges each would be gigabytes (issue 38 item 1). Sets under
-// it are one row group per 65,536 graphs, as before. A variable so that
-// tests can lower it.
-var setGroupBytes int64 = 16 << 20
+// holds a row group's graphs until it is complete and expands them about
+// 6x while encoding, and 65,536 graphs of a million edges each would be
+// gigabytes (issue 38 item 1). 256 MiB bounds that near 1.5 GB while
+// every set under it (64 Mi list entries: thousands of Graphlaxy graphs
+// at their default sizes) is written byte for byte as before this rule,
+// one row group per 65,536 graphs (a 16 MiB cut changed the bytes of a
+// 1,000-graph Graphlaxy set). A variable so that tests can lower it.
+var setGroupBytes int64 = 256 << 20
 
 // bytes is what a row's lists and strings take.
 func (r *setRow) bytes() int64 {
