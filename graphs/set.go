@@ -2,12 +2,15 @@ package graphs
 
 import (
 	"fmt"
+	"io"
 	"maps"
+	"math"
 	"runtime"
 	"strings"
 
 	"github.com/parquet-go/parquet-go"
 
+	"gnnsim/internal/atomicfile"
 	"gnnsim/internal/par"
 	"gnnsim/internal/pqio"
 )
@@ -174,6 +177,13 @@ func WriteSetWith(path string, gs []*Graph, meta map[string]string, o WriteOptio
 		}
 		meta[fmt.Sprintf("gnnsim.features.estimated.%d", i)] = note
 	}
+	if streamed(rows) { // too large for parquet-go's one page a list (setstream.go)
+		err := atomicfile.Write(path, func(w io.Writer) error { return encodeStreamed(w, rows, meta, meter) })
+		if err != nil {
+			return fmt.Errorf("graphs: writing %s: %w", path, err)
+		}
+		return nil
+	}
 	// parquet-go reports nothing until the whole row group is encoded and
 	// compressed: a stage of unknown length.
 	meter.Stage("encode", "", 0)
@@ -243,17 +253,29 @@ func readSet(path string, meter Meter) ([]*Graph, map[string]string, error) {
 		return nil, nil, fmt.Errorf("graphs: %w", err)
 	}
 	defer pf.Close()
-	rowPtr, err := readList(pf.File, "row_ptr", len(rows), int32Values)
+	// The lists' lengths as the scalar columns state them (see readList).
+	rowPtrHint, colHint, attrHint := make([]int64, len(rows)), make([]int64, len(rows)), make([]int64, len(rows))
+	for i := range rows {
+		r := &rows[i]
+		rowPtrHint[i], colHint[i] = r.NumNodes+1, 2*r.NumEdges
+		if r.SelfLoops {
+			colHint[i] += r.NumNodes
+		}
+		if r.AttrDim > 0 && r.NumNodes > 0 && r.AttrDim <= math.MaxInt64/r.NumNodes {
+			attrHint[i] = r.AttrDim * r.NumNodes
+		}
+	}
+	rowPtr, err := readList(pf.File, "row_ptr", len(rows), rowPtrHint, int32Values)
 	if err != nil {
 		return nil, nil, fmt.Errorf("graphs: %s: %w", path, err)
 	}
 	meter.Add(1)
-	col, err := readList(pf.File, "col", len(rows), int32Values)
+	col, err := readList(pf.File, "col", len(rows), colHint, int32Values)
 	if err != nil {
 		return nil, nil, fmt.Errorf("graphs: %s: %w", path, err)
 	}
 	meter.Add(1)
-	attr, err := readList(pf.File, "node_attr", len(rows), float64Values)
+	attr, err := readList(pf.File, "node_attr", len(rows), attrHint, float64Values)
 	if err != nil {
 		return nil, nil, fmt.Errorf("graphs: %s: %w", path, err)
 	}

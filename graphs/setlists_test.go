@@ -179,7 +179,7 @@ func TestReadListMissingColumn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := readList(pf, "col", 1, int32Values); err == nil || !strings.Contains(err.Error(), "no column") {
+	if _, err := readList(pf, "col", 1, nil, int32Values); err == nil || !strings.Contains(err.Error(), "no column") {
 		t.Errorf("err = %v, want no column", err)
 	}
 }
