@@ -67,6 +67,10 @@ func readList[T any](pf *parquet.File, name string, want int, hint []int64, valu
 	return out, nil
 }
 
+// releasePageValues is the largest page readListPages hands back to
+// parquet-go's buffer pool (16 MB of int32 values).
+const releasePageValues = 1 << 22
+
 // readListPages appends the rows of one column chunk to out.
 func readListPages[T any](pages parquet.Pages, out [][]T, want int, lv levels, values func(encoding.Values) ([]T, error)) ([][]T, error) {
 	for {
@@ -77,12 +81,19 @@ func readListPages[T any](pages parquet.Pages, out [][]T, want int, lv levels, v
 		if err != nil {
 			return out, err
 		}
-		// No parquet.Release: it would park the page's buffers, as large
-		// as the biggest graph, in a sync.Pool that keeps them for two
-		// more GC cycles; dropped, the next GC frees them.
 		out, err = appendPage(p, out, want, lv, values)
 		if err != nil {
 			return out, err
+		}
+		// A small page (a streamed set's, or one of many small graphs)
+		// goes back to parquet-go's pool, so the next page reuses its
+		// buffers: dropped, the pages of a 10^8-edge streamed set piled up
+		// 0.8 GB of garbage before the collector ran. A large page (a
+		// whole graph's list, as parquet-go writes it) is dropped: the
+		// pool would keep buffers as large as the biggest graph alive for
+		// two more GC cycles, and the next GC frees it.
+		if p.NumValues() <= releasePageValues {
+			parquet.Release(p)
 		}
 	}
 }

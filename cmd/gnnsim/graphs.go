@@ -128,7 +128,7 @@ start again.`,
 				"edges":     edges,
 				"params":    strings.Join(params, ","),
 			}
-			return writeSet(cmd, out, gs, meta)
+			return writeSet(cmd, out, gs, meta, true)
 		},
 	}
 	f := cmd.Flags()
@@ -208,7 +208,7 @@ summarises their features, labels and split.`,
 				"path":    args[0],
 				"format":  shown,
 			}
-			return writeSet(cmd, out, gs, meta)
+			return writeSet(cmd, out, gs, meta, false)
 		},
 	}
 	f := cmd.Flags()
@@ -382,8 +382,9 @@ func parseParams(kvs []string) (map[string]float64, error) {
 	return m, nil
 }
 
-// writeSet writes gs to out and prints the one-line summary.
-func writeSet(cmd *cobra.Command, out string, gs []*graphs.Graph, meta map[string]string) error {
+// writeSet writes gs to out and prints the one-line summary. generated
+// says gs come straight from graphs.Generate (not validated again).
+func writeSet(cmd *cobra.Command, out string, gs []*graphs.Graph, meta map[string]string, generated bool) error {
 	w := cmd.OutOrStdout()
 	mode, err := featureMode(cmd)
 	if err != nil {
@@ -401,7 +402,8 @@ func writeSet(cmd *cobra.Command, out string, gs []*graphs.Graph, meta map[strin
 	if st == nil {
 		prog = bench.NewProgress(progressOut(cmd), "graphs features", "graphs", len(gs))
 	}
-	err = graphs.WriteSetWith(out, gs, meta, graphs.WriteOptions{Done: func() { prog.Add(1) }, Meter: meterOf(st), Features: mode})
+	err = graphs.WriteSetWith(out, gs, meta, graphs.WriteOptions{Done: func() { prog.Add(1) }, Meter: meterOf(st), Features: mode,
+		Generated: generated})
 	st.Done()
 	prog.Done()
 	if err != nil {
