@@ -224,6 +224,10 @@ func add128(ah, al, bh, bl uint64) (uint64, uint64) {
 // A variable so that tests take the path at small sizes.
 var rmatStreamDraws = 1 << 26
 
+// rmatStreamWorkers bounds the cores csrStreamed uses (GenPeakBytes
+// counts on it).
+const rmatStreamWorkers = 4
+
 // csrStreamed builds the CSR of the m draws drawParallel would make from
 // src, and leaves src where it would, without holding the draws: the
 // draws are made twice, in the same chunks, the first time to count each
@@ -241,7 +245,10 @@ func (d *rmatDrawer) csrStreamed(n, m int, src *rand.PCG, meter Meter) (*Graph, 
 	steps := uint64(d.scale+1) / 2 // stream values per draw
 	chunks := max(4*runtime.GOMAXPROCS(0), m/meterBlock)
 	size := (m + chunks - 1) / chunks
-	workers := min(runtime.GOMAXPROCS(0), chunks)
+	// Each worker holds a count array of n nodes: at most
+	// rmatStreamWorkers of them, so that memory does not grow with the
+	// core count (the graph does not depend on it).
+	workers := min(runtime.GOMAXPROCS(0), chunks, rmatStreamWorkers)
 	const batch = 1 << 14
 	// each runs f on every kept draw of the chunks of worker w (chunks w,
 	// w+workers, ...: the same in both passes), batch by batch.
