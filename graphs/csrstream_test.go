@@ -46,3 +46,20 @@ func TestRMATStreamedCSR(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkScaleGenerateStreamed is BenchmarkScaleGenerate through the
+// CSR built without keeping the draws (the path of 2^26 draws and more).
+func BenchmarkScaleGenerateStreamed(b *testing.B) {
+	old := rmatStreamDraws
+	rmatStreamDraws = 0
+	defer func() { rmatStreamDraws = old }()
+	b.ReportAllocs()
+	var g *Graph
+	for b.Loop() {
+		var err error
+		if g, err = Generate(scaleSpec, 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportPerEdge(b, g)
+}

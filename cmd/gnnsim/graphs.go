@@ -112,7 +112,11 @@ start again.`,
 			if max(spec.MinEdges, spec.MaxEdges) > maxE {
 				return fmt.Errorf("--edges %s: at most %d edges for %s", edges, maxE, spec.Generator)
 			}
-			if err := checkGenMemory(spec); err != nil {
+			mode, err := featureMode(cmd)
+			if err != nil {
+				return err
+			}
+			if err := checkGenMemory(spec, mode); err != nil {
 				return err
 			}
 			gs, err := generateSet(cmd, spec)
