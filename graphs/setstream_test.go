@@ -2,6 +2,7 @@ package graphs
 
 import (
 	"bytes"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -60,10 +61,9 @@ func TestStreamedSetEquivalence(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, c := range []struct{ above, page int }{{500, 97}, {1, 1}, {1 << 30, 1000}} {
-				c := c
 				streamAt(t, c.above, c.page)
 				if c.above == 1<<30 {
-					streamAbove = 0 // every set streamed, in one row group when it fits
+					streamAbove = 0 // every set streamed, every row its own row group
 				}
 				path := filepath.Join(dir, "streamed.parquet")
 				if err := WriteSet(path, gs, meta); err != nil {
@@ -110,7 +110,7 @@ func checkSameSet(t *testing.T, a, b string) {
 			t.Fatalf("graph %d differs:\n got %+v\nwant %+v", i, gb[i], ga[i])
 		}
 	}
-	if !mapsEqual(ma, mb) {
+	if !maps.Equal(ma, mb) {
 		t.Errorf("metadata %v, want %v", mb, ma)
 	}
 	ea, _, err := ReadSetFeatures(a)
@@ -140,18 +140,6 @@ func checkSameSet(t *testing.T, a, b string) {
 			t.Fatalf("row %d differs by parquet-go's reader", i)
 		}
 	}
-}
-
-func mapsEqual(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || w != v {
-			return false
-		}
-	}
-	return true
 }
 
 // TestStreamedSetDeterministic: the streamed file does not depend on the
