@@ -301,7 +301,7 @@ func generateSet(cmd *cobra.Command, spec graphs.GenSpec) ([]*graphs.Graph, erro
 	gs := make([]*graphs.Graph, spec.Count)
 	// Graph 0 first, alone: it checks the generator and parameters once
 	// (a bad spec fails with one error) and is kept, so no graph is made
-	// twice (a 10^8-draw R-MAT graph was, 37-46 s of CPU).
+	// twice (a 10^8-draw R-MAT graph was: 37-46 s under load).
 	g0, err := graphs.GenerateMeter(spec, 0, meterOf(st))
 	if err != nil {
 		st.Done()
