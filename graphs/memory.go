@@ -37,8 +37,8 @@ const (
 	streamEstBytesPerNode = 32
 	streamGenBytesBase    = 64 << 20
 
-	streamReadBytesPerNNZ  = 6
-	streamReadBytesPerNode = 130
+	streamReadBytesPerNNZ  = 5
+	streamReadBytesPerNode = 70
 )
 
 // GenPeakBytes estimates the peak memory of generating and writing the
@@ -81,10 +81,10 @@ func GenPeakBytes(spec GenSpec, mode FeatureMode) (bytes int64, nodes, draws int
 // writer), decoded beside the CSR: 13 bytes an entry. Above, the set was
 // streamed (small pages, each row's slices allocated once) and the peak is
 // the simulation's: the CSR (4 bytes an entry) and, per core, the
-// simulator's per-tile steps (48 bytes each, up to one a node): 6 bytes an
-// entry and 130 a node, fitted from above to 10^8 (a set that large
-// written before the streamed writer existed is one page, and needs about
-// the first model's figure).
+// simulator's per-group and per-tile scratch (up to one of each a node):
+// 5 bytes an entry and 70 a node, fitted from above to 10^8 (a set that
+// large written before the streamed writer existed is one page, and needs
+// about the first model's figure).
 func ReadPeakBytes(nnz, nodes int64) int64 {
 	if nnz <= int64(streamAbove) {
 		return readBytesPerNNZ*nnz + readBytesPerNode*nodes + readBytesBase
