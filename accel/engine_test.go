@@ -31,7 +31,7 @@ func TestDRAMExposureIndependentOfUnitSize(t *testing.T) {
 			for i := range us {
 				us[i] = unit{dur: tc.dur / n, load: tc.l / n, store: tc.st / n}
 			}
-			cycles, _, events := e.run(us, hw)
+			cycles, _, events := e.run(unitSlice(us), hw)
 			if cycles < low || cycles > low+exposed || events != uint64(n) {
 				t.Errorf("%s in %d units: %d cycles (%d events), want max(compute, channel) = %d plus at most %d",
 					tc.name, n, cycles, events, low, exposed)

@@ -68,11 +68,11 @@ func (p *Prepared) run(cfg dataflow.Config, hw HW, opts Options) Result {
 	switch cfg.Inter {
 	case dataflow.Seq, dataflow.SP:
 		if fast {
-			for _, u := range p.units {
-				r.Cycles += u.dur
+			for k := range p.seq.n {
+				r.Cycles += p.seq.dur(k)
 			}
 		} else {
-			r.Cycles, r.Stalls.Memory, r.Events = p.seqE.run(p.units, hw)
+			r.Cycles, r.Stalls.Memory, r.Events = p.seqE.run(&p.seq, hw)
 		}
 	case dataflow.PP:
 		gbBW := int64(0)
@@ -280,21 +280,13 @@ func (c *phaseCtx) period() int64 {
 	return per
 }
 
-// buildSeq fills p.units with the aggregation groups, then the combination
+// buildSeq readies p.seq: the aggregation groups, then the combination
 // tiles, for seq and sp.
 func (p *Prepared) buildSeq(c *phaseCtx) {
 	cur := p.cursor(c, 0)
 	p.aggGroups(c, &cur, 0, p.v, c.eff&FixLastGroup != 0, true)
 	V := int64(p.v)
-	p.units = slices.Grow(p.units[:0], len(p.groups)+int(ceilDiv(V, int64(c.cfg.Tiles.Vc))))
 	sp := c.cfg.Inter == dataflow.SP
-	for i, d := range p.groups {
-		lo := int64(p.gstart[i])
-		hi := min(lo+c.va, V)
-		u := unit{dur: d}
-		p.aggBytes(c, lo, hi, &u)
-		p.units = append(p.units, u)
-	}
 	vc := int64(c.cfg.Tiles.Vc)
 	var per int64
 	for i := range c.combs {
@@ -307,12 +299,46 @@ func (p *Prepared) buildSeq(c *phaseCtx) {
 			}
 		}
 	}
-	for lo := int64(0); lo < V; lo += vc {
-		hi := min(lo+vc, V)
-		u := unit{dur: per}
-		p.combBytes(c, lo, hi, lo == 0, &u)
-		p.units = append(p.units, u)
+	p.seq = seqUnits{p: p, c: c, per: per, groups: len(p.groups), n: len(p.groups) + int(ceilDiv(V, vc))}
+}
+
+// seqUnits are the units of a seq or sp run, made on demand (see
+// unitSource): unit k < groups is aggregation group k (rows gstart[k] on,
+// c.va of them), the rest are the combination tiles of Vc rows, each
+// taking per cycles.
+type seqUnits struct {
+	p         *Prepared
+	c         *phaseCtx
+	per       int64
+	groups, n int
+}
+
+func (s *seqUnits) len() int { return s.n }
+
+// dur is unit k's compute time alone.
+func (s *seqUnits) dur(k int) int64 {
+	if k < s.groups {
+		return s.p.groups[k]
 	}
+	return s.per
+}
+
+func (s *seqUnits) at(k int) unit {
+	p, c := s.p, s.c
+	V := int64(p.v)
+	if k < s.groups {
+		lo := int64(p.gstart[k])
+		hi := min(lo+c.va, V)
+		u := unit{dur: p.groups[k]}
+		p.aggBytes(c, lo, hi, &u)
+		return u
+	}
+	vc := int64(c.cfg.Tiles.Vc)
+	lo := int64(k-s.groups) * vc
+	hi := min(lo+vc, V)
+	u := unit{dur: s.per}
+	p.combBytes(c, lo, hi, lo == 0, &u)
+	return u
 }
 
 // buildPP fills p.aggT and p.combT with the per-tile phase times of the
@@ -508,8 +534,9 @@ func (p *Prepared) traffic(c *phaseCtx, r *Result) {
 				add(&p.combT[i])
 			}
 		} else {
-			for i := range p.units {
-				add(&p.units[i])
+			for k := range p.seq.n {
+				u := p.seq.at(k)
+				add(&u)
 			}
 		}
 		r.DRAM = Traffic{Reads: ceilDiv(ld, wb), Writes: ceilDiv(st, wb), Bytes: ld + st}

@@ -28,9 +28,9 @@ type Prepared struct {
 	maxRow int32   // the longest row
 
 	// scratch, reused across runs
-	groups []int64 // aggregation group durations
-	gstart []int32 // first row of each group
-	units  []unit
+	groups []int64  // aggregation group durations
+	gstart []int32  // first row of each group
+	seq    seqUnits // the units of a seq or sp run, computed on demand
 	aggT   []unit
 	combT  []unit
 	ctx    phaseCtx

@@ -118,7 +118,11 @@
 // list columns page by page straight into the CSR slices, so a graph of
 // 10^8 edges reads in a few times the memory of its CSR;
 // ReadSetFeatures reads everything but the three list columns, which
-// parquet skips without decoding. In DuckDB, for example:
+// parquet skips without decoding. A set holding more than 2^27 values in
+// one list column (10^8 edges and up) is streamed instead of written by
+// parquet-go: the list columns in version-1 pages of 2^20 entries that
+// may begin inside a row, encoded on every core, in bounded memory; the
+// same columns and content (setstream.go). In DuckDB, for example:
 //
 //	SELECT name, num_nodes, clustering, log10(nx_density) FROM 'set.parquet';
 //

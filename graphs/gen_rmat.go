@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"runtime"
+	"sync"
 
 	"gnnsim/internal/par"
 )
@@ -60,6 +61,9 @@ func rmat(n, m int, a, b, c float64, rng *rand.Rand, src *rand.PCG, meter Meter)
 	d.ta = uint64(min(a, 1) * rmatOne)
 	d.tab = uint64(min(a+b, 1) * rmatOne)
 	d.tabc = uint64(min(a+b+c, 1) * rmatOne)
+	if src != nil && m >= rmatStreamDraws && d.scale > 0 {
+		return d.csrStreamed(n, m, src, meter)
+	}
 	us, vs := make([]int32, m), make([]int32, m)
 	var k int
 	if src == nil || m < rmatParallelDraws || d.scale == 0 {
@@ -68,8 +72,22 @@ func rmat(n, m int, a, b, c float64, rng *rand.Rand, src *rand.PCG, meter Meter)
 		meter.Stage("draws", "draws", int64(m))
 		k = d.drawParallel(src, us, vs, meter)
 	}
-	return fromEdges(n, us[:k], vs[:k], meter)
+	g, err := fromEdges(n, us[:k], vs[:k], meter)
+	if m >= rmatCollectDraws {
+		// The draws are garbage now, but the collector's goal was set
+		// while they and the CSR were both live (about twice the CSR), so
+		// without a collection here the triangle counter's arrays would
+		// be allocated beside the dead draws: 10^8 draws peaked at 3.28
+		// GB RSS that way. Collecting a heap of pointer-free arrays takes
+		// milliseconds.
+		runtime.GC()
+	}
+	return g, err
 }
+
+// rmatCollectDraws is the number of draws from which rmat runs the
+// collector once the CSR is built (64 MB of draws).
+const rmatCollectDraws = 1 << 23
 
 const rmatOne = 1 << 32
 
@@ -199,4 +217,108 @@ func add128(ah, al, bh, bl uint64) (uint64, uint64) {
 	l, c := bits.Add64(al, bl, 0)
 	h, _ := bits.Add64(ah, bh, c)
 	return h, l
+}
+
+// rmatStreamDraws is the number of draws from which rmat builds the CSR
+// without keeping the draws (csrStreamed): 8 bytes a draw, 8 GB at 10^9.
+// Making every draw twice and updating two count arrays at random costs
+// time: at 10^8 draws (load ~10) the two passes and the sort took 40 s,
+// 72 s and 35 s against 13 s of draws and 39 s of CSR in one pass, for
+// 0.8 GB that the triangle counter's peak does not need anyway. So only
+// the sizes where the draws would decide the peak (10^9: 8 GB beside an
+// 8 GB CSR) take it. A variable so that tests take it at small sizes.
+var rmatStreamDraws = 1 << 28
+
+// rmatStreamWorkers bounds the cores csrStreamed uses (GenPeakBytes
+// counts on it).
+const rmatStreamWorkers = 4
+
+// csrStreamed builds the CSR of the m draws drawParallel would make from
+// src, and leaves src where it would, without holding the draws: the
+// draws are made twice, in the same chunks, the first time to count each
+// node's entries per worker, the second to put them in place (each worker
+// has its own segment of every row, so no two cores write one slot); the
+// rows are then sorted and deduplicated as fromEdges does, so the graph
+// is fromEdges' exactly (TestRMATStreamedCSR). Memory: the CSR's
+// 2m entries and a few int32 arrays of n nodes per core, instead of the
+// draws beside the CSR.
+func (d *rmatDrawer) csrStreamed(n, m int, src *rand.PCG, meter Meter) (*Graph, error) {
+	if 2*int64(m) > MaxEntries {
+		return nil, fmt.Errorf("graphs: %d edges exceed the CSR limit of %d entries", m, MaxEntries)
+	}
+	hi, lo := pcgState(src)
+	steps := uint64(d.scale+1) / 2 // stream values per draw
+	chunks := max(4*runtime.GOMAXPROCS(0), m/meterBlock)
+	size := (m + chunks - 1) / chunks
+	// Each worker holds a count array of n nodes: at most
+	// rmatStreamWorkers of them, so that memory does not grow with the
+	// core count (the graph does not depend on it).
+	workers := min(runtime.GOMAXPROCS(0), chunks, rmatStreamWorkers)
+	const batch = 1 << 14
+	// each runs f on every kept draw of the chunks of worker w (chunks w,
+	// w+workers, ...: the same in both passes), batch by batch.
+	each := func(f func(w int, us, vs []int32)) {
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				us, vs := make([]int32, batch), make([]int32, batch)
+				for c := w; c < chunks; c += workers {
+					start, end := min(c*size, m), min((c+1)*size, m)
+					h, l := pcgAdvance(hi, lo, uint64(start)*steps)
+					r := rand.NewPCG(h, l)
+					for b := start; b < end; b += batch {
+						k := d.draw(r, us[:min(batch, end-b)], vs[:min(batch, end-b)])
+						f(w, us[:k], vs[:k])
+					}
+					meter.Add(int64(end - start))
+				}
+			}()
+		}
+		wg.Wait()
+	}
+	meter.Stage("degrees", "draws", int64(m))
+	cnt := make([][]int32, workers) // entries of each row drawn by each worker
+	for w := range cnt {
+		cnt[w] = make([]int32, n)
+	}
+	each(func(w int, us, vs []int32) {
+		c := cnt[w]
+		for i, a := range us {
+			if b := vs[i]; a != b {
+				c[a]++
+				c[b]++
+			}
+		}
+	})
+	// deg: row starts; cnt[w][r] becomes worker w's next slot in row r.
+	deg := make([]int32, n+1)
+	for r := range n {
+		at := deg[r]
+		for w := range cnt {
+			k := cnt[w][r]
+			cnt[w][r] = at
+			at += k
+		}
+		deg[r+1] = at
+	}
+	col := make([]int32, deg[n])
+	meter.Stage("csr", "draws", int64(m))
+	each(func(w int, us, vs []int32) {
+		next := cnt[w]
+		for i, a := range us {
+			if b := vs[i]; a != b {
+				col[next[a]] = b
+				next[a]++
+				col[next[b]] = a
+				next[b]++
+			}
+		}
+	})
+	src.Seed(pcgAdvance(hi, lo, uint64(m)*steps))
+	uniq := cnt[0]
+	cnt = nil
+	meter.Stage("sort", "entries", int64(len(col)))
+	return finishCSR(n, deg, col, uniq, meter), nil
 }

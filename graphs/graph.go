@@ -138,12 +138,18 @@ func fromEdges(n int, u, v []int32, meter Meter) (*Graph, error) {
 		next[b]++
 	}
 	meter.Add(2 * int64(len(u)%meterBlock))
-	// Sort and dedupe each row in place (rows are independent, so large
-	// graphs do it on every core), then close the gaps left by duplicates.
-	// next[r] becomes the number of distinct entries of row r. The meter
-	// counts the entries sorted, then the two of every self-loop dropped.
+	g := finishCSR(n, deg, col, next, meter)
+	meter.Add(2*int64(len(u)) - int64(deg[n]))
+	return g, nil
+}
+
+// finishCSR sorts and dedupes each row of col (row r at
+// col[deg[r]:deg[r+1]]) in place (rows are independent, so large graphs do
+// it on every core), then closes the gaps left by duplicates; next is
+// scratch of n entries (it becomes the number of distinct entries of each
+// row). The meter hears the entries sorted.
+func finishCSR(n int, deg, col, next []int32, meter Meter) *Graph {
 	sortRows(n, deg, col, next, func(entries int) { meter.Add(int64(entries)) })
-	meter.Add(2*int64(len(u)) - int64(len(col)))
 	rowPtr := make([]int32, n+1)
 	w := int32(0)
 	for r := 0; r < n; r++ {
@@ -154,7 +160,7 @@ func fromEdges(n int, u, v []int32, meter Meter) (*Graph, error) {
 		w += k
 		rowPtr[r+1] = w
 	}
-	return &Graph{RowPtr: rowPtr, Col: slices.Clip(col[:w])}, nil
+	return &Graph{RowPtr: rowPtr, Col: slices.Clip(col[:w])}
 }
 
 // parallelEntries is the size from which sortRows splits its work between

@@ -27,8 +27,13 @@ func listLeaf(name string) []string { return []string{name, "list", "element"} }
 // readList reads the list column name of pf column-wise and returns one
 // slice per row (nil for an empty list), rows in file order. want is the
 // number of rows the file must hold. values extracts a page's values
-// (dictionary-encoded pages are resolved by readList).
-func readList[T any](pf *parquet.File, name string, want int, values func(encoding.Values) ([]T, error)) ([][]T, error) {
+// (dictionary-encoded pages are resolved by readList). hint, when not nil,
+// gives the length each row's list should have (from the row's scalar
+// columns): a row read from many pages (a streamed set's) is then
+// allocated once instead of growing by doubling, which would need up to
+// three times its size at the last copy. A hint is only a capacity, and
+// only taken up to the values the column chunks declare.
+func readList[T any](pf *parquet.File, name string, want int, hint []int64, values func(encoding.Values) ([]T, error)) ([][]T, error) {
 	leaf, ok := pf.Schema().Lookup(listLeaf(name)...)
 	if !ok {
 		return nil, fmt.Errorf("no column %q", name)
@@ -47,6 +52,7 @@ func readList[T any](pf *parquet.File, name string, want int, values func(encodi
 		if leaf.ColumnIndex >= len(chunks) {
 			return nil, fmt.Errorf("row group %d has no column %q", g, name)
 		}
+		lv.hint, lv.declared = hint, chunks[leaf.ColumnIndex].NumValues()
 		pages := chunks[leaf.ColumnIndex].Pages()
 		var err error
 		out, err = readListPages(pages, out, want, lv, values)
@@ -61,6 +67,10 @@ func readList[T any](pf *parquet.File, name string, want int, values func(encodi
 	return out, nil
 }
 
+// releasePageValues is the largest page readListPages hands back to
+// parquet-go's buffer pool (16 MB of int32 values).
+const releasePageValues = 1 << 22
+
 // readListPages appends the rows of one column chunk to out.
 func readListPages[T any](pages parquet.Pages, out [][]T, want int, lv levels, values func(encoding.Values) ([]T, error)) ([][]T, error) {
 	for {
@@ -71,12 +81,19 @@ func readListPages[T any](pages parquet.Pages, out [][]T, want int, lv levels, v
 		if err != nil {
 			return out, err
 		}
-		// No parquet.Release: it would park the page's buffers, as large
-		// as the biggest graph, in a sync.Pool that keeps them for two
-		// more GC cycles; dropped, the next GC frees them.
 		out, err = appendPage(p, out, want, lv, values)
 		if err != nil {
 			return out, err
+		}
+		// A small page (a streamed set's, or one of many small graphs)
+		// goes back to parquet-go's pool, so the next page reuses its
+		// buffers: dropped, the pages of a 10^8-edge streamed set piled up
+		// 0.8 GB of garbage before the collector ran. A large page (a
+		// whole graph's list, as parquet-go writes it) is dropped: the
+		// pool would keep buffers as large as the biggest graph alive for
+		// two more GC cycles, and the next GC frees it.
+		if p.NumValues() <= releasePageValues {
+			parquet.Release(p)
 		}
 	}
 }
@@ -84,7 +101,12 @@ func readListPages[T any](pages parquet.Pages, out [][]T, want int, lv levels, v
 // levels are the definition levels of a list column: max marks a value,
 // levels below list an empty (or null) list, levels in between a null
 // element (only when the element is optional, as pyarrow writes lists).
-type levels struct{ max, list byte }
+type levels struct {
+	max, list byte
+	// hint and declared size the rows' slices: see readList.
+	hint     []int64
+	declared int64
+}
 
 // appendPage splits page p into rows by its repetition levels (0 starts a
 // row) and appends each row's values to out. An entry without a value
@@ -112,6 +134,9 @@ func appendPage[T any](p parquet.Page, out [][]T, want int, lv levels, values fu
 				return out, fmt.Errorf("more than %d rows", want)
 			}
 			out = append(out, nil)
+			if r := len(out) - 1; r < len(lv.hint) && lv.hint[r] > 0 && lv.hint[r] <= lv.declared {
+				out[r] = make([]T, 0, lv.hint[r])
+			}
 		} else if len(out) == 0 {
 			return out, errors.New("first page starts inside a row")
 		}

@@ -179,7 +179,7 @@ func TestReadListMissingColumn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := readList(pf, "col", 1, int32Values); err == nil || !strings.Contains(err.Error(), "no column") {
+	if _, err := readList(pf, "col", 1, nil, int32Values); err == nil || !strings.Contains(err.Error(), "no column") {
 		t.Errorf("err = %v, want no column", err)
 	}
 }
@@ -199,6 +199,20 @@ func FuzzReadSet(f *testing.F) {
 	f.Add(data, 0, byte(0))
 	f.Add(data, len(data)/2, byte(0xff))
 	f.Add(data, 100, byte(1))
+	// A streamed set (pages beginning inside rows, several row groups).
+	streamed := filepath.Join(dir, "streamed.parquet")
+	oa, op := streamAbove, streamPageValues
+	streamAbove, streamPageValues = 40, 13
+	err = WriteSet(streamed, testSet(f), nil)
+	streamAbove, streamPageValues = oa, op
+	if err != nil {
+		f.Fatal(err)
+	}
+	if data, err = os.ReadFile(streamed); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(data, 0, byte(0))
+	f.Add(data, len(data)/3, byte(0x10))
 	f.Fuzz(func(t *testing.T, data []byte, at int, x byte) {
 		if len(data) > 0 {
 			at %= len(data)

@@ -127,8 +127,8 @@ func checkMemory(what string, need int64) error {
 }
 
 // checkGenMemory is checkMemory for 'graphs gen' of spec.
-func checkGenMemory(spec graphs.GenSpec) error {
-	need, n, m := graphs.GenPeakBytes(spec)
+func checkGenMemory(spec graphs.GenSpec, mode graphs.FeatureMode) error {
+	need, n, m := graphs.GenPeakBytes(spec, mode)
 	return checkMemory(fmt.Sprintf("an R-MAT graph of %d draws on %d nodes", m, n), need)
 }
 
