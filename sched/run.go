@@ -1,6 +1,7 @@
 package sched
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -20,6 +21,29 @@ type Options struct {
 	// InferenceCycles delays every job of a Predictive policy by the time
 	// to predict its latencies (see the package documentation). 0 disables.
 	InferenceCycles int64
+	// Context, when not nil, stops the run with its error once it is done
+	// (a SIGTERM), checked every cancelEvents events: a run of a million
+	// jobs takes seconds.
+	Context context.Context
+}
+
+// cancelEvents is how many events a run handles between looks at its
+// Context.
+const cancelEvents = 1 << 14
+
+// runSim runs s until no event is pending, or until ctx (when not nil) is
+// done.
+func runSim(s *sim.Sim, ctx context.Context) error {
+	if ctx == nil {
+		s.Run()
+		return nil
+	}
+	for n := 0; s.Step(); n++ {
+		if n%cancelEvents == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+	}
+	return ctx.Err()
 }
 
 // PCG stream ids: one per use of the run seed, so that e.g. the Random
@@ -126,7 +150,9 @@ func Run(p *Problem, policy Policy, opt Options) (*Result, error) {
 
 	policy.Reset(&r.env)
 	r.s.At(r.eligible(p.order[0]), prioEvent, r.arriveFn)
-	r.s.Run()
+	if err := runSim(r.s, opt.Context); err != nil {
+		return nil, err
+	}
 	return r.res.complete(r.err, r.done, r.s.Events())
 }
 

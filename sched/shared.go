@@ -221,7 +221,9 @@ func RunShared(sp *SharedProblem, policy Policy, opt Options) (*Result, error) {
 	}
 	policy.Reset(&r.env)
 	r.s.At(p.jobs[p.order[0]].Arrival, prioEvent, r.arriveFn)
-	r.s.Run()
+	if err := runSim(r.s, opt.Context); err != nil {
+		return nil, err
+	}
 	return r.res.complete(r.err, r.done, r.s.Events())
 }
 

@@ -1,6 +1,7 @@
 package sched
 
 import (
+	"context"
 	"fmt"
 
 	"gnnsim/sim"
@@ -23,6 +24,9 @@ type SharedSeeds struct {
 	// Done, when not nil, is called after each run; an error it returns
 	// stops the schedule (a budget found too long, say).
 	Done func() error
+	// Context, when not nil, stops the schedule with its error once it is
+	// done (a SIGTERM), within a run.
+	Context context.Context
 
 	// Runs are the runs' metrics, seed-major then in Policies' order;
 	// Slowdown each policy's runs' mean execution / contention-free
@@ -73,8 +77,11 @@ func (s *SharedSeeds) runOne(seed uint64, name string, add func(*SharedProblem, 
 	if err != nil {
 		return fmt.Errorf("--policies: %w", err)
 	}
-	res, err := RunShared(s.Problem, pol, Options{Seed: seed})
+	res, err := RunShared(s.Problem, pol, Options{Seed: seed, Context: s.Context})
 	if err != nil {
+		if s.Context != nil && s.Context.Err() != nil {
+			return s.Context.Err()
+		}
 		return fmt.Errorf("--policies %s: %w", name, err)
 	}
 	s.Runs = append(s.Runs, res.Metrics())

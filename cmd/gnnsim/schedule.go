@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math"
@@ -177,8 +178,12 @@ func (o *scheduleFlags) run(cmd *cobra.Command) error {
 	if o.static {
 		return runScheduleStatic(cmd, o.soc, o.machines, cmd.Flags().Changed("machines"), o.out, o.asJSON)
 	}
+	// A signal stops the runs (within a few thousand events) and removes
+	// what --out had begun: main reports the interruption.
+	ctx, stop := signalContext()
+	defer stop()
 	if len(o.soc.models) == 0 {
-		return o.runOmega(cmd)
+		return o.runOmega(cmd, ctx)
 	}
 	if len(o.data) > 0 || o.models != "" {
 		return fmt.Errorf("--job-models (the SoC path) excludes --data and --models (the Omega path)")
@@ -197,6 +202,7 @@ func (o *scheduleFlags) run(cmd *cobra.Command) error {
 	so.machines, so.machinesSet, so.arrivals, so.policies = o.machines, cmd.Flags().Changed("machines"), o.arrivals, o.policies
 	so.util, so.shape, so.jobs, so.seeds, so.out, so.asJSON = o.util, o.shape, o.jobs, seeds, o.out, o.asJSON
 	so.long, _ = cmd.Flags().GetBool("long")
+	so.ctx = ctx
 	if so.jobs == 0 {
 		so.jobs = defaultSoCJobs
 	}
@@ -212,11 +218,12 @@ type omegaRun struct {
 }
 
 // runOmega schedules the cases of sweep directories on Omega accelerators.
-func (o *scheduleFlags) runOmega(cmd *cobra.Command) error {
+func (o *scheduleFlags) runOmega(cmd *cobra.Command, ctx context.Context) error {
 	r, err := o.newOmegaRun(cmd.Flags().Changed("out"))
 	if err != nil {
 		return err
 	}
+	r.opts.Context = ctx
 	var res *seed002.ScheduleResult
 	if o.out == "" {
 		if res, err = r.js.Schedule(r.opts); err != nil {

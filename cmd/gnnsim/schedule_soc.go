@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -20,6 +21,7 @@ import (
 
 // scheduleSoC holds the options of schedule's SoC path.
 type scheduleSoC struct {
+	ctx                 context.Context // stops the runs (a signal); nil: never
 	models              []string
 	graph, spec, dvfs   string
 	features            int
@@ -236,7 +238,7 @@ func (r *socRun) runAll(prog *bench.Progress, add func(*sched.SharedProblem, *sc
 	defer stop()
 	o := r.o
 	ss := &sched.SharedSeeds{Classes: r.classes, Machines: r.machines, Units: len(r.s.Units()), Channel: r.ch,
-		Mixed: r.s.MixedEfficiency(r.set), Replay: r.replay, Seeds: o.seeds, Policies: r.pols,
+		Mixed: r.s.MixedEfficiency(r.set), Replay: r.replay, Seeds: o.seeds, Policies: r.pols, Context: o.ctx,
 		Arrivals: sched.SharedArrivals{Process: r.process, Shape: o.shape, Utilisation: o.util, Jobs: o.jobs, CapacityPS: r.capPS},
 		Done: func() error {
 			prog.Add(1)

@@ -2,6 +2,7 @@ package seed002
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -429,6 +430,10 @@ type ScheduleOptions struct {
 	// runs stream out in bounded memory (issue 38 item 2). An error it
 	// returns stops the schedule and is returned as it is.
 	Records func(*sched.Result) error
+	// Context, when not nil, stops the schedule with its error once it is
+	// done (a SIGTERM): no run starts after that, and the runs going stop
+	// within a few thousand events.
+	Context context.Context
 }
 
 // ScheduleResult holds the outcome of JobSet.Schedule.
@@ -559,6 +564,11 @@ func (js *JobSet) scheduleScenario(o ScheduleOptions, r *ScheduleResult, sc Scen
 		}
 		mu.Unlock()
 		k := i / np
+		if o.Context != nil && o.Context.Err() != nil {
+			fail(k, o.Context.Err()) // hands the seed's runs on unrun
+			emit(i, nil)
+			return nil
+		}
 		st := &state[k]
 		defer func() {
 			if st.left.Add(-1) == 0 {
@@ -581,7 +591,7 @@ func (js *JobSet) scheduleScenario(o ScheduleOptions, r *ScheduleResult, sc Scen
 			return nil
 		}
 		pol, _ := sched.ByName(names[i%np]) // checked by Schedule; fresh per run
-		res, err := sched.Run(st.inst.Problem, pol, sched.Options{Baselines: sc.Baselines(), Seed: seeds[k], InferenceCycles: o.InferenceCycles})
+		res, err := sched.Run(st.inst.Problem, pol, sched.Options{Baselines: sc.Baselines(), Seed: seeds[k], InferenceCycles: o.InferenceCycles, Context: o.Context})
 		if err != nil {
 			fail(k, err)
 		}
@@ -590,6 +600,9 @@ func (js *JobSet) scheduleScenario(o ScheduleOptions, r *ScheduleResult, sc Scen
 	})
 	if sinkErr != nil {
 		return sinkErr
+	}
+	if o.Context != nil && o.Context.Err() != nil {
+		return o.Context.Err()
 	}
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("seed002: %w", err)
