@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"gnnsim/repro/seed002"
 	"math"
 	"os"
 	"path/filepath"
@@ -186,7 +187,7 @@ func TestPredictTrainJSON(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	checkKeys(t, []map[string]json.RawMessage{obj}, []string{"variant", "baseline", "samples", "best_fixed", "models", "validation"})
-	var sum trainSummary
+	var sum seed002.FitSummary
 	if err := json.Unmarshal([]byte(out), &sum); err != nil {
 		t.Fatal(err)
 	}
