@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"gnnsim/bench"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -57,7 +58,7 @@ func TestSweepProgressAndJSON(t *testing.T) {
 				t.Fatalf("%v\n%s", err, stdout)
 			}
 			checkKeys(t, []map[string]json.RawMessage{obj}, sweepJSONKeys)
-			var sum summaryJSON
+			var sum bench.SummaryReport
 			if err := json.Unmarshal([]byte(stdout), &sum); err != nil {
 				t.Fatal(err)
 			}
@@ -69,7 +70,7 @@ func TestSweepProgressAndJSON(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var sum2 summaryJSON
+			var sum2 bench.SummaryReport
 			if err := json.Unmarshal([]byte(again), &sum2); err != nil {
 				t.Fatal(err)
 			}
