@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"gnnsim/repro/seed002"
 	"math"
 	"os"
 	"path/filepath"
@@ -10,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"gnnsim/repro/seed002"
 )
 
 // tinySweepSize is the number of graphs of the sweeps the predictor and

@@ -2,11 +2,12 @@ package main
 
 import (
 	"encoding/json"
-	"gnnsim/bench"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"gnnsim/bench"
 )
 
 var sweepJSONKeys = []string{"graphs", "points", "runs", "chunks", "chunks_done", "chunks_computed", "chunks_reused", "complete", "best", "skipped", "removed", "out"}

@@ -3,12 +3,13 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"gnnsim/soc"
 	"os"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"gnnsim/soc"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"gnnsim/soc"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -12,6 +11,7 @@ import (
 
 	"gnnsim/bench"
 	"gnnsim/internal/pqio"
+	"gnnsim/soc"
 )
 
 // A soc sweep's row is what 'soc eval --json' and 'eval --unit soc --json'

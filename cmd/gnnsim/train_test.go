@@ -2,13 +2,13 @@ package main
 
 import (
 	"encoding/json"
-	"gnnsim/train"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"gnnsim/internal/pqio"
+	"gnnsim/train"
 )
 
 // testDataDir is the shared data folder: GNNSIM_DATA, else ../shared/data
