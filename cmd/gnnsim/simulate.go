@@ -211,12 +211,8 @@ func runOmega(cmd *cobra.Command, f *simulateFlags, layersOf func(*graphs.Graph)
 		return fmt.Errorf("--disable applies to extended mode only (omega mode models none of the effects)")
 	}
 	opts := accel.Options{Mode: mode, Disable: disable}
-	switch strings.ToLower(f.engine) {
-	case "events":
-	case "fast":
-		opts.Engine = accel.Fast
-	default:
-		return fmt.Errorf("--engine: unknown engine %q (want events or fast)", f.engine)
+	if opts.Engine, err = accel.ParseEngine(f.engine); err != nil {
+		return fmt.Errorf("--engine: %w", err)
 	}
 	inters, err := dataflow.ParseInters(f.dataflows)
 	if err != nil {
