@@ -249,7 +249,7 @@ features; a prediction below one cycle is refused.`,
 			if graph == "" {
 				return fmt.Errorf("--graph is required: a graph name or 0-based index")
 			}
-			sel, err := selectGraph(gs, graph) // the rule of 'simulate --graph'
+			sel, err := graphs.Select(gs, graph) // the rule of 'simulate --graph'
 			if err != nil {
 				return fmt.Errorf("%s: %w", graphsFile, err)
 			}

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -231,7 +230,7 @@ func runOmega(cmd *cobra.Command, f *simulateFlags, layersOf func(*graphs.Graph)
 	if err != nil {
 		return err
 	}
-	if gs, err = selectGraph(gs, f.graph); err != nil {
+	if gs, err = graphs.Select(gs, f.graph); err != nil {
 		return err
 	}
 
@@ -292,27 +291,4 @@ func loadGraphs(path, format string) ([]*graphs.Graph, error) {
 		return nil, err
 	}
 	return graphs.Load(path, graphs.Format(format))
-}
-
-// selectGraph keeps the graph named sel, or the one at index sel; all when
-// sel is empty.
-func selectGraph(gs []*graphs.Graph, sel string) ([]*graphs.Graph, error) {
-	if sel == "" {
-		if len(gs) == 0 {
-			return nil, fmt.Errorf("no graphs to simulate")
-		}
-		return gs, nil
-	}
-	for _, g := range gs {
-		if g.Name == sel {
-			return []*graphs.Graph{g}, nil
-		}
-	}
-	if i, err := strconv.Atoi(sel); err == nil {
-		if i < 0 || i >= len(gs) {
-			return nil, fmt.Errorf("--graph %d: index out of range (the file holds %d graphs)", i, len(gs))
-		}
-		return []*graphs.Graph{gs[i]}, nil
-	}
-	return nil, fmt.Errorf("--graph %q: no graph of that name", sel)
 }
