@@ -95,20 +95,14 @@ start again.`,
 			if err := checkRange("count", spec.Count, 1, maxGenCount); err != nil {
 				return err
 			}
-			maxN, maxE := maxGenNodes, maxGenEdges
-			switch spec.Generator {
-			case "knn":
-				maxN = maxKNNNodes
-			case "rmat":
-				maxN, maxE = maxRMATNodes, maxRMATEdges
-			}
+			maxN, maxE := graphs.GenLimits(spec.Generator)
 			if max(spec.MinNodes, spec.MaxNodes) > maxN {
 				return fmt.Errorf("--nodes %s: at most %d nodes for %s", nodes, maxN, spec.Generator)
 			}
 			if max(spec.MinEdges, spec.MaxEdges) > maxE {
 				return fmt.Errorf("--edges %s: at most %d edges for %s", edges, maxE, spec.Generator)
 			}
-			if err := checkGenMemory(spec); err != nil {
+			if err := graphs.CheckGenMemory(spec); err != nil {
 				return err
 			}
 			gs, err := generateSet(cmd, spec)
@@ -263,17 +257,8 @@ without edges, are counted separately.`,
 	return c
 }
 
-// Limits of 'graphs gen', in its help.
-const (
-	maxGenCount = 1_000_000
-	maxGenNodes = 10_000_000
-	maxKNNNodes = 20_000 // k-NN construction is quadratic in the nodes
-	maxGenEdges = 100_000_000
-	// R-MAT, the generator of the scale runs (docs/scale.md), goes to the
-	// int32 CSR limit; memory is checked before it starts.
-	maxRMATNodes = 1 << 30
-	maxRMATEdges = graphs.MaxEntries / 2
-)
+// maxGenCount bounds graphs gen --count.
+const maxGenCount = 1_000_000
 
 // generateSet makes the graphs of spec in parallel (graph i depends only on
 // spec and i, as graphs.GenerateSet), showing progress and stopping between

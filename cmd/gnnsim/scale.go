@@ -9,7 +9,6 @@ import (
 
 	"gnnsim/bench"
 	"gnnsim/graphs"
-	"gnnsim/internal/memavail"
 	"gnnsim/workload"
 )
 
@@ -46,7 +45,7 @@ func meterOf(s *bench.Stages) graphs.Meter {
 // readSetShown is graphs.ReadSet showing the stages of reading a large
 // file.
 func readSetShown(cmd *cobra.Command, path string) ([]*graphs.Graph, error) {
-	if err := checkReadMemory(path); err != nil {
+	if err := graphs.CheckReadMemory(path); err != nil {
 		return nil, err
 	}
 	var st *bench.Stages
@@ -105,49 +104,6 @@ func longRunProgress(cmd *cobra.Command, gs []*graphs.Graph, layersOf func(*grap
 	p := bench.NewProgress(progressOut(cmd), "simulate", "configurations", total)
 	p.KeepAlive()
 	return p
-}
-
-// minMemoryCheck is the estimate from which a command checks that it fits
-// in the memory available: smaller jobs start whatever the estimate.
-const minMemoryCheck = 256 << 20
-
-// checkMemory returns an error naming the job, the memory it needs and the
-// memory available when need exceeds it, before any work starts (so
-// nothing is written).
-func checkMemory(what string, need int64) error {
-	if need < minMemoryCheck {
-		return nil
-	}
-	avail, source, ok := memavail.Available()
-	if !ok || need <= avail {
-		return nil
-	}
-	return fmt.Errorf("%s needs about %s of memory at its peak, but %s are available (%s); nothing was started or written: make the graph smaller or free memory",
-		what, memavail.GiB(need), memavail.GiB(avail), source)
-}
-
-// checkGenMemory is checkMemory for 'graphs gen' of spec.
-func checkGenMemory(spec graphs.GenSpec) error {
-	need, n, m := graphs.GenPeakBytes(spec)
-	return checkMemory(fmt.Sprintf("an R-MAT graph of %d draws on %d nodes", m, n), need)
-}
-
-// checkReadMemory is checkMemory for reading (and simulating) the graph
-// set at path, sized from its feature columns without decoding the CSR.
-func checkReadMemory(path string) error {
-	es, _, err := graphs.ReadSetFeatures(path)
-	if err != nil {
-		return nil // ReadSet reports it
-	}
-	var nnz, nodes int64
-	for _, e := range es {
-		nnz += 2 * int64(e.Edges)
-		if e.SelfLoops {
-			nnz += int64(e.Nodes)
-		}
-		nodes += int64(e.Nodes)
-	}
-	return checkMemory(fmt.Sprintf("reading %s (%d graphs, %d stored entries)", path, len(es), nnz), graphs.ReadPeakBytes(nnz, nodes))
 }
 
 // featuresFlag adds --features to a command that writes a graph set.
