@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -317,7 +318,10 @@ func runTrain(cmd *cobra.Command, o *trainFlags) error {
 		if err != nil {
 			return err
 		}
-		extra := map[string]string{"gnnsim.data": rep.Data, "gnnsim.arch": rep.Arch, "gnnsim.bits": rep.Bits, "gnnsim.config": string(config)}
+		// gnnsim.seed is the first seed trained (--seed's value unless
+		// --seeds lists others).
+		extra := map[string]string{"gnnsim.data": rep.Data, "gnnsim.arch": rep.Arch, "gnnsim.bits": rep.Bits, "gnnsim.config": string(config),
+			"gnnsim.seed": strconv.FormatUint(seeds[0], 10)}
 		rows := make([]trainRunRow, len(rep.Runs))
 		for i, r := range rep.Runs {
 			rows[i] = trainRunRow(r)

@@ -193,7 +193,11 @@ func TestTrainSage3File(t *testing.T) {
 func TestTrainSeedsList(t *testing.T) {
 	cora := filepath.Join(planetoidData(t), "ind", "cora")
 	base := []string{"train", "--data", cora, "--epochs", "3", "--json"}
-	list := mustRun(t, append(base, "--seeds", "5,6")...)
+	pq := filepath.Join(t.TempDir(), "seeds.parquet")
+	list := mustRun(t, append(base, "--seeds", "5,6", "--out", pq)...)
+	if _, meta, err := pqio.Read[trainRunRow](pq); err != nil || meta["gnnsim.seed"] != "5" {
+		t.Errorf("--seeds 5,6 --out: metadata %v, %v: want gnnsim.seed 5, the first seed trained", meta, err)
+	}
 	count := mustRun(t, append(base, "--runs", "2", "--seed", "5")...)
 	if list != count {
 		t.Errorf("--seeds 5,6 and --runs 2 --seed 5 differ:\n%s\n%s", list, count)
