@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 
@@ -10,7 +9,6 @@ import (
 
 	"gnnsim/bench"
 	"gnnsim/graphs"
-	"gnnsim/internal/par"
 )
 
 func init() { register(newGraphsCmd) }
@@ -260,39 +258,12 @@ without edges, are counted separately.`,
 // maxGenCount bounds graphs gen --count.
 const maxGenCount = 1_000_000
 
-// generateSet makes the graphs of spec in parallel (graph i depends only on
-// spec and i, as graphs.GenerateSet), showing progress and stopping between
-// graphs on Ctrl-C or SIGTERM.
+// generateSet makes the graphs of spec in parallel (bench.GenerateGraphs),
+// stopping between graphs on Ctrl-C or SIGTERM.
 func generateSet(cmd *cobra.Command, spec graphs.GenSpec) ([]*graphs.Graph, error) {
-	if _, err := graphs.Generate(spec, 0); err != nil { // checks generator and parameters once
-		return nil, err
-	}
 	ctx, stop := signalContext()
 	defer stop()
-	// One large graph shows its stages (draws, CSR) instead of 0/1 graphs.
-	var st *bench.Stages
-	var prog *bench.Progress
-	if spec.Count == 1 {
-		st = graphStages(cmd, "graphs gen", 2*int64(max(spec.MinEdges, spec.MaxEdges)))
-	}
-	if st == nil {
-		prog = bench.NewProgress(progressOut(cmd), "graphs gen", "graphs", spec.Count)
-	}
-	gs := make([]*graphs.Graph, spec.Count)
-	err := par.For(spec.Count, 0, func(i int) error {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		g, err := graphs.GenerateMeter(spec, i, meterOf(st))
-		if err != nil {
-			return err
-		}
-		gs[i] = g
-		prog.Add(1)
-		return nil
-	})
-	st.Done()
-	prog.Done()
+	gs, err := bench.GenerateGraphs(ctx, spec, progressOut(cmd))
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("interrupted: nothing written (the file is written only when complete); rerun the command to start again")
 	}
@@ -301,42 +272,13 @@ func generateSet(cmd *cobra.Command, spec graphs.GenSpec) ([]*graphs.Graph, erro
 
 // writeSet writes gs to out and prints the one-line summary.
 func writeSet(cmd *cobra.Command, out string, gs []*graphs.Graph, meta map[string]string) error {
-	w := cmd.OutOrStdout()
 	mode, err := featureMode(cmd)
 	if err != nil {
 		return err
 	}
-	// Each graph's features (clustering, degrees, ...) are computed as it
-	// is written: seconds for thousands of graphs, so shown as progress.
-	// One large graph shows its stages (validate, triangles, encode)
-	// instead of a count of graphs that reaches 1/1 before the encoding.
-	var st *bench.Stages
-	var prog *bench.Progress
-	if len(gs) == 1 && gs[0] != nil {
-		st = graphStages(cmd, "graphs write", int64(gs[0].NNZ()))
-	}
-	if st == nil {
-		prog = bench.NewProgress(progressOut(cmd), "graphs features", "graphs", len(gs))
-	}
-	err = graphs.WriteSetWith(out, gs, meta, graphs.WriteOptions{Done: func() { prog.Add(1) }, Meter: meterOf(st), Features: mode})
-	st.Done()
-	prog.Done()
-	if err != nil {
+	if err := bench.WriteGraphSet(out, gs, meta, mode, progressOut(cmd)); err != nil {
 		return err
 	}
-	if len(gs) == 0 {
-		fmt.Fprintf(w, "wrote 0 graphs to %s\n", out)
-		return nil
-	}
-	noun := "graphs"
-	if len(gs) == 1 {
-		noun = "graph"
-	}
-	minV, maxV, minE, maxE := math.MaxInt, 0, math.MaxInt, 0
-	for _, g := range gs {
-		v, e := g.NumNodes(), g.NumEdges()
-		minV, maxV, minE, maxE = min(minV, v), max(maxV, v), min(minE, e), max(maxE, e)
-	}
-	fmt.Fprintf(w, "wrote %d %s (V %d..%d, E %d..%d) to %s\n", len(gs), noun, minV, maxV, minE, maxE, out)
+	fmt.Fprintln(cmd.OutOrStdout(), bench.GraphSetSummary(gs, out))
 	return nil
 }

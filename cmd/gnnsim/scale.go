@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -17,46 +16,6 @@ import (
 // take seconds to minutes on 10^8-10^9 edges. Small graphs show nothing,
 // so the output of the commands on them is unchanged.
 
-// largeEntries is the CSR size (stored entries) from which a graph's
-// stages are shown: about a second of work at 10^7 entries.
-const largeEntries = 1 << 23
-
-// largeSetBytes is the graph-set file size from which reading it is shown.
-const largeSetBytes = 64 << 20
-
-// graphStages returns the stage display of a command working on one graph
-// of nnz entries, or nil (no display) for a smaller graph.
-func graphStages(cmd *cobra.Command, label string, nnz int64) *bench.Stages {
-	if nnz < largeEntries {
-		return nil
-	}
-	return bench.NewStages(progressOut(cmd), label)
-}
-
-// meterOf returns s as a graphs.Meter, nil when s is nil (a nil *Stages in
-// an interface would not be a nil Meter).
-func meterOf(s *bench.Stages) graphs.Meter {
-	if s == nil {
-		return nil
-	}
-	return s
-}
-
-// readSetShown is graphs.ReadSet showing the stages of reading a large
-// file.
-func readSetShown(cmd *cobra.Command, path string) ([]*graphs.Graph, error) {
-	if err := graphs.CheckReadMemory(path); err != nil {
-		return nil, err
-	}
-	var st *bench.Stages
-	if fi, err := os.Stat(path); err == nil && fi.Size() >= largeSetBytes && cmd != nil {
-		st = bench.NewStages(progressOut(cmd), "read "+path)
-	}
-	gs, _, err := graphs.ReadSetMeter(path, meterOf(st))
-	st.Done()
-	return gs, err
-}
-
 // isSetPath reports whether loadGraphs reads path as a graph-set file.
 func isSetPath(path, format string) bool {
 	return format == "" && strings.HasSuffix(strings.ToLower(path), ".parquet")
@@ -65,7 +24,7 @@ func isSetPath(path, format string) bool {
 // simProgress returns the display of the n simulations of a large graph g,
 // or nil.
 func simProgress(cmd *cobra.Command, g *graphs.Graph, n int) *bench.Progress {
-	if cmd == nil || int64(g.NNZ()) < largeEntries {
+	if cmd == nil || int64(g.NNZ()) < bench.LargeEntries {
 		return nil
 	}
 	p := bench.NewProgress(progressOut(cmd), "simulate "+g.Name, "configurations", n)
@@ -77,7 +36,7 @@ func simProgress(cmd *cobra.Command, g *graphs.Graph, n int) *bench.Progress {
 // the graphs, layers and configurations) from which a run of graphs too
 // small for simProgress shows one display of its own: about what the 24
 // configurations of one large graph (2^23 entries) at width 64 take.
-const longRunWork = largeEntries * 64 * 24
+const longRunWork = bench.LargeEntries * 64 * 24
 
 // longRunProgress returns the display of a whole omega run (every graph's
 // layers x n configurations) when its work is long though no graph is
@@ -86,7 +45,7 @@ func longRunProgress(cmd *cobra.Command, gs []*graphs.Graph, layersOf func(*grap
 	var work float64
 	total := 0
 	for _, g := range gs {
-		if int64(g.NNZ()) >= largeEntries {
+		if int64(g.NNZ()) >= bench.LargeEntries {
 			continue // shown by simProgress
 		}
 		layers, err := layersOf(g)

@@ -223,7 +223,7 @@ func runOmega(cmd *cobra.Command, f *simulateFlags, layersOf func(*graphs.Graph)
 	}
 	var gs []*graphs.Graph
 	if isSetPath(f.graphsPath, f.format) {
-		gs, err = readSetShown(cmd, f.graphsPath)
+		gs, err = bench.ReadGraphSet(f.graphsPath, progressOut(cmd))
 	} else {
 		gs, err = loadGraphs(f.graphsPath, f.format)
 	}
