@@ -6,9 +6,13 @@ import (
 	"io"
 	"math"
 	"os"
+	"strings"
 
+	"gnnsim/accel/omegaref"
 	"gnnsim/graphs"
+	"gnnsim/hw"
 	"gnnsim/internal/par"
+	"gnnsim/workload"
 )
 
 // LargeEntries is the CSR size (stored entries) from which a graph's
@@ -128,4 +132,67 @@ func GraphSetSummary(gs []*graphs.Graph, out string) string {
 		minV, maxV, minE, maxE = min(minV, v), max(maxV, v), min(minE, e), max(maxE, e)
 	}
 	return fmt.Sprintf("wrote %d %s (V %d..%d, E %d..%d) to %s", len(gs), noun, minV, maxV, minE, maxE, out)
+}
+
+// IsSetPath reports whether LoadGraphs reads path as a graph-set file.
+func IsSetPath(path, format string) bool {
+	return format == "" && strings.HasSuffix(strings.ToLower(path), ".parquet")
+}
+
+// LoadGraphs reads a graph-set Parquet file, a reference .csr graph, or a
+// raw graph file or directory.
+func LoadGraphs(path, format string) ([]*graphs.Graph, error) {
+	switch {
+	case IsSetPath(path, format):
+		gs, _, err := graphs.ReadSet(path)
+		return gs, err
+	case format == "" && strings.HasSuffix(strings.ToLower(path), ".csr"):
+		g, err := omegaref.ReadCSR(path)
+		if err != nil {
+			return nil, err
+		}
+		return []*graphs.Graph{g}, nil
+	}
+	if _, err := os.Stat(path); err != nil && !graphs.IsPlanetoid(path) {
+		return nil, err
+	}
+	return graphs.Load(path, graphs.Format(format))
+}
+
+// StackModel builds the GNN stack spec (named what in errors) on the one
+// graph of the data set data (resolved as ref): its input width the
+// file's features, else features, else the data set's (a
+// node-classification set).
+func StackModel(spec *workload.ModelSpec, what, data string, ref Data, features int) (workload.Model, error) {
+	var g *graphs.Graph
+	if ref.Labelled {
+		p, err := graphs.LoadPlanetoid(ref.Path)
+		if err != nil {
+			return workload.Model{}, fmt.Errorf("--data: %w", err)
+		}
+		g = p.Graph
+		if features == 0 {
+			features = p.NumFeatures()
+		}
+	} else {
+		gs, err := LoadGraphs(ref.Path, string(ref.Format))
+		if err != nil {
+			return workload.Model{}, fmt.Errorf("--data: %w", err)
+		}
+		if len(gs) != 1 {
+			return workload.Model{}, fmt.Errorf("--data %s holds %d graphs; the SoC prices one model on one graph: give one graph", data, len(gs))
+		}
+		g = gs[0]
+	}
+	if features == 0 && spec.Features == 0 {
+		return workload.Model{}, fmt.Errorf("--model %s: --data %s has no node features: give the input width with --features (or features: in the file)", what, data)
+	}
+	m, err := spec.Build(hw.SizeOf(g), features)
+	if err != nil {
+		return workload.Model{}, fmt.Errorf("--model %s: %w", what, err)
+	}
+	if spec.Name == "" {
+		m.Name = what
+	}
+	return m, nil
 }

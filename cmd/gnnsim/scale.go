@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -15,11 +14,6 @@ import (
 // set writer, the set reader and the 24 simulations of 'simulate' each
 // take seconds to minutes on 10^8-10^9 edges. Small graphs show nothing,
 // so the output of the commands on them is unchanged.
-
-// isSetPath reports whether loadGraphs reads path as a graph-set file.
-func isSetPath(path, format string) bool {
-	return format == "" && strings.HasSuffix(strings.ToLower(path), ".parquet")
-}
 
 // simProgress returns the display of the n simulations of a large graph g,
 // or nil.

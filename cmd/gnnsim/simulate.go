@@ -2,14 +2,11 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"gnnsim/accel"
-	"gnnsim/accel/omegaref"
 	"gnnsim/bench"
 	"gnnsim/dataflow"
 	"gnnsim/graphs"
@@ -222,7 +219,7 @@ func runOmega(cmd *cobra.Command, f *simulateFlags, layersOf func(*graphs.Graph)
 		return fmt.Errorf("--tiling: %w", err)
 	}
 	var gs []*graphs.Graph
-	if isSetPath(f.graphsPath, f.format) {
+	if bench.IsSetPath(f.graphsPath, f.format) {
 		gs, err = bench.ReadGraphSet(f.graphsPath, progressOut(cmd))
 	} else {
 		gs, err = loadGraphs(f.graphsPath, f.format)
@@ -273,22 +270,5 @@ func runOmega(cmd *cobra.Command, f *simulateFlags, layersOf func(*graphs.Graph)
 	return accel.WriteRecordTable(w, recs)
 }
 
-// loadGraphs reads a graph-set Parquet file, a reference .csr graph, or a
-// raw graph file or directory.
-func loadGraphs(path, format string) ([]*graphs.Graph, error) {
-	switch {
-	case isSetPath(path, format):
-		gs, _, err := graphs.ReadSet(path)
-		return gs, err
-	case format == "" && strings.HasSuffix(strings.ToLower(path), ".csr"):
-		g, err := omegaref.ReadCSR(path)
-		if err != nil {
-			return nil, err
-		}
-		return []*graphs.Graph{g}, nil
-	}
-	if _, err := os.Stat(path); err != nil && !graphs.IsPlanetoid(path) {
-		return nil, err
-	}
-	return graphs.Load(path, graphs.Format(format))
-}
+// loadGraphs is bench.LoadGraphs (schedule --graph reads with it too).
+func loadGraphs(path, format string) ([]*graphs.Graph, error) { return bench.LoadGraphs(path, format) }

@@ -10,8 +10,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"gnnsim/bench"
-	"gnnsim/graphs"
-	"gnnsim/hw"
 	"gnnsim/soc"
 	"gnnsim/workload"
 )
@@ -325,8 +323,7 @@ func runSocUnits(w io.Writer, f *socUnitsFlags) error {
 }
 
 // socModel builds the GNN stack spec (named what in errors) on the graph
-// of the --data argument: one graph, its input width the file's features,
-// else --features, else the data set's (a node-classification set).
+// of the --data argument (bench.StackModel).
 func socModel(spec *workload.ModelSpec, what, data, dataDir string, features int) (workload.Model, error) {
 	if data == "" {
 		return workload.Model{}, fmt.Errorf("--model %s is a GNN stack: give the graph it runs on with --data (a name such as cora, or a path)", what)
@@ -335,35 +332,5 @@ func socModel(spec *workload.ModelSpec, what, data, dataDir string, features int
 	if err != nil {
 		return workload.Model{}, err
 	}
-	var g *graphs.Graph
-	if ref.Labelled {
-		p, err := graphs.LoadPlanetoid(ref.Path)
-		if err != nil {
-			return workload.Model{}, fmt.Errorf("--data: %w", err)
-		}
-		g = p.Graph
-		if features == 0 {
-			features = p.NumFeatures()
-		}
-	} else {
-		gs, err := loadGraphs(ref.Path, string(ref.Format))
-		if err != nil {
-			return workload.Model{}, fmt.Errorf("--data: %w", err)
-		}
-		if len(gs) != 1 {
-			return workload.Model{}, fmt.Errorf("--data %s holds %d graphs; the SoC prices one model on one graph: give one graph", data, len(gs))
-		}
-		g = gs[0]
-	}
-	if features == 0 && spec.Features == 0 {
-		return workload.Model{}, fmt.Errorf("--model %s: --data %s has no node features: give the input width with --features (or features: in the file)", what, data)
-	}
-	m, err := spec.Build(hw.SizeOf(g), features)
-	if err != nil {
-		return workload.Model{}, fmt.Errorf("--model %s: %w", what, err)
-	}
-	if spec.Name == "" {
-		m.Name = what
-	}
-	return m, nil
+	return bench.StackModel(spec, what, data, ref, features)
 }
