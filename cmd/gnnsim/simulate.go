@@ -183,15 +183,7 @@ func runOmega(cmd *cobra.Command, f *simulateFlags, layersOf func(*graphs.Graph)
 			return err
 		}
 	}
-	if f.pes != 0 {
-		hw.PEs = f.pes
-		if f.ppAggPEs == 0 && hw.PPAggPEs >= hw.PEs {
-			hw.PPAggPEs = 0
-		}
-	}
-	if f.ppAggPEs != 0 {
-		hw.PPAggPEs = f.ppAggPEs
-	}
+	hw = hw.WithPEs(f.pes, f.ppAggPEs)
 	if err := hw.Validate(); err != nil {
 		return err
 	}
