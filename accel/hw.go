@@ -170,3 +170,19 @@ func LoadHW(path string) (HW, error) {
 	}
 	return h, nil
 }
+
+// WithPEs returns h with pes PEs and ppAggPEs of them for aggregation
+// under pp; 0 keeps h's value. A new PE count that leaves no PEs for
+// combination under pp (h's split no longer fits) resets the split to half.
+func (h HW) WithPEs(pes, ppAggPEs int) HW {
+	if pes != 0 {
+		h.PEs = pes
+		if ppAggPEs == 0 && h.PPAggPEs >= h.PEs {
+			h.PPAggPEs = 0
+		}
+	}
+	if ppAggPEs != 0 {
+		h.PPAggPEs = ppAggPEs
+	}
+	return h
+}

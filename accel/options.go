@@ -145,6 +145,17 @@ const (
 	Fast
 )
 
+// ParseEngine reads an engine name: events or fast (any case).
+func ParseEngine(s string) (Engine, error) {
+	switch strings.ToLower(s) {
+	case "events":
+		return Events, nil
+	case "fast":
+		return Fast, nil
+	}
+	return Events, fmt.Errorf("unknown engine %q (want events or fast)", s)
+}
+
 // Options select the mode, the effects and the engine of a run. The zero
 // value is extended mode with every effect, on the event engine.
 type Options struct {

@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -10,7 +11,10 @@ import (
 	"github.com/spf13/pflag"
 
 	"gnnsim/accel"
+	"gnnsim/bench"
 	"gnnsim/graphs"
+	"gnnsim/nas/fgnas"
+	"gnnsim/soc"
 	"gnnsim/workload"
 )
 
@@ -75,34 +79,17 @@ format in 'gnnsim models show --help'). A GNN stack's input width is its
 file's features:, else --features when given, else the data set's (a
 node-classification set such as cora), else --features' default 64.
 
-Output fields: omega prints simulate's columns (graph, nodes, nnz, layer, F,
-G, dataflow, tiling, tiles, pes, agg_pes, comb_pes, mode, effects, cycles,
-seconds, per-phase cycles, stalls, macs, utilization, buffer / DRAM / NoC
-traffic, energy in pJ, events; see 'gnnsim simulate --help'); soc prints
-soc eval's (model, graph_op, soc, granularity, segments, mapping, dvfs,
-latency_ms, energy_mj, power_w, transitions, transfer_ms, dram_bytes, units,
-busy_ms, the pipelined run's frames, in_flight, throughput_fps,
-latency_p50_ms, latency_p99_ms, memory_stall_ms, utilization, power_mode,
-platform_mj, and layers with --layers; see 'gnnsim soc eval --help'); fpga
-prints fpga eval's (data, stages: layer, stage, work, latency, cycles, lut,
-ff, dsp; summed_cycles, pipelined_cycles, latency_ms, lut, ff, dsp, bram18,
-feasible, over; see 'gnnsim fpga eval --help'); dsa prints model,
-dataflow, pes, l1_bytes (per PE), l2_bytes (0: unconstrained), noc_bw
-(elements per cycle), clock_mhz, granularity and segments, fits (false: a
-kernel's double-buffered tiles exceed the L1 or L2, or the dataflow's
-clusters exceed the PEs; refused then says which, and the costs are 0),
-cycles (the latency at the DSA clock), latency_ms, energy_mj (MAESTRO's MAC and buffer energies, the DSA's leakage and the DRAM
-traffic), power_w (energy / latency) and dram_bytes; --json and --out add
-point_id (0), latency_ps and energy_pj; gcos prints gcos eval's
-(model, data set, design, latency_us, cycles, MB off chip, MACs, per-block
-latency, DSPs and on-chip bytes against the budget, feasibility; accuracy
-not measured; with --json the gcos sweep row: see 'gnnsim gcos eval
---help').
-
---json prints those fields as the unit command's JSON; --out FILE.parquet
-writes them as its Parquet file (typed columns, the run's flags in the
-metadata): omega one row per (graph, layer, dataflow, tiling), soc and
-fpga one row (fpga's stages a list column).
+Without --json each unit prints its command's text ('gnnsim omega eval',
+'soc eval', 'fpga eval', 'dsa eval', 'gcos eval': see their --help). --json
+prints the command's JSON (omega: an array, one object per (graph, layer,
+dataflow, tiling)), whose keys are, listed from the row types:
+` + evalKeyLists() + `
+--out FILE.parquet writes the same fields as typed columns, the run's flags
+in the metadata: omega one row per (graph, layer, dataflow, tiling), the
+others one row (fpga's stages a list column; soc's layers, --layers, only in
+--json). dsa: fits false means a kernel's double-buffered tiles exceed the
+L1 or L2, or the dataflow's clusters exceed the PEs (refused says which, and
+the costs are 0). gcos: accuracy is not measured.
 
 --data is the same everywhere ('gnnsim train', 'fpga eval', 'search'): a
 data set name looked up under --data-dir (cora, citeseer, pubmed, the real
@@ -319,4 +306,47 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 		}
 		return runFPGAEval(cmd, &p)
 	}
+}
+
+// evalKeyLists lists, per unit kind, the JSON keys of its result: the help's
+// column lists come from the row types, so they follow them.
+func evalKeyLists() string {
+	var b strings.Builder
+	for _, k := range []struct {
+		name string
+		row  any
+	}{{"omega", accel.Record{}}, {"soc", soc.Report{}}, {"fpga", fgnas.EvalRecord{}}, {"dsa", bench.DSARow{}}, {"gcos", bench.GCoSRow{}}} {
+		line := "  " + k.name + ":"
+		for i, key := range jsonKeys(reflect.TypeOf(k.row)) {
+			sep := " "
+			if i > 0 {
+				line += ","
+			}
+			if len(line)+len(sep)+len(key) > 76 {
+				b.WriteString(line + "\n")
+				line, sep = "   ", " "
+			}
+			line += sep + key
+		}
+		b.WriteString(line + "\n")
+	}
+	return b.String()
+}
+
+// jsonKeys names the JSON keys of struct type t; a list of structs is
+// named with its keys, key(k1 k2 ...).
+func jsonKeys(t reflect.Type) []string {
+	var keys []string
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "" || name == "-" {
+			continue
+		}
+		if e := f.Type; e.Kind() == reflect.Slice && e.Elem().Kind() == reflect.Struct {
+			name += "(" + strings.Join(jsonKeys(e.Elem()), " ") + ")"
+		}
+		keys = append(keys, name)
+	}
+	return keys
 }

@@ -1,12 +1,7 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io"
-	"maps"
-	"math"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -14,7 +9,6 @@ import (
 
 	"gnnsim/bench"
 	"gnnsim/graphs"
-	"gnnsim/internal/par"
 )
 
 func init() { register(newGraphsCmd) }
@@ -87,25 +81,19 @@ start again.`,
 				return err
 			}
 			var err error
-			if spec.MinNodes, spec.MaxNodes, err = parseRange(nodes); err != nil {
+			if spec.MinNodes, spec.MaxNodes, err = graphs.ParseRange(nodes); err != nil {
 				return fmt.Errorf("--nodes: %w", err)
 			}
-			if spec.MinEdges, spec.MaxEdges, err = parseRange(edges); err != nil {
+			if spec.MinEdges, spec.MaxEdges, err = graphs.ParseRange(edges); err != nil {
 				return fmt.Errorf("--edges: %w", err)
 			}
-			if spec.Params, err = parseParams(params); err != nil {
+			if spec.Params, err = graphs.ParseParams(params); err != nil {
 				return fmt.Errorf("--param: %w", err)
 			}
 			if err := checkRange("count", spec.Count, 1, maxGenCount); err != nil {
 				return err
 			}
-			maxN, maxE := maxGenNodes, maxGenEdges
-			switch spec.Generator {
-			case "knn":
-				maxN = maxKNNNodes
-			case "rmat":
-				maxN, maxE = maxRMATNodes, maxRMATEdges
-			}
+			maxN, maxE := graphs.GenLimits(spec.Generator)
 			if max(spec.MinNodes, spec.MaxNodes) > maxN {
 				return fmt.Errorf("--nodes %s: at most %d nodes for %s", nodes, maxN, spec.Generator)
 			}
@@ -116,7 +104,7 @@ start again.`,
 			if err != nil {
 				return err
 			}
-			if err := checkGenMemory(spec, mode); err != nil {
+			if err := graphs.CheckGenMemory(spec, mode); err != nil {
 				return err
 			}
 			gs, err := generateSet(cmd, spec)
@@ -252,18 +240,18 @@ without edges, are counted separately.`,
 				if err != nil {
 					return err
 				}
-				printPlanetoidInfo(cmd.OutOrStdout(), p)
+				graphs.WritePlanetoidInfo(cmd.OutOrStdout(), p)
 				return nil
 			}
 			es, meta, err := graphs.ReadSetFeatures(args[0])
 			if err != nil {
 				return err
 			}
-			info := newSetInfo(args[0], es, meta)
+			info := graphs.NewSetInfo(args[0], es, meta)
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), info)
 			}
-			printSetInfo(cmd.OutOrStdout(), info)
+			graphs.WriteSetInfo(cmd.OutOrStdout(), info)
 			return nil
 		},
 	}
@@ -271,302 +259,31 @@ without edges, are counted separately.`,
 	return c
 }
 
-// Limits of 'graphs gen', in its help.
-const (
-	maxGenCount = 1_000_000
-	maxGenNodes = 10_000_000
-	maxKNNNodes = 20_000 // k-NN construction is quadratic in the nodes
-	maxGenEdges = 100_000_000
-	// R-MAT, the generator of the scale runs (docs/scale.md), goes to the
-	// int32 CSR limit; memory is checked before it starts.
-	maxRMATNodes = 1 << 30
-	maxRMATEdges = graphs.MaxEntries / 2
-)
+// maxGenCount bounds graphs gen --count.
+const maxGenCount = 1_000_000
 
-// generateSet makes the graphs of spec in parallel (graph i depends only on
-// spec and i, as graphs.GenerateSet), showing progress and stopping between
-// graphs on Ctrl-C or SIGTERM.
+// generateSet makes the graphs of spec in parallel (bench.GenerateGraphs),
+// stopping between graphs on Ctrl-C or SIGTERM.
 func generateSet(cmd *cobra.Command, spec graphs.GenSpec) ([]*graphs.Graph, error) {
 	ctx, stop := signalContext()
 	defer stop()
-	// One large graph shows its stages (draws, CSR) instead of 0/1 graphs.
-	var st *bench.Stages
-	var prog *bench.Progress
-	if spec.Count == 1 {
-		st = graphStages(cmd, "graphs gen", 2*int64(max(spec.MinEdges, spec.MaxEdges)))
-	}
-	if st == nil {
-		prog = bench.NewProgress(progressOut(cmd), "graphs gen", "graphs", spec.Count)
-	}
-	gs := make([]*graphs.Graph, spec.Count)
-	// Graph 0 first, alone: it checks the generator and parameters once
-	// (a bad spec fails with one error) and is kept, so no graph is made
-	// twice (a 10^8-draw R-MAT graph was: 37-46 s under load).
-	g0, err := graphs.GenerateMeter(spec, 0, meterOf(st))
-	if err != nil {
-		st.Done()
-		prog.Done()
-		return nil, err
-	}
-	gs[0] = g0
-	prog.Add(1)
-	err = par.For(spec.Count-1, 0, func(j int) error {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		i := j + 1
-		g, err := graphs.GenerateMeter(spec, i, meterOf(st))
-		if err != nil {
-			return err
-		}
-		gs[i] = g
-		prog.Add(1)
-		return nil
-	})
-	st.Done()
-	prog.Done()
+	gs, err := bench.GenerateGraphs(ctx, spec, progressOut(cmd))
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("interrupted: nothing written (the file is written only when complete); rerun the command to start again")
 	}
 	return gs, err
 }
 
-// parseRange parses a count range: "" (both defaults), "N", "A:B", "A:" or
-// ":B". Zero in the result means "generator default".
-func parseRange(s string) (lo, hi int, err error) {
-	if s == "" {
-		return 0, 0, nil
-	}
-	num := func(part string) (int, error) {
-		if part == "" {
-			return 0, nil
-		}
-		v, err := strconv.Atoi(part)
-		if err != nil || v < 1 {
-			return 0, fmt.Errorf("%q is not a positive integer (want A:B, A:, :B or N)", part)
-		}
-		return v, nil
-	}
-	a, b, ok := strings.Cut(strings.TrimSpace(s), ":")
-	if !ok {
-		if a == "" {
-			return 0, 0, errors.New("empty range")
-		}
-		v, err := num(a)
-		return v, v, err
-	}
-	if a == "" && b == "" {
-		return 0, 0, errors.New(`":" names no bound (want A:B, A:, :B or N)`)
-	}
-	if lo, err = num(strings.TrimSpace(a)); err != nil {
-		return 0, 0, err
-	}
-	if hi, err = num(strings.TrimSpace(b)); err != nil {
-		return 0, 0, err
-	}
-	if lo != 0 && hi != 0 && lo > hi {
-		return 0, 0, fmt.Errorf("range %s is empty: %d > %d", s, lo, hi)
-	}
-	return lo, hi, nil
-}
-
-// parseParams turns KEY=VALUE strings into a map; a key given twice is an
-// error rather than a silent override.
-func parseParams(kvs []string) (map[string]float64, error) {
-	if len(kvs) == 0 {
-		return nil, nil
-	}
-	m := make(map[string]float64, len(kvs))
-	for _, kv := range kvs {
-		k, v, ok := strings.Cut(kv, "=")
-		k = strings.TrimSpace(k)
-		if !ok || k == "" {
-			return nil, fmt.Errorf("%q: want KEY=VALUE", kv)
-		}
-		x, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
-			return nil, fmt.Errorf("%q: value is not a finite number", kv)
-		}
-		if _, dup := m[k]; dup {
-			return nil, fmt.Errorf("parameter %s given twice", k)
-		}
-		m[k] = x
-	}
-	return m, nil
-}
-
 // writeSet writes gs to out and prints the one-line summary. generated
 // says gs come straight from graphs.Generate (not validated again).
 func writeSet(cmd *cobra.Command, out string, gs []*graphs.Graph, meta map[string]string, generated bool) error {
-	w := cmd.OutOrStdout()
 	mode, err := featureMode(cmd)
 	if err != nil {
 		return err
 	}
-	// Each graph's features (clustering, degrees, ...) are computed as it
-	// is written: seconds for thousands of graphs, so shown as progress.
-	// One large graph shows its stages (validate, triangles, encode)
-	// instead of a count of graphs that reaches 1/1 before the encoding.
-	var st *bench.Stages
-	var prog *bench.Progress
-	if len(gs) == 1 && gs[0] != nil {
-		st = graphStages(cmd, "graphs write", int64(gs[0].NNZ()))
-	}
-	if st == nil {
-		prog = bench.NewProgress(progressOut(cmd), "graphs features", "graphs", len(gs))
-	}
-	err = graphs.WriteSetWith(out, gs, meta, graphs.WriteOptions{Done: func() { prog.Add(1) }, Meter: meterOf(st), Features: mode,
-		Generated: generated})
-	st.Done()
-	prog.Done()
-	if err != nil {
+	if err := bench.WriteGraphSet(out, gs, meta, mode, generated, progressOut(cmd)); err != nil {
 		return err
 	}
-	if len(gs) == 0 {
-		fmt.Fprintf(w, "wrote 0 graphs to %s\n", out)
-		return nil
-	}
-	noun := "graphs"
-	if len(gs) == 1 {
-		noun = "graph"
-	}
-	minV, maxV, minE, maxE := math.MaxInt, 0, math.MaxInt, 0
-	for _, g := range gs {
-		v, e := g.NumNodes(), g.NumEdges()
-		minV, maxV, minE, maxE = min(minV, v), max(maxV, v), min(minE, e), max(maxE, e)
-	}
-	fmt.Fprintf(w, "wrote %d %s (V %d..%d, E %d..%d) to %s\n", len(gs), noun, minV, maxV, minE, maxE, out)
+	fmt.Fprintln(cmd.OutOrStdout(), bench.GraphSetSummary(gs, out))
 	return nil
-}
-
-// setInfo is the summary of 'graphs info' on a graph-set file; --json
-// prints it as is.
-type setInfo struct {
-	File      string            `json:"file"`
-	Graphs    int               `json:"graphs"`
-	Meta      map[string]string `json:"meta"`
-	Features  []featureRange    `json:"features"`
-	Occupancy *occupancyJSON    `json:"occupancy"`
-}
-
-type featureRange struct {
-	Name string  `json:"name"`
-	Min  float64 `json:"min"`
-	Mean float64 `json:"mean"`
-	Max  float64 `json:"max"`
-}
-
-// occupancyJSON counts graphs over Graphlaxy's plane: Counts[i][j] is row i of
-// clustering (bin i of [0, 1]) and column j of log10 density.
-type occupancyJSON struct {
-	ClusteringBins int     `json:"clustering_bins"`
-	LogDensityMin  float64 `json:"log_density_min"`
-	LogDensityMax  float64 `json:"log_density_max"`
-	LogDensityBins int     `json:"log_density_bins"`
-	Counts         [][]int `json:"counts"`
-	Outside        int     `json:"outside"`
-}
-
-func newSetInfo(path string, es []graphs.SetEntry, meta map[string]string) *setInfo {
-	info := &setInfo{File: path, Graphs: len(es), Meta: meta, Features: []featureRange{}}
-	if info.Meta == nil {
-		info.Meta = map[string]string{}
-	}
-	if len(es) == 0 {
-		return info
-	}
-	names := graphs.FeatureNames()
-	lo := make([]float64, len(names))
-	hi := make([]float64, len(names))
-	sum := make([]float64, len(names))
-	for i := range names {
-		lo[i], hi[i] = math.Inf(1), math.Inf(-1)
-	}
-	vec := make([]float64, 0, len(names))
-	spread := graphs.NewSpread(10, -5, 0, 10)
-	for i := range es {
-		vec = es[i].AppendVector(vec[:0])
-		for j, x := range vec {
-			lo[j], hi[j] = min(lo[j], x), max(hi[j], x)
-			sum[j] += x
-		}
-		spread.Add(&es[i].Features)
-	}
-	for j, n := range names {
-		info.Features = append(info.Features, featureRange{n, lo[j], sum[j] / float64(len(es)), hi[j]})
-	}
-	oc := &occupancyJSON{ClusteringBins: spread.ClusteringBins, LogDensityMin: spread.LogDensityMin,
-		LogDensityMax: spread.LogDensityMax, LogDensityBins: spread.LogDensityBins, Outside: spread.Outside}
-	for i := range spread.ClusteringBins {
-		oc.Counts = append(oc.Counts, slices.Clone(spread.Counts[i][:]))
-	}
-	info.Occupancy = oc
-	return info
-}
-
-// printSetInfo prints the summary of 'graphs info'.
-func printSetInfo(w io.Writer, info *setInfo) {
-	fmt.Fprintf(w, "%s: %d graphs\n", info.File, info.Graphs)
-	for _, k := range slices.Sorted(maps.Keys(info.Meta)) {
-		fmt.Fprintf(w, "  %s = %s\n", k, info.Meta[k])
-	}
-	if info.Occupancy == nil {
-		return
-	}
-	fmt.Fprintf(w, "\n%-12s %14s %14s %14s\n", "feature", "min", "mean", "max")
-	for _, f := range info.Features {
-		fmt.Fprintf(w, "%-12s %14.6g %14.6g %14.6g\n", f.Name, f.Min, f.Mean, f.Max)
-	}
-	oc := info.Occupancy
-	fmt.Fprintf(w, "\noccupancy: clustering (rows) x log10 nx_density (columns, left bin edges)\n")
-	fmt.Fprintf(w, "%-9s", "")
-	step := (oc.LogDensityMax - oc.LogDensityMin) / float64(oc.LogDensityBins)
-	for j := range oc.LogDensityBins {
-		fmt.Fprintf(w, " %5.1f", oc.LogDensityMin+float64(j)*step)
-	}
-	fmt.Fprintln(w)
-	for i := oc.ClusteringBins - 1; i >= 0; i-- {
-		c0 := float64(i) / float64(oc.ClusteringBins)
-		fmt.Fprintf(w, "%.1f-%.1f  ", c0, c0+1/float64(oc.ClusteringBins))
-		for _, c := range oc.Counts[i] {
-			if c == 0 {
-				fmt.Fprintf(w, " %5s", ".")
-			} else {
-				fmt.Fprintf(w, " %5d", c)
-			}
-		}
-		fmt.Fprintln(w)
-	}
-	fmt.Fprintf(w, "off the density axis (density 0 or below 1e-5): %d\n", oc.Outside)
-}
-
-// printPlanetoidInfo prints the summary of 'graphs info' for a
-// node-classification data set.
-func printPlanetoidInfo(w io.Writer, p *graphs.Planetoid) {
-	n, f := p.NumNodes(), p.NumFeatures()
-	fmt.Fprintf(w, "%s (%s)\n", p.Name, p.Source)
-	fmt.Fprintf(w, "  nodes     %d\n  edges     %d (undirected, no self-loops)\n", n, p.Graph.NumEdges())
-	zeros := 100.0
-	if n > 0 && f > 0 {
-		zeros = 100 * (1 - float64(p.Features.NNZ())/(float64(n)*float64(f)))
-	}
-	fmt.Fprintf(w, "  features  %d (%d non-zeros, %.2f %% zeros)\n", f, p.Features.NNZ(), zeros)
-	sizes := make([]int, p.NumClasses)
-	unlabelled := 0
-	for _, l := range p.Labels {
-		if l < 0 {
-			unlabelled++
-		} else {
-			sizes[l]++
-		}
-	}
-	fmt.Fprintf(w, "  classes   %d, sizes %v, unlabelled %d\n", p.NumClasses, sizes, unlabelled)
-	if p.Train == nil {
-		fmt.Fprintf(w, "  split     none in the file (gnn-benchmark: draw one per class)\n")
-	} else {
-		fmt.Fprintf(w, "  split     train %d, validation %d, test %d\n", len(p.Train), len(p.Val), len(p.Test))
-	}
-	for _, m := range p.Missing {
-		fmt.Fprintf(w, "  missing   %s\n", m)
-	}
 }

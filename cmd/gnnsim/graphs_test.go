@@ -234,7 +234,7 @@ func TestGraphsLoadInfo(t *testing.T) {
 	}
 	// --json holds the same summary: the paw in clustering bin 5, the last
 	// density bin, 4 nodes and 4 edges.
-	var info setInfo
+	var info graphs.SetInfo
 	if err := json.Unmarshal([]byte(mustRun(t, "graphs", "info", set, "--json")), &info); err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -51,20 +50,6 @@ model change alters simulated numbers) and the Go version of the binary.`,
 }
 
 // configJSON is one configuration of 'gnnsim configs --json'.
-type configJSON struct {
-	Name    string `json:"name"`
-	Inter   string `json:"inter"`
-	Tiling  string `json:"tiling"`
-	AggPEs  int    `json:"agg_pes"`
-	CombPEs int    `json:"comb_pes"`
-	Va      int    `json:"t_va"`
-	N       int    `json:"t_n"`
-	Fa      int    `json:"t_fa"`
-	Vc      int    `json:"t_vc"`
-	Gc      int    `json:"t_gc"`
-	Fc      int    `json:"t_fc"`
-}
-
 func newConfigsCmd() *cobra.Command {
 	var d dataflow.Dims
 	var pes, ppAgg int
@@ -83,20 +68,11 @@ may use.`,
 			if err != nil {
 				return err
 			}
-			rows := make([]configJSON, len(cfgs))
-			for i, c := range cfgs {
-				t := c.Tiles
-				rows[i] = configJSON{c.Name(), c.Inter.String(), c.Tiling, c.AggPEs, c.CombPEs, t.Va, t.N, t.Fa, t.Vc, t.Gc, t.Fc}
-			}
+			rows := dataflow.ConfigRows(cfgs[:])
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), rows)
 			}
-			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', tabwriter.AlignRight)
-			fmt.Fprintf(tw, "config\tagg_pes\tcomb_pes\tT_Va\tT_N\tT_Fa\tT_Vc\tT_Gc\tT_Fc\t\n")
-			for _, r := range rows {
-				fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t\n", r.Name, r.AggPEs, r.CombPEs, r.Va, r.N, r.Fa, r.Vc, r.Gc, r.Fc)
-			}
-			return tw.Flush()
+			return dataflow.WriteConfigTable(cmd.OutOrStdout(), rows)
 		},
 	}
 	def := accel.DefaultHW()

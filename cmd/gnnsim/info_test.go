@@ -49,7 +49,7 @@ func TestConfigs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var got []configJSON
+		var got []dataflow.ConfigRow
 		raw, _ := json.Marshal(objs)
 		if err := json.Unmarshal(raw, &got); err != nil {
 			t.Fatal(err)

@@ -3,8 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -38,42 +36,6 @@ zoo name is.`,
 	c.Flags().BoolVar(&asJSON, "json", false, "print a JSON array instead of text")
 	c.AddCommand(newModelsShowCmd())
 	return c
-}
-
-type modelRow struct {
-	Name   string  `json:"name"`
-	Blocks int     `json:"blocks"`
-	Layers int     `json:"layers"`
-	GMACs  float64 `json:"gmacs"`
-	Params float64 `json:"params_m"`
-}
-
-func runModelsList(w io.Writer, asJSON bool) error {
-	var rows []modelRow
-	for _, name := range workload.ModelNames() {
-		m, err := workload.LookupModel(name, 0)
-		if err != nil {
-			return err
-		}
-		macs, err := m.MACs()
-		if err != nil {
-			return err
-		}
-		r := modelRow{Name: name, Blocks: len(m.Blocks), GMACs: float64(macs) / 1e9, Params: float64(m.Params()) / 1e6}
-		for _, b := range m.Blocks {
-			r.Layers += len(b.Layers)
-		}
-		rows = append(rows, r)
-	}
-	if asJSON {
-		return writeJSON(w, rows)
-	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "model\tblocks\tlayers\tGMACs\tparams_M")
-	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.3f\t%.3f\n", r.Name, r.Blocks, r.Layers, r.GMACs, r.Params)
-	}
-	return tw.Flush()
 }
 
 type modelsShowFlags struct {
@@ -124,28 +86,15 @@ A GNN stack is shown on a graph of --nodes nodes and --nnz adjacency entries
 	return c
 }
 
-type showLayer struct {
-	Name   string `json:"name"`
-	Kind   string `json:"kind"`
-	F      int    `json:"f"`
-	G      int    `json:"g"`
-	Nodes  int64  `json:"out_nodes"`
-	Grid   string `json:"out_grid,omitempty"`
-	Inputs string `json:"inputs,omitempty"`
-}
-
-type showBlock struct {
-	Name   string      `json:"name"`
-	Kind   string      `json:"kind"`
-	Nodes  int64       `json:"in_nodes"`
-	Layers []showLayer `json:"layers"`
-}
-
-type showModel struct {
-	Name        string      `json:"name"`
-	Granularity string      `json:"granularity"`
-	Blocks      []showBlock `json:"blocks"`
-	Segments    []string    `json:"segments"`
+func runModelsList(w io.Writer, asJSON bool) error {
+	rows, err := workload.ZooRows()
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return writeJSON(w, rows)
+	}
+	return workload.WriteZooTable(w, rows)
 }
 
 func runModelsShow(w io.Writer, ref string, f *modelsShowFlags) error {
@@ -161,51 +110,12 @@ func runModelsShow(w io.Writer, ref string, f *modelsShowFlags) error {
 	if err != nil {
 		return fmt.Errorf("--granularity: %w", err)
 	}
-	nodes, err := m.Graph()
+	out, err := soc.DescribeModel(m, g)
 	if err != nil {
 		return err
-	}
-	segs, err := soc.Segments(m, g)
-	if err != nil {
-		return err
-	}
-	out := showModel{Name: m.Name, Granularity: g.String()}
-	for _, n := range nodes {
-		if n.Index == 0 {
-			b := m.Blocks[n.Block]
-			out.Blocks = append(out.Blocks, showBlock{Name: b.Name, Kind: b.Kind.String(), Nodes: b.In.Nodes})
-		}
-		l := showLayer{Name: n.Name, Kind: n.Layer.Kind.String(), F: n.Layer.F, G: n.Layer.OutWidth(), Nodes: n.Out.Nodes}
-		if n.Out.H > 0 {
-			l.Grid = fmt.Sprintf("%dx%d", n.Out.H, n.Out.W)
-		}
-		if len(n.Layer.Inputs) > 0 {
-			l.Inputs = strings.Join(n.Layer.Inputs, ",")
-		}
-		blk := &out.Blocks[len(out.Blocks)-1]
-		blk.Layers = append(blk.Layers, l)
-	}
-	for _, s := range segs {
-		out.Segments = append(out.Segments, s.Name)
 	}
 	if f.asJSON {
 		return writeJSON(w, out)
 	}
-	fmt.Fprintf(w, "model %s: %d blocks, %d layers\n", out.Name, len(out.Blocks), len(nodes))
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	for i, b := range out.Blocks {
-		fmt.Fprintf(tw, "block %d\t%s\t%s\tin %d nodes\t\n", i, b.Name, b.Kind, b.Nodes)
-		for _, l := range b.Layers {
-			size := fmt.Sprint(l.Nodes)
-			if l.Grid != "" {
-				size = l.Grid
-			}
-			fmt.Fprintf(tw, "  %s\t%s\t%d -> %d\tout %s\t%s\n", l.Name, l.Kind, l.F, l.G, size, l.Inputs)
-		}
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "%d %s segments (the order of a --mapping list):\n  %s\n", len(out.Segments), out.Granularity, strings.Join(out.Segments, ","))
-	return nil
+	return out.WriteText(w)
 }

@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"gnnsim/soc"
+	"gnnsim/workload"
 )
 
 func TestModels(t *testing.T) {
@@ -15,7 +18,7 @@ func TestModels(t *testing.T) {
 			t.Errorf("models lacks %s:\n%s", name, out)
 		}
 	}
-	var rows []modelRow
+	var rows []workload.ZooRow
 	if err := json.Unmarshal([]byte(mustRun(t, "models", "--json")), &rows); err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +37,7 @@ func TestModelsShow(t *testing.T) {
 	if !strings.Contains(out, "model sage3: 3 blocks, 5 layers") || !strings.Contains(out, "layer0,layer1,layer2") {
 		t.Errorf("show sage3:\n%s", out)
 	}
-	var m showModel
+	var m soc.ModelDescription
 	if err := json.Unmarshal([]byte(mustRun(t, "models", "show", "googlenet", "--granularity", "layer", "--json")), &m); err != nil {
 		t.Fatal(err)
 	}

@@ -1,13 +1,8 @@
 package main
 
 import (
-	"cmp"
 	"fmt"
 	"io"
-	"math"
-	"os"
-	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -135,21 +130,9 @@ each data set on its validation split: the figures to tune parameters on.`,
 			}
 			if asJSON {
 				fmt.Fprintf(cmd.ErrOrStderr(), "trained in %.1f s\n", wall.Seconds())
-				return writeJSON(cmd.OutOrStdout(), trainSummary{
-					Variant: f.Manifest.Variant(), Baseline: f.Manifest.Baseline, Samples: len(samples),
-					BestFixed: f.Manifest.BestFixed, Models: f.Manifest.Models,
-					Validation: predict.Rows(f.Validation, &f.Manifest, out),
-				})
+				return writeJSON(cmd.OutOrStdout(), seed002.NewFitSummary(f, len(samples), out))
 			}
-			w := cmd.OutOrStdout()
-			trees := make([]string, 0, predict.NumConfigs)
-			for _, m := range f.Manifest.Models {
-				trees = append(trees, fmt.Sprintf("%s=%d", m.Config, m.Trees))
-			}
-			fmt.Fprintf(w, "trained %s (baseline %s) on %d samples in %.1f s; trees: %s\n", f.Manifest.Variant(), f.Manifest.Baseline, len(samples), wall.Seconds(), strings.Join(trees, " "))
-			fmt.Fprintf(w, "best fixed configuration (training split): %s\n", f.Manifest.BestFixed)
-			fmt.Fprintln(w, "validation split:")
-			return seed002.WriteTable3(w, predict.Rows(f.Validation, &f.Manifest, out))
+			return seed002.WriteFit(cmd.OutOrStdout(), f, len(samples), wall, out)
 		},
 	}
 	pathListFlag(c.Flags(), &data, "data", nil, "sweep directory to train on (repeat or comma-separate for several)")
@@ -159,17 +142,6 @@ each data set on its validation split: the figures to tune parameters on.`,
 	c.Flags().BoolVar(&asJSON, "json", false, "print one JSON object (variant, baseline, samples, best_fixed, models with their trees, validation rows as 'predict eval --json'); the training time goes to stderr")
 	c.Flags().BoolVar(&o.Log, "log", true, "train on log(latency) (seed 002's +log; --log=false trains on cycles)")
 	return c
-}
-
-// trainSummary is what 'predict train --json' prints: no wall-clock time,
-// so the same training prints the same object.
-type trainSummary struct {
-	Variant    string               `json:"variant"`
-	Baseline   string               `json:"baseline"`
-	Samples    int                  `json:"samples"`
-	BestFixed  string               `json:"best_fixed"`
-	Models     []predict.ModelEntry `json:"models"`
-	Validation []predict.EvalRow    `json:"validation"`
 }
 
 func predictEvalCmd() *cobra.Command {
@@ -209,25 +181,12 @@ degradation_vs_optimal.`,
 			if err != nil {
 				return err
 			}
-			var rows []predict.EvalRow
 			man := p.Manifest()
 			stop := heartbeat(cmd, "predict eval")
 			defer stop()
-			for _, d := range data {
-				samples, err := bench.ReadDataset(d)
-				if err != nil {
-					return err
-				}
-				sets, err := p.Evaluate(samples)
-				if err != nil {
-					return fmt.Errorf("%s: %w", d, err)
-				}
-				for _, s := range sets {
-					if !slices.Contains(man.Modes, s.Mode) {
-						fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s has %s labels, the models were trained on %s labels\n", s.Dataset, s.Mode, strings.Join(man.Modes, ","))
-					}
-				}
-				rows = append(rows, predict.Rows(sets, &man, models)...)
+			rows, err := seed002.EvalDirs(p, models, data, cmd.ErrOrStderr())
+			if err != nil {
+				return err
 			}
 			if parquetOut != "" {
 				meta := map[string]string{"gnnsim.models": models, "gnnsim.data": strings.Join(data, ","), "gnnsim.variant": man.Variant()}
@@ -290,45 +249,11 @@ features; a prediction below one cycle is refused.`,
 			if graph == "" {
 				return fmt.Errorf("--graph is required: a graph name or 0-based index")
 			}
-			sel, err := selectGraph(gs, graph) // the rule of 'simulate --graph'
+			sel, err := graphs.Select(gs, graph) // the rule of 'simulate --graph'
 			if err != nil {
 				return fmt.Errorf("%s: %w", graphsFile, err)
 			}
-			g := sel[0]
-			var lat [predict.NumConfigs]float64
-			best, err := p.PredictGraph(g, F, G, hw, lat[:])
-			if err != nil {
-				return err
-			}
-			names := predict.ConfigNames()
-			outside, err := p.Extrapolation(g, F, G, hw)
-			if err != nil {
-				return err
-			}
-			for c, v := range lat {
-				if !(v >= 1) || math.IsInf(v, 0) {
-					why := ""
-					if len(outside) > 0 {
-						why = "; the graph lies outside what the models were trained on: " + strings.Join(outside, "; ")
-					}
-					return fmt.Errorf("the models predict %g cycles for %s, not a possible latency%s", v, names[c], why)
-				}
-			}
-			if len(outside) > 0 {
-				fmt.Fprintf(cmd.ErrOrStderr(), "warning: extrapolating beyond the training data (%s): the latencies below are guesses\n", strings.Join(outside, "; "))
-			}
-			order := make([]int, predict.NumConfigs)
-			for i := range order {
-				order[i] = i
-			}
-			slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(lat[a], lat[b]) })
-			w := cmd.OutOrStdout()
-			fmt.Fprintf(w, "graph %q: %d nodes, %d edges; F=%d G=%d; %s\n", g.Name, g.NumNodes(), g.NumEdges(), F, G, predict.PEArrayOf(hw))
-			for rank, c := range order {
-				fmt.Fprintf(w, "%2d  %-6s %14.0f cycles\n", rank+1, names[c], lat[c])
-			}
-			fmt.Fprintf(w, "predicted best: %s (%.0f cycles)\n", names[best], lat[best])
-			return nil
+			return seed002.WritePrediction(cmd.OutOrStdout(), cmd.ErrOrStderr(), p, sel[0], F, G, hw)
 		},
 	}
 	c.Flags().StringVar(&models, "models", "", "model directory written by 'predict train', or LightGBM models trained elsewhere with a sidecar.json (see 'go doc gnnsim/predict')")
@@ -364,40 +289,15 @@ beside the seed's) and OUT/table3.md (all metrics of every variant).`,
 			if err := checkWorkers(o.Workers); err != nil {
 				return err
 			}
-			train, err := bench.ReadDatasets(data)
-			if err != nil {
-				return err
-			}
-			eval := train
-			if len(evalData) > 0 {
-				extra, err := bench.ReadDatasets(evalData)
-				if err != nil {
-					return err
-				}
-				eval = append(slices.Clip(train), extra...)
-			}
-			if err := os.MkdirAll(out, 0o755); err != nil {
-				return err
-			}
 			start := time.Now()
 			stop := heartbeat(cmd, "predict ablation")
-			rows, err := seed002.Ablation(train, eval, o, out)
+			rows, n, err := seed002.AblationDirs(data, evalData, o, out)
 			stop()
 			if err != nil {
 				return err
 			}
-			meta := map[string]string{"gnnsim.data": strings.Join(data, ","), "gnnsim.eval": strings.Join(evalData, ",")}
-			if err := predict.WriteRows(filepath.Join(out, "ablation.parquet"), rows, meta); err != nil {
-				return err
-			}
-			if err := atomicfile.Write(filepath.Join(out, "table4.md"), func(w io.Writer) error { return seed002.WriteTable4(w, rows) }); err != nil {
-				return err
-			}
-			if err := atomicfile.Write(filepath.Join(out, "table3.md"), func(w io.Writer) error { return seed002.WriteTable3ByVariant(w, rows) }); err != nil {
-				return err
-			}
 			w := cmd.OutOrStdout()
-			fmt.Fprintf(w, "ablation of %d samples done in %.1f s; wrote %s\n\n", len(train), time.Since(start).Seconds(), out)
+			fmt.Fprintf(w, "ablation of %d samples done in %.1f s; wrote %s\n\n", n, time.Since(start).Seconds(), out)
 			return seed002.WriteTable4(w, rows)
 		},
 	}

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"gnnsim/repro/seed002"
 )
 
 // tinySweepSize is the number of graphs of the sweeps the predictor and
@@ -186,7 +188,7 @@ func TestPredictTrainJSON(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	checkKeys(t, []map[string]json.RawMessage{obj}, []string{"variant", "baseline", "samples", "best_fixed", "models", "validation"})
-	var sum trainSummary
+	var sum seed002.FitSummary
 	if err := json.Unmarshal([]byte(out), &sum); err != nil {
 		t.Fatal(err)
 	}

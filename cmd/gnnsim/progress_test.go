@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"gnnsim/bench"
 )
 
 var sweepJSONKeys = []string{"graphs", "points", "runs", "chunks", "chunks_done", "chunks_computed", "chunks_reused", "complete", "best", "skipped", "removed", "out"}
@@ -57,7 +59,7 @@ func TestSweepProgressAndJSON(t *testing.T) {
 				t.Fatalf("%v\n%s", err, stdout)
 			}
 			checkKeys(t, []map[string]json.RawMessage{obj}, sweepJSONKeys)
-			var sum summaryJSON
+			var sum bench.SummaryReport
 			if err := json.Unmarshal([]byte(stdout), &sum); err != nil {
 				t.Fatal(err)
 			}
@@ -69,7 +71,7 @@ func TestSweepProgressAndJSON(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var sum2 summaryJSON
+			var sum2 bench.SummaryReport
 			if err := json.Unmarshal([]byte(again), &sum2); err != nil {
 				t.Fatal(err)
 			}

@@ -184,7 +184,7 @@ func TestRobustRound3(t *testing.T) {
 			args []string
 			want string
 		}{
-			{[]string{"train", "--data", "x", "--seeds", "1000000000"}, "--seeds 1000000000: want 1 to 10000"},
+			{[]string{"train", "--data", "x", "--runs", "1000000000"}, "--runs 1000000000: want 1 to 10000"},
 			{[]string{"train", "--data", "x", "--hidden", "1e9"}, "--hidden 1e9: want 1 to"},
 			{[]string{"repro", "seed004", "--quick", "--runs", "1e12"}, "--runs 1e12: want 0 to 1000"},
 			{[]string{"search", "gcos", "--evaluations", "1e12", "--pool", "1e9"}, "--evaluations 1e12: want 1 to"},

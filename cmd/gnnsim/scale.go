@@ -2,14 +2,11 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"gnnsim/bench"
 	"gnnsim/graphs"
-	"gnnsim/internal/memavail"
 	"gnnsim/workload"
 )
 
@@ -18,55 +15,10 @@ import (
 // take seconds to minutes on 10^8-10^9 edges. Small graphs show nothing,
 // so the output of the commands on them is unchanged.
 
-// largeEntries is the CSR size (stored entries) from which a graph's
-// stages are shown: about a second of work at 10^7 entries.
-const largeEntries = 1 << 23
-
-// largeSetBytes is the graph-set file size from which reading it is shown.
-const largeSetBytes = 64 << 20
-
-// graphStages returns the stage display of a command working on one graph
-// of nnz entries, or nil (no display) for a smaller graph.
-func graphStages(cmd *cobra.Command, label string, nnz int64) *bench.Stages {
-	if nnz < largeEntries {
-		return nil
-	}
-	return bench.NewStages(progressOut(cmd), label)
-}
-
-// meterOf returns s as a graphs.Meter, nil when s is nil (a nil *Stages in
-// an interface would not be a nil Meter).
-func meterOf(s *bench.Stages) graphs.Meter {
-	if s == nil {
-		return nil
-	}
-	return s
-}
-
-// readSetShown is graphs.ReadSet showing the stages of reading a large
-// file.
-func readSetShown(cmd *cobra.Command, path string) ([]*graphs.Graph, error) {
-	if err := checkReadMemory(path); err != nil {
-		return nil, err
-	}
-	var st *bench.Stages
-	if fi, err := os.Stat(path); err == nil && fi.Size() >= largeSetBytes && cmd != nil {
-		st = bench.NewStages(progressOut(cmd), "read "+path)
-	}
-	gs, _, err := graphs.ReadSetMeter(path, meterOf(st))
-	st.Done()
-	return gs, err
-}
-
-// isSetPath reports whether loadGraphs reads path as a graph-set file.
-func isSetPath(path, format string) bool {
-	return format == "" && strings.HasSuffix(strings.ToLower(path), ".parquet")
-}
-
 // simProgress returns the display of the n simulations of a large graph g,
 // or nil.
 func simProgress(cmd *cobra.Command, g *graphs.Graph, n int) *bench.Progress {
-	if cmd == nil || int64(g.NNZ()) < largeEntries {
+	if cmd == nil || int64(g.NNZ()) < bench.LargeEntries {
 		return nil
 	}
 	p := bench.NewProgress(progressOut(cmd), "simulate "+g.Name, "configurations", n)
@@ -78,7 +30,7 @@ func simProgress(cmd *cobra.Command, g *graphs.Graph, n int) *bench.Progress {
 // the graphs, layers and configurations) from which a run of graphs too
 // small for simProgress shows one display of its own: about what the 24
 // configurations of one large graph (2^23 entries) at width 64 take.
-const longRunWork = largeEntries * 64 * 24
+const longRunWork = bench.LargeEntries * 64 * 24
 
 // longRunProgress returns the display of a whole omega run (every graph's
 // layers x n configurations) when its work is long though no graph is
@@ -87,7 +39,7 @@ func longRunProgress(cmd *cobra.Command, gs []*graphs.Graph, layersOf func(*grap
 	var work float64
 	total := 0
 	for _, g := range gs {
-		if int64(g.NNZ()) >= largeEntries {
+		if int64(g.NNZ()) >= bench.LargeEntries {
 			continue // shown by simProgress
 		}
 		layers, err := layersOf(g)
@@ -105,49 +57,6 @@ func longRunProgress(cmd *cobra.Command, gs []*graphs.Graph, layersOf func(*grap
 	p := bench.NewProgress(progressOut(cmd), "simulate", "configurations", total)
 	p.KeepAlive()
 	return p
-}
-
-// minMemoryCheck is the estimate from which a command checks that it fits
-// in the memory available: smaller jobs start whatever the estimate.
-const minMemoryCheck = 256 << 20
-
-// checkMemory returns an error naming the job, the memory it needs and the
-// memory available when need exceeds it, before any work starts (so
-// nothing is written).
-func checkMemory(what string, need int64) error {
-	if need < minMemoryCheck {
-		return nil
-	}
-	avail, source, ok := memavail.Available()
-	if !ok || need <= avail {
-		return nil
-	}
-	return fmt.Errorf("%s needs about %s of memory at its peak, but %s are available (%s); nothing was started or written: make the graph smaller or free memory",
-		what, memavail.GiB(need), memavail.GiB(avail), source)
-}
-
-// checkGenMemory is checkMemory for 'graphs gen' of spec.
-func checkGenMemory(spec graphs.GenSpec, mode graphs.FeatureMode) error {
-	need, n, m := graphs.GenPeakBytes(spec, mode)
-	return checkMemory(fmt.Sprintf("an R-MAT graph of %d draws on %d nodes", m, n), need)
-}
-
-// checkReadMemory is checkMemory for reading (and simulating) the graph
-// set at path, sized from its feature columns without decoding the CSR.
-func checkReadMemory(path string) error {
-	es, _, err := graphs.ReadSetFeatures(path)
-	if err != nil {
-		return nil // ReadSet reports it
-	}
-	var nnz, nodes int64
-	for _, e := range es {
-		nnz += 2 * int64(e.Edges)
-		if e.SelfLoops {
-			nnz += int64(e.Nodes)
-		}
-		nodes += int64(e.Nodes)
-	}
-	return checkMemory(fmt.Sprintf("reading %s (%d graphs, %d stored entries)", path, len(es), nnz), graphs.ReadPeakBytes(nnz, nodes))
 }
 
 // featuresFlag adds --features to a command that writes a graph set.

@@ -7,6 +7,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"gnnsim/graphs"
 )
 
 // TestTooLargeFailsEarly gives 'graphs gen' and 'simulate' less memory
@@ -38,10 +40,10 @@ func TestTooLargeFailsEarly(t *testing.T) {
 	}
 	// The reader's check (the small set is below the size checked, so
 	// call it with a large estimate).
-	if err := checkMemory("reading x", 1<<30); err == nil || !strings.Contains(err.Error(), "reading x needs about 1.0 GiB") {
-		t.Errorf("checkMemory: error %v", err)
+	if err := graphs.CheckMemory("reading x", 1<<30); err == nil || !strings.Contains(err.Error(), "reading x needs about 1.0 GiB") {
+		t.Errorf("CheckMemory: error %v", err)
 	}
-	if err := checkReadMemory(set); err != nil {
-		t.Errorf("checkReadMemory on a small set: %v", err)
+	if err := graphs.CheckReadMemory(set); err != nil {
+		t.Errorf("CheckReadMemory on a small set: %v", err)
 	}
 }

@@ -2,14 +2,10 @@ package main
 
 import (
 	"fmt"
-	"io"
-	"math"
 	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 
-	"gnnsim/internal/pqio"
 	"gnnsim/search"
 	"gnnsim/search/problems"
 )
@@ -83,7 +79,7 @@ within a second; nothing is written, rerun the command to start again.`,
 			if err != nil {
 				return err
 			}
-			refPoint, err := parseRefPoint(ref, p.NumObjectives)
+			refPoint, err := search.ParsePoint(ref, p.NumObjectives)
 			if err != nil {
 				return fmt.Errorf("--ref: %w", err)
 			}
@@ -101,7 +97,7 @@ within a second; nothing is written, rerun the command to start again.`,
 			if err != nil {
 				return err
 			}
-			if err := printSearchSummary(cmd.OutOrStdout(), p, res, refPoint); err != nil {
+			if err := problems.WriteSummary(cmd.OutOrStdout(), p, res, refPoint); err != nil {
 				return err
 			}
 			if out == "" {
@@ -158,78 +154,6 @@ func checkNSGA2Sizes(pop, offspring, gens, workers int) error {
 	return nil
 }
 
-// parseRefPoint parses a comma-separated reference point of m values; an
-// empty string gives nil (use the default).
-func parseRefPoint(s string, m int) ([]float64, error) {
-	if s == "" {
-		return nil, nil
-	}
-	parts := strings.Split(s, ",")
-	if m > 0 && len(parts) != m {
-		return nil, fmt.Errorf("%d values for %d objectives", len(parts), m)
-	}
-	ref := make([]float64, len(parts))
-	for i, p := range parts {
-		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
-		if err != nil {
-			return nil, fmt.Errorf("value %d: %w", i+1, err)
-		}
-		ref[i] = v
-	}
-	return ref, nil
-}
-
-func printSearchSummary(w io.Writer, p *problems.Problem, res *search.Result[[]float64], ref []float64) error {
-	var front, popFront [][]float64
-	for _, ind := range res.Front {
-		front = append(front, ind.Objectives)
-	}
-	for _, ind := range res.Population {
-		if ind.Rank == 0 && ind.Feasible() {
-			popFront = append(popFront, ind.Objectives)
-		}
-	}
-	if ref == nil {
-		ref = onesTimes(p.NumObjectives, 1.1)
-		if _, known, _ := p.TrueHypervolume(ref); !known {
-			for j := range ref {
-				worst := math.Inf(-1)
-				for _, f := range front {
-					worst = max(worst, f[j])
-				}
-				if len(front) == 0 {
-					worst = 0
-				}
-				ref[j] = worst + 0.1*math.Abs(worst)
-			}
-		}
-	}
-	hvFront, err := search.Hypervolume(front, ref)
-	if err != nil {
-		return err
-	}
-	hvPop, err := search.Hypervolume(popFront, ref)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "problem %s: %d evaluations, reference point %v\n", p.Name, len(res.Evaluated), ref)
-	fmt.Fprintf(w, "archive front:    %5d points, hypervolume %.6g\n", len(front), hvFront)
-	fmt.Fprintf(w, "final population: %5d points, hypervolume %.6g\n", len(popFront), hvPop)
-	if want, known, err := p.TrueHypervolume(ref); err == nil && known {
-		fmt.Fprintf(w, "true front:               hypervolume %.6g (archive %.2f%% short, population %.2f%% short)\n",
-			want, 100*(1-hvFront/want), 100*(1-hvPop/want))
-	}
-	return nil
-}
-
-func onesTimes(n int, v float64) []float64 {
-	s := make([]float64, n)
-	for i := range s {
-		s[i] = v
-	}
-	return s
-}
-
 func newSearchHVCmd() *cobra.Command {
 	var (
 		ref  string
@@ -245,39 +169,14 @@ every objective add nothing.`,
 		Example: `  gnnsim search hv results/zdt1.parquet --ref 1.1,1.1`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			refPoint, err := parseRefPoint(ref, 0)
+			refPoint, err := search.ParsePoint(ref, 0)
 			if err != nil {
 				return fmt.Errorf("--ref: %w", err)
 			}
 			if refPoint == nil {
 				return fmt.Errorf("--ref is required")
 			}
-			rows, _, err := pqio.Read[search.Row](args[0])
-			if err != nil {
-				return err
-			}
-			var order []string
-			points := map[string][][]float64{}
-			for _, r := range rows {
-				if r.Kind != kind || !r.Front {
-					continue
-				}
-				if _, ok := points[r.Search]; !ok {
-					order = append(order, r.Search)
-				}
-				points[r.Search] = append(points[r.Search], r.Objectives)
-			}
-			if len(order) == 0 {
-				return fmt.Errorf("%s: no front rows of kind %q", args[0], kind)
-			}
-			for _, s := range order {
-				hv, err := search.Hypervolume(points[s], refPoint)
-				if err != nil {
-					return fmt.Errorf("%s: search %s: %w", args[0], s, err)
-				}
-				fmt.Fprintf(cmd.OutOrStdout(), "%s: %d front points, hypervolume %.6g\n", s, len(points[s]), hv)
-			}
-			return nil
+			return search.WriteFrontHypervolumes(cmd.OutOrStdout(), args[0], kind, refPoint)
 		},
 	}
 	cmd.Flags().StringVar(&ref, "ref", "", "reference point, comma-separated, one value per objective (required)")

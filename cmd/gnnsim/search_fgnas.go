@@ -116,34 +116,14 @@ func runSearchFGNAS(cmd *cobra.Command, f *searchFGNASFlags) error {
 	}
 	p := &fgnas.Problem{Space: sp, Data: ds, Limits: f.lim, Oracle: oracle, TrainUntil: f.trainUntil, ScreenDraws: f.screen,
 		Timing: fpga.Options{Model: m, AnyResource: f.anyResource, Published: f.published, Pipelined: f.pipelined}}
-	var res *fgnas.RunResult
-	switch f.method {
-	case "joint":
-		res, err = p.Joint(ctx, f.episodes, f.seed)
-	case "random":
-		trained := f.trained
-		if trained == 0 {
-			j, err := p.Joint(ctx, f.episodes, f.seed)
-			if err != nil {
-				return err
-			}
-			trained = j.Trained
-		}
-		res, err = p.Random(ctx, trained, f.seed)
-	case "separate":
-		res, err = p.Separate(ctx, 0, 0, f.seed)
-	default:
-		return fmt.Errorf("--method %q: want joint, random or separate", f.method)
-	}
+	res, err := seed004.RunMethod(ctx, p, f.method, f.episodes, f.trained, f.seed)
 	if err != nil {
 		return err
 	}
-	rows := make([]fgnasSampleRow, len(res.Samples))
-	for i, x := range res.Samples {
-		rows[i] = fgnasSampleRow{Method: res.Method, Data: ds.Name, Index: i, Episode: x.Episode, Phase: x.Phase,
-			Design: sp.Format(x.Genome), LatencyMS: x.LatencyMS, Cycles: x.Cycles,
-			LUT: x.Use.LUT, FF: x.Use.FF, DSP: x.Use.DSP, Feasible: x.Feasible, Over: x.Over,
-			Trained: x.Trained, Val: x.Val, Test: x.Test, Best: i == res.Best}
+	samples := seed004.DesignRows(res, sp, ds.Name)
+	rows := make([]fgnasSampleRow, len(samples))
+	for i, r := range samples {
+		rows[i] = fgnasSampleRow(r)
 	}
 	extra := map[string]string{"gnnsim.limits": f.lim.String(), "gnnsim.trained": strconv.Itoa(res.Trained),
 		"gnnsim.episodes": strconv.Itoa(res.Episodes)}
@@ -154,35 +134,10 @@ func runSearchFGNAS(cmd *cobra.Command, f *searchFGNASFlags) error {
 	if f.asJSON {
 		return writeJSON(w, rows)
 	}
-	fmt.Fprintf(w, "%s search on %s under %s: %d distinct designs, %d trained\n", res.Method, ds.Name, f.lim, len(res.Samples), res.Trained)
-	if res.Best < 0 {
-		fmt.Fprintln(w, "no feasible design found")
-		return nil
-	}
-	b := res.Samples[res.Best]
-	fmt.Fprintf(w, "best: val %.1f%%, test %.1f%%, %.4f ms, LUT %d, FF %d, DSP %d\n  %s\n",
-		100*b.Val, 100*b.Test, b.LatencyMS, b.Use.LUT, b.Use.FF, b.Use.DSP, sp.Format(b.Genome))
+	seed004.WriteRun(w, res, ds.Name, f.lim, sp)
 	return nil
 }
 
-// fgnasSampleRow is one distinct design of a search fgnas run: a --json
-// object and an --out row.
-type fgnasSampleRow struct {
-	Method    string  `json:"method" parquet:"method"`
-	Data      string  `json:"data" parquet:"data"`
-	Index     int     `json:"index" parquet:"index"`
-	Episode   int     `json:"episode" parquet:"episode"`
-	Phase     int     `json:"phase" parquet:"phase"`
-	Design    string  `json:"design" parquet:"design"`
-	LatencyMS float64 `json:"latency_ms" parquet:"latency_ms"`
-	Cycles    int64   `json:"cycles" parquet:"cycles"`
-	LUT       int64   `json:"lut" parquet:"lut"`
-	FF        int64   `json:"ff" parquet:"ff"`
-	DSP       int64   `json:"dsp" parquet:"dsp"`
-	Feasible  bool    `json:"feasible" parquet:"feasible"`
-	Over      string  `json:"over" parquet:"over"`
-	Trained   bool    `json:"trained" parquet:"trained"`
-	Val       float64 `json:"val" parquet:"val"`
-	Test      float64 `json:"test" parquet:"test"`
-	Best      bool    `json:"best" parquet:"best"`
-}
+// fgnasSampleRow is search fgnas's Parquet row: its name is the schema's
+// root name in the files --out wrote before the row moved to repro/seed004.
+type fgnasSampleRow seed004.DesignRow

@@ -4,14 +4,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"gnnsim/bench"
-	"gnnsim/graphs"
 	nas "gnnsim/nas/gcos"
 	"gnnsim/repro/seed001"
 )
@@ -92,116 +89,39 @@ func runSearchGcos(cmd *cobra.Command, f *searchGcosFlags) error {
 	if err != nil {
 		return err
 	}
-	var ds nas.Dataset
-	source := seed001.TrainedAccuracy(f.dataDir, 0, f.seed)
-	if ref.Named {
-		all, err := seed001.Datasets(f.dataDir)
-		if err != nil {
-			return err
-		}
-		i := slices.IndexFunc(all, func(d nas.Dataset) bool { return d.Name == ref.Name })
-		if i < 0 {
-			return fmt.Errorf("--data %s: G-CoS knows cora, citeseer, pubmed and reddit by name; give another set's path", ref.Name)
-		}
-		ds = all[i]
-	} else {
-		p, err := graphs.LoadPlanetoid(ref.Path)
-		if err != nil {
-			return fmt.Errorf("--data: %w", err)
-		}
-		if ds, err = nas.DatasetOf(p); err != nil {
-			return fmt.Errorf("--data %s: %w", ref.Path, err)
-		}
-		source = seed001.TrainedAccuracyAt(func(nas.Dataset) string { return ref.Path }, 0, f.seed)
+	ds, err := seed001.DatasetFor(ref.Named, ref.Name, ref.Path, f.dataDir)
+	if err != nil {
+		return err
 	}
 	if !(f.latWeight >= 0 && f.latWeight <= 1) {
 		return fmt.Errorf("--lat-weight %v outside [0, 1]", f.latWeight)
 	}
 	ctx, stop := signalContext()
 	defer stop()
-	var sp *nas.Space
-	var p *nas.Problem
-	if f.model != "" {
-		names, archs := seed001.Fig8Models(ds.Classes)
-		hc := nas.Handcrafted(ds.Classes)
-		names, archs = append(names, "GAT"), append(archs, hc["GAT"])
-		j := slices.IndexFunc(names, func(n string) bool { return strings.EqualFold(n, f.model) })
-		if j < 0 {
-			return fmt.Errorf("--model %q: want gcn, gat, graphsage or gin", f.model)
-		}
-		if sp, err = nas.NewHardwareSpace(archs[j]); err != nil {
-			return err
-		}
-		if p, err = nas.NewProblem(ds, nil); err != nil {
-			return err
-		}
-		p.Fitness.Acc, p.Fitness.Lat = 0, 1
-	} else {
-		if ref.Named && ds.Name != "cora" && ds.Name != "citeseer" {
-			return fmt.Errorf("--data %s has no labels here: search its accelerator with --model", ds.Name)
-		}
-		or, err := source(ctx, ds)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintln(cmd.ErrOrStderr(), "accuracy (validation, for the fitness):", or.From)
-		acc := or.Search
-		if sp, err = nas.NewSpace(ds.Classes); err != nil {
-			return err
-		}
-		if p, err = nas.NewProblem(ds, acc); err != nil {
-			return err
-		}
-		p.Fitness.Acc, p.Fitness.Lat = 1-f.latWeight, f.latWeight
-	}
-	res, err := p.Search(ctx, sp, nas.Options{PoolSize: f.pool, Outputs: f.top, Evaluations: f.evals, Seed: f.seed, Workers: f.workers})
+	q := seed001.PoolSearch{Dataset: ds, Named: ref.Named, Path: ref.Path, DataDir: f.dataDir, Model: f.model, LatWeight: f.latWeight,
+		Options: nas.Options{PoolSize: f.pool, Outputs: f.top, Evaluations: f.evals, Seed: f.seed, Workers: f.workers}}
+	top, evaluations, err := q.Run(ctx, cmd.ErrOrStderr())
 	if err != nil {
 		return err
 	}
-	rows := make([]gcosTopRow, len(res.Top))
-	for k, c := range res.Top {
-		rows[k] = gcosTopRow{Dataset: ds.Name, Rank: k + 1, Fitness: c.Fitness, LatencyPS: c.LatencyPS,
-			LatencyUS: float64(c.LatencyPS) / 1e6, DRAMBytes: c.DRAMBytes, Feasible: c.Feasible,
-			GNN: fmt.Sprint(c.Design.Arch), Accelerator: fmt.Sprintf("%+v", c.Design.HW.Subs), Subs: len(c.Design.HW.Subs)}
-		if f.model == "" {
-			rows[k].Accuracy = &c.Accuracy
-		}
+	rows := make([]gcosTopRow, len(top))
+	for i, r := range top {
+		rows[i] = gcosTopRow(r)
 	}
-	if err := writeOut(cmd, f.out, rows, map[string]string{"gnnsim.evaluations": strconv.Itoa(len(res.Evaluated))}); err != nil {
+	if err := writeOut(cmd, f.out, rows, map[string]string{"gnnsim.evaluations": strconv.Itoa(evaluations)}); err != nil {
 		return err
 	}
 	w := cmd.OutOrStdout()
 	if f.asJSON {
 		return writeJSON(w, rows)
 	}
-	fmt.Fprintf(w, "%s: %d evaluations\n", ds.Name, len(res.Evaluated))
-	for _, r := range rows {
-		acc := "not measured (latency-only search)"
-		if r.Accuracy != nil {
-			acc = fmt.Sprintf("%.3f", *r.Accuracy)
-		}
-		fmt.Fprintf(w, "%d. fitness %.4f  accuracy %s  latency %.2f us  %.2f MB off chip\n   GNN: %s\n   accelerator: %s\n",
-			r.Rank, r.Fitness, acc, r.LatencyUS, float64(r.DRAMBytes)/1e6, r.GNN, r.Accelerator)
-	}
+	seed001.WriteTop(w, ds.Name, evaluations, top)
 	return nil
 }
 
-// gcosTopRow is one of search gcos's top designs: a printed entry, a
-// --json object and an --out row.
-type gcosTopRow struct {
-	Dataset string  `json:"dataset" parquet:"dataset"`
-	Rank    int     `json:"rank" parquet:"rank"`
-	Fitness float64 `json:"fitness" parquet:"fitness"`
-	// Accuracy is nil when the search measured none (--model: latency only).
-	Accuracy    *float64 `json:"accuracy" parquet:"accuracy,optional"`
-	LatencyPS   int64    `json:"latency_ps" parquet:"latency_ps"`
-	LatencyUS   float64  `json:"latency_us" parquet:"latency_us"`
-	DRAMBytes   int64    `json:"dram_bytes" parquet:"dram_bytes"`
-	Feasible    bool     `json:"feasible" parquet:"feasible"`
-	GNN         string   `json:"gnn" parquet:"gnn"`
-	Accelerator string   `json:"accelerator" parquet:"accelerator"`
-	Subs        int      `json:"sub_accelerators" parquet:"sub_accelerators"`
-}
+// gcosTopRow is search gcos's Parquet row: its name is the schema's root
+// name in the files --out wrote before the row moved to repro/seed001.
+type gcosTopRow seed001.TopRow
 
 // dirHas reports whether dir holds an entry named name.
 func dirHas(dir, name string) bool {

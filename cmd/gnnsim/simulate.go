@@ -2,22 +2,14 @@ package main
 
 import (
 	"fmt"
-	"io"
-	"os"
-	"runtime"
-	"strconv"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"gnnsim/accel"
-	"gnnsim/accel/omegaref"
 	"gnnsim/bench"
 	"gnnsim/dataflow"
 	"gnnsim/graphs"
-	"gnnsim/internal/par"
 	"gnnsim/workload"
 )
 
@@ -166,52 +158,9 @@ func checkOmegaFlags(cmd *cobra.Command, f *simulateFlags) error {
 	return nil
 }
 
-// simRecord is one output row (also the JSON object).
-type simRecord struct {
-	Graph    string `json:"graph" parquet:"graph"`
-	Nodes    int    `json:"nodes" parquet:"nodes"`
-	NNZ      int64  `json:"nnz" parquet:"nnz"`
-	Layer    string `json:"layer" parquet:"layer"`
-	F        int    `json:"F" parquet:"F"`
-	G        int    `json:"G" parquet:"G"`
-	Dataflow string `json:"dataflow" parquet:"dataflow"`
-	Tiling   string `json:"tiling" parquet:"tiling"`
-	Tiles    string `json:"tiles" parquet:"tiles"`
-	PEs      int    `json:"pes" parquet:"pes"`
-	AggPEs   int    `json:"agg_pes" parquet:"agg_pes"`
-	CombPEs  int    `json:"comb_pes" parquet:"comb_pes"`
-	Mode     string `json:"mode" parquet:"mode"`
-	Effects  string `json:"effects" parquet:"effects"`
-
-	Cycles       int64   `json:"cycles" parquet:"cycles"`
-	Seconds      float64 `json:"seconds" parquet:"seconds"`
-	AggCycles    int64   `json:"agg_cycles" parquet:"agg_cycles"`
-	CombCycles   int64   `json:"comb_cycles" parquet:"comb_cycles"`
-	StallCycles  int64   `json:"stall_cycles" parquet:"stall_cycles"`
-	PipeStalls   int64   `json:"stall_pipeline_cycles" parquet:"stall_pipeline_cycles"`
-	MemStalls    int64   `json:"stall_memory_cycles" parquet:"stall_memory_cycles"`
-	PortStalls   int64   `json:"stall_port_cycles" parquet:"stall_port_cycles"`
-	MACs         int64   `json:"macs" parquet:"macs"`
-	Utilization  float64 `json:"utilization" parquet:"utilization"`
-	GBReads      int64   `json:"gb_reads" parquet:"gb_reads"`
-	GBWrites     int64   `json:"gb_writes" parquet:"gb_writes"`
-	GBBytes      int64   `json:"gb_bytes" parquet:"gb_bytes"`
-	DRAMReads    int64   `json:"dram_reads" parquet:"dram_reads"`
-	DRAMWrites   int64   `json:"dram_writes" parquet:"dram_writes"`
-	DRAMBytes    int64   `json:"dram_bytes" parquet:"dram_bytes"`
-	SpillBytes   int64   `json:"dram_spill_bytes" parquet:"dram_spill_bytes"`
-	RefetchBytes int64   `json:"dram_refetch_bytes" parquet:"dram_refetch_bytes"`
-	NoCReads     int64   `json:"noc_reads" parquet:"noc_reads"`
-	NoCWrites    int64   `json:"noc_writes" parquet:"noc_writes"`
-	NoCBytes     int64   `json:"noc_bytes" parquet:"noc_bytes"`
-	EnergyMAC    float64 `json:"energy_mac_pj" parquet:"energy_mac_pj"`
-	EnergyRF     float64 `json:"energy_rf_pj" parquet:"energy_rf_pj"`
-	EnergyNoC    float64 `json:"energy_noc_pj" parquet:"energy_noc_pj"`
-	EnergyGB     float64 `json:"energy_gb_pj" parquet:"energy_gb_pj"`
-	EnergyDRAM   float64 `json:"energy_dram_pj" parquet:"energy_dram_pj"`
-	EnergyTotal  float64 `json:"energy_total_pj" parquet:"energy_total_pj"`
-	Events       uint64  `json:"events" parquet:"events"`
-}
+// simRecord is simulate's Parquet row: its name is the schema's root name
+// in the files --out wrote before the record moved to package accel.
+type simRecord accel.Record
 
 func runSimulate(cmd *cobra.Command, f *simulateFlags) error {
 	kind, err := workload.ParseLayerKind(f.layer)
@@ -234,15 +183,7 @@ func runOmega(cmd *cobra.Command, f *simulateFlags, layersOf func(*graphs.Graph)
 			return err
 		}
 	}
-	if f.pes != 0 {
-		hw.PEs = f.pes
-		if f.ppAggPEs == 0 && hw.PPAggPEs >= hw.PEs {
-			hw.PPAggPEs = 0
-		}
-	}
-	if f.ppAggPEs != 0 {
-		hw.PPAggPEs = f.ppAggPEs
-	}
+	hw = hw.WithPEs(f.pes, f.ppAggPEs)
 	if err := hw.Validate(); err != nil {
 		return err
 	}
@@ -258,35 +199,31 @@ func runOmega(cmd *cobra.Command, f *simulateFlags, layersOf func(*graphs.Graph)
 		return fmt.Errorf("--disable applies to extended mode only (omega mode models none of the effects)")
 	}
 	opts := accel.Options{Mode: mode, Disable: disable}
-	switch strings.ToLower(f.engine) {
-	case "events":
-	case "fast":
-		opts.Engine = accel.Fast
-	default:
-		return fmt.Errorf("--engine: unknown engine %q (want events or fast)", f.engine)
+	if opts.Engine, err = accel.ParseEngine(f.engine); err != nil {
+		return fmt.Errorf("--engine: %w", err)
 	}
-	inters, err := parseInters(f.dataflows)
+	inters, err := dataflow.ParseInters(f.dataflows)
 	if err != nil {
 		return fmt.Errorf("--dataflow: %w", err)
 	}
-	tilings, err := parseTilings(f.tilings)
+	tilings, err := dataflow.ParseTilings(f.tilings)
 	if err != nil {
 		return fmt.Errorf("--tiling: %w", err)
 	}
 	var gs []*graphs.Graph
-	if isSetPath(f.graphsPath, f.format) {
-		gs, err = readSetShown(cmd, f.graphsPath)
+	if bench.IsSetPath(f.graphsPath, f.format) {
+		gs, err = bench.ReadGraphSet(f.graphsPath, progressOut(cmd))
 	} else {
 		gs, err = loadGraphs(f.graphsPath, f.format)
 	}
 	if err != nil {
 		return err
 	}
-	if gs, err = selectGraph(gs, f.graph); err != nil {
+	if gs, err = graphs.Select(gs, f.graph); err != nil {
 		return err
 	}
 
-	var recs []simRecord
+	var recs []accel.Record
 	all := longRunProgress(cmd, gs, layersOf, len(inters)*len(tilings))
 	defer all.Done()
 	for _, g := range gs {
@@ -299,7 +236,7 @@ func runOmega(cmd *cobra.Command, f *simulateFlags, layersOf func(*graphs.Graph)
 			if prog == nil {
 				prog = all // a small graph in a long run: the run's display
 			}
-			rs, err := simulateGraph(g, layer, inters, tilings, hw, opts, prog)
+			rs, err := accel.SimulateGraph(g, layer, inters, tilings, hw, opts, func() { prog.Add(1) })
 			if prog != all {
 				prog.Done()
 			}
@@ -312,163 +249,18 @@ func runOmega(cmd *cobra.Command, f *simulateFlags, layersOf func(*graphs.Graph)
 			recs = append(recs, rs...)
 		}
 	}
-	if err := writeOut(cmd, f.out, recs, nil); err != nil {
+	rows := make([]simRecord, len(recs))
+	for i, r := range recs {
+		rows[i] = simRecord(r)
+	}
+	if err := writeOut(cmd, f.out, rows, nil); err != nil {
 		return err
 	}
 	if f.jsonOut {
 		return writeJSON(w, recs)
 	}
-	return writeSimTable(w, recs)
+	return accel.WriteRecordTable(w, recs)
 }
 
-// simulateGraph runs layer on g under every (inter, tiling) configuration
-// and returns the records in that order. The configurations run on every
-// core, each goroutine with its own accel.Prepared (a Prepared is not safe
-// for concurrent use; they share the graph): on a graph of 10^8 edges a run
-// takes about a second. Every record goes to its own slot and par.For
-// reports the error of the first failing configuration, so the output is
-// the serial loop's.
-func simulateGraph(g *graphs.Graph, layer workload.Layer, inters []dataflow.Inter, tilings []dataflow.Tiling,
-	hw accel.HW, opts accel.Options, prog *bench.Progress) ([]simRecord, error) {
-	p, err := accel.Prepare(g, layer)
-	if err != nil {
-		return nil, err
-	}
-	recs := make([]simRecord, len(inters)*len(tilings))
-	free := make(chan *accel.Prepared, runtime.GOMAXPROCS(0))
-	free <- p
-	err = par.For(len(recs), 0, func(i int) error {
-		var q *accel.Prepared
-		select {
-		case q = <-free:
-		default:
-			var err error
-			if q, err = accel.Prepare(g, layer); err != nil {
-				return err
-			}
-		}
-		defer func() { free <- q }()
-		c, err := tilings[i%len(tilings)].Config(inters[i/len(tilings)], q.Dims(), hw.PEs, hw.PPAggPEs)
-		if err != nil {
-			return err
-		}
-		r, err := q.Run(c, hw, opts)
-		if err != nil {
-			return err
-		}
-		recs[i] = record(g, q, layer, r, hw)
-		prog.Add(1)
-		return nil
-	})
-	return recs, err
-}
-
-func record(g *graphs.Graph, p *accel.Prepared, layer workload.Layer, r accel.Result, hw accel.HW) simRecord {
-	c := r.Config
-	return simRecord{
-		Graph: g.Name, Nodes: g.NumNodes(), NNZ: p.NNZ(), Layer: layer.Kind.String(), F: layer.F, G: layer.G,
-		Dataflow: c.Inter.String(), Tiling: c.Tiling, Tiles: c.Tiles.String(),
-		PEs: c.PEs, AggPEs: c.AggPEs, CombPEs: c.CombPEs, Mode: r.Mode.String(), Effects: r.Effect.String(),
-		Cycles: r.Cycles, Seconds: r.Seconds(hw.ClockHz), AggCycles: r.AggCycles, CombCycles: r.CombCycles,
-		StallCycles: r.StallCycles, PipeStalls: r.Stalls.Pipeline, MemStalls: r.Stalls.Memory, PortStalls: r.Stalls.Ports,
-		MACs: r.MACs, Utilization: r.Utilization,
-		GBReads: r.GB.Reads, GBWrites: r.GB.Writes, GBBytes: r.GB.Bytes,
-		DRAMReads: r.DRAM.Reads, DRAMWrites: r.DRAM.Writes, DRAMBytes: r.DRAM.Bytes,
-		SpillBytes: r.SpillBytes, RefetchBytes: r.RefetchBytes,
-		NoCReads: r.NoC.Reads, NoCWrites: r.NoC.Writes, NoCBytes: r.NoC.Bytes,
-		EnergyMAC: r.Energy.MAC, EnergyRF: r.Energy.RF, EnergyNoC: r.Energy.NoC, EnergyGB: r.Energy.GB,
-		EnergyDRAM: r.Energy.DRAM, EnergyTotal: r.Energy.Total(), Events: r.Events,
-	}
-}
-
-func writeSimTable(w io.Writer, recs []simRecord) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "graph\tV\tnnz\tconfig\tcycles\tagg\tcomb\tstalls\tutil%\tMACs\tGB acc\tDRAM B\tNoC acc\tenergy nJ\ttiles\t")
-	for _, r := range recs {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%s-%s\t%d\t%d\t%d\t%d\t%.1f\t%d\t%d\t%d\t%d\t%.1f\t%s\t\n",
-			r.Graph, r.Nodes, r.NNZ, r.Dataflow, r.Tiling, r.Cycles, r.AggCycles, r.CombCycles, r.StallCycles,
-			100*r.Utilization, r.MACs, r.GBReads+r.GBWrites, r.DRAMBytes, r.NoCReads+r.NoCWrites, r.EnergyTotal/1000, r.Tiles)
-	}
-	return tw.Flush()
-}
-
-func parseInters(s string) ([]dataflow.Inter, error) {
-	if strings.EqualFold(strings.TrimSpace(s), "all") {
-		return dataflow.Inters[:], nil
-	}
-	var out []dataflow.Inter
-	for _, part := range strings.Split(s, ",") {
-		i, err := dataflow.ParseInter(part)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, i)
-	}
-	return out, nil
-}
-
-func parseTilings(s string) ([]dataflow.Tiling, error) {
-	s = strings.TrimSpace(s)
-	switch {
-	case strings.EqualFold(s, "all"):
-		return dataflow.NamedTilings(), nil
-	case strings.Contains(s, "="):
-		t, err := dataflow.ParseTiling(s)
-		if err != nil {
-			return nil, err
-		}
-		return []dataflow.Tiling{t}, nil
-	}
-	var out []dataflow.Tiling
-	for _, part := range strings.Split(s, ",") {
-		t, err := dataflow.Named(part)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, t)
-	}
-	return out, nil
-}
-
-// loadGraphs reads a graph-set Parquet file, a reference .csr graph, or a
-// raw graph file or directory.
-func loadGraphs(path, format string) ([]*graphs.Graph, error) {
-	switch {
-	case isSetPath(path, format):
-		gs, _, err := graphs.ReadSet(path)
-		return gs, err
-	case format == "" && strings.HasSuffix(strings.ToLower(path), ".csr"):
-		g, err := omegaref.ReadCSR(path)
-		if err != nil {
-			return nil, err
-		}
-		return []*graphs.Graph{g}, nil
-	}
-	if _, err := os.Stat(path); err != nil && !graphs.IsPlanetoid(path) {
-		return nil, err
-	}
-	return graphs.Load(path, graphs.Format(format))
-}
-
-// selectGraph keeps the graph named sel, or the one at index sel; all when
-// sel is empty.
-func selectGraph(gs []*graphs.Graph, sel string) ([]*graphs.Graph, error) {
-	if sel == "" {
-		if len(gs) == 0 {
-			return nil, fmt.Errorf("no graphs to simulate")
-		}
-		return gs, nil
-	}
-	for _, g := range gs {
-		if g.Name == sel {
-			return []*graphs.Graph{g}, nil
-		}
-	}
-	if i, err := strconv.Atoi(sel); err == nil {
-		if i < 0 || i >= len(gs) {
-			return nil, fmt.Errorf("--graph %d: index out of range (the file holds %d graphs)", i, len(gs))
-		}
-		return []*graphs.Graph{gs[i]}, nil
-	}
-	return nil, fmt.Errorf("--graph %q: no graph of that name", sel)
-}
+// loadGraphs is bench.LoadGraphs (schedule --graph reads with it too).
+func loadGraphs(path, format string) ([]*graphs.Graph, error) { return bench.LoadGraphs(path, format) }

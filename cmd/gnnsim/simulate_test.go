@@ -4,13 +4,8 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"reflect"
-	"runtime"
 	"strings"
 	"testing"
-
-	"gnnsim/accel"
-	"gnnsim/graphs"
-	"gnnsim/workload"
 )
 
 // simGraphs writes a two-graph set for the simulate tests.
@@ -159,68 +154,6 @@ func TestSimulateBadFlags(t *testing.T) {
 	if _, _, err := run(t, "simulate", "--graphs", missing); err == nil || !strings.Contains(err.Error(), "missing.parquet") {
 		t.Errorf("missing graph file: error %v, want one naming the file", err)
 	}
-}
-
-// TestSimulateGraphParallel checks that running the configurations of a
-// graph on several cores gives the records of the serial loop, in order.
-func TestSimulateGraphParallel(t *testing.T) {
-	g, err := graphs.Generate(graphs.GenSpec{Generator: "rmat", Seed: 3, MinNodes: 2000, MaxNodes: 2000}, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	inters, _ := parseInters("all")
-	tilings, _ := parseTilings("all")
-	layer := workload.Layer{Kind: workload.GCN, F: 64, G: 16}
-	hw := accel.DefaultHW()
-	var want []simRecord
-	for _, procs := range []int{1, 2, 3} {
-		prev := runtime.GOMAXPROCS(procs)
-		got, err := simulateGraph(g, layer, inters, tilings, hw, accel.Options{}, nil)
-		runtime.GOMAXPROCS(prev)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(got) != len(inters)*len(tilings) {
-			t.Fatalf("%d records, want %d", len(got), len(inters)*len(tilings))
-		}
-		if want == nil {
-			want = got
-		} else if !reflect.DeepEqual(got, want) {
-			t.Fatalf("GOMAXPROCS %d: records differ from the serial run", procs)
-		}
-	}
-	// An impossible configuration fails the same way on any core count.
-	bad, _ := parseTilings("T_Va=100,T_N=1,T_Fa=64,T_Vc=*,T_Gc=1,T_Fc=16")
-	_, err1 := simulateGraph(g, layer, inters, bad, hw, accel.Options{}, nil)
-	prev := runtime.GOMAXPROCS(2)
-	_, err2 := simulateGraph(g, layer, inters, bad, hw, accel.Options{}, nil)
-	runtime.GOMAXPROCS(prev)
-	if err1 == nil || err2 == nil || err1.Error() != err2.Error() {
-		t.Errorf("errors %v / %v, want the same error", err1, err2)
-	}
-}
-
-// BenchmarkScaleSimulate times the simulation stage of 'gnnsim simulate'
-// (graph already in memory): a GCN layer (F 64, G 16) on an R-MAT graph of
-// 10^6 edge draws on 2^17 nodes, under all 24 configurations, extended
-// mode. See docs/scale.md for the end-to-end figures at 10^7 and 10^8.
-func BenchmarkScaleSimulate(b *testing.B) {
-	g, err := graphs.Generate(graphs.GenSpec{Generator: "rmat", Seed: 1, MinNodes: 1 << 17, MaxNodes: 1 << 17,
-		MinEdges: 1_000_000, MaxEdges: 1_000_000}, 0)
-	if err != nil {
-		b.Fatal(err)
-	}
-	inters, _ := parseInters("all")
-	tilings, _ := parseTilings("all")
-	layer := workload.Layer{Kind: workload.GCN, F: 64, G: 16}
-	hw := accel.DefaultHW()
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := simulateGraph(g, layer, inters, tilings, hw, accel.Options{}, nil); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(g.NumEdges()), "ns/edge")
 }
 
 // TestSimulateOut: --out writes the rows --json prints, typed, with the

@@ -43,7 +43,7 @@ func TestSocCorunJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var one socEvalRecord
+	var one soc.Report
 	if err := json.Unmarshal([]byte(ev), &one); err != nil {
 		t.Fatal(err)
 	}

@@ -3,17 +3,13 @@ package main
 import (
 	"fmt"
 	"io"
-	"maps"
 	"slices"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"gnnsim/bench"
-	"gnnsim/graphs"
-	"gnnsim/hw"
 	"gnnsim/soc"
 	"gnnsim/workload"
 )
@@ -153,50 +149,9 @@ func checkSocFlags(cmd *cobra.Command, f *socEvalFlags) error {
 	return nil
 }
 
-// socEvalRecord is the result (the JSON object and the Parquet row).
-type socEvalRecord struct {
-	Model       string  `json:"model" parquet:"model"`
-	GraphOp     string  `json:"graph_op" parquet:"graph_op"`
-	SoC         string  `json:"soc" parquet:"soc"`
-	Granularity string  `json:"granularity" parquet:"granularity"`
-	Segments    int     `json:"segments" parquet:"segments"`
-	Mapping     string  `json:"mapping" parquet:"mapping"`
-	DVFS        string  `json:"dvfs" parquet:"dvfs"`
-	LatencyMS   float64 `json:"latency_ms" parquet:"latency_ms"`
-	EnergyMJ    float64 `json:"energy_mj" parquet:"energy_mj"`
-	PowerW      float64 `json:"power_w" parquet:"power_w"`
-	Transitions int     `json:"transitions" parquet:"transitions"`
-	TransferMS  float64 `json:"transfer_ms" parquet:"transfer_ms"`
-	DRAMBytes   int64   `json:"dram_bytes" parquet:"dram_bytes"`
-	// Per unit, in the order of Units.
-	Units  []string  `json:"units" parquet:"units,list"`
-	BusyMS []float64 `json:"busy_ms" parquet:"busy_ms,list"`
-
-	// Pipelined run (Frames > 0).
-	Frames        int       `json:"frames" parquet:"frames"`
-	InFlight      int       `json:"in_flight" parquet:"in_flight"`
-	ThroughputFPS float64   `json:"throughput_fps" parquet:"throughput_fps"`
-	LatencyP50MS  float64   `json:"latency_p50_ms" parquet:"latency_p50_ms"`
-	LatencyP99MS  float64   `json:"latency_p99_ms" parquet:"latency_p99_ms"`
-	MemoryStallMS float64   `json:"memory_stall_ms" parquet:"memory_stall_ms"`
-	Utilization   []float64 `json:"utilization" parquet:"utilization,list"`
-
-	PowerMode  string  `json:"power_mode,omitempty" parquet:"power_mode"`
-	PlatformMJ float64 `json:"platform_mj" parquet:"platform_mj"`
-	// Per layer (--layers).
-	Layers []socLayerRow `json:"layers,omitempty" parquet:"-"`
-}
-
-// socLayerRow is one layer of --layers.
-type socLayerRow struct {
-	Name      string  `json:"name"`
-	Kind      string  `json:"kind"`
-	Block     string  `json:"block"`
-	Unit      string  `json:"unit"`
-	TimeMS    float64 `json:"time_ms"`
-	EnergyMJ  float64 `json:"energy_mj"`
-	FusedInto string  `json:"fused_into,omitempty"`
-}
+// socEvalRecord is soc eval's Parquet row: its name is the schema's root
+// name in the files --out wrote before the report moved to package soc.
+type socEvalRecord soc.Report
 
 // profileUsage is the --profile flag's help.
 const profileUsage = "built-in SoC profile: default (the Jetson AGX Xavier as NVIDIA's benchmarks run it) or magnas (as MaGNAS measured it: FP32 GPU engines, its harness's per-frame host work; MaGNAS Table 2's profile, 'gnnsim soc spec magnas'); excludes --spec"
@@ -299,15 +254,10 @@ func runSocEval(cmd *cobra.Command, f *socEvalFlags) error {
 		m, err = s.ParseMapping(f.mapping, g, n)
 	}
 	if err != nil {
-		return fmt.Errorf("mapping: %w (the model's %d %s segments: %s)", err, n, g, segmentList(e.Segments()))
+		return fmt.Errorf("mapping: %w (the model's %d %s segments: %s)", err, n, g, soc.SegmentList(e.Segments()))
 	}
 	set, modeName, err := socSetting(s, f.dvfs, d, f.powerMode)
 	if err != nil {
-		return err
-	}
-	f.powerMode = modeName
-	var r soc.Result
-	if err := e.EvaluateAt(&r, m, set); err != nil {
 		return err
 	}
 	opName := op.String()
@@ -317,80 +267,18 @@ func runSocEval(cmd *cobra.Command, f *socEvalFlags) error {
 	case cnn:
 		opName = "none" // no Grapher: as a soc sweep's rows say
 	}
-	rec := socEvalRecord{Model: model.Name, GraphOp: opName, SoC: s.Name(), Granularity: g.String(), Segments: n,
-		Mapping: s.FormatMapping(m), DVFS: s.DVFS(set).String(), LatencyMS: r.LatencyMS(), EnergyMJ: r.EnergyMJ(),
-		PowerW: r.PowerW(), Transitions: r.Transitions, TransferMS: float64(r.TransferPS) * 1e-9, DRAMBytes: r.DRAMBytes,
-		Units: s.Units(), PowerMode: f.powerMode, PlatformMJ: r.PlatformPJ * 1e-9}
-	if f.layers {
-		ls, err := e.Layers(m, set)
-		if err != nil {
-			return err
-		}
-		for _, l := range ls {
-			rec.Layers = append(rec.Layers, socLayerRow{Name: l.Name, Kind: l.Kind, Block: l.Block, Unit: l.Unit,
-				TimeMS: float64(l.TimePS) * 1e-9, EnergyMJ: l.EnergyPJ * 1e-9, FusedInto: l.FusedInto})
-		}
+	rec, err := e.Report(model.Name, m, set, soc.ReportOptions{GraphOp: opName, PowerMode: modeName, Layers: f.layers,
+		Frames: f.frames, InFlight: f.inFlight, IntervalMS: f.intervalMS})
+	if err != nil {
+		return err
 	}
-	for _, b := range r.BusyPS {
-		rec.BusyMS = append(rec.BusyMS, float64(b)*1e-9)
-	}
-	if f.frames > 0 {
-		p, err := e.Pipeline(m, set, soc.PipelineOptions{Frames: f.frames, InFlight: f.inFlight, IntervalPS: hw.MSToPS(f.intervalMS)})
-		if err != nil {
-			return err
-		}
-		rec.Frames, rec.InFlight, rec.ThroughputFPS = p.Frames, p.InFlight, p.ThroughputFPS()
-		rec.LatencyP50MS, rec.LatencyP99MS = float64(p.LatencyP50PS)*1e-9, float64(p.LatencyP99PS)*1e-9
-		rec.MemoryStallMS, rec.Utilization = float64(p.MemoryStallPS)*1e-9, p.Utilization
-	}
-	if err := writeOut(cmd, f.out, []socEvalRecord{rec}, nil); err != nil {
+	if err := writeOut(cmd, f.out, []socEvalRecord{socEvalRecord(rec)}, nil); err != nil {
 		return err
 	}
 	if f.jsonOut {
 		return writeJSON(w, rec)
 	}
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "model\t%s (%d %s segments) on %s\n", rec.Model, n, g, rec.SoC)
-	fmt.Fprintf(tw, "dvfs\t%s\n", rec.DVFS)
-	fmt.Fprintf(tw, "latency\t%.3f ms\n", rec.LatencyMS)
-	fmt.Fprintf(tw, "energy\t%.3f mJ\n", rec.EnergyMJ)
-	fmt.Fprintf(tw, "power\t%.3f W\n", rec.PowerW)
-	fmt.Fprintf(tw, "transitions\t%d (%.3f ms moving feature maps)\n", rec.Transitions, rec.TransferMS)
-	if rec.PowerMode != "" {
-		fmt.Fprintf(tw, "power mode\t%s\n", rec.PowerMode)
-	}
-	for i, u := range rec.Units {
-		fmt.Fprintf(tw, "busy %s\t%.3f ms\n", u, rec.BusyMS[i])
-	}
-	if rec.Frames > 0 {
-		fmt.Fprintf(tw, "pipelined\t%d frames, %d in flight\n", rec.Frames, rec.InFlight)
-		fmt.Fprintf(tw, "throughput\t%.2f frames/s\n", rec.ThroughputFPS)
-		fmt.Fprintf(tw, "latency p50 / p99\t%.3f / %.3f ms\n", rec.LatencyP50MS, rec.LatencyP99MS)
-		for i, u := range rec.Units {
-			fmt.Fprintf(tw, "utilisation %s\t%.1f %%\n", u, 100*rec.Utilization[i])
-		}
-		fmt.Fprintf(tw, "memory stall\t%.3f ms\n", rec.MemoryStallMS)
-	}
-	if len(rec.Layers) > 0 {
-		fmt.Fprintf(tw, "\nlayer\tkind\tunit\tms\tmJ\tfused into\n")
-		for _, l := range rec.Layers {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%.4f\t%.4f\t%s\n", l.Name, l.Kind, l.Unit, l.TimeMS, l.EnergyMJ, l.FusedInto)
-		}
-	}
-	return tw.Flush()
-}
-
-// segmentList names segments for an error message, eliding the middle of
-// a long list.
-func segmentList(segs []soc.Segment) string {
-	names := make([]string, len(segs))
-	for i, sg := range segs {
-		names[i] = fmt.Sprintf("%d:%s", i, sg.Name)
-	}
-	if len(names) > 40 {
-		names = append(append(names[:20:20], fmt.Sprintf("... %d more ...", len(names)-30)), names[len(names)-10:]...)
-	}
-	return strings.Join(names, ", ")
+	return rec.WriteText(w)
 }
 
 type socUnitsFlags struct {
@@ -422,133 +310,20 @@ in the spec file (soc/xavier.yaml for the default).`,
 	return cmd
 }
 
-type socPoint struct {
-	MHz      float64 `json:"mhz"`
-	Volts    float64 `json:"volts,omitempty"`
-	IdleW    float64 `json:"idle_w,omitempty"`
-	DynamicW float64 `json:"dynamic_w,omitempty"`
-	GBs      float64 `json:"bandwidth_gb_s,omitempty"`
-}
-
-type socUnitRecord struct {
-	Name        string             `json:"name"`
-	PeakTFLOPS  float64            `json:"peak_tflops,omitempty"`
-	Efficiency  map[string]float64 `json:"efficiency,omitempty"`
-	LaunchUS    float64            `json:"launch_us"`
-	MemoryShare float64            `json:"memory_share,omitempty"`
-	Fallback    string             `json:"fallback,omitempty"`
-	Points      []socPoint         `json:"points"`
-}
-
-type socUnitsRecord struct {
-	SoC        string          `json:"soc"`
-	Units      []socUnitRecord `json:"units"`
-	Memory     string          `json:"memory"`
-	MemPoints  []socPoint      `json:"memory_points"`
-	HandoffUS  float64         `json:"handoff_us"`
-	CPU        string          `json:"cpu,omitempty"`
-	CPUCores   int             `json:"cpu_cores,omitempty"`
-	CPUPoints  []float64       `json:"cpu_points_mhz,omitempty"`
-	PowerModes []soc.PowerMode `json:"power_modes,omitempty"`
-}
-
 func runSocUnits(w io.Writer, f *socUnitsFlags) error {
 	s, err := loadSoCProfile(f.profile, f.spec, "", "")
 	if err != nil {
 		return err
 	}
-	mem := s.Memory()
-	rec := socUnitsRecord{SoC: s.Name(), Memory: mem.Name, HandoffUS: mem.HandoffUS, PowerModes: s.PowerModes()}
-	if c := s.CPU(); c.Cores > 0 {
-		rec.CPU, rec.CPUCores, rec.CPUPoints = c.Name, c.Cores, c.PointsMHz
-	}
-	for _, mhz := range mem.PointsMHz {
-		rec.MemPoints = append(rec.MemPoints, socPoint{MHz: mhz, GBs: mem.BytesPerCycle * mhz * 1e-3})
-	}
-	for _, name := range s.Units() {
-		u, _ := s.Unit(name)
-		ur := socUnitRecord{Name: name}
-		r, isRoof := u.(*soc.Roofline)
-		if isRoof {
-			sp := r.Spec()
-			ur.PeakTFLOPS, ur.Efficiency, ur.LaunchUS = sp.PeakFLOPS*1e-12, sp.Efficiency, sp.LaunchUS
-			ur.MemoryShare, ur.Fallback = sp.MemoryShare, sp.Fallback
-		}
-		for _, p := range u.OperatingPoints() {
-			pt := socPoint{MHz: p.FreqHz / 1e6, Volts: p.Volts}
-			if isRoof {
-				if v, err := r.At(p); err == nil {
-					pt.IdleW, pt.DynamicW = v.(*soc.Roofline).PowerW()
-				}
-			}
-			ur.Points = append(ur.Points, pt)
-		}
-		rec.Units = append(rec.Units, ur)
-	}
+	rec := soc.DescribeUnits(s)
 	if f.jsonOut {
 		return writeJSON(w, rec)
 	}
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "SoC %s\n", rec.SoC)
-	for _, u := range rec.Units {
-		fmt.Fprintf(tw, "\nunit %s", u.Name)
-		if u.PeakTFLOPS > 0 {
-			fmt.Fprintf(tw, ": %.3g TFLOPS peak, launch %g us, memory share %g", u.PeakTFLOPS, u.LaunchUS, u.MemoryShare)
-		}
-		if u.Fallback != "" {
-			fmt.Fprintf(tw, ", falls back to %s", u.Fallback)
-		}
-		fmt.Fprintln(tw)
-		if len(u.Efficiency) > 0 {
-			keys := make([]string, 0, len(u.Efficiency))
-			for k := range u.Efficiency {
-				keys = append(keys, k)
-			}
-			slices.Sort(keys)
-			parts := make([]string, len(keys))
-			for i, k := range keys {
-				parts[i] = fmt.Sprintf("%s %g", k, u.Efficiency[k])
-			}
-			fmt.Fprintf(tw, "  efficiency\t%s\n", strings.Join(parts, ", "))
-		}
-		fmt.Fprintf(tw, "  MHz\tV\tidle W\tdynamic W\n")
-		for _, p := range u.Points {
-			fmt.Fprintf(tw, "  %g\t%.3f\t%.2f\t%.2f\n", p.MHz, p.Volts, p.IdleW, p.DynamicW)
-		}
-	}
-	fmt.Fprintf(tw, "\nmemory %s (hand-off %g us)\n  MHz\tGB/s\n", rec.Memory, rec.HandoffUS)
-	for _, p := range rec.MemPoints {
-		fmt.Fprintf(tw, "  %g\t%.1f\n", p.MHz, p.GBs)
-	}
-	if rec.CPU != "" {
-		fmt.Fprintf(tw, "\ncpu %s: %d cores, %g-%g MHz (%d points)\n", rec.CPU, rec.CPUCores, rec.CPUPoints[0], rec.CPUPoints[len(rec.CPUPoints)-1], len(rec.CPUPoints))
-	}
-	if len(rec.PowerModes) > 0 {
-		fmt.Fprintf(tw, "\npower mode\tid\tbudget W\tcaps MHz\tcores\n")
-		for _, m := range rec.PowerModes {
-			budget := "none"
-			if m.BudgetW > 0 {
-				budget = fmt.Sprintf("%g", m.BudgetW)
-			}
-			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\n", m.Name, m.ID, budget, sortedKV(m.CapsMHz), sortedKV(m.Cores))
-		}
-	}
-	return tw.Flush()
-}
-
-// sortedKV formats a map as "k=v,..." in key order.
-func sortedKV[V int | float64](m map[string]V) string {
-	keys := slices.Sorted(maps.Keys(m))
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%s=%v", k, m[k])
-	}
-	return strings.Join(parts, ",")
+	return rec.WriteText(w)
 }
 
 // socModel builds the GNN stack spec (named what in errors) on the graph
-// of the --data argument: one graph, its input width the file's features,
-// else --features, else the data set's (a node-classification set).
+// of the --data argument (bench.StackModel).
 func socModel(spec *workload.ModelSpec, what, data, dataDir string, features int) (workload.Model, error) {
 	if data == "" {
 		return workload.Model{}, fmt.Errorf("--model %s is a GNN stack: give the graph it runs on with --data (a name such as cora, or a path)", what)
@@ -557,35 +332,5 @@ func socModel(spec *workload.ModelSpec, what, data, dataDir string, features int
 	if err != nil {
 		return workload.Model{}, err
 	}
-	var g *graphs.Graph
-	if ref.Labelled {
-		p, err := graphs.LoadPlanetoid(ref.Path)
-		if err != nil {
-			return workload.Model{}, fmt.Errorf("--data: %w", err)
-		}
-		g = p.Graph
-		if features == 0 {
-			features = p.NumFeatures()
-		}
-	} else {
-		gs, err := loadGraphs(ref.Path, string(ref.Format))
-		if err != nil {
-			return workload.Model{}, fmt.Errorf("--data: %w", err)
-		}
-		if len(gs) != 1 {
-			return workload.Model{}, fmt.Errorf("--data %s holds %d graphs; the SoC prices one model on one graph: give one graph", data, len(gs))
-		}
-		g = gs[0]
-	}
-	if features == 0 && spec.Features == 0 {
-		return workload.Model{}, fmt.Errorf("--model %s: --data %s has no node features: give the input width with --features (or features: in the file)", what, data)
-	}
-	m, err := spec.Build(hw.SizeOf(g), features)
-	if err != nil {
-		return workload.Model{}, fmt.Errorf("--model %s: %w", what, err)
-	}
-	if spec.Name == "" {
-		m.Name = what
-	}
-	return m, nil
+	return bench.StackModel(spec, what, data, ref, features)
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"gnnsim/soc"
+
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
@@ -53,7 +55,7 @@ func TestSocEvalJSON(t *testing.T) {
 			t.Errorf("JSON lacks %q", k)
 		}
 	}
-	var rec socEvalRecord
+	var rec soc.Report
 	if err := json.Unmarshal([]byte(out), &rec); err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +83,7 @@ func TestSocEvalPipelineAndParquet(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	rows, meta, err := pqio.Read[socEvalRecord](pq)
+	rows, meta, err := pqio.Read[soc.Report](pq)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +106,7 @@ func TestSocUnits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rec socUnitsRecord
+	var rec soc.UnitsReport
 	if err := json.Unmarshal([]byte(js), &rec); err != nil || len(rec.Units) != 2 || len(rec.Units[0].Points) != 14 || len(rec.MemPoints) != 9 {
 		t.Errorf("units JSON: %v %+v", err, rec)
 	}
@@ -181,11 +183,11 @@ func TestSocEvalModelFile(t *testing.T) {
 	if ev := mustRun(t, append([]string{"eval", "--unit", "soc"}, args...)...); ev != js {
 		t.Errorf("eval --unit soc differs from soc eval:\n%s\n%s", ev, js)
 	}
-	rec := decodeJSON[socEvalRecord](t, js, false)[0]
+	rec := decodeJSON[soc.Report](t, js, false)[0]
 	if rec.Model != "sage3" || rec.Segments != 3 || rec.GraphOp != "" || rec.Mapping != "gpu,dla,gpu" || rec.Transitions < 1 || !(rec.LatencyMS > 0) {
 		t.Errorf("record %+v: want sage3, 3 segments, no graph op, mapping gpu,dla,gpu with transitions, a latency", rec)
 	}
-	gpu := decodeJSON[socEvalRecord](t, mustRun(t, "soc", "eval", "--model", exampleSage3, "--data", "cora", "--data-dir", dir, "--mapping", "gpu", "--json"), false)[0]
+	gpu := decodeJSON[soc.Report](t, mustRun(t, "soc", "eval", "--model", exampleSage3, "--data", "cora", "--data-dir", dir, "--mapping", "gpu", "--json"), false)[0]
 	if !(gpu.LatencyMS > 0) || gpu.Transitions != 0 {
 		t.Errorf("all-GPU record %+v", gpu)
 	}

@@ -67,7 +67,7 @@ func TestSocEvalProfileMaGNAS(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s %s %v: %v", op, unit, src, err)
 				}
-				var rec socEvalRecord
+				var rec soc.Report
 				if err := json.Unmarshal([]byte(out), &rec); err != nil {
 					t.Fatal(err)
 				}

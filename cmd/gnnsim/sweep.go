@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"strings"
@@ -91,7 +90,7 @@ Fails, naming the chunk, if any part is missing.`,
 			if err != nil {
 				return err
 			}
-			printSummary(cmd.OutOrStdout(), sum, mergeOut, time.Since(start))
+			sum.WriteText(cmd.OutOrStdout(), mergeOut, time.Since(start))
 			return nil
 		},
 	}
@@ -308,14 +307,14 @@ func runSweep(cmd *cobra.Command, spec *bench.Spec, out, defaultOut string, work
 	wall := time.Since(start)
 	if asJSON, _ := cmd.Flags().GetBool("json"); asJSON {
 		fmt.Fprintf(cmd.ErrOrStderr(), "wall_s=%.2f\n", wall.Seconds())
-		return writeJSON(cmd.OutOrStdout(), newSummaryJSON(sum, out))
+		return writeJSON(cmd.OutOrStdout(), sum.Report(out))
 	}
 	if !sum.Complete {
 		fmt.Fprintf(w, "shard %s done: %d of %d chunks present in %s (%d computed, %d reused); run 'gnnsim merge' once all shards finish\n",
 			sh, sum.ChunksDone, sum.Chunks, out, sum.ChunksComputed, sum.ChunksReused)
 		return nil
 	}
-	printSummary(w, sum, out, wall)
+	sum.WriteText(w, out, wall)
 	return nil
 }
 
@@ -323,67 +322,4 @@ func runSweep(cmd *cobra.Command, spec *bench.Spec, out, defaultOut string, work
 func summaryFlags(c *cobra.Command) {
 	c.Flags().Bool("json", false, "print the summary as one JSON object (keys graphs, points (design points of an fpga, soc or dsa sweep, else 0), runs, chunks, chunks_done, chunks_computed, chunks_reused, complete, best, skipped, removed, out); the wall time goes to stderr")
 	quietFlag(c)
-}
-
-// summaryJSON is the summary of a finished sweep as --json prints it. It
-// holds no wall-clock time: the same sweep prints the same object.
-type summaryJSON struct {
-	Graphs         int         `json:"graphs"`
-	Points         int         `json:"points"`
-	Runs           int         `json:"runs"`
-	Chunks         int         `json:"chunks"`
-	ChunksDone     int         `json:"chunks_done"`
-	ChunksComputed int         `json:"chunks_computed"`
-	ChunksReused   int         `json:"chunks_reused"`
-	Complete       bool        `json:"complete"`
-	Best           []countJSON `json:"best"`
-	Skipped        []string    `json:"skipped"`
-	Removed        []string    `json:"removed"`
-	Out            string      `json:"out"`
-}
-
-type countJSON struct {
-	Config string `json:"config"`
-	N      int    `json:"n"`
-}
-
-func newSummaryJSON(sum *bench.Summary, out string) summaryJSON {
-	s := summaryJSON{Graphs: sum.Graphs, Points: sum.Points, Runs: sum.Runs, Chunks: sum.Chunks, ChunksDone: sum.ChunksDone, ChunksComputed: sum.ChunksComputed,
-		ChunksReused: sum.ChunksReused, Complete: sum.Complete, Best: []countJSON{},
-		Skipped: append([]string{}, sum.Skipped...), Removed: append([]string{}, sum.Removed...), Out: out}
-	for _, c := range sum.Best {
-		s.Best = append(s.Best, countJSON{c.Config, c.N})
-	}
-	return s
-}
-
-func printSummary(w io.Writer, sum *bench.Summary, out string, wall time.Duration) {
-	if len(sum.Skipped) > 0 {
-		fmt.Fprintf(w, "skipped %d files:\n", len(sum.Skipped))
-		for _, s := range sum.Skipped {
-			fmt.Fprintf(w, "  %s\n", s)
-		}
-	}
-	if sum.ChunksReused > 0 {
-		fmt.Fprintf(w, "resumed: %d of %d chunks were already finished\n", sum.ChunksReused, sum.Chunks)
-	}
-	if len(sum.Best) > 0 { // omega sweeps: configurations to count
-		total := 0
-		for _, c := range sum.Best {
-			total += c.N
-		}
-		fmt.Fprintf(w, "optimal configuration per case (%d cases):\n", total)
-		var parts []string
-		for _, c := range sum.Best {
-			parts = append(parts, fmt.Sprintf("%s=%d (%.1f%%)", c.Config, c.N, 100*float64(c.N)/float64(max(total, 1))))
-		}
-		for i := 0; i < len(parts); i += 6 {
-			fmt.Fprintf(w, "  %s\n", strings.Join(parts[i:min(i+6, len(parts))], "  "))
-		}
-	}
-	if sum.Points > 0 { // a design-point sweep (fpga): no graphs
-		fmt.Fprintf(w, "points=%d runs=%d wall_s=%.2f out=%s\n", sum.Points, sum.Runs, wall.Seconds(), out)
-		return
-	}
-	fmt.Fprintf(w, "graphs=%d runs=%d wall_s=%.2f out=%s\n", sum.Graphs, sum.Runs, wall.Seconds(), out)
 }

@@ -11,6 +11,7 @@ import (
 
 	"gnnsim/bench"
 	"gnnsim/internal/pqio"
+	"gnnsim/soc"
 )
 
 // A soc sweep's row is what 'soc eval --json' and 'eval --unit soc --json'
@@ -52,11 +53,11 @@ func TestSweepSocEqualsEval(t *testing.T) {
 				}
 				for _, cmd := range [][]string{{"soc", "eval"}, {"eval", "--unit", "soc"}} {
 					args := append(append([]string(nil), cmd...), flags...)
-					var e socEvalRecord
+					var e soc.Report
 					if err := json.Unmarshal([]byte(mustRun(t, args...)), &e); err != nil {
 						t.Fatal(err)
 					}
-					got := socEvalRecord{Model: r.Model, GraphOp: r.GraphOp, SoC: r.SoC, Granularity: r.Granularity, Segments: int(r.Segments),
+					got := soc.Report{Model: r.Model, GraphOp: r.GraphOp, SoC: r.SoC, Granularity: r.Granularity, Segments: int(r.Segments),
 						Mapping: r.Mapping, DVFS: r.DVFS, LatencyMS: r.LatencyMS, EnergyMJ: r.EnergyMJ, PowerW: r.PowerW,
 						Transitions: int(r.Transitions), TransferMS: r.TransferMS, DRAMBytes: r.DRAMBytes, Units: r.Units, BusyMS: r.BusyMS,
 						PowerMode: r.PowerMode, PlatformMJ: r.PlatformMJ}

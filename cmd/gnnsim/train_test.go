@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"gnnsim/internal/pqio"
+	"gnnsim/train"
 )
 
 // testDataDir is the shared data folder: GNNSIM_DATA, else ../shared/data
@@ -32,7 +33,7 @@ func planetoidData(t *testing.T) string {
 
 func TestTrainCommand(t *testing.T) {
 	cora := filepath.Join(planetoidData(t), "ind", "cora")
-	args := []string{"train", "--data", cora, "--seeds", "2", "--epochs", "20", "--bits", "w=1.5,a=2.4"}
+	args := []string{"train", "--data", cora, "--runs", "2", "--epochs", "20", "--bits", "w=1.5,a=2.4"}
 	out := mustRun(t, args...)
 	for _, want := range []string{"cora: 2708 nodes, 1433 features, 7 classes; split 140/500/1000",
 		"network gcn:16x1:add:relu/gcn:0x1:add:linear", "20 epochs, Adam lr 0.01", "quantised to w=1.5,a=2.4",
@@ -102,7 +103,7 @@ func TestTrainCommandErrors(t *testing.T) {
 		{[]string{"train", "--data", cora, "--arch", "gcn:16"}, "--arch"},
 		{[]string{"train", "--data", cora, "--attention", "cos"}, "--attention"},
 		{[]string{"train", "--data", cora, "--bits", "w=1.5"}, "--bits"},
-		{[]string{"train", "--data", cora, "--seeds", "0"}, "--seeds 0"},
+		{[]string{"train", "--data", cora, "--runs", "0"}, "--runs 0"},
 		{[]string{"train", "--data", cora, "--lr", "-1"}, "--lr -1: want a finite number above 0"},
 		{[]string{"train", "--data", filepath.Join(planetoidData(t), "ind", "pubmed")}, "have no features"},
 		{[]string{"train", "--data", filepath.Join(t.TempDir(), "cora")}, "no such file or directory"},
@@ -152,8 +153,8 @@ func TestGraphsPlanetoid(t *testing.T) {
 func TestTrainOut(t *testing.T) {
 	cora := filepath.Join(planetoidData(t), "ind", "cora")
 	pq := filepath.Join(t.TempDir(), "train.parquet")
-	js := mustRun(t, "train", "--data", cora, "--seeds", "2", "--seed", "5", "--epochs", "5", "--bits", "w=1.5,a=2.4", "--json", "--out", pq)
-	rep := decodeJSON[trainReport](t, js, false)[0]
+	js := mustRun(t, "train", "--data", cora, "--runs", "2", "--seed", "5", "--epochs", "5", "--bits", "w=1.5,a=2.4", "--json", "--out", pq)
+	rep := decodeJSON[train.Report](t, js, false)[0]
 	if len(rep.Runs) != 2 || rep.Runs[1].Seed != 6 {
 		t.Fatalf("runs %+v: want seeds 5 and 6", rep.Runs)
 	}
@@ -174,7 +175,7 @@ func TestTrainSage3File(t *testing.T) {
 	cora := filepath.Join(planetoidData(t), "ind", "cora")
 	args := []string{"train", "--model", "sage", "--arch", exampleSage3, "--seeds", "1", "--epochs", "2", "--json"}
 	js := mustRun(t, append(args, "--data", "cora", "--data-dir", testDataDir())...)
-	var rep trainReport
+	var rep train.Report
 	if err := json.Unmarshal([]byte(js), &rep); err != nil {
 		t.Fatalf("--json output: %v\n%s", err, js)
 	}
@@ -183,5 +184,35 @@ func TestTrainSage3File(t *testing.T) {
 	}
 	if byPath := mustRun(t, append(args, "--data", cora)...); byPath != js {
 		t.Errorf("--data cora and --data %s differ:\n%s\n%s", cora, js, byPath)
+	}
+}
+
+// TestTrainSeedsList: --seeds is a list of seeds and --runs the count that
+// --seeds N was: --seeds 5,6 trains what --runs 2 --seed 5 trains, the two
+// exclude each other, and a one-seed list says N is no longer a count.
+func TestTrainSeedsList(t *testing.T) {
+	cora := filepath.Join(planetoidData(t), "ind", "cora")
+	base := []string{"train", "--data", cora, "--epochs", "3", "--json"}
+	pq := filepath.Join(t.TempDir(), "seeds.parquet")
+	list := mustRun(t, append(base, "--seeds", "5,6", "--out", pq)...)
+	if _, meta, err := pqio.Read[trainRunRow](pq); err != nil || meta["gnnsim.seed"] != "5" {
+		t.Errorf("--seeds 5,6 --out: metadata %v, %v: want gnnsim.seed 5, the first seed trained", meta, err)
+	}
+	count := mustRun(t, append(base, "--runs", "2", "--seed", "5")...)
+	if list != count {
+		t.Errorf("--seeds 5,6 and --runs 2 --seed 5 differ:\n%s\n%s", list, count)
+	}
+	rep := decodeJSON[train.Report](t, list, false)[0]
+	if len(rep.Runs) != 2 || rep.Runs[0].Seed != 5 || rep.Runs[1].Seed != 6 || rep.Config.Seed != 5 {
+		t.Errorf("runs %+v config seed %d: want seeds 5 and 6", rep.Runs, rep.Config.Seed)
+	}
+	_, stderr, err := run(t, append(base, "--seeds", "7")...)
+	if err != nil || !strings.Contains(stderr, "--runs 7") {
+		t.Errorf("--seeds 7: err %v, stderr %q: want a note naming --runs 7", err, stderr)
+	}
+	for _, args := range [][]string{{"--seeds", "1,2", "--runs", "2"}, {"--seeds", "1,x"}, {"--seeds", "3,3"}} {
+		if _, _, err := run(t, append(base, args...)...); err == nil || !strings.Contains(err.Error(), "--seeds") {
+			t.Errorf("%v: err %v, want a --seeds error", args, err)
+		}
 	}
 }

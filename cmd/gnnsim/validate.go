@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -99,12 +98,9 @@ func runValidateOmega(cmd *cobra.Command, refDir, hwPath, engine, out string, as
 		}
 	}
 	opts := accel.Options{Mode: accel.Omega}
-	switch strings.ToLower(engine) {
-	case "events":
-	case "fast":
-		opts.Engine = accel.Fast
-	default:
-		return fmt.Errorf("--engine: unknown engine %q (want events or fast)", engine)
+	var err error
+	if opts.Engine, err = accel.ParseEngine(engine); err != nil {
+		return fmt.Errorf("--engine: %w", err)
 	}
 	ref, err := omegaref.Load(refDir)
 	if err != nil {

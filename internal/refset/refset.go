@@ -65,3 +65,12 @@ func Summary(errs []float64) (median, p90, max float64, sorted []float64) {
 	slices.Sort(sorted)
 	return Quantile(sorted, 0.5), Quantile(sorted, 0.9), sorted[len(sorted)-1], sorted
 }
+
+// Finite is &v, or nil when v is not finite (a relative error against
+// 0): the optional error column of a long comparison table.
+func Finite(v float64) *float64 {
+	if math.IsInf(v, 0) || math.IsNaN(v) {
+		return nil
+	}
+	return &v
+}
