@@ -260,7 +260,8 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 		s.model = spec.Zoo
 		return runSocEval(cmd, &s)
 	case "dsa":
-		if f.graph != "" || f.data != "" {
+		// A model file is refused as such by runDSAEval, whatever else is given.
+		if (f.graph != "" || f.data != "") && spec.Zoo != "" {
 			return fmt.Errorf("--unit dsa: a zoo model brings its own input; --graph and --data are not taken")
 		}
 		d := f.dsa

@@ -91,6 +91,12 @@ func TestEvalDSAErrors(t *testing.T) {
 			}
 		}
 	}
+	// A model file with --data is refused as a model file (the dsa path
+	// takes zoo names), not as "a zoo model brings its own input".
+	_, _, err := run(t, "eval", "--unit", "dsa", "--model", filepath.Join("..", "..", "bench", "testdata", "sage3.yaml"), "--data", "cora", "--dataflow", "rs")
+	if err == nil || !strings.Contains(err.Error(), "takes a zoo model name") || strings.Contains(err.Error(), "brings its own input") {
+		t.Errorf("dsa eval of a model file with --data: %v", err)
+	}
 }
 
 // soc spec default prints the built-in spec; it parses back (tested in

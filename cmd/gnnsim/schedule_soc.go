@@ -132,11 +132,17 @@ func runScheduleSoC(cmd *cobra.Command, o *scheduleSoC) error {
 	prog := bench.NewProgress(progressOut(cmd), "schedule", "runs", len(o.seeds)*len(r.pols))
 	if o.out == "" {
 		err = r.runAll(prog, func(*sched.SharedProblem, *sched.Result) error { return nil })
-	} else if err = os.MkdirAll(o.out, 0o755); err == nil {
-		// Each run's job records go to the file as the run ends, so
-		// memory holds one run's, whatever the seeds and policies.
-		err = sched.StreamSharedRecords(filepath.Join(o.out, seed002.ScheduleRecordsFile), meta,
-			func(add func(*sched.SharedProblem, *sched.Result) error) error { return r.runAll(prog, add) })
+	} else {
+		_, statErr := os.Stat(o.out)
+		if err = os.MkdirAll(o.out, 0o755); err == nil {
+			// Each run's job records go to the file as the run ends, so
+			// memory holds one run's, whatever the seeds and policies.
+			err = sched.StreamSharedRecords(filepath.Join(o.out, seed002.ScheduleRecordsFile), meta,
+				func(add func(*sched.SharedProblem, *sched.Result) error) error { return r.runAll(prog, add) })
+			if err != nil && statErr != nil {
+				os.Remove(o.out) // made here and left empty: as if never made (as the Omega path)
+			}
+		}
 	}
 	if err != nil {
 		return err
