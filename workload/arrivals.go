@@ -79,10 +79,21 @@ func (s ArrivalSpec) Validate() error {
 		return fmt.Errorf("workload: invalid arrival process %d", uint8(s.Process))
 	}
 	if !(s.MeanGap > 0) || math.IsInf(s.MeanGap, 0) {
-		return fmt.Errorf("workload: mean gap = %v cycles, want a finite value > 0", s.MeanGap)
+		return spanError(fmt.Sprintf("workload: mean gap = %v cycles, want a finite value > 0", s.MeanGap))
 	}
 	return nil
 }
+
+// ErrSpan marks a trace the clock cannot hold: a mean gap that is not
+// finite, or arrivals spanning past the clock (a load asked for so low, or
+// jobs so many, that the gaps add up beyond it). errors.Is finds it.
+var ErrSpan = errors.New("workload: arrivals beyond the clock")
+
+// spanError is an error that is ErrSpan, with its own message.
+type spanError string
+
+func (e spanError) Error() string        { return string(e) }
+func (e spanError) Is(target error) bool { return target == ErrSpan }
 
 // maxTraceSpan bounds the expected span of a generated trace so that arrival
 // times plus any realistic execution stay far from int64 overflow.
@@ -97,7 +108,7 @@ func (s ArrivalSpec) Times(n int, seed uint64) ([]int64, error) {
 		return nil, fmt.Errorf("workload: %d arrivals requested", n)
 	}
 	if float64(n)*s.MeanGap > maxTraceSpan {
-		return nil, fmt.Errorf("workload: %d arrivals with mean gap %v cycles overflow the clock", n, s.MeanGap)
+		return nil, spanError(fmt.Sprintf("workload: %d arrivals with mean gap %v cycles overflow the clock", n, s.MeanGap))
 	}
 	rng := rand.New(rand.NewPCG(seed, arrivalStream))
 	gaps := make([]float64, n)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -183,7 +184,7 @@ func (o *scheduleFlags) run(cmd *cobra.Command) error {
 	ctx, stop := signalContext()
 	defer stop()
 	if len(o.soc.models) == 0 {
-		return o.runOmega(cmd, ctx)
+		return o.spanHint(o.runOmega(cmd, ctx))
 	}
 	if len(o.data) > 0 || o.models != "" {
 		return fmt.Errorf("--job-models (the SoC path) excludes --data and --models (the Omega path)")
@@ -206,7 +207,17 @@ func (o *scheduleFlags) run(cmd *cobra.Command) error {
 	if so.jobs == 0 {
 		so.jobs = defaultSoCJobs
 	}
-	return runScheduleSoC(cmd, &so)
+	return o.spanHint(runScheduleSoC(cmd, &so))
+}
+
+// spanHint names the flags behind an arrival trace the clock cannot hold
+// (workload.ErrSpan): a --utilisation so low, or --jobs so many, that the
+// gaps add up past it.
+func (o *scheduleFlags) spanHint(err error) error {
+	if errors.Is(err, workload.ErrSpan) {
+		return fmt.Errorf("--utilisation %g with --jobs %d: %w (a lower utilisation spreads the arrivals further apart: raise --utilisation or lower --jobs)", o.util, o.jobs, err)
+	}
+	return err
 }
 
 // omegaRun is the Omega path resolved: the jobs, machines and arrivals.

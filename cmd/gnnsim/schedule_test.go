@@ -141,12 +141,12 @@ func TestScheduleBadFlags(t *testing.T) {
 
 // TestScheduleSoCRefusedLeavesNoOut: on the SoC path too, a run refused
 // after --out was made (here its arrivals overflow the clock) leaves no
-// directory behind.
+// directory behind, and the error names the flags that made the trace.
 func TestScheduleSoCRefusedLeavesNoOut(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "never")
 	_, _, err := run(t, "schedule", "--job-models", "googlenet", "--jobs", "100000", "--utilisation", "1e-6", "--policies", "FCFS", "--seeds", "1", "--out", out)
-	if err == nil || !strings.Contains(err.Error(), "overflow the clock") {
-		t.Fatalf("error %v, want the arrivals' overflow", err)
+	if err == nil || !strings.Contains(err.Error(), "overflow the clock") || !strings.Contains(err.Error(), "--utilisation 1e-06 with --jobs 100000") {
+		t.Fatalf("error %v, want the arrivals' overflow, blamed on --utilisation and --jobs", err)
 	}
 	if _, err := os.Stat(out); err == nil {
 		t.Errorf("refused run left %s", out)
