@@ -97,9 +97,9 @@ func runSeed001(ctx context.Context, o Options) (*Report, error) {
 	// says what it skipped, as seed004 does.
 	var notes []string
 	fig8Only := false
-	if cora := filepath.Join(o.DataDir, "planetoid", "ind"); !exists(filepath.Join(cora, "ind.cora.graph")) {
+	if dir, ok := cora(o); !ok {
 		fig8Only = true
-		notes = append(notes, fmt.Sprintf("skipped: the co-search (Figures 5-7, Table 4) trains its candidates on Planetoid Cora, absent from %s; Figure 8 only (point --data-dir or GNNSIM_DATA at the shared data folder)", cora))
+		notes = append(notes, fmt.Sprintf("skipped: the co-search (Figures 5-7, Table 4) trains its candidates on Planetoid Cora, absent from %s; Figure 8 only (point --data-dir or GNNSIM_DATA at the shared data folder)", dir))
 	}
 	rep, err := seed001.Run(ctx, seed001.Options{Out: o.Out, Quick: o.Quick, Seed: o.Seed, DataDir: o.DataDir, Workers: o.Workers, Log: o.Log, Fig8Only: fig8Only})
 	if err != nil {
@@ -119,8 +119,8 @@ func runSeed001(ctx context.Context, o Options) (*Report, error) {
 
 func runSeed004(ctx context.Context, o Options) (*Report, error) {
 	start := time.Now()
-	if _, err := os.Stat(filepath.Join(o.DataDir, "planetoid", "ind", "ind.cora.graph")); err != nil {
-		return skipped(o, "FGNAS trains its candidates on Planetoid Cora, which is absent", filepath.Join(o.DataDir, "planetoid", "ind"))
+	if dir, ok := cora(o); !ok {
+		return skipped(o, "FGNAS trains its candidates on Planetoid Cora, which is absent", dir)
 	}
 	oracle, err := seed004.TrainedOracle(ctx, o.DataDir, o.Quick, o.Workers)
 	if err != nil {
@@ -141,10 +141,12 @@ func runSeed004(ctx context.Context, o Options) (*Report, error) {
 	return r, nil
 }
 
-// exists reports whether path names an existing file or folder.
-func exists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
+// cora returns the folder of the Planetoid sets under o.DataDir and
+// whether Cora is in it: seed001's co-search and seed004 train on it.
+func cora(o Options) (dir string, ok bool) {
+	dir = filepath.Join(o.DataDir, "planetoid", "ind")
+	_, err := os.Stat(filepath.Join(dir, "ind.cora.graph"))
+	return dir, err == nil
 }
 
 // pngs returns the PNG files among files, relative to dir.

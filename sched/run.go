@@ -32,7 +32,7 @@ type Options struct {
 const cancelEvents = 1 << 14
 
 // runSim runs s until no event is pending, or until ctx (when not nil) is
-// done.
+// done: a run that completes is kept.
 func runSim(s *sim.Sim, ctx context.Context) error {
 	if ctx == nil {
 		s.Run()
@@ -43,7 +43,7 @@ func runSim(s *sim.Sim, ctx context.Context) error {
 			return ctx.Err()
 		}
 	}
-	return ctx.Err()
+	return nil
 }
 
 // PCG stream ids: one per use of the run seed, so that e.g. the Random

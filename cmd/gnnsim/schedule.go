@@ -210,6 +210,21 @@ func (o *scheduleFlags) run(cmd *cobra.Command) error {
 	return o.spanHint(runScheduleSoC(cmd, &so))
 }
 
+// makeOutDir makes the --out folder dir of a schedule and returns undo,
+// which removes it again when it was made here (a failed or interrupted
+// run leaves it empty: as if never made).
+func makeOutDir(dir string) (undo func(), err error) {
+	_, statErr := os.Stat(dir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	return func() {
+		if statErr != nil {
+			os.Remove(dir)
+		}
+	}, nil
+}
+
 // spanHint names the flags behind an arrival trace the clock cannot hold
 // (workload.ErrSpan): a --utilisation so low, or --jobs so many, that the
 // gaps add up past it.
@@ -241,14 +256,14 @@ func (o *scheduleFlags) runOmega(cmd *cobra.Command, ctx context.Context) error 
 			return err
 		}
 	} else {
-		_, statErr := os.Stat(o.out)
-		if err := os.MkdirAll(o.out, 0o755); err != nil {
+		undo, err := makeOutDir(o.out)
+		if err != nil {
 			return err
 		}
 		meta := o.omegaMeta(cmd, r)
 		// The job records go to the file as the runs end (bounded memory
 		// whatever the jobs, seeds and policies), then the metrics.
-		err := seed002.StreamRecords(filepath.Join(o.out, seed002.ScheduleRecordsFile), meta, func(add func(*sched.Result) error) error {
+		err = seed002.StreamRecords(filepath.Join(o.out, seed002.ScheduleRecordsFile), meta, func(add func(*sched.Result) error) error {
 			opts := r.opts
 			opts.Records = add
 			var err error
@@ -256,9 +271,7 @@ func (o *scheduleFlags) runOmega(cmd *cobra.Command, ctx context.Context) error 
 			return err
 		})
 		if err != nil {
-			if statErr != nil {
-				os.Remove(o.out) // made here and left empty: as if never made
-			}
+			undo()
 			return err
 		}
 		if err := seed002.WriteSchedule(o.out, res, meta); err != nil {

@@ -133,14 +133,14 @@ func runScheduleSoC(cmd *cobra.Command, o *scheduleSoC) error {
 	if o.out == "" {
 		err = r.runAll(prog, func(*sched.SharedProblem, *sched.Result) error { return nil })
 	} else {
-		_, statErr := os.Stat(o.out)
-		if err = os.MkdirAll(o.out, 0o755); err == nil {
+		var undo func()
+		if undo, err = makeOutDir(o.out); err == nil {
 			// Each run's job records go to the file as the run ends, so
 			// memory holds one run's, whatever the seeds and policies.
 			err = sched.StreamSharedRecords(filepath.Join(o.out, seed002.ScheduleRecordsFile), meta,
 				func(add func(*sched.SharedProblem, *sched.Result) error) error { return r.runAll(prog, add) })
-			if err != nil && statErr != nil {
-				os.Remove(o.out) // made here and left empty: as if never made (as the Omega path)
+			if err != nil {
+				undo()
 			}
 		}
 	}
