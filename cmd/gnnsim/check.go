@@ -2,95 +2,21 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"math"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"sync"
 	"syscall"
 
 	"github.com/spf13/cobra"
 
 	"gnnsim/bench"
-	"gnnsim/internal/atomicfile"
 )
 
 // This file holds the checks every command runs on its flags before it
 // starts work, so that a bad output path or an out-of-range value fails at
 // once with a message naming the flag, not after minutes of simulation.
-
-// MaxWorkers bounds every --workers flag.
-const MaxWorkers = 4096
-
-// checkOutFile checks that the file flag names (e.g. --out) can be
-// written: not empty, not a directory, device or FIFO, in an existing
-// directory.
-func checkOutFile(flag, path string) error {
-	if path == "" {
-		return fmt.Errorf("--%s: no file named (give a path)", flag)
-	}
-	if _, _, err := atomicfile.Target(path); err != nil {
-		return fmt.Errorf("--%s: %w", flag, err)
-	}
-	return nil
-}
-
-// checkOutDir checks that the directory flag names can hold outputs: not
-// empty, not an existing non-directory, and the nearest existing ancestor a
-// directory (the missing ones are created when the command writes).
-func checkOutDir(flag, path string) error {
-	if path == "" {
-		return fmt.Errorf("--%s: no directory named (give a path)", flag)
-	}
-	p := filepath.Clean(path)
-	for {
-		fi, err := os.Stat(p)
-		switch {
-		case err == nil && fi.IsDir():
-			return nil
-		case err == nil:
-			if p == filepath.Clean(path) {
-				return fmt.Errorf("--%s %s: not a directory (it is an existing file): name a directory to write into", flag, path)
-			}
-			return fmt.Errorf("--%s %s: %s is not a directory", flag, path, p)
-		case !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
-			return fmt.Errorf("--%s %s: %w", flag, path, err)
-		}
-		parent := filepath.Dir(p)
-		if parent == p {
-			return nil
-		}
-		p = parent
-	}
-}
-
-// checkWorkers checks a --workers value: 0 (one per CPU) up to MaxWorkers.
-func checkWorkers(n int) error {
-	if n < 0 || n > MaxWorkers {
-		return fmt.Errorf("--workers %d: want 0 (one per CPU) to %d", n, MaxWorkers)
-	}
-	return nil
-}
-
-// checkRange checks that an integer flag lies in [lo, hi].
-func checkRange(flag string, v, lo, hi int) error {
-	if v < lo || v > hi {
-		return fmt.Errorf("--%s %d: want %d to %d", flag, v, lo, hi)
-	}
-	return nil
-}
-
-// checkPositive checks that a float flag is finite and > 0.
-func checkPositive(flag string, v float64) error {
-	if math.IsNaN(v) || math.IsInf(v, 0) || v <= 0 {
-		return fmt.Errorf("--%s %v: want a finite number above 0", flag, v)
-	}
-	return nil
-}
 
 // quietFlag adds --quiet, which progressOut reads.
 func quietFlag(c *cobra.Command) {
