@@ -1,38 +1,27 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"io"
-	"math"
-	"os"
-	"path/filepath"
 	"strconv"
-	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
-	"gnnsim/accel"
-	"gnnsim/bench"
-	"gnnsim/predict"
+	"gnnsim/internal/cliflag"
 	"gnnsim/repro/seed002"
-	"gnnsim/sched"
 	"gnnsim/workload"
 )
 
 func init() { register(newScheduleCmd) }
 
-// scheduleFlags are schedule's flags: both paths' (the SoC path's own in
-// soc).
+// scheduleFlags are schedule's flags, both paths'.
 type scheduleFlags struct {
-	data, policies, seedList                             []string
+	data, policies, seedList, jobModels                  []string
 	models, machines, arrivals, scenario, inference, out string
+	graph, spec, dvfs                                    string
 	util, shape                                          float64
-	jobs, workers                                        int
+	jobs, workers, features                              int
 	exact, asJSON, static                                bool
-	soc                                                  scheduleSoC
 }
 
 func newScheduleCmd() *cobra.Command {
@@ -165,11 +154,11 @@ func (o *scheduleFlags) addFlags(cmd *cobra.Command) {
 	f.BoolVar(&o.asJSON, "json", false, "print a JSON array (one object per policy and scenario, cycles averaged over seeds)")
 	f.Bool("long", false, "SoC path: run a budget (--jobs x --seeds x --policies) measured to take more than a day (refused without it, once its rate is measured)")
 	workersFlag(f, &o.workers, 0, "seeds run at once (default: number of CPUs); results do not depend on it")
-	listFlag(f, &o.soc.models, "job-models", nil, "SoC path: models the jobs run, zoo names or model files, NAME/split:UNIT for the split mapping (e.g. vig-s,vig-s/split:dla,googlenet)")
-	f.StringVar(&o.soc.graph, "graph", "", "SoC path: graph a GNN model file runs on (graph file or set; its first graph)")
-	intFlag(f, &o.soc.features, "features", 0, 0, int64(workload.MaxFeatures), "SoC path: input width of a GNN model file that gives none")
-	f.StringVar(&o.soc.spec, "spec", "", "SoC path: SoC spec YAML (default: the built-in Jetson AGX Xavier)")
-	f.StringVar(&o.soc.dvfs, "dvfs", "", `SoC path: operating points in MHz, e.g. "gpu=1377,emc=2133" (default: highest)`)
+	listFlag(f, &o.jobModels, "job-models", nil, "SoC path: models the jobs run, zoo names or model files, NAME/split:UNIT for the split mapping (e.g. vig-s,vig-s/split:dla,googlenet)")
+	f.StringVar(&o.graph, "graph", "", "SoC path: graph a GNN model file runs on (graph file or set; its first graph)")
+	intFlag(f, &o.features, "features", 0, 0, int64(workload.MaxFeatures), "SoC path: input width of a GNN model file that gives none")
+	f.StringVar(&o.spec, "spec", "", "SoC path: SoC spec YAML (default: the built-in Jetson AGX Xavier)")
+	f.StringVar(&o.dvfs, "dvfs", "", `SoC path: operating points in MHz, e.g. "gpu=1377,emc=2133" (default: highest)`)
 	f.BoolVar(&o.static, "static", false, "static concurrent schedules of the --job-models networks (two or more) split between two units (--machines, default gpu,dla): GPU only, GPU&DLA, H2H-like, Herald-like and a contention-aware search, each co-run to the steady state")
 }
 
@@ -177,14 +166,25 @@ func (o *scheduleFlags) addFlags(cmd *cobra.Command) {
 // the Omega path (--data).
 func (o *scheduleFlags) run(cmd *cobra.Command) error {
 	if o.static {
-		return runScheduleStatic(cmd, o.soc, o.machines, cmd.Flags().Changed("machines"), o.out, o.asJSON)
+		return runScheduleStatic(cmd, o)
 	}
 	// A signal stops the runs (within a few thousand events) and removes
 	// what --out had begun: main reports the interruption.
 	ctx, stop := signalContext()
 	defer stop()
-	if len(o.soc.models) == 0 {
-		return o.spanHint(o.runOmega(cmd, ctx))
+	w := cmd.OutOrStdout()
+	if len(o.jobModels) == 0 {
+		r, err := seed002.RunOmega(&seed002.OmegaOptions{Context: ctx, Data: o.data, Models: o.models, Machines: o.machines,
+			Arrivals: o.arrivals, Scenario: o.scenario, Inference: o.inference, Policies: o.policies, Seeds: o.seedList,
+			Utilisation: o.util, Shape: o.shape, Exact: o.exact, Jobs: o.jobs, Workers: o.workers, Out: o.out, Meta: runMeta(cmd)})
+		if err != nil {
+			return o.spanHint(err)
+		}
+		if o.asJSON {
+			return writeJSON(w, seed002.Summaries(r.Result.Mean))
+		}
+		r.WriteText(w)
+		return nil
 	}
 	if len(o.data) > 0 || o.models != "" {
 		return fmt.Errorf("--job-models (the SoC path) excludes --data and --models (the Omega path)")
@@ -192,37 +192,30 @@ func (o *scheduleFlags) run(cmd *cobra.Command) error {
 	if cmd.Flags().Changed("scenario") || cmd.Flags().Changed("inference-cycles") || cmd.Flags().Changed("exact") {
 		return fmt.Errorf("--scenario, --inference-cycles and --exact belong to the Omega path; the SoC path has one mapping per unit and no predictor")
 	}
-	if err := checkScheduleSizes(o.util, o.shape, o.jobs, o.workers, len(o.seedList)); err != nil {
+	if err := seed002.CheckScheduleSizes(o.util, o.shape, o.jobs, o.workers, len(o.seedList)); err != nil {
 		return err
 	}
 	seeds, err := parseSeeds(o.seedList)
 	if err != nil {
 		return err
 	}
-	so := o.soc
-	so.machines, so.machinesSet, so.arrivals, so.policies = o.machines, cmd.Flags().Changed("machines"), o.arrivals, o.policies
-	so.util, so.shape, so.jobs, so.seeds, so.out, so.asJSON = o.util, o.shape, o.jobs, seeds, o.out, o.asJSON
-	so.long, _ = cmd.Flags().GetBool("long")
-	so.ctx = ctx
-	if so.jobs == 0 {
-		so.jobs = defaultSoCJobs
+	s, err := loadSoC(o.spec, "", "")
+	if err != nil {
+		return err
 	}
-	return o.spanHint(runScheduleSoC(cmd, &so))
-}
-
-// makeOutDir makes the --out folder dir of a schedule and returns undo,
-// which removes it again when it was made here (a failed or interrupted
-// run leaves it empty: as if never made).
-func makeOutDir(dir string) (undo func(), err error) {
-	_, statErr := os.Stat(dir)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
+	long, _ := cmd.Flags().GetBool("long")
+	r, err := seed002.RunSoC(&seed002.SoCOptions{Context: ctx, SoC: s, Models: o.jobModels, Graph: o.graph, DVFS: o.dvfs,
+		Features: o.features, Machines: o.machines, MachinesSet: cmd.Flags().Changed("machines"), Arrivals: o.arrivals,
+		Policies: o.policies, Utilisation: o.util, Shape: o.shape, Jobs: o.jobs, Seeds: seeds, Out: o.out, Long: long,
+		Progress: progressOut(cmd), Meta: runMeta(cmd)})
+	if err != nil {
+		return o.spanHint(err)
 	}
-	return func() {
-		if statErr != nil {
-			os.Remove(dir)
-		}
-	}, nil
+	if o.asJSON {
+		return writeJSON(w, r.Rows)
+	}
+	r.WriteText(w)
+	return nil
 }
 
 // spanHint names the flags behind an arrival trace the clock cannot hold
@@ -235,251 +228,5 @@ func (o *scheduleFlags) spanHint(err error) error {
 	return err
 }
 
-// omegaRun is the Omega path resolved: the jobs, machines and arrivals.
-type omegaRun struct {
-	ms     []sched.Machine
-	js     *seed002.JobSet
-	opts   seed002.ScheduleOptions
-	charge int64
-}
-
-// runOmega schedules the cases of sweep directories on Omega accelerators.
-func (o *scheduleFlags) runOmega(cmd *cobra.Command, ctx context.Context) error {
-	r, err := o.newOmegaRun(cmd.Flags().Changed("out"))
-	if err != nil {
-		return err
-	}
-	r.opts.Context = ctx
-	var res *seed002.ScheduleResult
-	if o.out == "" {
-		if res, err = r.js.Schedule(r.opts); err != nil {
-			return err
-		}
-	} else {
-		undo, err := makeOutDir(o.out)
-		if err != nil {
-			return err
-		}
-		meta := o.omegaMeta(cmd, r)
-		// The job records go to the file as the runs end (bounded memory
-		// whatever the jobs, seeds and policies), then the metrics.
-		err = seed002.StreamRecords(filepath.Join(o.out, seed002.ScheduleRecordsFile), meta, func(add func(*sched.Result) error) error {
-			opts := r.opts
-			opts.Records = add
-			var err error
-			res, err = r.js.Schedule(opts)
-			return err
-		})
-		if err != nil {
-			undo()
-			return err
-		}
-		if err := seed002.WriteSchedule(o.out, res, meta); err != nil {
-			return err
-		}
-	}
-	w := cmd.OutOrStdout()
-	if o.asJSON {
-		return writeJSON(w, seed002.Summaries(res.Mean))
-	}
-	o.printOmega(w, r, res)
-	return nil
-}
-
-// newOmegaRun checks the Omega path's flags and reads its jobs.
-func (o *scheduleFlags) newOmegaRun(outSet bool) (*omegaRun, error) {
-	if len(o.data) == 0 {
-		return nil, fmt.Errorf("--data is required (jobs from a sweep, on Omega accelerators), or --job-models (model inferences on a SoC's units)")
-	}
-	if o.out != "" || outSet {
-		if err := checkOutDir("out", o.out); err != nil {
-			return nil, err
-		}
-	}
-	if err := checkScheduleSizes(o.util, o.shape, o.jobs, o.workers, len(o.seedList)); err != nil {
-		return nil, err
-	}
-	r := &omegaRun{}
-	var err error
-	if r.ms, err = seed002.ParseMachines(o.machines); err != nil {
-		return nil, fmt.Errorf("%w (SoC units such as gpu, dla run model inferences: give --job-models)", err)
-	}
-	r.opts = seed002.ScheduleOptions{Policies: o.policies, Workers: o.workers,
-		Arrivals: seed002.ArrivalOptions{Utilisation: o.util, Shape: o.shape, Exact: o.exact, Jobs: o.jobs}}
-	if r.opts.Arrivals.Process, r.opts.Arrivals.Trace, err = parseArrivals(o.arrivals); err != nil {
-		return nil, err
-	}
-	if r.opts.Scenarios, err = parseScenario(o.scenario); err != nil {
-		return nil, err
-	}
-	if r.opts.Seeds, err = parseSeeds(o.seedList); err != nil {
-		return nil, err
-	}
-	cases, err := bench.ReadDatasets(o.data)
-	if err != nil {
-		return nil, err
-	}
-	var pred *predict.Predictor
-	if o.models != "" {
-		if pred, err = predict.LoadPredictor(o.models); err != nil {
-			return nil, err
-		}
-	}
-	// Without --models NewJobSet must get a nil interface, not a nil
-	// *predict.Predictor (which it would try to call).
-	if pred != nil {
-		r.js, err = seed002.NewJobSet(cases, r.ms, pred)
-	} else {
-		r.js, err = seed002.NewJobSet(cases, r.ms, nil)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if r.charge, err = inferenceCharge(o.inference, pred, cases); err != nil {
-		return nil, err
-	}
-	r.opts.InferenceCycles = r.charge
-	return r, nil
-}
-
-// omegaMeta is the Omega path's tables' metadata: the command and its
-// flags as given, enough to rerun it.
-func (o *scheduleFlags) omegaMeta(cmd *cobra.Command, r *omegaRun) map[string]string {
-	meta := runMeta(cmd)
-	for k, v := range map[string]string{
-		"gnnsim.data": strings.Join(o.data, ","), "gnnsim.models": o.models, "gnnsim.machines": o.machines,
-		"gnnsim.arrivals": o.arrivals, "gnnsim.inference_cycles": strconv.FormatInt(r.charge, 10),
-		"gnnsim.utilisation": strconv.FormatFloat(o.util, 'g', -1, 64), "gnnsim.shape": strconv.FormatFloat(o.shape, 'g', -1, 64),
-		"gnnsim.jobs": strconv.Itoa(r.js.TraceJobs(r.opts.Arrivals)), "gnnsim.seeds": fmt.Sprint(r.opts.Seeds),
-		"gnnsim.policies": strings.Join(o.policies, ","), "gnnsim.scenario": o.scenario,
-	} {
-		meta[k] = v
-	}
-	return meta
-}
-
-// printOmega writes the Omega path's setting, table and speed-ups.
-func (o *scheduleFlags) printOmega(w io.Writer, r *omegaRun, res *seed002.ScheduleResult) {
-	in := res.Instances[0]
-	fmt.Fprintf(w, "%d jobs from %s on %d machines (%s); seeds %v; inference charge %d cycles\n",
-		len(in.Case), strings.Join(o.data, ","), len(r.ms), o.machines, res.Seeds, r.charge)
-	if r.opts.Arrivals.Trace == nil {
-		fmt.Fprintf(w, "offered load (seed %d): %.3f at the best tilings, %.3f at random tilings\n", res.Seeds[0], in.Offered, in.OfferedRandom)
-	}
-	printSchedule(w, res.Mean)
-	if sp, err := seed002.Speedups(res.Mean, sched.SJFPredicted().Info().Name); err == nil {
-		fmt.Fprintln(w, "SJF-Predicted vs the best baseline (♦: no feasible baseline in the scenario):")
-		for _, s := range sp {
-			mark := ""
-			if !s.BaselineFeasible {
-				mark = " ♦"
-			}
-			fmt.Fprintf(w, "  scenario %d mean %-10s %s%s; %s\n", s.Scenario, s.Metric, s.Words(), mark, s.TruthWords())
-		}
-	}
-	if o.out != "" {
-		fmt.Fprintf(w, "wrote %s/{%s,%s,%s}\n", o.out, seed002.ScheduleRecordsFile, seed002.ScheduleRunsFile, seed002.ScheduleMeanFile)
-	}
-}
-
-// defaultSoCJobs is the SoC path's trace length when --jobs is 0.
-const defaultSoCJobs = 1000
-
-// checkScheduleSizes checks the numeric flags of schedule against the
-// limits in its help.
-func checkScheduleSizes(util, shape float64, jobs, workers, seeds int) error {
-	if err := checkPositive("utilisation", util); err != nil {
-		return err
-	}
-	if math.IsNaN(shape) || math.IsInf(shape, 0) || shape <= 1 {
-		return fmt.Errorf("--shape %v: want a finite number above 1", shape)
-	}
-	if err := checkRange("jobs", jobs, 0, seed002.MaxJobs); err != nil {
-		return err
-	}
-	if seeds > maxSeeds {
-		return fmt.Errorf("--seeds: %d seeds, at most %d", seeds, maxSeeds)
-	}
-	return checkWorkers(workers)
-}
-
-// maxSeeds bounds --seeds.
-const maxSeeds = 1000
-
-// parseArrivals reads --arrivals: a process name, or a trace file. A value
-// that looks like a file (a trace extension or a path separator) or names
-// an existing file is read as a trace, so that a missing or malformed file
-// is reported as such.
-func parseArrivals(v string) (workload.Process, []workload.Job, error) {
-	if p, err := workload.ParseProcess(v); err == nil {
-		return p, nil, nil
-	}
-	ext := strings.ToLower(filepath.Ext(v))
-	_, statErr := os.Stat(v)
-	if statErr == nil || ext == ".csv" || ext == ".parquet" || ext == ".pq" || strings.ContainsRune(v, filepath.Separator) {
-		tr, err := workload.ReadTrace(v, workload.ReadOptions{F: 1, G: 1})
-		if err != nil {
-			return 0, nil, fmt.Errorf("--arrivals: %w", err)
-		}
-		return 0, tr, nil
-	}
-	return 0, nil, fmt.Errorf("--arrivals %q: not a process (pareto, lomax, poisson) nor a trace file (.csv, .parquet, .pq)", v)
-}
-
-func parseScenario(s string) ([]seed002.Scenario, error) {
-	switch s {
-	case "1":
-		return []seed002.Scenario{seed002.Scenario1}, nil
-	case "2":
-		return []seed002.Scenario{seed002.Scenario2}, nil
-	case "both":
-		return []seed002.Scenario{seed002.Scenario1, seed002.Scenario2}, nil
-	}
-	return nil, fmt.Errorf("--scenario %q: want 1, 2 or both", s)
-}
-
-func parseSeeds(list []string) ([]uint64, error) {
-	if len(list) == 0 {
-		return nil, fmt.Errorf("--seeds: give at least one seed")
-	}
-	out := make([]uint64, len(list))
-	for i, v := range list {
-		n, err := strconv.ParseUint(strings.TrimSpace(v), 10, 64)
-		if err != nil {
-			return nil, fmt.Errorf("--seeds: %q is not a seed (a non-negative integer)", v)
-		}
-		out[i] = n
-	}
-	return out, nil
-}
-
-// inferenceCharge resolves --inference-cycles.
-func inferenceCharge(v string, pred *predict.Predictor, cases []predict.Sample) (int64, error) {
-	if v != "measured" {
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || n < 0 {
-			return 0, fmt.Errorf("--inference-cycles %q: want a number of cycles >= 0 or 'measured'", v)
-		}
-		return n, nil
-	}
-	if pred == nil {
-		return 0, fmt.Errorf("--inference-cycles measured needs --models")
-	}
-	d, err := seed002.MeasureInference(pred, cases, 2000)
-	if err != nil {
-		return 0, err
-	}
-	return int64(float64(d) / float64(time.Second) * accel.DefaultHW().ClockHz), nil
-}
-
-func printSchedule(w io.Writer, mean []sched.Metrics) {
-	fmt.Fprintf(w, "%-3s %-14s %-4s %14s %14s %14s %14s %14s\n", "sc", "policy", "feas", "completion", "turnaround", "execution", "waiting", "p99 turnaround")
-	for _, m := range mean {
-		feas := "yes"
-		if !m.Feasible {
-			feas = "no"
-		}
-		fmt.Fprintf(w, "%-3d %-14s %-4s %14.4g %14.4g %14.4g %14.4g %14.4g\n", seed002.ScenarioOf(m.Baselines), m.Policy, feas,
-			m.MeanCompletion, m.MeanTurnaround, m.MeanExecution, m.MeanWaiting, m.P99Turnaround)
-	}
-}
+// parseSeeds reads a --seeds list (package cliflag).
+var parseSeeds = cliflag.Seeds

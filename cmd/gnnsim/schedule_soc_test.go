@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"gnnsim/internal/pqio"
+	"gnnsim/repro/seed002"
 	"gnnsim/sched"
 	"gnnsim/soc"
 	"gnnsim/workload"
@@ -120,7 +121,7 @@ func TestScheduleSoCModelFile(t *testing.T) {
 	sage3 := writeModel(t, "sage3.yaml", sage3Layers)
 	out := mustRun(t, "schedule", "--job-models", sage3+","+sage3+"/split:gpu,googlenet", "--graph", g, "--features", "34",
 		"--jobs", "60", "--seeds", "1", "--policies", "FCFS,EFT", "--json")
-	var rows []socScheduleRow
+	var rows []seed002.SoCScheduleRow
 	if err := json.Unmarshal([]byte(out), &rows); err != nil {
 		t.Fatal(err)
 	}

@@ -184,3 +184,19 @@ func closingQuote(s string, start int) int {
 	}
 	return -1
 }
+
+// Seeds reads a --seeds list: each entry a non-negative integer.
+func Seeds(list []string) ([]uint64, error) {
+	if len(list) == 0 {
+		return nil, fmt.Errorf("--seeds: give at least one seed")
+	}
+	out := make([]uint64, len(list))
+	for i, v := range list {
+		n, err := strconv.ParseUint(strings.TrimSpace(v), 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("--seeds: %q is not a seed (a non-negative integer)", v)
+		}
+		out[i] = n
+	}
+	return out, nil
+}
