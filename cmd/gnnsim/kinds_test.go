@@ -137,9 +137,14 @@ func TestFPGAEvalFlagVocabulary(t *testing.T) {
 func TestTrainModelFile(t *testing.T) {
 	dir := testDataDir()
 	base := []string{"train", "--data", "cora", "--data-dir", dir, "--seeds", "1", "--epochs", "3", "--json"}
-	byArch, _, err := run(t, append(base, "--model", "sage", "--arch", "../../examples/sage3.yaml")...)
+	byArch, stderr, err := run(t, append(base, "--model", "sage", "--arch", "../../examples/sage3.yaml")...)
 	if err != nil {
 		t.Skipf("cora not available: %v", err)
+	}
+	// --arch FILE is the deprecated spelling: it still trains, and says
+	// what replaces it.
+	if !strings.Contains(stderr, "train --arch ../../examples/sage3.yaml is deprecated") || !strings.Contains(stderr, "use --model ../../examples/sage3.yaml") {
+		t.Errorf("--arch FILE: stderr %q, want the deprecation note", stderr)
 	}
 	byModel := mustRun(t, append(base, "--model", "../../examples/sage3.yaml")...)
 	if byArch != byModel {

@@ -2,18 +2,13 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"gnnsim/bench"
 	"gnnsim/graphs"
 	"gnnsim/train"
-	"gnnsim/workload"
 )
 
 func init() { register(newTrainCmd) }
@@ -30,17 +25,13 @@ const maxSplitPerClass = 1_000_000
 
 // trainFlags are train's options.
 type trainFlags struct {
-	data, dataDir, model, archText     string
-	attention, aggregation, activation string
-	hidden, heads, outHeads            int
-	bitsText                           string
-	seedList                           []string
-	runs, workers                      int
-	firstSeed                          uint64
-	cfg                                train.Config
-	splitTrain, splitVal               int
-	asJSON, long                       bool
-	out                                string
+	data, dataDir, bitsText, out string
+	setup                        train.Setup // the network and training setting
+	seedList                     []string
+	runs, workers                int
+	firstSeed                    uint64
+	splitTrain, splitVal         int
+	asJSON, long                 bool
 }
 
 func newTrainCmd() *cobra.Command {
@@ -72,10 +63,12 @@ gnn-benchmark .npz file (split drawn per class with --split-train/
 --attention (constant, gcn, gat, sage), --aggregation (add, mean, max) change
 every layer, --activation (linear, relu, tanh, sigmoid, elu, leaky_relu,
 relu6, softplus) the hidden layers; --arch gives the whole network as
-'go doc gnnsim/train.Arch.String' writes it, or as a GNN stack model file
-(FILE.yaml, 'gnnsim models show --help'; kinds gcn, gat and sage, the last
-layer as wide as the classes). Training flags override the
-model's setting.
+'go doc gnnsim/train.Arch.String' writes it. --model FILE.yaml trains a GNN
+stack model file ('gnnsim models show --help'; kinds gcn, gat and sage, the
+last layer as wide as the classes) with the settings of its first layer's
+preset; --arch FILE.yaml, its old spelling (beside --model gcn|gat|sage),
+still works for one release and says so on stderr. Training flags override
+the model's setting.
 
 --bits quantises the trained weights and activations post-training to
 signed fixed point (FGNAS Eq. 7-8): w=I.F,a=I.F gives I integer and F
@@ -106,7 +99,7 @@ gnnsim.flags, gnnsim.seed (the first seed) and gnnsim.version.`,
   gnnsim train --data ../shared/data/planetoid/ind/cora --model gcn --hidden 16 --seeds 1,2,3
   gnnsim train --data ../shared/data/planetoid/ind/cora --model gat --heads 8 --hidden 8
   gnnsim train --data ../shared/data/planetoid/ind/cora --model sage --aggregation max
-  gnnsim train --data cora --model sage --arch examples/sage3.yaml
+  gnnsim train --data cora --model examples/sage3.yaml
   gnnsim train --data ../shared/data/planetoid/ind/citeseer --bits w=1.5,a=2.4 --json
   gnnsim train --data ../shared/data/planetoid/ind/cora --runs 10 --out runs.parquet
   gnnsim train --data ../shared/data/planetoid/ind/cora --arch gat:16x4:max:tanh/gcn:0x1:mean:linear`,
@@ -121,20 +114,21 @@ gnnsim.flags, gnnsim.seed (the first seed) and gnnsim.version.`,
 func addTrainFlags(cmd *cobra.Command, o *trainFlags) {
 	f := cmd.Flags()
 	dataFlags(f, &o.data, &o.dataDir, "", "node-classification set (required)")
-	f.StringVar(&o.model, "model", "gcn", "reference model: gcn, gat or sage, or a model file FILE.yaml (as --arch FILE, with its first layer's preset settings)")
-	f.StringVar(&o.archText, "arch", "", "whole network, e.g. gcn:16x1:add:relu/gcn:0x1:add:linear, or a model file FILE.yaml (overrides --model's layers)")
-	intFlag(f, &o.hidden, "hidden", 16, 1, train.MaxWidth, "features per head of the hidden layer (default 16 for gcn, 8 for gat, 64 for sage)")
-	intFlag(f, &o.heads, "heads", 8, 1, train.MaxHeads, "attention heads of the hidden layer (gat)")
-	intFlag(f, &o.outHeads, "out-heads", 1, 1, train.MaxHeads, "averaged heads of the output layer (gat)")
-	f.StringVar(&o.attention, "attention", "", "attention of every layer: constant, gcn, gat or sage")
-	f.StringVar(&o.aggregation, "aggregation", "", "aggregation of every layer: add, mean or max")
-	f.StringVar(&o.activation, "activation", "", "activation of the hidden layers: linear, relu, tanh, sigmoid, elu, leaky_relu, relu6, softplus")
-	intFlag(f, &o.cfg.Epochs, "epochs", 200, 1, train.MaxEpochs, "training epochs (default: the model's, 200)")
-	floatFlag(f, &o.cfg.LR, "lr", 0.01, 0, maxLR, true, "Adam learning rate (default: the model's)")
-	floatFlag(f, &o.cfg.WeightDecay, "weight-decay", 5e-4, 0, 1, false, "L2 weight decay (default: the model's)")
-	f.BoolVar(&o.cfg.DecayAll, "decay-all", false, "decay every layer's weights, not only the first layer's (default: the model's)")
-	floatFlag(f, &o.cfg.Dropout, "dropout", 0.5, 0, 0.99, false, "dropout on every layer input (default: the model's)")
-	floatFlag(f, &o.cfg.AttnDropout, "attn-dropout", 0, 0, 0.99, false, "dropout on GAT coefficients (default: the model's)")
+	u := &o.setup
+	f.StringVar(&u.Model, "model", "gcn", "reference model: gcn, gat or sage, or a model file FILE.yaml (with its first layer's preset settings)")
+	f.StringVar(&u.Arch, "arch", "", "whole network, e.g. gcn:16x1:add:relu/gcn:0x1:add:linear (overrides --model's layers); a model file FILE.yaml here is deprecated: use --model FILE.yaml")
+	intFlag(f, &u.Hidden, "hidden", 16, 1, train.MaxWidth, "features per head of the hidden layer (default 16 for gcn, 8 for gat, 64 for sage)")
+	intFlag(f, &u.Heads, "heads", 8, 1, train.MaxHeads, "attention heads of the hidden layer (gat)")
+	intFlag(f, &u.OutHeads, "out-heads", 1, 1, train.MaxHeads, "averaged heads of the output layer (gat)")
+	f.StringVar(&u.Attention, "attention", "", "attention of every layer: constant, gcn, gat or sage")
+	f.StringVar(&u.Aggregation, "aggregation", "", "aggregation of every layer: add, mean or max")
+	f.StringVar(&u.Activation, "activation", "", "activation of the hidden layers: linear, relu, tanh, sigmoid, elu, leaky_relu, relu6, softplus")
+	intFlag(f, &u.Config.Epochs, "epochs", 200, 1, train.MaxEpochs, "training epochs (default: the model's, 200)")
+	floatFlag(f, &u.Config.LR, "lr", 0.01, 0, maxLR, true, "Adam learning rate (default: the model's)")
+	floatFlag(f, &u.Config.WeightDecay, "weight-decay", 5e-4, 0, 1, false, "L2 weight decay (default: the model's)")
+	f.BoolVar(&u.Config.DecayAll, "decay-all", false, "decay every layer's weights, not only the first layer's (default: the model's)")
+	floatFlag(f, &u.Config.Dropout, "dropout", 0.5, 0, 0.99, false, "dropout on every layer input (default: the model's)")
+	floatFlag(f, &u.Config.AttnDropout, "attn-dropout", 0, 0, 0.99, false, "dropout on GAT coefficients (default: the model's)")
 	f.StringVar(&o.bitsText, "bits", "", "post-training fixed-point formats, w=I.F,a=I.F (every layer) or one group per layer joined by '/'")
 	listFlag(f, &o.seedList, "seeds", nil, "seeds to train with, comma-separated (one training each; default: --runs seeds from --seed)")
 	intFlag(f, &o.runs, "runs", 10, 1, maxTrainSeeds, "number of trainings, seeds --seed, --seed+1, ... (what --seeds N meant before)")
@@ -147,79 +141,6 @@ func addTrainFlags(cmd *cobra.Command, o *trainFlags) {
 	outFileFlag(f, &o.out, "out", "", "also write one row per seed to a Parquet file (columns in --help)")
 	quietFlag(cmd)
 	cmd.MarkFlagRequired("data")
-}
-
-// trainNetwork resolves --model, --arch and the layer and training flags
-// into the network, its training setting and the input width a model file
-// gives (0: none).
-func trainNetwork(fl *pflag.FlagSet, o *trainFlags) (train.Arch, train.Config, int, error) {
-	model, archText, hidden := o.model, o.archText, o.hidden
-	if isModelFile(model) {
-		// --model names the workload in every command: here a model
-		// file is the network --arch FILE gives, trained with the
-		// settings of its first layer's preset.
-		if archText != "" {
-			return train.Arch{}, train.Config{}, 0, fmt.Errorf("--model %s and --arch: give the network one way", model)
-		}
-		spec, err := workload.ReadModelSpec(model)
-		if err != nil {
-			return train.Arch{}, train.Config{}, 0, fmt.Errorf("--model: %w", err)
-		}
-		archText, model = model, "gcn"
-		if len(spec.Layers) > 0 {
-			if k := strings.ToLower(spec.Layers[0].Kind); k == "gat" || k == "sage" {
-				model = k
-			}
-		}
-	}
-	if !fl.Changed("hidden") {
-		switch model {
-		case "gat":
-			hidden = 8
-		case "sage":
-			hidden = 64
-		}
-	}
-	arch, preset, err := train.Preset(model, hidden, o.heads, o.outHeads)
-	if err != nil {
-		return arch, preset, 0, fmt.Errorf("--model: %w", err)
-	}
-	specFeatures := 0
-	switch {
-	case isModelFile(archText):
-		spec, err := workload.ReadModelSpec(archText)
-		if err != nil && !strings.Contains(err.Error(), archText) {
-			return arch, preset, 0, fmt.Errorf("--arch %s: %w", archText, err)
-		} else if err != nil {
-			return arch, preset, 0, fmt.Errorf("--arch: %w", err)
-		}
-		if arch, err = train.SpecArch(spec); err != nil {
-			return arch, preset, 0, fmt.Errorf("--arch %s: %w", archText, err)
-		}
-		specFeatures = spec.Features
-	case archText != "":
-		if arch, err = train.ParseArch(archText); err != nil {
-			return arch, preset, 0, fmt.Errorf("--arch: %w", err)
-		}
-	}
-	if err := overrideLayers(arch, o.attention, o.aggregation, o.activation); err != nil {
-		return arch, preset, 0, err
-	}
-	// Training flags given on the command line override the model's setting.
-	cfg := o.cfg
-	for _, x := range []struct {
-		flag string
-		set  func()
-	}{
-		{"epochs", func() { preset.Epochs = cfg.Epochs }}, {"lr", func() { preset.LR = cfg.LR }},
-		{"weight-decay", func() { preset.WeightDecay = cfg.WeightDecay }}, {"decay-all", func() { preset.DecayAll = cfg.DecayAll }},
-		{"dropout", func() { preset.Dropout = cfg.Dropout }}, {"attn-dropout", func() { preset.AttnDropout = cfg.AttnDropout }},
-	} {
-		if fl.Changed(x.flag) {
-			x.set()
-		}
-	}
-	return arch, preset, specFeatures, nil
 }
 
 // trainSeeds returns the seeds to train with: --seeds, else --runs seeds
@@ -267,9 +188,13 @@ func trainData(o *trainFlags) (*train.Data, error) {
 }
 
 func runTrain(cmd *cobra.Command, o *trainFlags) error {
-	arch, preset, specFeatures, err := trainNetwork(cmd.Flags(), o)
+	o.setup.Given = cmd.Flags().Changed
+	arch, preset, specFeatures, err := o.setup.Network()
 	if err != nil {
 		return err
+	}
+	if a := o.setup.Arch; train.IsModelFile(a) {
+		fmt.Fprintf(cmd.ErrOrStderr(), "gnnsim: train --arch %s is deprecated and goes in the next release: use --model %s (it trains with the preset of the file's first layer)\n", a, a)
 	}
 	var bits []train.Bits
 	if o.bitsText != "" {
@@ -286,7 +211,7 @@ func runTrain(cmd *cobra.Command, o *trainFlags) error {
 		return err
 	}
 	if specFeatures != 0 && specFeatures != d.NumFeatures {
-		return fmt.Errorf("--arch %s: features %d, %s has %d", o.archText, specFeatures, d.Name, d.NumFeatures)
+		return fmt.Errorf("--arch %s: features %d, %s has %d", o.setup.Arch, specFeatures, d.Name, d.NumFeatures)
 	}
 	preset.Seed = seeds[0] // reported; run i trains with seed seeds[i]
 	sctx, stop := signalContext()
@@ -314,14 +239,12 @@ func runTrain(cmd *cobra.Command, o *trainFlags) error {
 	}
 	rep := train.NewReport(d, arch, preset, bits, runs)
 	if o.out != "" {
-		config, err := json.Marshal(rep.Config)
+		// gnnsim.seed is the first seed trained (--seed's value unless
+		// --seeds lists others).
+		extra, err := rep.Meta(seeds[0])
 		if err != nil {
 			return err
 		}
-		// gnnsim.seed is the first seed trained (--seed's value unless
-		// --seeds lists others).
-		extra := map[string]string{"gnnsim.data": rep.Data, "gnnsim.arch": rep.Arch, "gnnsim.bits": rep.Bits, "gnnsim.config": string(config),
-			"gnnsim.seed": strconv.FormatUint(seeds[0], 10)}
 		rows := make([]trainRunRow, len(rep.Runs))
 		for i, r := range rep.Runs {
 			rows[i] = trainRunRow(r)
@@ -340,34 +263,3 @@ func runTrain(cmd *cobra.Command, o *trainFlags) error {
 // trainRunRow is train's Parquet row: its name is the schema's root name
 // in the files --out wrote before the report moved to package train.
 type trainRunRow train.RunRow
-
-// overrideLayers applies --attention and --aggregation to every layer and
-// --activation to the hidden layers.
-func overrideLayers(a train.Arch, attention, aggregation, activation string) error {
-	for i := range a.Layers {
-		l := &a.Layers[i]
-		var err error
-		if attention != "" {
-			if l.Attention, err = train.ParseAttention(attention); err != nil {
-				return fmt.Errorf("--attention: %w", err)
-			}
-		}
-		if aggregation != "" {
-			if l.Aggregation, err = train.ParseAggregation(aggregation); err != nil {
-				return fmt.Errorf("--aggregation: %w", err)
-			}
-		}
-		if activation != "" && i < len(a.Layers)-1 {
-			if l.Activation, err = train.ParseActivation(activation); err != nil {
-				return fmt.Errorf("--activation: %w", err)
-			}
-		}
-	}
-	return nil
-}
-
-// isModelFile reports whether a --model or --arch value names a model file
-// (YAML) rather than a preset or an inline architecture.
-func isModelFile(s string) bool {
-	return strings.HasSuffix(s, ".yaml") || strings.HasSuffix(s, ".yml")
-}
