@@ -31,13 +31,21 @@ func ParsePoint(s string, m int) ([]float64, error) {
 	return ref, nil
 }
 
-// WriteFrontHypervolumes prints the hypervolume, against ref, of the
-// front rows of the given kind in the search result file path, one line
-// per search in the file's order.
-func WriteFrontHypervolumes(w io.Writer, path, kind string, ref []float64) error {
+// FrontHV is the hypervolume of one search's front in a result file (a
+// JSON object, a Parquet row).
+type FrontHV struct {
+	Search      string  `json:"search" parquet:"search"`
+	Points      int     `json:"points" parquet:"points"`
+	Hypervolume float64 `json:"hypervolume" parquet:"hypervolume"`
+}
+
+// FrontHypervolumes measures the hypervolume, against ref, of the front
+// rows of the given kind in the search result file path, one per search
+// in the file's order.
+func FrontHypervolumes(path, kind string, ref []float64) ([]FrontHV, error) {
 	rows, _, err := pqio.Read[Row](path)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var order []string
 	points := map[string][][]float64{}
@@ -51,14 +59,22 @@ func WriteFrontHypervolumes(w io.Writer, path, kind string, ref []float64) error
 		points[r.Search] = append(points[r.Search], r.Objectives)
 	}
 	if len(order) == 0 {
-		return fmt.Errorf("%s: no front rows of kind %q", path, kind)
+		return nil, fmt.Errorf("%s: no front rows of kind %q", path, kind)
 	}
-	for _, s := range order {
+	out := make([]FrontHV, len(order))
+	for i, s := range order {
 		hv, err := Hypervolume(points[s], ref)
 		if err != nil {
-			return fmt.Errorf("%s: search %s: %w", path, s, err)
+			return nil, fmt.Errorf("%s: search %s: %w", path, s, err)
 		}
-		fmt.Fprintf(w, "%s: %d front points, hypervolume %.6g\n", s, len(points[s]), hv)
+		out[i] = FrontHV{s, len(points[s]), hv}
 	}
-	return nil
+	return out, nil
+}
+
+// WriteFrontHypervolumes prints the hypervolumes, one line per search.
+func WriteFrontHypervolumes(w io.Writer, hs []FrontHV) {
+	for _, h := range hs {
+		fmt.Fprintf(w, "%s: %d front points, hypervolume %.6g\n", h.Search, h.Points, h.Hypervolume)
+	}
 }

@@ -1,17 +1,14 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"sync"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
 	"gnnsim/bench"
+	"gnnsim/internal/interrupt"
 )
 
 // This file holds the checks every command runs on its flags before it
@@ -46,41 +43,9 @@ func heartbeat(cmd *cobra.Command, label string) (stop func()) {
 	}
 }
 
-// signalContext is cancelled by SIGINT (Ctrl-C) or SIGTERM; long commands
-// pass it to every loop and training they run, which stop within a second
-// or two, and write nothing half done (outputs go through atomicfile). A
-// second signal exits at once with status 130: whatever was written is
-// whole, and what was not yet renamed into place is left as hidden temp
-// files at worst.
-func signalContext() (context.Context, context.CancelFunc) {
-	ctx, cancel := context.WithCancel(context.Background())
-	ch := make(chan os.Signal, 2)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
-	done := make(chan struct{})
-	go func() {
-		select {
-		case s := <-ch:
-			fmt.Fprintf(os.Stderr, "gnnsim: %v received: stopping (send it again to exit at once)\n", s)
-			cancel()
-		case <-done:
-			return
-		}
-		select {
-		case <-ch:
-			fmt.Fprintln(os.Stderr, "gnnsim: second signal: exiting")
-			os.Exit(130)
-		case <-done:
-		}
-	}()
-	var once sync.Once
-	return ctx, func() {
-		once.Do(func() {
-			signal.Stop(ch)
-			close(done)
-			cancel()
-		})
-	}
-}
+// signalContext is cancelled by SIGINT (Ctrl-C) or SIGTERM (package
+// interrupt); long commands pass it to every loop and training they run.
+var signalContext = interrupt.Context
 
 // sharedHint says where a reference set under the shared folder was
 // looked for: in $GNNSIM_SHARED when it is set, else how to set it.

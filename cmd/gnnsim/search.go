@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/spf13/cobra"
 
@@ -36,14 +35,9 @@ rank, crowding, front, fallback (see 'go doc gnnsim/search.Row').`,
 
 func newSearchNSGA2Cmd() *cobra.Command {
 	var (
-		name      string
-		pop, gens int
-		offspring int
-		seed      uint64
-		workers   int
-		ref       string
-		keepGens  bool
-		out       string
+		o      problems.RunOptions
+		out    string
+		asJSON bool
 	)
 	cmd := &cobra.Command{
 		Use:   "nsga2 --problem NAME [flags]",
@@ -59,6 +53,11 @@ Problems: zdt1, zdt2 (30 variables, 2 objectives), dtlz2 (12 variables,
 The same flags always give the same numbers and a byte-identical file,
 whatever --workers is.
 
+--json prints the summary as one JSON object: problem, evaluations,
+reference_point, front_points, front_hypervolume, population_points,
+population_hypervolume and, where the true front is known,
+true_hypervolume.
+
 Limits (checked before any work): --pop and --offspring at most 100,000,
 --generations at most 1,000,000, and at most 10,000,000 evaluations in all
 (pop + (generations-1) x offspring). Ctrl-C or SIGTERM stops the search
@@ -72,100 +71,60 @@ within a second; nothing is written, rerun the command to start again.`,
 					return err
 				}
 			}
-			if err := checkNSGA2Sizes(pop, offspring, gens, workers); err != nil {
-				return err
-			}
-			p, err := problems.ByName(name)
-			if err != nil {
-				return err
-			}
-			refPoint, err := search.ParsePoint(ref, p.NumObjectives)
-			if err != nil {
-				return fmt.Errorf("--ref: %w", err)
-			}
-			alg := search.NSGA2[[]float64]{
-				Encoding: p.Encoding(), Evaluate: p.Func(),
-				PopSize: pop, Offspring: offspring, Generations: gens,
-				Seed: seed, Workers: workers, KeepGenerations: keepGens,
-			}
 			ctx, stop := signalContext()
 			defer stop()
-			res, err := alg.Run(ctx)
-			if ctx.Err() != nil {
-				return fmt.Errorf("interrupted after %d evaluations: nothing written; rerun the command to start again", len(res.Evaluated))
-			}
+			sum, res, err := problems.Run(ctx, o)
 			if err != nil {
 				return err
 			}
-			if err := problems.WriteSummary(cmd.OutOrStdout(), p, res, refPoint); err != nil {
-				return err
+			w := cmd.OutOrStdout()
+			if asJSON {
+				if err := writeJSON(w, sum); err != nil {
+					return err
+				}
+			} else {
+				sum.WriteText(w)
 			}
 			if out == "" {
 				return nil
 			}
-			meta := map[string]string{
-				"command": "search nsga2", "problem": name, "seed": strconv.FormatUint(seed, 10),
-				"pop": strconv.Itoa(pop), "generations": strconv.Itoa(gens), "offspring": strconv.Itoa(offspring),
-			}
-			if err := search.WriteRows(out, search.Rows("nsga2-"+name, res), meta); err != nil {
+			if err := search.WriteRows(out, search.Rows("nsga2-"+o.Problem, res), o.Meta()); err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "wrote %s\n", out)
+			if !asJSON {
+				fmt.Fprintf(w, "wrote %s\n", out)
+			}
 			return nil
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&name, "problem", "", "test problem: zdt1, zdt2, dtlz2, bnh or srn (required)")
-	intFlag(f, &pop, "pop", 100, 1, maxPop, "population size")
-	intFlag(f, &gens, "generations", 250, 1, maxGenerations, "generations, counting the initial population (pymoo's n_gen)")
-	intFlag(f, &offspring, "offspring", 0, 0, maxPop, "offspring per generation (0 = population size)")
-	f.Uint64Var(&seed, "seed", 1, "random seed")
-	workersFlag(f, &workers, 1, "goroutines evaluating each generation (results do not depend on it)")
-	f.StringVar(&ref, "ref", "", "hypervolume reference point, comma-separated (default 1.1 per objective\nfor zdt1, zdt2, dtlz2; otherwise the archive front's worst values moved\nout by 10 %)")
-	f.BoolVar(&keepGens, "keep-generations", false, "also write one row per population member and generation")
+	f.StringVar(&o.Problem, "problem", "", "test problem: zdt1, zdt2, dtlz2, bnh or srn (required)")
+	intFlag(f, &o.Pop, "pop", 100, 1, problems.MaxPop, "population size")
+	intFlag(f, &o.Generations, "generations", 250, 1, problems.MaxGenerations, "generations, counting the initial population (pymoo's n_gen)")
+	intFlag(f, &o.Offspring, "offspring", 0, 0, problems.MaxPop, "offspring per generation (0 = population size)")
+	f.Uint64Var(&o.Seed, "seed", 1, "random seed")
+	workersFlag(f, &o.Workers, 1, "goroutines evaluating each generation (results do not depend on it)")
+	f.StringVar(&o.Ref, "ref", "", "hypervolume reference point, comma-separated (default 1.1 per objective\nfor zdt1, zdt2, dtlz2; otherwise the archive front's worst values moved\nout by 10 %)")
+	f.BoolVar(&o.KeepGenerations, "keep-generations", false, "also write one row per population member and generation")
 	outFileFlag(f, &out, "out", "", "write the result rows to this Parquet file")
+	f.BoolVar(&asJSON, "json", false, "print the summary as a JSON object instead of text")
 	cmd.MarkFlagRequired("problem")
 	return cmd
 }
 
-// Limits of 'search nsga2', in its help.
-const (
-	maxPop         = 100_000
-	maxGenerations = 1_000_000
-	maxEvaluations = 10_000_000
-)
-
-func checkNSGA2Sizes(pop, offspring, gens, workers int) error {
-	if err := checkRange("pop", pop, 1, maxPop); err != nil {
-		return err
-	}
-	if err := checkRange("offspring", offspring, 0, maxPop); err != nil {
-		return err
-	}
-	if err := checkRange("generations", gens, 1, maxGenerations); err != nil {
-		return err
-	}
-	if err := checkWorkers(workers); err != nil {
-		return err
-	}
-	if evals := pop + (gens-1)*max(offspring, pop); evals > maxEvaluations {
-		return fmt.Errorf("--pop %d, --offspring %d, --generations %d: %d evaluations, above the limit of %d", pop, offspring, gens, evals, maxEvaluations)
-	}
-	return nil
-}
-
 func newSearchHVCmd() *cobra.Command {
-	var (
-		ref  string
-		kind string
-	)
+	var ref, kind, out string
+	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "hv FILE --ref R1,R2,...",
 		Short: "Hypervolume of the Pareto front in a search result file",
 		Long: `Compute the exact hypervolume (minimisation) of the front rows of a search
 result file: the rows of the given kind whose front column is true, grouped
 by search name. Points not strictly better than the reference point in
-every objective add nothing.`,
+every objective add nothing.
+
+--json prints a JSON array and --out writes a Parquet file, one object or
+row per search: search, points (its front's), hypervolume.`,
 		Example: `  gnnsim search hv results/zdt1.parquet --ref 1.1,1.1`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -176,10 +135,23 @@ every objective add nothing.`,
 			if refPoint == nil {
 				return fmt.Errorf("--ref is required")
 			}
-			return search.WriteFrontHypervolumes(cmd.OutOrStdout(), args[0], kind, refPoint)
+			hs, err := search.FrontHypervolumes(args[0], kind, refPoint)
+			if err != nil {
+				return err
+			}
+			if err := writeOut(cmd, out, hs, map[string]string{"gnnsim.file": args[0]}); err != nil {
+				return err
+			}
+			if asJSON {
+				return writeJSON(cmd.OutOrStdout(), hs)
+			}
+			search.WriteFrontHypervolumes(cmd.OutOrStdout(), hs)
+			return nil
 		},
 	}
 	cmd.Flags().StringVar(&ref, "ref", "", "reference point, comma-separated, one value per objective (required)")
 	cmd.Flags().StringVar(&kind, "kind", "evaluated", `row kind to read: "evaluated" (the run's archive front) or "inner"`)
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array (one object per search) instead of text")
+	outFileFlag(cmd.Flags(), &out, "out", "", "also write one row per search to a Parquet file")
 	return cmd
 }

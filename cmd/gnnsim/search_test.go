@@ -1,8 +1,13 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
+	"gnnsim/internal/pqio"
+	"gnnsim/search"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -48,6 +53,25 @@ func TestSearchNSGA2HV(t *testing.T) {
 			}
 			if _, _, err := run(t, "search", "hv", files[0], "--ref", "1"); err == nil {
 				t.Errorf("--ref with too few values: no error")
+			}
+			// --json prints what the text says; hv --out writes it.
+			js := mustRun(t, "search", "nsga2", "--problem", tt.problem, "--pop", "12", "--generations", "6", "--seed", "4",
+				"--ref", tt.ref, "--json")
+			var sum struct {
+				FrontPoints int     `json:"front_points"`
+				FrontHV     float64 `json:"front_hypervolume"`
+			}
+			if err := json.Unmarshal([]byte(js), &sum); err != nil || strconv.Itoa(sum.FrontPoints) != m[1] || fmt.Sprintf("%.6g", sum.FrontHV) != m[2] {
+				t.Errorf("nsga2 --json %s (%v), want the text's %s points, %s", js, err, m[1], m[2])
+			}
+			hvOut := filepath.Join(dir, tt.problem+"-hv.parquet")
+			js = mustRun(t, "search", "hv", files[0], "--ref", tt.ref, "--json", "--out", hvOut)
+			var hs []search.FrontHV
+			if err := json.Unmarshal([]byte(js), &hs); err != nil || len(hs) != 1 || fmt.Sprintf("%.6g", hs[0].Hypervolume) != m[2] {
+				t.Errorf("hv --json %s (%v)", js, err)
+			}
+			if rows, _, err := pqio.Read[search.FrontHV](hvOut); err != nil || len(rows) != 1 || rows[0] != hs[0] {
+				t.Errorf("hv --out: %v %v, want %v", rows, err, hs)
 			}
 		})
 	}
