@@ -222,3 +222,16 @@ func (p *Progress) Done() {
 		fmt.Fprintf(p.w, "%s; done in %s\n", p.line(now), now.Sub(p.start).Round(10*time.Millisecond))
 	}
 }
+
+// Heartbeat prints on w that a step of unknown length is still running
+// (its elapsed time every LogInterval, every second on a terminal) until
+// the returned stop, which closes the display: for work that reports no
+// items, so that it never sits silent. A nil w prints nothing.
+func Heartbeat(w io.Writer, label string) (stop func()) {
+	p := NewProgress(w, label, "", 0)
+	halt := p.Beat()
+	return func() {
+		halt()
+		p.Done()
+	}
+}

@@ -35,12 +35,7 @@ func progressOut(cmd *cobra.Command) io.Writer {
 // terminal) until the returned stop, which closes the display: for work
 // that reports no items, so that it never sits silent.
 func heartbeat(cmd *cobra.Command, label string) (stop func()) {
-	p := bench.NewProgress(progressOut(cmd), label, "", 0)
-	halt := p.Beat()
-	return func() {
-		halt()
-		p.Done()
-	}
+	return bench.Heartbeat(progressOut(cmd), label)
 }
 
 // signalContext is cancelled by SIGINT (Ctrl-C) or SIGTERM (package

@@ -2,16 +2,13 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"gnnsim/accel"
-	"gnnsim/bench"
 	"gnnsim/graphs"
-	"gnnsim/internal/atomicfile"
 	"gnnsim/predict"
 	"gnnsim/repro/seed002"
 	"gnnsim/workload"
@@ -105,34 +102,15 @@ each data set on its validation split: the figures to tune parameters on.`,
 			if err := checkWorkers(o.Workers); err != nil {
 				return err
 			}
-			fs, err := predict.ParseFeatureSet(features)
+			f, n, wall, err := seed002.TrainDirs(data, features, o, out, progressOut(cmd))
 			if err != nil {
-				return err
-			}
-			o.Features = fs
-			if !o.Log {
-				o.Baseline = predict.NoBaseline
-			}
-			samples, err := bench.ReadDatasets(data)
-			if err != nil {
-				return err
-			}
-			start := time.Now()
-			stop := heartbeat(cmd, "predict train: fitting 24 models")
-			f, err := predict.Fit(samples, o)
-			stop()
-			if err != nil {
-				return err
-			}
-			wall := time.Since(start)
-			if err := f.Save(out); err != nil {
 				return err
 			}
 			if asJSON {
 				fmt.Fprintf(cmd.ErrOrStderr(), "trained in %.1f s\n", wall.Seconds())
-				return writeJSON(cmd.OutOrStdout(), seed002.NewFitSummary(f, len(samples), out))
+				return writeJSON(cmd.OutOrStdout(), seed002.NewFitSummary(f, n, out))
 			}
-			return seed002.WriteFit(cmd.OutOrStdout(), f, len(samples), wall, out)
+			return seed002.WriteFit(cmd.OutOrStdout(), f, n, wall, out)
 		},
 	}
 	pathListFlag(c.Flags(), &data, "data", nil, "sweep directory to train on (repeat or comma-separate for several)")
@@ -188,16 +166,9 @@ degradation_vs_optimal.`,
 			if err != nil {
 				return err
 			}
-			if parquetOut != "" {
-				meta := map[string]string{"gnnsim.models": models, "gnnsim.data": strings.Join(data, ","), "gnnsim.variant": man.Variant()}
-				if err := predict.WriteRows(parquetOut, rows, meta); err != nil {
-					return err
-				}
-			}
-			if mdOut != "" {
-				if err := atomicfile.Write(mdOut, func(w io.Writer) error { return seed002.WriteTable3(w, rows) }); err != nil {
-					return err
-				}
+			meta := map[string]string{"gnnsim.models": models, "gnnsim.data": strings.Join(data, ","), "gnnsim.variant": man.Variant()}
+			if err := seed002.WriteEvalFiles(rows, parquetOut, mdOut, meta); err != nil {
+				return err
 			}
 			w := cmd.OutOrStdout()
 			if asJSON {
@@ -216,8 +187,9 @@ degradation_vs_optimal.`,
 }
 
 func predictGraphCmd() *cobra.Command {
-	var models, graphsFile, graph, hwFile string
+	var models, graphsFile, graph, hwFile, out string
 	var F, G int
+	var asJSON bool
 	c := &cobra.Command{
 		Use:   "graph --models MODELS --graphs FILE --graph N --F F --G G",
 		Short: "Predict the latency of all 24 configurations for one graph",
@@ -226,7 +198,13 @@ one graph of a graph-set file under each of the 24 configurations, fastest
 first, and name the predicted best. The hardware (default: the built-in one)
 must be one the models were trained on. A graph or F, G outside the ranges
 the models were trained on (their feature_infos) gets a warning naming the
-features; a prediction below one cycle is refused.`,
+features; a prediction below one cycle is refused.
+
+--json prints one object: graph, nodes, edges, F, G, pe_array, best and
+configs (rank, config, cycles; fastest first); --out writes the configs as
+a Parquet file with typed columns rank, config, cycles, its metadata
+holding gnnsim.models, gnnsim.graphs, gnnsim.graph (the graph's name),
+gnnsim.command and gnnsim.flags.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if models == "" || graphsFile == "" || graph == "" {
@@ -246,14 +224,23 @@ features; a prediction below one cycle is refused.`,
 			if err != nil {
 				return err
 			}
-			if graph == "" {
-				return fmt.Errorf("--graph is required: a graph name or 0-based index")
-			}
 			sel, err := graphs.Select(gs, graph) // the rule of 'simulate --graph'
 			if err != nil {
 				return fmt.Errorf("%s: %w", graphsFile, err)
 			}
-			return seed002.WritePrediction(cmd.OutOrStdout(), cmd.ErrOrStderr(), p, sel[0], F, G, hw)
+			pr, err := seed002.Predict(cmd.ErrOrStderr(), p, sel[0], F, G, hw)
+			if err != nil {
+				return err
+			}
+			meta := map[string]string{"gnnsim.models": models, "gnnsim.graphs": graphsFile, "gnnsim.graph": pr.Graph}
+			if err := writeOut(cmd, out, pr.Configs, meta); err != nil {
+				return err
+			}
+			if asJSON {
+				return writeJSON(cmd.OutOrStdout(), pr)
+			}
+			pr.WriteText(cmd.OutOrStdout())
+			return nil
 		},
 	}
 	c.Flags().StringVar(&models, "models", "", "model directory written by 'predict train', or LightGBM models trained elsewhere with a sidecar.json (see 'go doc gnnsim/predict')")
@@ -262,6 +249,8 @@ features; a prediction below one cycle is refused.`,
 	intFlag(c.Flags(), &F, "F", 16, 1, workload.MaxFeatures, "input features of the GCN layer")
 	intFlag(c.Flags(), &G, "G", 16, 1, workload.MaxFeatures, "output features of the GCN layer")
 	c.Flags().StringVar(&hwFile, "hw", "", "accelerator spec YAML (default: the built-in 512-PE hardware)")
+	c.Flags().BoolVar(&asJSON, "json", false, "print one JSON object (the graph and every configuration's cycles) instead of text")
+	outFileFlag(c.Flags(), &out, "out", "", "also write one row per configuration to a Parquet file (columns in --help)")
 	return c
 }
 
@@ -269,6 +258,7 @@ func predictAblationCmd() *cobra.Command {
 	var data, evalData []string
 	var out string
 	var o predict.FitOptions
+	var asJSON bool
 	c := &cobra.Command{
 		Use:   "ablation --data DIR --out DIR [--eval DIR...]",
 		Short: "Seed 002's Table 4: train and evaluate base, +features, +log, +features+log",
@@ -277,7 +267,11 @@ base+features+log) on the --data sweep directories with the same parameters,
 save them to OUT/<variant>/, evaluate each on the test split of the training
 data and on every --eval directory (all graphs, unless a Graphlaxy set), and
 write OUT/ablation.parquet, OUT/table4.md (MAPE and degradation over optimal
-beside the seed's) and OUT/table3.md (all metrics of every variant).`,
+beside the seed's) and OUT/table3.md (all metrics of every variant).
+
+--json prints the rows as a JSON array instead of Table 4, one object per
+variant and data set with the keys of 'predict eval --json' (the summary
+line with the wall time goes to stderr).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if len(data) == 0 || out == "" {
@@ -297,6 +291,10 @@ beside the seed's) and OUT/table3.md (all metrics of every variant).`,
 				return err
 			}
 			w := cmd.OutOrStdout()
+			if asJSON {
+				fmt.Fprintf(cmd.ErrOrStderr(), "ablation of %d samples done in %.1f s; wrote %s\n", n, time.Since(start).Seconds(), out)
+				return writeJSON(w, rows)
+			}
 			fmt.Fprintf(w, "ablation of %d samples done in %.1f s; wrote %s\n\n", n, time.Since(start).Seconds(), out)
 			return seed002.WriteTable4(w, rows)
 		},
@@ -304,6 +302,7 @@ beside the seed's) and OUT/table3.md (all metrics of every variant).`,
 	pathListFlag(c.Flags(), &data, "data", nil, "sweep directory to train on (repeat or comma-separate for several)")
 	pathListFlag(c.Flags(), &evalData, "eval", nil, "further sweep directories to evaluate on (e.g. the real data sets)")
 	outDirFlag(c.Flags(), &out, "out", "", "output directory (models, ablation.parquet, table3.md, table4.md)")
+	c.Flags().BoolVar(&asJSON, "json", false, "print the rows as a JSON array (keys as 'predict eval --json') instead of Table 4")
 	fitFlags(c, &o)
 	return c
 }

@@ -6,10 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"gnnsim/internal/pqio"
 	"gnnsim/repro/seed002"
 )
 
@@ -137,6 +139,18 @@ func TestPredictGraph(t *testing.T) {
 	if _, _, err := run(t, "predict", "graph", "--models", models, "--graphs", filepath.Join(data, "graphs.parquet"), "--graph", "99"); err == nil || !strings.Contains(err.Error(), "99") {
 		t.Errorf("--graph 99 of %d: error %v", tinySweepSize, err)
 	}
+	// --json prints what the text says, --out writes its configurations.
+	pq := filepath.Join(t.TempDir(), "pred.parquet")
+	js := mustRun(t, "predict", "graph", "--models", models, "--graphs", filepath.Join(data, "graphs.parquet"), "--graph", "3", "--F", "32", "--G", "16",
+		"--json", "--out", pq)
+	var pr seed002.Prediction
+	if err := json.Unmarshal([]byte(js), &pr); err != nil || pr.Graph != "er_3" || len(pr.Configs) != 24 || pr.Best != first || pr.Configs[0].Config != first {
+		t.Fatalf("--json %v: %s", err, js)
+	}
+	rows, _, err := pqio.Read[seed002.PredictedCycles](pq)
+	if err != nil || !slices.Equal(rows, pr.Configs) {
+		t.Errorf("--out rows %v (%v), want --json's configs", rows, err)
+	}
 }
 
 // TestPredictTrainDefaults checks that the defaults train the recommended
@@ -203,5 +217,27 @@ func TestPredictTrainJSON(t *testing.T) {
 	checkKeys(t, decodeObjects(t, string(obj["validation"])), evalKeys)
 	if v := sum.Validation[0]; !(v.MAPE >= 0) || v.Top1 < 0 || v.Top1 > 100 {
 		t.Errorf("validation row %+v", v)
+	}
+}
+
+// TestPredictAblationJSON: --json prints the four variants' rows (the
+// keys of predict eval --json) and writes the same files as the text run.
+func TestPredictAblationJSON(t *testing.T) {
+	data := tinySweep(t, tinySweepSize)
+	dir := t.TempDir()
+	txt, js := filepath.Join(dir, "txt"), filepath.Join(dir, "js")
+	mustRun(t, "predict", "ablation", "--data", data, "--out", txt, "--num-iterations", "5", "--workers", "1")
+	out := mustRun(t, "predict", "ablation", "--data", data, "--out", js, "--num-iterations", "5", "--workers", "1", "--json")
+	var rows []map[string]any
+	if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) == 0 {
+		t.Fatalf("--json: %v\n%s", err, out)
+	}
+	for _, k := range evalKeys {
+		if _, ok := rows[0][k]; !ok {
+			t.Errorf("row without %q: %v", k, rows[0])
+		}
+	}
+	if a, b := readFile(t, filepath.Join(txt, "table4.md")), readFile(t, filepath.Join(js, "table4.md")); string(a) != string(b) {
+		t.Error("--json wrote another table4.md")
 	}
 }

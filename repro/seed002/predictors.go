@@ -80,20 +80,42 @@ func EvalDirs(p *predict.Predictor, models string, dirs []string, warn io.Writer
 	return rows, nil
 }
 
-// WritePrediction prints p's latency of a GCN layer (F, G) on g under each
-// configuration of hw, fastest first, and the predicted best. A graph
-// outside the training data gets a warning on warn; a prediction below
-// one cycle is an error.
-func WritePrediction(w, warn io.Writer, p *predict.Predictor, g *graphs.Graph, F, G int, hw accel.HW) error {
+// Prediction is the models' latency of a GCN layer on one graph under
+// each configuration, fastest first (a JSON object; its Configs the rows
+// of a Parquet file).
+type Prediction struct {
+	Graph   string            `json:"graph"`
+	Nodes   int               `json:"nodes"`
+	Edges   int               `json:"edges"`
+	F       int               `json:"F"`
+	G       int               `json:"G"`
+	PEArray string            `json:"pe_array"`
+	Best    string            `json:"best"`
+	Configs []PredictedCycles `json:"configs"`
+}
+
+// PredictedCycles is one configuration's predicted latency and its rank
+// (1 = fastest).
+type PredictedCycles struct {
+	Rank   int     `json:"rank" parquet:"rank"`
+	Config string  `json:"config" parquet:"config"`
+	Cycles float64 `json:"cycles" parquet:"cycles"`
+}
+
+// Predict predicts the latency in cycles of a GCN layer (F input, G
+// output features) on g under each of the 24 configurations on hw. A
+// graph outside the models' training ranges gets a warning on warn; a
+// prediction below one cycle is refused.
+func Predict(warn io.Writer, p *predict.Predictor, g *graphs.Graph, F, G int, hw accel.HW) (*Prediction, error) {
 	var lat [predict.NumConfigs]float64
 	best, err := p.PredictGraph(g, F, G, hw, lat[:])
 	if err != nil {
-		return err
+		return nil, err
 	}
 	names := predict.ConfigNames()
 	outside, err := p.Extrapolation(g, F, G, hw)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for c, v := range lat {
 		if !(v >= 1) || math.IsInf(v, 0) {
@@ -101,7 +123,7 @@ func WritePrediction(w, warn io.Writer, p *predict.Predictor, g *graphs.Graph, F
 			if len(outside) > 0 {
 				why = "; the graph lies outside what the models were trained on: " + strings.Join(outside, "; ")
 			}
-			return fmt.Errorf("the models predict %g cycles for %s, not a possible latency%s", v, names[c], why)
+			return nil, fmt.Errorf("the models predict %g cycles for %s, not a possible latency%s", v, names[c], why)
 		}
 	}
 	if len(outside) > 0 {
@@ -112,11 +134,67 @@ func WritePrediction(w, warn io.Writer, p *predict.Predictor, g *graphs.Graph, F
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(lat[a], lat[b]) })
-	fmt.Fprintf(w, "graph %q: %d nodes, %d edges; F=%d G=%d; %s\n", g.Name, g.NumNodes(), g.NumEdges(), F, G, predict.PEArrayOf(hw))
+	pr := &Prediction{Graph: g.Name, Nodes: g.NumNodes(), Edges: g.NumEdges(), F: F, G: G,
+		PEArray: fmt.Sprint(predict.PEArrayOf(hw)), Best: names[best]}
 	for rank, c := range order {
-		fmt.Fprintf(w, "%2d  %-6s %14.0f cycles\n", rank+1, names[c], lat[c])
+		pr.Configs = append(pr.Configs, PredictedCycles{rank + 1, names[c], lat[c]})
 	}
-	fmt.Fprintf(w, "predicted best: %s (%.0f cycles)\n", names[best], lat[best])
+	return pr, nil
+}
+
+// WriteText prints the prediction, fastest first, and the predicted best.
+func (pr *Prediction) WriteText(w io.Writer) {
+	fmt.Fprintf(w, "graph %q: %d nodes, %d edges; F=%d G=%d; %s\n", pr.Graph, pr.Nodes, pr.Edges, pr.F, pr.G, pr.PEArray)
+	var best float64
+	for _, c := range pr.Configs {
+		fmt.Fprintf(w, "%2d  %-6s %14.0f cycles\n", c.Rank, c.Config, c.Cycles)
+		if c.Config == pr.Best {
+			best = c.Cycles
+		}
+	}
+	fmt.Fprintf(w, "predicted best: %s (%.0f cycles)\n", pr.Best, best)
+}
+
+// TrainDirs fits the 24 models on the training split of the sweep
+// directories data with the feature set named features (without the log
+// target, no baseline) and saves them to out. It returns the fit, the
+// number of samples and the fitting's wall time; progress gets a
+// heartbeat while the models are fitted.
+func TrainDirs(data []string, features string, o predict.FitOptions, out string, progress io.Writer) (*predict.Fitted, int, time.Duration, error) {
+	fs, err := predict.ParseFeatureSet(features)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	o.Features = fs
+	if !o.Log {
+		o.Baseline = predict.NoBaseline
+	}
+	samples, err := bench.ReadDatasets(data)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	start := time.Now()
+	stop := bench.Heartbeat(progress, "predict train: fitting 24 models")
+	f, err := predict.Fit(samples, o)
+	stop()
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	wall := time.Since(start)
+	return f, len(samples), wall, f.Save(out)
+}
+
+// WriteEvalFiles writes evaluation rows to a Parquet file and their
+// Table 3 to a Markdown file (either path empty: not written).
+func WriteEvalFiles(rows []predict.EvalRow, parquetPath, mdPath string, meta map[string]string) error {
+	if parquetPath != "" {
+		if err := predict.WriteRows(parquetPath, rows, meta); err != nil {
+			return err
+		}
+	}
+	if mdPath != "" {
+		return atomicfile.Write(mdPath, func(w io.Writer) error { return WriteTable3(w, rows) })
+	}
 	return nil
 }
 
