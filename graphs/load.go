@@ -31,6 +31,16 @@ const (
 	FormatBinEdges  Format = "binedges"  // binary edge list, little-endian uint32 pairs (ReadBinaryEdges)
 )
 
+// ParseFormat checks a format name: one of the formats above, or empty
+// to detect it from the path.
+func ParseFormat(s string) (Format, error) {
+	switch f := Format(s); f {
+	case FormatAuto, FormatTU, FormatMTX, FormatEdgeList, FormatCites, FormatPlanetoid, FormatNPZ, FormatOGB, FormatBinEdges:
+		return f, nil
+	}
+	return "", fmt.Errorf("--format %q: want tu, mtx, edgelist, cites, planetoid, npz, ogb or binedges (or empty to detect)", s)
+}
+
 // edgeListExts are the file extensions FormatAuto reads as edge lists.
 var edgeListExts = []string{".txt", ".edges", ".edgelist", ".el", ".tsv", ".csv"}
 

@@ -271,3 +271,29 @@ func writeIndex(o Options, rs []Repro, reports []*Report) error {
 	}
 	return nil
 }
+
+// WriteText prints the reproduction's highlights and where its report is.
+func (r *Report) WriteText(w io.Writer) {
+	for _, h := range r.Highlights {
+		fmt.Fprintln(w, h)
+	}
+	fmt.Fprintf(w, "report: %s (wall %.1f s)\n", r.Report, r.Wall.Seconds())
+}
+
+// Names lists the reproductions of All, in order.
+func Names() []string {
+	var names []string
+	for _, r := range All() {
+		names = append(names, r.Name)
+	}
+	return names
+}
+
+// WriteFindings prints a reproduction's one-line findings and where its
+// rows and files went.
+func WriteFindings(w io.Writer, findings []string, rows, files int, dir string) {
+	for _, f := range findings {
+		fmt.Fprintln(w, f)
+	}
+	fmt.Fprintf(w, "wrote %d rows and %d files to %s\n", rows, files, dir)
+}

@@ -97,3 +97,23 @@ func (out *ModelDescription) numLayers() int {
 	}
 	return n
 }
+
+// DescribeRef describes a zoo model or model file (ref) as DescribeModel
+// does, a GNN stack built on a graph of in's size with features input
+// width (when its file gives none), at the named granularity. Errors
+// name 'gnnsim models show's flags.
+func DescribeRef(ref string, in workload.Size, features int, granularity string) (ModelDescription, error) {
+	spec, err := workload.ResolveModelSpec(ref)
+	if err != nil {
+		return ModelDescription{}, err
+	}
+	m, err := spec.Build(in, features)
+	if err != nil {
+		return ModelDescription{}, fmt.Errorf("%s (--nodes, --nnz, --features): %w", ref, err)
+	}
+	g, err := ParseGranularity(granularity)
+	if err != nil {
+		return ModelDescription{}, fmt.Errorf("--granularity: %w", err)
+	}
+	return DescribeModel(m, g)
+}

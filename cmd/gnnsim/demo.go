@@ -18,7 +18,7 @@ func newDemoCmd() *cobra.Command {
 		Use:   "demo",
 		Short: "The end-to-end tour: every seed's quick reproduction into results/demo/",
 		Long: `Run gnnsim's main jobs on built-in defaults: the quick reproduction of every
-seed paper (` + strings.Join(reproNames(), ", ") + `: 'gnnsim repro seedNNN --quick'),
+seed paper (` + strings.Join(repro.Names(), ", ") + `: 'gnnsim repro seedNNN --quick'),
 each into its own folder of results/demo/, and results/demo/index.md linking
 every report and figure.
 
@@ -50,7 +50,7 @@ say they were skipped. Works offline on a fresh clone.`,
 			w := cmd.OutOrStdout()
 			for i, r := range repro.All() {
 				fmt.Fprintf(w, "%s: %s\n", r.Name, r.Title)
-				printReport(cmd, reports[i])
+				reports[i].WriteText(w)
 			}
 			fmt.Fprintf(w, "index: %s\n", filepath.Join(o.Out, repro.IndexFile))
 			return nil
@@ -62,22 +62,4 @@ say they were skipped. Works offline on a fresh clone.`,
 	workersFlag(cmd.Flags(), &o.Workers, 0, "parallel workers (default: number of CPUs); results do not depend on it")
 	quietFlag(cmd)
 	return cmd
-}
-
-// printReport prints a reproduction's highlights and where its report is.
-func printReport(cmd *cobra.Command, r *repro.Report) {
-	w := cmd.OutOrStdout()
-	for _, h := range r.Highlights {
-		fmt.Fprintln(w, h)
-	}
-	fmt.Fprintf(w, "report: %s (wall %.1f s)\n", r.Report, r.Wall.Seconds())
-}
-
-// reproNames lists the reproductions 'demo' runs, for its help.
-func reproNames() []string {
-	var names []string
-	for _, r := range repro.All() {
-		names = append(names, r.Name)
-	}
-	return names
 }

@@ -80,25 +80,8 @@ start again.`,
 			if _, err := featureMode(cmd); err != nil {
 				return err
 			}
-			var err error
-			if spec.MinNodes, spec.MaxNodes, err = graphs.ParseRange(nodes); err != nil {
-				return fmt.Errorf("--nodes: %w", err)
-			}
-			if spec.MinEdges, spec.MaxEdges, err = graphs.ParseRange(edges); err != nil {
-				return fmt.Errorf("--edges: %w", err)
-			}
-			if spec.Params, err = graphs.ParseParams(params); err != nil {
-				return fmt.Errorf("--param: %w", err)
-			}
-			if err := checkRange("count", spec.Count, 1, maxGenCount); err != nil {
+			if err := spec.SetRequest(nodes, edges, params); err != nil {
 				return err
-			}
-			maxN, maxE := graphs.GenLimits(spec.Generator)
-			if max(spec.MinNodes, spec.MaxNodes) > maxN {
-				return fmt.Errorf("--nodes %s: at most %d nodes for %s", nodes, maxN, spec.Generator)
-			}
-			if max(spec.MinEdges, spec.MaxEdges) > maxE {
-				return fmt.Errorf("--edges %s: at most %d edges for %s", edges, maxE, spec.Generator)
 			}
 			mode, err := featureMode(cmd)
 			if err != nil {
@@ -127,7 +110,7 @@ start again.`,
 	quietFlag(cmd)
 	featuresFlag(cmd)
 	f.StringVar(&spec.Generator, "generator", "", "generator name: "+generatorHelp+" (required)")
-	intFlag(f, &spec.Count, "count", 100, 1, maxGenCount, "number of graphs to generate")
+	intFlag(f, &spec.Count, "count", 100, 1, graphs.MaxGenCount, "number of graphs to generate")
 	f.Uint64Var(&spec.Seed, "seed", 1, "random seed; graph i uses the PCG stream of (seed, i)")
 	f.StringVar(&nodes, "nodes", "", "node-count range A:B, A:, :B or N (default: the generator's)")
 	f.StringVar(&edges, "edges", "", "edge-count range A:B, A:, :B or N, for er, rmat and graphlaxy (default: the generator's)")
@@ -182,12 +165,11 @@ summarises their features, labels and split.`,
 			if _, err := featureMode(cmd); err != nil {
 				return err
 			}
-			switch graphs.Format(format) {
-			case graphs.Format(""), "tu", "mtx", "edgelist", "cites", "planetoid", "npz", "ogb", "binedges":
-			default:
-				return fmt.Errorf("--format %q: want tu, mtx, edgelist, cites, planetoid, npz, ogb or binedges (or empty to detect)", format)
+			f, err := graphs.ParseFormat(format)
+			if err != nil {
+				return err
 			}
-			gs, err := graphs.Load(args[0], graphs.Format(format))
+			gs, err := graphs.Load(args[0], f)
 			if err != nil {
 				return err
 			}
@@ -258,9 +240,6 @@ without edges, are counted separately.`,
 	c.Flags().BoolVar(&asJSON, "json", false, "print the summary of a graph-set file as one JSON object (file, graphs, meta, features with min/mean/max, occupancy); not for Planetoid data sets")
 	return c
 }
-
-// maxGenCount bounds graphs gen --count.
-const maxGenCount = 1_000_000
 
 // generateSet makes the graphs of spec in parallel (bench.GenerateGraphs),
 // stopping between graphs on Ctrl-C or SIGTERM.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -98,19 +97,7 @@ func runModelsList(w io.Writer, asJSON bool) error {
 }
 
 func runModelsShow(w io.Writer, ref string, f *modelsShowFlags) error {
-	spec, err := workload.ResolveModelSpec(ref)
-	if err != nil {
-		return err
-	}
-	m, err := spec.Build(workload.Size{Nodes: f.nodes, NNZ: f.nnz}, f.features)
-	if err != nil {
-		return fmt.Errorf("%s (--nodes, --nnz, --features): %w", ref, err)
-	}
-	g, err := soc.ParseGranularity(f.gran)
-	if err != nil {
-		return fmt.Errorf("--granularity: %w", err)
-	}
-	out, err := soc.DescribeModel(m, g)
+	out, err := soc.DescribeRef(ref, workload.Size{Nodes: f.nodes, NNZ: f.nnz}, f.features, f.gran)
 	if err != nil {
 		return err
 	}

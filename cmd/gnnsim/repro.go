@@ -125,6 +125,6 @@ func runRepro(cmd *cobra.Command, f reproFlags) error {
 		}
 		return err
 	}
-	printReport(cmd, &repro.Report{Report: sum.Report, Highlights: sum.Highlights(), Wall: sum.Wall})
+	(&repro.Report{Report: sum.Report, Highlights: sum.Highlights(), Wall: sum.Wall}).WriteText(cmd.OutOrStdout())
 	return nil
 }

@@ -3,8 +3,8 @@ package main
 import (
 	"github.com/spf13/cobra"
 
-	"gnnsim/internal/boundedio"
 	"gnnsim/nas/magnas"
+	"gnnsim/repro"
 	"gnnsim/repro/seed000"
 )
 
@@ -41,12 +41,7 @@ names a CSV with columns arch (e.g. d4G.fc0.ffn1.w192|d2M.fc1.ffn0|...) and top1
 			}
 			opts := seed000.Options{Out: out, Quick: quick, Seed: seed, Workers: workers, Dataset: dataset}
 			if accCSV != "" {
-				f, err := boundedio.Open(accCSV, boundedio.CSV)
-				if err != nil {
-					return err
-				}
-				defer f.Close()
-				t, err := magnas.ReadAccuracyCSV(f, accCSV)
+				t, err := magnas.LoadAccuracyCSV(accCSV)
 				if err != nil {
 					return err
 				}
@@ -56,7 +51,7 @@ names a CSV with columns arch (e.g. d4G.fc0.ffn1.w192|d2M.fc1.ffn0|...) and top1
 			if err != nil {
 				return err
 			}
-			printFindings(cmd.OutOrStdout(), rep.Findings, rep.Rows, len(rep.Files), rep.Dir)
+			repro.WriteFindings(cmd.OutOrStdout(), rep.Findings, rep.Rows, len(rep.Files), rep.Dir)
 			return nil
 		},
 	}

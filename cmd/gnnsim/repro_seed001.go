@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/spf13/cobra"
 
 	"gnnsim/repro/seed001"
@@ -66,14 +64,7 @@ about 40 s on two busy cores. The full run trains hundreds of GNNs up to
 			if err != nil {
 				return err
 			}
-			w := cmd.OutOrStdout()
-			if !fig8Only {
-				fmt.Fprintf(w, "figure 1: %d pairs, %.2f %% in the good corner\n", len(rep.Fig1), 100*rep.GoodFraction)
-			}
-			fmt.Fprintf(w, "figure 8: %.2fx over HyGCN-like (paper %.2fx), %.2fx over AWB-GCN-like (paper %.2fx)\n",
-				rep.SpeedupHyGCN, seed001.PaperSpeedupHyGCN, rep.SpeedupAWB, seed001.PaperSpeedupAWB)
-			fmt.Fprintf(w, "cora GCN on its searched accelerator: %.1f us\n", rep.CoraGCNMicros)
-			fmt.Fprintf(w, "report: %s\n", rep.ReportPath)
+			rep.WriteSummary(cmd.OutOrStdout(), fig8Only)
 			return nil
 		},
 	}

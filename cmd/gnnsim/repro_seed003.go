@@ -1,12 +1,9 @@
 package main
 
 import (
-	"fmt"
-	"io"
-	"os"
-
 	"github.com/spf13/cobra"
 
+	"gnnsim/repro"
 	"gnnsim/repro/seed003"
 )
 
@@ -39,17 +36,11 @@ on Table III's a0 gain). Full run about 1.5 CPU-minutes (the paper's budgets);
 					o.Out = "results/seed003-quick"
 				}
 			}
-			if st, err := os.Stat(o.DataDir); err != nil || !st.IsDir() {
-				return fmt.Errorf("--data-dir %s: not a directory", o.DataDir)
-			}
-			if o.Platform != "tx2" && o.Platform != "xavier" {
-				return fmt.Errorf("--platform %q: want tx2 or xavier", o.Platform)
-			}
 			if cmd.Flags().Changed("overlap") {
-				if !(overlap >= 0 && overlap <= 1) {
-					return fmt.Errorf("--overlap %v: want a value in [0, 1] (leave it out to fit rho on Table III's a0 gain)", overlap)
-				}
 				o.Overlap = &overlap
+			}
+			if err := o.Check(); err != nil {
+				return err
 			}
 			stop := heartbeat(cmd, "repro seed003")
 			rep, err := seed003.Run(cmd.Context(), o)
@@ -57,7 +48,7 @@ on Table III's a0 gain). Full run about 1.5 CPU-minutes (the paper's budgets);
 			if err != nil {
 				return err
 			}
-			printFindings(cmd.OutOrStdout(), rep.Findings, rep.Rows, len(rep.Files), rep.Dir)
+			repro.WriteFindings(cmd.OutOrStdout(), rep.Findings, rep.Rows, len(rep.Files), rep.Dir)
 			return nil
 		},
 	}
@@ -69,13 +60,4 @@ on Table III's a0 gain). Full run about 1.5 CPU-minutes (the paper's budgets);
 	c.Flags().StringVar(&o.Platform, "platform", "tx2", "target: tx2 (HADAS Table III) or xavier")
 	c.Flags().Float64Var(&overlap, "overlap", 0, "exit-error overlap rho in [0, 1] (default: fitted on Table III's a0 gain)")
 	return c
-}
-
-// printFindings prints a reproduction's one-line findings and where its
-// rows and files went.
-func printFindings(w io.Writer, findings []string, rows, files int, dir string) {
-	for _, f := range findings {
-		fmt.Fprintln(w, f)
-	}
-	fmt.Fprintf(w, "wrote %d rows and %d files to %s\n", rows, files, dir)
 }

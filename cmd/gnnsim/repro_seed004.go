@@ -59,13 +59,9 @@ cost model) and the same table at the top of report.md.`,
 			if err != nil {
 				return err
 			}
-			var ms []fpga.Model
-			for _, name := range models {
-				m, err := fpga.ParseModel(name)
-				if err != nil {
-					return fmt.Errorf("--models: %w", err)
-				}
-				ms = append(ms, m)
+			ms, err := seed004.ParseCostModels(models)
+			if err != nil {
+				return err
 			}
 			if trainUntil < 0 || maxEpisodes < 0 || screen < 0 {
 				return fmt.Errorf("--train-until %d, --max-episodes %d, --screen %d: want >= 0", trainUntil, maxEpisodes, screen)
@@ -79,16 +75,7 @@ cost model) and the same table at the top of report.md.`,
 			if err != nil {
 				return err
 			}
-			w := cmd.OutOrStdout()
-			for _, c := range rep.Table3 {
-				fmt.Fprintf(w, "%-8s %-22s %-10s %-8s %s (trained %d)\n", c.Data, c.Limits, c.Model, c.Method, c.Verdict(), c.Trained)
-			}
-			for _, c := range rep.Table4 {
-				if c.Data != "cora" {
-					fmt.Fprintf(w, "%-8s %-22s %-10s %-8s %s (trained %d)\n", c.Data, c.Limits, c.Model, c.Method, c.Verdict(), c.Trained)
-				}
-			}
-			fmt.Fprintf(w, "report: %s/report.md (wall %.1f s)\n", out, time.Since(start).Seconds())
+			rep.WriteSummary(cmd.OutOrStdout(), out, time.Since(start))
 			return nil
 		},
 	}

@@ -6,7 +6,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"gnnsim/accel/fpga"
 	"gnnsim/bench"
 	"gnnsim/nas/fgnas"
 	"gnnsim/repro/seed004"
@@ -95,28 +94,9 @@ func runSearchFGNAS(cmd *cobra.Command, f *searchFGNASFlags) error {
 	}
 	ctx, stop := signalContext()
 	defer stop()
-	oracles, err := seed004.TrainedOracleAt(ctx, func(fgnas.Dataset) string { return ref.Path }, false, 0)
-	if err != nil {
-		return err
-	}
-	oracle, err := oracles(ds)
-	if err != nil {
-		return err
-	}
-	sp, err := fgnas.NewSpace(2, ds.Classes)
-	if err != nil {
-		return err
-	}
-	m, err := fpga.ParseModel(f.costModel)
-	if err != nil {
-		return fmt.Errorf("--cost-model: %w", err)
-	}
-	if f.trainUntil < 0 || f.screen < 0 {
-		return fmt.Errorf("--train-until %d, --screen %d: want >= 0", f.trainUntil, f.screen)
-	}
-	p := &fgnas.Problem{Space: sp, Data: ds, Limits: f.lim, Oracle: oracle, TrainUntil: f.trainUntil, ScreenDraws: f.screen,
-		Timing: fpga.Options{Model: m, AnyResource: f.anyResource, Published: f.published, Pipelined: f.pipelined}}
-	res, err := seed004.RunMethod(ctx, p, f.method, f.episodes, f.trained, f.seed)
+	res, sp, err := seed004.Search{Data: ds, TrainPath: ref.Path, CostModel: f.costModel, Limits: f.lim, Method: f.method,
+		Episodes: f.episodes, Trained: f.trained, TrainUntil: f.trainUntil, Screen: f.screen, Seed: f.seed,
+		AnyResource: f.anyResource, Published: f.published, Pipelined: f.pipelined}.Run(ctx)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"gnnsim/internal/boundedio"
 	"gnnsim/internal/csvtab"
 	"gnnsim/workload"
 )
@@ -198,4 +199,14 @@ func (t *TableAccuracy) Top1(a Arch) (float64, error) {
 		return 0, fmt.Errorf("magnas: accuracy table %s has no row for %s", t.Name, a)
 	}
 	return v, nil
+}
+
+// LoadAccuracyCSV reads the accuracy CSV file at path (ReadAccuracyCSV).
+func LoadAccuracyCSV(path string) (*TableAccuracy, error) {
+	f, err := boundedio.Open(path, boundedio.CSV)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadAccuracyCSV(f, path)
 }

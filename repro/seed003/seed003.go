@@ -334,3 +334,18 @@ func (r *run) search(ctx context.Context) error {
 	r.finding("nested search: %d backbones, %d inner evaluations, %d on the outer front", len(res.Candidates), res.InnerEvaluations, len(front))
 	return nil
 }
+
+// Check checks the options a run reads before any work: the data folder,
+// the platform and the overlap (errors name repro seed003's flags).
+func (o Options) Check() error {
+	if st, err := os.Stat(o.DataDir); err != nil || !st.IsDir() {
+		return fmt.Errorf("--data-dir %s: not a directory", o.DataDir)
+	}
+	if o.Platform != "tx2" && o.Platform != "xavier" {
+		return fmt.Errorf("--platform %q: want tx2 or xavier", o.Platform)
+	}
+	if o.Overlap != nil && !(*o.Overlap >= 0 && *o.Overlap <= 1) {
+		return fmt.Errorf("--overlap %v: want a value in [0, 1] (leave it out to fit rho on Table III's a0 gain)", *o.Overlap)
+	}
+	return nil
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"gnnsim/accel/fpga"
 	"gnnsim/nas/fgnas"
 )
 
@@ -78,4 +79,48 @@ type DesignRow struct {
 	Val       float64 `json:"val" parquet:"val"`
 	Test      float64 `json:"test" parquet:"test"`
 	Best      bool    `json:"best" parquet:"best"`
+}
+
+// Search is one co-search as 'gnnsim search fgnas' gives it: a data set
+// whose networks are trained on the Planetoid files at TrainPath, the
+// FPGA cost model by name, the limits and the method's budget. Errors
+// name that command's flags.
+type Search struct {
+	Data                              fgnas.Dataset
+	TrainPath                         string
+	CostModel                         string
+	Limits                            fgnas.Limits
+	Method                            string
+	Episodes, Trained                 int
+	TrainUntil, Screen                int
+	Seed                              uint64
+	AnyResource, Published, Pipelined bool
+}
+
+// Run trains the oracle, builds the two-layer space and runs the method,
+// returning the result and the space its genomes index.
+func (s Search) Run(ctx context.Context) (*fgnas.RunResult, *fgnas.Space, error) {
+	oracles, err := TrainedOracleAt(ctx, func(fgnas.Dataset) string { return s.TrainPath }, false, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	oracle, err := oracles(s.Data)
+	if err != nil {
+		return nil, nil, err
+	}
+	sp, err := fgnas.NewSpace(2, s.Data.Classes)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, err := fpga.ParseModel(s.CostModel)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--cost-model: %w", err)
+	}
+	if s.TrainUntil < 0 || s.Screen < 0 {
+		return nil, nil, fmt.Errorf("--train-until %d, --screen %d: want >= 0", s.TrainUntil, s.Screen)
+	}
+	p := &fgnas.Problem{Space: sp, Data: s.Data, Limits: s.Limits, Oracle: oracle, TrainUntil: s.TrainUntil, ScreenDraws: s.Screen,
+		Timing: fpga.Options{Model: m, AnyResource: s.AnyResource, Published: s.Published, Pipelined: s.Pipelined}}
+	res, err := RunMethod(ctx, p, s.Method, s.Episodes, s.Trained, s.Seed)
+	return res, sp, err
 }
