@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 
 	"gnnsim/internal/par"
@@ -438,4 +439,19 @@ func genRMAT(s *genRun, rng *rand.Rand, src *rand.PCG) (*Graph, error) {
 	}
 	g.Source = fmt.Sprintf("rmat n=%d m=%d a=%.4g b=%.4g c=%.4g", n, m, a, b, c)
 	return g, nil
+}
+
+// Meta is a generated set's metadata: the command and the request as
+// given (the ranges and parameters as written), enough to generate it
+// again.
+func (s GenSpec) Meta(nodes, edges string, params []string) map[string]string {
+	return map[string]string{
+		"command":   "graphs gen",
+		"generator": s.Generator,
+		"count":     strconv.Itoa(s.Count),
+		"seed":      strconv.FormatUint(s.Seed, 10),
+		"nodes":     nodes,
+		"edges":     edges,
+		"params":    strings.Join(params, ","),
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"gnnsim/graphs"
 	"gnnsim/workload"
 )
 
@@ -133,4 +134,21 @@ func (r *Report) Meta(firstSeed uint64) (map[string]string, error) {
 	}
 	return map[string]string{"gnnsim.data": r.Data, "gnnsim.arch": r.Arch, "gnnsim.bits": r.Bits, "gnnsim.config": string(config),
 		"gnnsim.seed": strconv.FormatUint(firstSeed, 10)}, nil
+}
+
+// LoadData reads a node-classification set at path (a Planetoid file set
+// or a gnn-benchmark .npz file) with its split: the public one of a
+// Planetoid set, or for an .npz file splitTrain and splitVal nodes per
+// class drawn from seed.
+func LoadData(path string, splitTrain, splitVal int, seed uint64) (*Data, error) {
+	p, err := graphs.LoadPlanetoid(path)
+	if err != nil {
+		return nil, err
+	}
+	if p.Train == nil {
+		if err := p.SplitPerClass(splitTrain, splitVal, seed); err != nil {
+			return nil, err
+		}
+	}
+	return NewData(p)
 }

@@ -34,9 +34,6 @@ say they were skipped. Works offline on a fresh clone.`,
 			if err := checkOutDir("out", o.Out); err != nil {
 				return err
 			}
-			if err := checkWorkers(o.Workers); err != nil {
-				return err
-			}
 			ctx, stop := signalContext()
 			defer stop()
 			o.Quick, o.Log = true, progressOut(cmd)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -74,17 +73,11 @@ start again.`,
   gnnsim graphs gen --generator rmat --count 50 --nodes 100:500 --param a=0.6 --param b=0.15 --out rmat.parquet`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkOutFile("out", out); err != nil {
-				return err
-			}
-			if _, err := featureMode(cmd); err != nil {
+			mode, err := featureMode(cmd)
+			if err != nil {
 				return err
 			}
 			if err := spec.SetRequest(nodes, edges, params); err != nil {
-				return err
-			}
-			mode, err := featureMode(cmd)
-			if err != nil {
 				return err
 			}
 			if err := graphs.CheckGenMemory(spec, mode); err != nil {
@@ -94,16 +87,7 @@ start again.`,
 			if err != nil {
 				return err
 			}
-			meta := map[string]string{
-				"command":   "graphs gen",
-				"generator": spec.Generator,
-				"count":     strconv.Itoa(spec.Count),
-				"seed":      strconv.FormatUint(spec.Seed, 10),
-				"nodes":     nodes,
-				"edges":     edges,
-				"params":    strings.Join(params, ","),
-			}
-			return writeSet(cmd, out, gs, meta, true)
+			return writeSet(cmd, out, gs, spec.Meta(nodes, edges, params), true)
 		},
 	}
 	f := cmd.Flags()
@@ -159,9 +143,6 @@ summarises their features, labels and split.`,
   gnnsim graphs load ../shared/data/planetoid/ind/cora --out cora.parquet`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkOutFile("out", out); err != nil {
-				return err
-			}
 			if _, err := featureMode(cmd); err != nil {
 				return err
 			}

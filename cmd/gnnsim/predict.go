@@ -96,12 +96,6 @@ each data set on its validation split: the figures to tune parameters on.`,
 			if len(data) == 0 || out == "" {
 				return fmt.Errorf("--data and --out are required")
 			}
-			if err := checkOutDir("out", out); err != nil {
-				return err
-			}
-			if err := checkWorkers(o.Workers); err != nil {
-				return err
-			}
 			f, n, wall, err := seed002.TrainDirs(data, features, o, out, progressOut(cmd))
 			if err != nil {
 				return err
@@ -147,13 +141,6 @@ degradation_vs_optimal.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if models == "" || len(data) == 0 {
 				return fmt.Errorf("--models and --data are required")
-			}
-			for _, o := range []struct{ flag, path string }{{"parquet", parquetOut}, {"markdown", mdOut}} {
-				if o.path != "" || cmd.Flags().Changed(o.flag) {
-					if err := checkOutFile(o.flag, o.path); err != nil {
-						return err
-					}
-				}
 			}
 			p, err := predict.LoadPredictor(models)
 			if err != nil {
@@ -276,12 +263,6 @@ line with the wall time goes to stderr).`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if len(data) == 0 || out == "" {
 				return fmt.Errorf("--data and --out are required")
-			}
-			if err := checkOutDir("out", out); err != nil {
-				return err
-			}
-			if err := checkWorkers(o.Workers); err != nil {
-				return err
 			}
 			start := time.Now()
 			stop := heartbeat(cmd, "predict ablation")

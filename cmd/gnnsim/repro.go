@@ -77,16 +77,8 @@ scheduling study (two seeds): about 30 s on two idle cores; the full run, on the
 published sizes, takes a few minutes.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if f.out == "" && !cmd.Flags().Changed("out") {
-				f.out = "results/seed002"
-				if f.quick {
-					f.out = "results/seed002-quick"
-				}
-			}
+			f.out = defaultOut(f.out, "seed002", f.quick)
 			if err := checkOutDir("out", f.out); err != nil {
-				return err
-			}
-			if err := checkWorkers(f.workers); err != nil {
 				return err
 			}
 			if err := checkSizeFlags(f.fg); err != nil {
@@ -127,4 +119,17 @@ func runRepro(cmd *cobra.Command, f reproFlags) error {
 	}
 	(&repro.Report{Report: sum.Report, Highlights: sum.Highlights(), Wall: sum.Wall}).WriteText(cmd.OutOrStdout())
 	return nil
+}
+
+// defaultOut is a reproduction's results folder: --out when given, else
+// results/NAME, or results/NAME-quick with --quick (a quick run never
+// overwrites the full one). --out is never empty when given (outDirFlag).
+func defaultOut(out, name string, quick bool) string {
+	switch {
+	case out != "":
+		return out
+	case quick:
+		return "results/" + name + "-quick"
+	}
+	return "results/" + name
 }

@@ -33,12 +33,7 @@ Accuracy is a documented proxy anchored on Table 2's baselines unless --accuracy
 names a CSV with columns arch (e.g. d4G.fc0.ffn1.w192|d2M.fc1.ffn0|...) and top1.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if out == "" && !cmd.Flags().Changed("out") {
-				out = "results/seed000"
-				if quick { // as the other seeds: a quick run never overwrites the full one
-					out = "results/seed000-quick"
-				}
-			}
+			out = defaultOut(out, "seed000", quick)
 			opts := seed000.Options{Out: out, Quick: quick, Seed: seed, Workers: workers, Dataset: dataset}
 			if accCSV != "" {
 				t, err := magnas.LoadAccuracyCSV(accCSV)

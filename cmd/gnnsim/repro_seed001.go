@@ -52,12 +52,7 @@ about 40 s on two busy cores. The full run trains hundreds of GNNs up to
 256 x 16 wide (seconds to minutes each): hours on two cores.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if out == "" {
-				out = "results/seed001"
-				if quick {
-					out = "results/seed001-quick"
-				}
-			}
+			out = defaultOut(out, "seed001", quick)
 			ctx, stop := signalContext()
 			defer stop()
 			rep, err := seed001.Run(ctx, seed001.Options{Out: out, Quick: quick, Seed: seed, DataDir: data, Workers: workers, Fig8DenseX: denseX, Fig8OwnModels: ownModels, Fig8Only: fig8Only, Log: progressOut(cmd)})

@@ -30,12 +30,7 @@ on Table III's a0 gain). Full run about 1.5 CPU-minutes (the paper's budgets);
 --quick about 10 CPU-seconds.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if o.Out == "" {
-				o.Out = "results/seed003"
-				if o.Quick {
-					o.Out = "results/seed003-quick"
-				}
-			}
+			o.Out = defaultOut(o.Out, "seed003", o.Quick)
 			if cmd.Flags().Changed("overlap") {
 				o.Overlap = &overlap
 			}

@@ -44,15 +44,7 @@ claims.csv (the headline claims, joint against random and separate search per
 cost model) and the same table at the top of report.md.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkWorkers(workers); err != nil {
-				return err
-			}
-			if out == "" {
-				out = "results/seed004"
-				if quick {
-					out = "results/seed004-quick"
-				}
-			}
+			out = defaultOut(out, "seed004", quick)
 			ctx, stop := signalContext()
 			defer stop()
 			oracle, err := seed004.TrainedOracle(ctx, data, quick, workers)

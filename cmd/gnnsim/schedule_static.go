@@ -25,11 +25,6 @@ func runScheduleStatic(cmd *cobra.Command, o *scheduleFlags) error {
 	if len(o.jobModels) < 2 {
 		return fmt.Errorf("--static: --job-models names %d networks, want two or more", len(o.jobModels))
 	}
-	if cmd.Flags().Changed("out") {
-		if err := checkOutDir("out", o.out); err != nil {
-			return err
-		}
-	}
 	s, set, err := socAt(o.spec, "", o.dvfs, "")
 	if err != nil {
 		return err

@@ -66,11 +66,6 @@ within a second; nothing is written, rerun the command to start again.`,
   gnnsim search nsga2 --problem dtlz2 --generations 100 --out results/dtlz2.parquet`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if out != "" || cmd.Flags().Changed("out") {
-				if err := checkOutFile("out", out); err != nil {
-					return err
-				}
-			}
 			ctx, stop := signalContext()
 			defer stop()
 			sum, res, err := problems.Run(ctx, o)

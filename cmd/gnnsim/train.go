@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"gnnsim/bench"
-	"gnnsim/graphs"
 	"gnnsim/train"
 )
 
@@ -175,16 +174,7 @@ func trainData(o *trainFlags) (*train.Data, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := graphs.LoadPlanetoid(ref.Path)
-	if err != nil {
-		return nil, err
-	}
-	if p.Train == nil {
-		if err := p.SplitPerClass(o.splitTrain, o.splitVal, o.firstSeed); err != nil {
-			return nil, err
-		}
-	}
-	return train.NewData(p)
+	return train.LoadData(ref.Path, o.splitTrain, o.splitVal, o.firstSeed)
 }
 
 func runTrain(cmd *cobra.Command, o *trainFlags) error {
