@@ -9,6 +9,7 @@ import (
 
 	"gnnsim/accel"
 	"gnnsim/graphs"
+	"gnnsim/internal/cliflag"
 	"gnnsim/predict"
 	"gnnsim/repro/seed002"
 	"gnnsim/workload"
@@ -55,21 +56,7 @@ func fitFlags(c *cobra.Command, o *predict.FitOptions) {
 	intFlag(f, &p.BaggingFreq, "bagging-freq", d.Params.BaggingFreq, 0, 1_000_000, "redraw the bag every this many rounds; 0: no bagging")
 	intFlag(f, &p.EarlyStoppingRound, "early-stopping", d.Params.EarlyStoppingRound, 0, 1_000_000, "stop when the validation L2 has not improved for this many rounds; 0: never")
 	f.Uint64Var(&p.Seed, "gbdt-seed", d.Params.Seed, "seed of bagging and feature sampling")
-	f.Var(&baselineFlag{&o.Baseline}, "baseline", "what +log trees are boosted from: loglinear (a per-configuration linear model of log latency, stored in the manifest) or none (the mean, as LightGBM and seed 002); ignored without the log target")
-}
-
-// baselineFlag is a pflag.Value for predict.Baseline.
-type baselineFlag struct{ b *predict.Baseline }
-
-func (f *baselineFlag) String() string { return f.b.String() }
-func (f *baselineFlag) Type() string   { return "string" }
-func (f *baselineFlag) Set(s string) error {
-	b, err := predict.ParseBaseline(s)
-	if err != nil {
-		return err
-	}
-	*f.b = b
-	return nil
+	cliflag.Parsed(f, &o.Baseline, "baseline", "what +log trees are boosted from: loglinear (a per-configuration linear model of log latency, stored in the manifest) or none (the mean, as LightGBM and seed 002); ignored without the log target", predict.ParseBaseline)
 }
 
 func predictTrainCmd() *cobra.Command {

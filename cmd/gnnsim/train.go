@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"gnnsim/bench"
+	"gnnsim/internal/cliflag"
 	"gnnsim/train"
 )
 
@@ -147,21 +148,8 @@ func addTrainFlags(cmd *cobra.Command, o *trainFlags) {
 // count.
 func trainSeeds(cmd *cobra.Command, o *trainFlags) ([]uint64, error) {
 	fl := cmd.Flags()
-	if !fl.Changed("seeds") {
-		seeds := make([]uint64, o.runs)
-		for i := range seeds {
-			seeds[i] = o.firstSeed + uint64(i)
-		}
-		return seeds, nil
-	}
-	if fl.Changed("runs") {
-		return nil, fmt.Errorf("--seeds and --runs exclude each other: --seeds lists the seeds, --runs counts them from --seed")
-	}
-	if len(o.seedList) > maxTrainSeeds {
-		return nil, fmt.Errorf("--seeds: %d seeds: want at most %d", len(o.seedList), maxTrainSeeds)
-	}
-	seeds, err := parseSeeds(o.seedList)
-	if err == nil && len(seeds) == 1 && seeds[0] > 1 {
+	seeds, err := cliflag.SeedsOrRuns(o.seedList, fl.Changed("seeds"), fl.Changed("runs"), o.runs, o.firstSeed, maxTrainSeeds)
+	if err == nil && fl.Changed("seeds") && len(seeds) == 1 && seeds[0] > 1 {
 		fmt.Fprintf(cmd.ErrOrStderr(), "gnnsim train: --seeds %d trains the one seed %d; for %d trainings from --seed (what --seeds N meant before) write --runs %d\n",
 			seeds[0], seeds[0], seeds[0], seeds[0])
 	}

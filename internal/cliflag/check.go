@@ -200,3 +200,24 @@ func Seeds(list []string) ([]uint64, error) {
 	}
 	return out, nil
 }
+
+// SeedsOrRuns returns the seeds of a command that takes both --seeds (a
+// list, listed says it was given; at most maxSeeds) and --runs (a count
+// of seeds from first, first+1, ...): the list when given, else the count.
+// Giving both is an error.
+func SeedsOrRuns(list []string, listed, counted bool, runs int, first uint64, maxSeeds int) ([]uint64, error) {
+	if !listed {
+		seeds := make([]uint64, runs)
+		for i := range seeds {
+			seeds[i] = first + uint64(i)
+		}
+		return seeds, nil
+	}
+	if counted {
+		return nil, fmt.Errorf("--seeds and --runs exclude each other: --seeds lists the seeds, --runs counts them from --seed")
+	}
+	if len(list) > maxSeeds {
+		return nil, fmt.Errorf("--seeds: %d seeds: want at most %d", len(list), maxSeeds)
+	}
+	return Seeds(list)
+}

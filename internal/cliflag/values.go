@@ -224,3 +224,26 @@ func OutFile(fs *pflag.FlagSet, p *string, name, def, usage string) {
 	*p = def
 	fs.Var(&pathValue{p: p, name: name}, name, usage)
 }
+
+// parsed is a pflag.Value of any type with a parser and a String method.
+type parsed[T fmt.Stringer] struct {
+	p     *T
+	parse func(string) (T, error)
+}
+
+func (v *parsed[T]) String() string { return (*v.p).String() }
+func (v *parsed[T]) Type() string   { return "string" }
+func (v *parsed[T]) Set(s string) error {
+	x, err := v.parse(s)
+	if err != nil {
+		return err
+	}
+	*v.p = x
+	return nil
+}
+
+// Parsed registers a flag whose value parse reads into *p (its current
+// value the default shown in --help).
+func Parsed[T fmt.Stringer](fs *pflag.FlagSet, p *T, name, usage string, parse func(string) (T, error)) {
+	fs.Var(&parsed[T]{p: p, parse: parse}, name, usage)
+}
