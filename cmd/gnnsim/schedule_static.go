@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"gnnsim/repro/seed002"
 	"gnnsim/soc"
 	"gnnsim/workload"
 )
@@ -57,7 +58,13 @@ func runScheduleStatic(cmd *cobra.Command, o *scheduleFlags) error {
 		for i, r := range recs {
 			rows[i] = scheduleStaticRecord(r)
 		}
+		// --out names a folder, made as the other paths make it.
+		undo, err := seed002.MakeOutDir(o.out)
+		if err != nil {
+			return err
+		}
 		if err := writeOut(cmd, filepath.Join(o.out, "schedule_static.parquet"), rows, nil); err != nil {
+			undo()
 			return err
 		}
 	}

@@ -2,6 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"gnnsim/internal/pqio"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -10,10 +13,15 @@ import (
 // latency while co-running never below alone, the contention-aware
 // search no worse than the best baseline (to the co-run's resolution).
 func TestScheduleStatic(t *testing.T) {
-	out := mustRun(t, "schedule", "--static", "--job-models", "googlenet,resnet18", "--json")
+	dir := filepath.Join(t.TempDir(), "new", "folder") // --out makes its folder (main refused one not there)
+	out := mustRun(t, "schedule", "--static", "--job-models", "googlenet,resnet18", "--json", "--out", dir)
+	rows, _, err := pqio.Read[scheduleStaticRecord](filepath.Join(dir, "schedule_static.parquet"))
+	if err != nil || len(rows) == 0 {
+		t.Fatalf("--out: %d rows, %v", len(rows), err)
+	}
 	var recs []scheduleStaticRecord
-	if err := json.Unmarshal([]byte(out), &recs); err != nil {
-		t.Fatalf("not a JSON array: %v\n%s", err, out)
+	if err := json.Unmarshal([]byte(out), &recs); err != nil || !slices.Equal(recs, rows) {
+		t.Fatalf("not a JSON array of the file's rows: %v\n%s", err, out)
 	}
 	worst := map[string]float64{}
 	for _, r := range recs {
