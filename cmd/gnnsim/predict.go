@@ -123,7 +123,8 @@ split (a trained-on set's own, otherwise the whole training split's).
 Without --json prints a Markdown table with seed 002's figures beside ours;
 with --json prints a JSON array, one object per data set with keys dataset,
 n_graphs, mape, top1, top3, improvement_vs_random, improvement_vs_best_fixed,
-degradation_vs_optimal.`,
+degradation_vs_optimal. --out writes the same rows to a Parquet file
+(--parquet, its old name, still works for one release).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if models == "" || len(data) == 0 {
@@ -155,7 +156,10 @@ degradation_vs_optimal.`,
 	c.Flags().StringVar(&models, "models", "", "model directory written by 'predict train', or LightGBM models trained elsewhere with a sidecar.json (see 'go doc gnnsim/predict')")
 	pathListFlag(c.Flags(), &data, "data", nil, "sweep directory to evaluate on (repeat or comma-separate for several)")
 	c.Flags().BoolVar(&asJSON, "json", false, "print a JSON array (one object per data set, figures in percent) instead of the table")
-	outFileFlag(c.Flags(), &parquetOut, "parquet", "", "also write the rows to this Parquet file")
+	outFileFlag(c.Flags(), &parquetOut, "out", "", "also write the rows to this Parquet file")
+	// --out is every command's result file; --parquet was this one's.
+	outFileFlag(c.Flags(), &parquetOut, "parquet", "", "old name of --out")
+	_ = c.Flags().MarkDeprecated("parquet", "use --out")
 	outFileFlag(c.Flags(), &mdOut, "markdown", "", "also write the Markdown table to this file")
 	return c
 }

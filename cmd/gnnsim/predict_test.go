@@ -41,7 +41,17 @@ func TestPredictTrainEval(t *testing.T) {
 
 	dir := t.TempDir()
 	pq, md := filepath.Join(dir, "eval.parquet"), filepath.Join(dir, "eval.md")
-	out := mustRun(t, "predict", "eval", "--models", models, "--data", data, "--json", "--parquet", pq, "--markdown", md)
+	out := mustRun(t, "predict", "eval", "--models", models, "--data", data, "--json", "--out", pq, "--markdown", md)
+	// --parquet, the old name of --out, writes the same file and says so.
+	old := filepath.Join(dir, "old.parquet")
+	// (cobra writes the note to the command's output stream: stderr in a
+	// terminal, the test's stdout buffer here.)
+	if stdout, stderr, err := run(t, "predict", "eval", "--models", models, "--data", data, "--json", "--parquet", old); err != nil || !strings.Contains(stdout+stderr, "--parquet has been deprecated, use --out") {
+		t.Errorf("--parquet: %v, stderr %q", err, stderr)
+	}
+	if a, b := readFile(t, pq), readFile(t, old); string(a) != string(b) {
+		t.Error("--parquet and --out wrote different files")
+	}
 	objs := decodeObjects(t, out)
 	if len(objs) != 1 {
 		t.Fatalf("%d objects, want one per data set (1)", len(objs))
