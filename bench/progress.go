@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -233,5 +234,20 @@ func Heartbeat(w io.Writer, label string) (stop func()) {
 	return func() {
 		halt()
 		p.Done()
+	}
+}
+
+// Guard is the per-item hook of a run whose budget is refused once its
+// rate is known: each call counts one item and, unless long, cancels the
+// run with CheckETA's error (MaxETA; its message ends with how) when the
+// rest would take longer.
+func (p *Progress) Guard(cancel context.CancelCauseFunc, long bool, how string) func() {
+	return func() {
+		p.Add(1)
+		if !long {
+			if err := p.CheckETA(MaxETA, how); err != nil {
+				cancel(err)
+			}
+		}
 	}
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -130,26 +129,17 @@ degradation_vs_optimal. --out writes the same rows to a Parquet file
 			if models == "" || len(data) == 0 {
 				return fmt.Errorf("--models and --data are required")
 			}
-			p, err := predict.LoadPredictor(models)
-			if err != nil {
-				return err
-			}
-			man := p.Manifest()
 			stop := heartbeat(cmd, "predict eval")
 			defer stop()
-			rows, err := seed002.EvalDirs(p, models, data, cmd.ErrOrStderr())
+			rows, variant, err := seed002.EvalModels(models, data, parquetOut, mdOut, cmd.ErrOrStderr())
 			if err != nil {
-				return err
-			}
-			meta := map[string]string{"gnnsim.models": models, "gnnsim.data": strings.Join(data, ","), "gnnsim.variant": man.Variant()}
-			if err := seed002.WriteEvalFiles(rows, parquetOut, mdOut, meta); err != nil {
 				return err
 			}
 			w := cmd.OutOrStdout()
 			if asJSON {
 				return writeJSON(w, rows)
 			}
-			fmt.Fprintf(w, "models: %s (%s)\n\n", models, man.Variant())
+			fmt.Fprintf(w, "models: %s (%s)\n\n", models, variant)
 			return seed002.WriteTable3(w, rows)
 		},
 	}

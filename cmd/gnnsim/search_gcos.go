@@ -93,9 +93,6 @@ func runSearchGcos(cmd *cobra.Command, f *searchGcosFlags) error {
 	if err != nil {
 		return err
 	}
-	if !(f.latWeight >= 0 && f.latWeight <= 1) {
-		return fmt.Errorf("--lat-weight %v outside [0, 1]", f.latWeight)
-	}
 	ctx, stop := signalContext()
 	defer stop()
 	q := seed001.PoolSearch{Dataset: ds, Named: ref.Named, Path: ref.Path, DataDir: f.dataDir, Model: f.model, LatWeight: f.latWeight,

@@ -199,14 +199,7 @@ func runTrain(cmd *cobra.Command, o *trainFlags) error {
 	prog := bench.NewProgress(progressOut(cmd), "train", "epochs", len(seeds)*preset.Epochs)
 	// A budget of days is refused once its rate is known, naming the ETA,
 	// unless --long says it is meant.
-	hook := func() {
-		prog.Add(1)
-		if !o.long {
-			if err := prog.CheckETA(bench.MaxETA, "fewer --seeds, --runs or --epochs, or --long to run it anyway"); err != nil {
-				cancel(err)
-			}
-		}
-	}
+	hook := prog.Guard(cancel, o.long, "fewer --seeds, --runs or --epochs, or --long to run it anyway")
 	runs, err := train.TrainSeeds(train.WithEpochHook(ctx, hook), d, arch, preset, bits, seeds, o.workers)
 	prog.Done()
 	if cause := context.Cause(ctx); cause != nil && sctx.Err() == nil {

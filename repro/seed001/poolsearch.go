@@ -56,6 +56,9 @@ type PoolSearch struct {
 // Run runs the search and returns its top designs and the number of
 // evaluations; where the accuracies come from is said on warn.
 func (q PoolSearch) Run(ctx context.Context, warn io.Writer) ([]TopRow, int, error) {
+	if !(q.LatWeight >= 0 && q.LatWeight <= 1) {
+		return nil, 0, fmt.Errorf("--lat-weight %v outside [0, 1]", q.LatWeight)
+	}
 	ds := q.Dataset
 	source := TrainedAccuracy(q.DataDir, 0, q.Options.Seed)
 	if !q.Named {

@@ -184,18 +184,31 @@ func TrainDirs(data []string, features string, o predict.FitOptions, out string,
 	return f, len(samples), wall, f.Save(out)
 }
 
-// WriteEvalFiles writes evaluation rows to a Parquet file and their
-// Table 3 to a Markdown file (either path empty: not written).
-func WriteEvalFiles(rows []predict.EvalRow, parquetPath, mdPath string, meta map[string]string) error {
+// EvalModels evaluates the model directory models on the sweep
+// directories data (EvalDirs; warnings on warn) and writes the rows to a
+// Parquet file and their Table 3 to a Markdown file (either path empty:
+// not written). It returns the rows and the models' variant.
+func EvalModels(models string, data []string, parquetPath, mdPath string, warn io.Writer) ([]predict.EvalRow, string, error) {
+	p, err := predict.LoadPredictor(models)
+	if err != nil {
+		return nil, "", err
+	}
+	man := p.Manifest()
+	variant := man.Variant()
+	rows, err := EvalDirs(p, models, data, warn)
+	if err != nil {
+		return nil, "", err
+	}
 	if parquetPath != "" {
+		meta := map[string]string{"gnnsim.models": models, "gnnsim.data": strings.Join(data, ","), "gnnsim.variant": variant}
 		if err := predict.WriteRows(parquetPath, rows, meta); err != nil {
-			return err
+			return nil, "", err
 		}
 	}
 	if mdPath != "" {
-		return atomicfile.Write(mdPath, func(w io.Writer) error { return WriteTable3(w, rows) })
+		err = atomicfile.Write(mdPath, func(w io.Writer) error { return WriteTable3(w, rows) })
 	}
-	return nil
+	return rows, variant, err
 }
 
 // AblationDirs runs Ablation on the sweep directories data (training, and
