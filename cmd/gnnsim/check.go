@@ -1,13 +1,14 @@
 package main
 
 import (
+	"fmt"
 	"io"
+	"os"
 
 	"github.com/spf13/cobra"
 
 	"gnnsim/bench"
 	"gnnsim/internal/interrupt"
-	"gnnsim/internal/shared"
 )
 
 // This file holds the checks every command runs on its flags before it
@@ -42,5 +43,10 @@ func heartbeat(cmd *cobra.Command, label string) (stop func()) {
 var signalContext = interrupt.Context
 
 // sharedHint says where a reference set under the shared folder was
-// looked for (package shared).
-var sharedHint = shared.Hint
+// looked for: in $GNNSIM_SHARED when it is set, else how to set it.
+func sharedHint(sub string) string {
+	if d := os.Getenv("GNNSIM_SHARED"); d != "" {
+		return fmt.Sprintf("GNNSIM_SHARED=%s has no %s", d, sub)
+	}
+	return fmt.Sprintf("no shared/%s found above the working directory (set GNNSIM_SHARED to the shared folder)", sub)
+}

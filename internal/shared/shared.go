@@ -6,7 +6,6 @@
 package shared
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 )
@@ -37,13 +36,4 @@ func Data() string {
 		return d
 	}
 	return filepath.Join(Root(), "data")
-}
-
-// Hint says where a reference set sub under the shared folder was looked
-// for: in $GNNSIM_SHARED when it is set, else how to set it.
-func Hint(sub string) string {
-	if d := os.Getenv("GNNSIM_SHARED"); d != "" {
-		return fmt.Sprintf("GNNSIM_SHARED=%s has no %s", d, sub)
-	}
-	return fmt.Sprintf("no shared/%s found above the working directory (set GNNSIM_SHARED to the shared folder)", sub)
 }
