@@ -119,6 +119,7 @@ func dsaKind() UnitKind {
 		Points:    dsaPoints,
 		Table:     func(*Spec) Table { return &RowTable[DSARow]{} },
 		Evaluator: newDSASweep,
+		Command:   dsaCommand,
 	}
 }
 

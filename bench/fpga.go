@@ -65,6 +65,7 @@ func fpgaKind() UnitKind {
 		Points:    fpgaPoints,
 		Table:     func(*Spec) Table { return &RowTable[FPGARow]{} },
 		Evaluator: newFPGA,
+		Command:   fpgaCommand,
 	}
 }
 

@@ -24,6 +24,7 @@ func omegaKind() UnitKind {
 		LayerKinds: []workload.LayerKind{workload.GCN, workload.GIN, workload.SAGE, workload.GAT},
 		Table:      func(s *Spec) Table { return &omegaTable{layered: len(s.Layers) > 0} },
 		Evaluator:  newOmega,
+		Command:    omegaCommand,
 	}
 }
 

@@ -165,6 +165,7 @@ func socKind() UnitKind {
 		Points:    socPoints,
 		Table:     func(*Spec) Table { return &socTable{setIdx: -1} },
 		Evaluator: newSocSweep,
+		Command:   socCommand,
 	}
 }
 

@@ -47,6 +47,9 @@ type UnitKind struct {
 	// the rows of each graph. Its errors should be *SpecError values
 	// naming the key.
 	Evaluator func(s *Spec) (Evaluator, error)
+	// Command, when set, is the kind's evaluation command ('gnnsim KIND
+	// eval', 'gnnsim eval --unit KIND'; command.go).
+	Command *Command
 }
 
 // Evaluator turns one graph of a sweep into rows of the runs table.

@@ -2,19 +2,16 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/spf13/pflag"
 
 	"gnnsim/bench"
+	"gnnsim/graphs"
 )
 
-// dataUsage is the one --help line of every command's --data: a name or
-// a path, resolved by bench.ResolveData.
-func dataUsage(what string) string {
-	return what + ": a name under --data-dir (" + strings.Join(bench.DataNames(), ", ") +
-		", a SuiteSparse matrix such as karate) or a path (file, folder, Planetoid prefix)"
-}
+// dataUsage is the one --help line of every command's --data
+// (bench.DataUsage).
+func dataUsage(what string) string { return bench.DataUsage(what) }
 
 // dataFlags registers --data (with its default) and --data-dir (the
 // folder names are looked up in: env GNNSIM_DATA, else ../shared/data).
@@ -49,3 +46,6 @@ func dataDirFlag(fl *pflag.FlagSet, dir *string, usage string) {
 	fl.StringVar(dir, "data", defaultDataDir(), usage)
 	_ = fl.MarkDeprecated("data", "use --data-dir (--data names one data set in the other commands)")
 }
+
+// loadGraphs is bench.LoadGraphs (schedule --graph reads with it).
+func loadGraphs(path, format string) ([]*graphs.Graph, error) { return bench.LoadGraphs(path, format) }

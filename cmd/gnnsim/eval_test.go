@@ -7,6 +7,15 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"gnnsim/accel"
+	"gnnsim/nas/fgnas"
+)
+
+// The rows eval --json prints, as the tests decode them.
+type (
+	simRecord      = accel.Record
+	fpgaEvalRecord = fgnas.EvalRecord
 )
 
 // karateGraph is the Matrix Market karate club graph of the shared data.

@@ -5,9 +5,6 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-
-	"gnnsim/soc/maestro"
-	"gnnsim/workload"
 )
 
 // One command tree for every hardware kind: gnnsim KIND eval | validate |
@@ -16,7 +13,12 @@ import (
 // from before (simulate, validate omega, hw default, gcos config default)
 // stay for one release as deprecated aliases that say what replaces them.
 
-func init() { register(newOmegaCmd, newDSACmd) }
+func init() {
+	register(newOmegaCmd, newDSACmd,
+		func() *cobra.Command {
+			return deprecate(renamed(kindEvalCmd("omega"), "simulate"), "gnnsim omega eval")
+		})
+}
 
 // renamed returns c with the first word of its Use replaced by name.
 func renamed(c *cobra.Command, name string) *cobra.Command {
@@ -62,7 +64,7 @@ under the seq / sp / pp inter-phase dataflows and the tilings of its Table 2.
   omega validate   score omega mode against STONNE-Omega (formerly 'validate omega')
   omega spec       the hardware spec files --hw reads (formerly 'hw default')`,
 	}
-	c.AddCommand(renamed(newSimulateCmd(), "eval"), renamed(newValidateOmegaCmd(), "validate"),
+	c.AddCommand(kindEvalCmd("omega"), renamed(newValidateOmegaCmd(), "validate"),
 		specGroup("accelerator", "the YAML --hw reads", newOmegaSpecDefaultCmd()))
 	return c
 }
@@ -81,43 +83,6 @@ DSAs are units of a SoC too (a SoC spec's dsas:, 'gnnsim soc spec default').
 A DSA has no spec file of its own: its keys are eval's flags, a dsa sweep's
 dsa: block (bench/testdata/dsa.yaml) or an entry of a SoC spec's dsas:.`,
 	}
-	c.AddCommand(newDSAEvalCmd(), renamed(newSocValidateMaestroCmd(), "validate"))
-	return c
-}
-
-// newDSAEvalCmd is 'gnnsim dsa eval': the same code path and output as
-// 'eval --unit dsa'.
-func newDSAEvalCmd() *cobra.Command {
-	var d dsaEvalFlags
-	var model string
-	var asJSON bool
-	c := &cobra.Command{
-		Use:   "eval --model NAME --dataflow NAME|FILE [--pes N] [--l1 B] [--l2 B] [--noc N] [--clock MHz] [--json] [--out FILE]",
-		Short: "Run a zoo model alone on one MAESTRO-priced DSA",
-		Long: `Run every layer of a zoo model on one DSA priced by the MAESTRO-like model:
---dataflow (a built-in: ` + strings.Join(maestro.BuiltinNames(), ", ") + `; or a .m file), --pes,
---l1 (bytes per PE), --l2, --noc (elements per cycle), --clock (MHz). The row
-is the one a 'unit: dsa' sweep writes for the same point, and what
-'gnnsim eval --unit dsa' prints: model, dataflow, pes, l1_bytes, l2_bytes,
-noc_bw, clock_mhz, granularity and segments, fits (false: a kernel's
-double-buffered tiles exceed the L1 or L2, or the dataflow's clusters exceed
-the PEs; refused then says which), cycles, latency_ms, energy_mj, power_w and
-dram_bytes; --json and --out add point_id, latency_ps and energy_pj.`,
-		Example: `  gnnsim dsa eval --model vig-ti --dataflow kcp_ws --pes 1024 --l2 524288`,
-		Args:    cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			spec, err := workload.ResolveModelSpec(model)
-			if err != nil {
-				return fmt.Errorf("--model: %w", err)
-			}
-			return runDSAEval(cmd, spec, &d, asJSON)
-		},
-	}
-	fl := c.Flags()
-	fl.StringVar(&model, "model", "", "zoo model ("+strings.Join(workload.ModelNames(), ", ")+") (required)")
-	addDSAFlags(fl, &d)
-	outFileFlag(fl, &d.out, "out", "", "also write the row as a Parquet file (the --json fields as columns)")
-	fl.BoolVar(&asJSON, "json", false, "print the row as JSON")
-	_ = c.MarkFlagRequired("model")
+	c.AddCommand(kindEvalCmd("dsa"), renamed(newSocValidateMaestroCmd(), "validate"))
 	return c
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"gnnsim/bench"
 	"gnnsim/soc"
 	"gnnsim/workload"
 )
@@ -140,37 +141,11 @@ func socAt(spec, precision, dvfs, powerMode string) (*soc.SoC, soc.Setting, erro
 	if err != nil {
 		return nil, soc.Setting{}, fmt.Errorf("--dvfs: %w", err)
 	}
-	set, _, err := socSetting(s, dvfs, d, powerMode)
+	set, _, err := bench.SoCSetting(s, dvfs, d, powerMode)
 	if err != nil {
 		return nil, soc.Setting{}, err
 	}
 	return s, set, nil
-}
-
-// socSetting resolves the clocks d (given as --dvfs text) on s, within
-// power mode powerMode's caps when one is named; it returns the mode's
-// name ("" for none). An error names the flag that caused it: the power
-// mode alone when no --dvfs was given.
-func socSetting(s *soc.SoC, text string, d soc.DVFS, powerMode string) (soc.Setting, string, error) {
-	if powerMode == "" {
-		set, err := s.Setting(d)
-		if err != nil {
-			return soc.Setting{}, "", fmt.Errorf("--dvfs: %w", err)
-		}
-		return set, "", nil
-	}
-	mode, err := s.PowerMode(powerMode)
-	if err != nil {
-		return soc.Setting{}, "", fmt.Errorf("--power-mode: %w", err)
-	}
-	set, err := s.ModeSetting(mode, d)
-	switch {
-	case err != nil && text == "":
-		return soc.Setting{}, "", fmt.Errorf("--power-mode %s: %w", mode.Name, err)
-	case err != nil:
-		return soc.Setting{}, "", fmt.Errorf("--dvfs %s under --power-mode %s: %w", text, mode.Name, err)
-	}
-	return set, mode.Name, nil
 }
 
 // zooOrFileModel resolves a model argument: a zoo name (a ViG with graph
@@ -181,7 +156,7 @@ func zooOrFileModel(name string, op workload.LayerKind, data, dataDir string, fe
 		return workload.Model{}, err
 	}
 	if spec.NeedsGraph() {
-		return socModel(spec, name, data, dataDir, features)
+		return bench.StackOnData(spec, name, data, dataDir, features)
 	}
 	zoo := spec.Zoo
 	if zoo == "" {
