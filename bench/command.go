@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"reflect"
+	"slices"
 	"strings"
 
 	"gnnsim/internal/pqio"
@@ -90,12 +91,16 @@ type Input struct {
 
 // Result is an evaluation's outcome in the command's three forms.
 type Result struct {
-	// JSON is what --json prints (indented).
-	JSON any
+	// JSON is what --json prints (indented), unless WriteJSON prints it.
+	JSON      any
+	WriteJSON func(w io.Writer) error
 	// Text prints the human-readable form.
 	Text func(w io.Writer) error
 	// Parquet writes the rows of --out with the run's metadata.
 	Parquet func(path string, meta map[string]string) error
+	// Fail, when set, is the command's error once the result is printed
+	// and written (a validation with rows it could not score).
+	Fail error
 }
 
 // rowsResult is the Result of rows (--out writes rows, named by their Go
@@ -105,18 +110,17 @@ func rowsResult[R any](rows []R, json any, text func(w io.Writer) error) *Result
 		Parquet: func(path string, meta map[string]string) error { return pqio.Write(path, rows, meta) }}
 }
 
+// Kinds returns the registered kinds, in table order.
+func Kinds() []UnitKind {
+	unitsMu.RLock()
+	defer unitsMu.RUnlock()
+	return slices.Clone(units)
+}
+
 // CommandKinds returns the registered kinds that have an evaluation
 // command, in table order.
 func CommandKinds() []UnitKind {
-	unitsMu.RLock()
-	defer unitsMu.RUnlock()
-	var out []UnitKind
-	for _, u := range units {
-		if u.Command != nil {
-			out = append(out, u)
-		}
-	}
-	return out
+	return slices.DeleteFunc(Kinds(), func(u UnitKind) bool { return u.Command == nil })
 }
 
 // KeyList lists, per kind with a command, the JSON keys of its result,

@@ -120,6 +120,8 @@ func dsaKind() UnitKind {
 		Table:     func(*Spec) Table { return &RowTable[DSARow]{} },
 		Evaluator: newDSASweep,
 		Command:   dsaCommand,
+		Validate:  maestroValidate,
+		Short:     dsaShort, Long: dsaLong,
 	}
 }
 

@@ -98,3 +98,17 @@ func (d *dsaEval) Eval(_ context.Context, in *Input) (*Result, error) {
 	r.Model = spec.Zoo
 	return rowsResult([]DSARow{r}, r, func(w io.Writer) error { return r.WriteText(w) }), nil
 }
+
+// dsaShort and dsaLong are the help of the 'gnnsim dsa' command group.
+const (
+	dsaShort = "MAESTRO-priced DSAs (MaGNAS's accelerators): eval, validate"
+	dsaLong  = `A domain-specific accelerator priced by the MAESTRO-like analytical model
+(package soc/maestro): a PE array under a dataflow, with L1, L2 and a NoC.
+DSAs are units of a SoC too (a SoC spec's dsas:, 'gnnsim soc spec default').
+
+  dsa eval       one DSA running a zoo model alone ('eval --unit dsa')
+  dsa validate   score the model against MAESTRO's outputs ('soc validate maestro')
+
+A DSA has no spec file of its own: its keys are eval's flags, a dsa sweep's
+dsa: block (bench/testdata/dsa.yaml) or an entry of a SoC spec's dsas:.`
+)

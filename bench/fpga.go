@@ -66,6 +66,8 @@ func fpgaKind() UnitKind {
 		Table:     func(*Spec) Table { return &RowTable[FPGARow]{} },
 		Evaluator: newFPGA,
 		Command:   fpgaCommand,
+		Validate:  fgnasValidate,
+		Short:     fpgaShort, Long: fpgaLong,
 	}
 }
 

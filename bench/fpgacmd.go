@@ -263,3 +263,16 @@ func fpgaSpecLayers(s *workload.ModelSpec, what, tiles, bits string, features in
 	}
 	return ls, nil
 }
+
+// fpgaShort and fpgaLong are the help of the 'gnnsim fpga' command group.
+const (
+	fpgaShort = "FGNAS's per-layer FPGA pipeline: cycles, resources, feasibility"
+	fpgaLong  = `The FPGA pipeline of seed 004 (FGNAS): every GNN layer as four registered stages
+(linear, attention, aggregation, activation) at 100 MHz, priced in cycles per stage
+(summed as FGNAS does, or overlapped on node blocks by the event-driven model) and in
+LUT / FF / DSP / BRAM by bit width, with feasibility against resource and latency budgets.
+Two cost models: gnnsim (ours, the default) and fgnas-code (the FGNAS authors' own model,
+equal to their code; 'fpga validate fgnas' checks it against their outputs).
+There is no 'fpga spec': a design is its eval flags (--arch or a model file,
+--tiles, --bits), not a spec file.`
+)

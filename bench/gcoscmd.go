@@ -113,3 +113,16 @@ func (g *gcosEval) Eval(_ context.Context, in *Input) (*Result, error) {
 	r.Config, r.Model, r.Data = label, g.model, g.data
 	return rowsResult([]GCoSRow{r}, r, func(w io.Writer) error { return r.WriteText(w, cfg.Name+" ("+label+")", m) }), nil
 }
+
+// gcosShort and gcosLong are the help of the 'gnnsim gcos' command group.
+const (
+	gcosShort = "The G-CoS multi-sub-accelerator template (seed 001): price a fixed design"
+	gcosLong  = `The G-CoS multi-sub-accelerator GNN accelerator template (seed 001, package
+accel/gcos): 'gcos eval' prices one design running a model file's GNN on a
+data set; 'gcos spec default' prints the built-in design as a design
+file. 'gnnsim search gcos' searches designs; a sweep of unit: gcos
+(bench/testdata/gcos.yaml) prices grids of them. There is no 'gcos
+validate': no reference outputs of G-CoS's own model are published (its
+anchors are the baselines' published Reddit figures, checked by the tests
+of repro/seed001).`
+)

@@ -25,6 +25,8 @@ func omegaKind() UnitKind {
 		Table:      func(s *Spec) Table { return &omegaTable{layered: len(s.Layers) > 0} },
 		Evaluator:  newOmega,
 		Command:    omegaCommand,
+		Validate:   omegaValidate,
+		Short:      omegaShort, Long: omegaLong,
 	}
 }
 

@@ -333,3 +333,14 @@ func LongRunProgress(w io.Writer, gs []*graphs.Graph, layersOf func(*graphs.Grap
 	p.KeepAlive()
 	return p
 }
+
+// omegaShort and omegaLong are the help of the 'gnnsim omega' command group.
+const (
+	omegaShort = "The Omega-style spatial accelerator (seed 002): eval, validate, spec"
+	omegaLong  = `The Omega-style spatial accelerator of seed 002 (package accel): GNN layers
+under the seq / sp / pp inter-phase dataflows and the tilings of its Table 2.
+
+  omega eval       run GNN layers on graphs (formerly 'gnnsim simulate')
+  omega validate   score omega mode against STONNE-Omega (formerly 'validate omega')
+  omega spec       the hardware spec files --hw reads (formerly 'hw default')`
+)

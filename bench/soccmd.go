@@ -349,3 +349,11 @@ func StackOnData(spec *workload.ModelSpec, what, data, dataDir string, features 
 	}
 	return StackModel(spec, what, data, ref, features)
 }
+
+// socShort and socLong are the help of the 'gnnsim soc' command group.
+const (
+	socShort = "Heterogeneous SoC models: GPU, DLA and MAESTRO-like DSA units"
+	socLong  = `Models of heterogeneous SoCs whose GPU, DLA and DSA units share one memory
+(MaGNAS). The DSA units are priced with a MAESTRO-like analytical model
+(package soc/maestro).`
+)

@@ -50,6 +50,13 @@ type UnitKind struct {
 	// Command, when set, is the kind's evaluation command ('gnnsim KIND
 	// eval', 'gnnsim eval --unit KIND'; command.go).
 	Command *Command
+	// Validate, when set, scores the kind's model against its reference
+	// set ('gnnsim KIND validate'; validatecmd.go). Its New's UnitFlags
+	// register nothing.
+	Validate *Command
+	// Short and Long are the help of the kind's command group ('gnnsim
+	// KIND', which cmd/gnnsim makes of a kind with a Command).
+	Short, Long string
 }
 
 // Evaluator turns one graph of a sweep into rows of the runs table.

@@ -40,10 +40,9 @@ func (k kindFlags) Data(data, dir *string, def, usage string) {
 }
 func (k kindFlags) Required(name string) { _ = cobra.MarkFlagRequired(k.fs, name) }
 
-// newKindEvalCmd is 'gnnsim KIND eval' of kind k: its options, --json and
-// --out.
-func newKindEvalCmd(k bench.UnitKind) *cobra.Command {
-	c := k.Command
+// newKindCmd is the command of c, an evaluation or a validation of the
+// kinds' table: its options, --json and --out (when it writes one).
+func newKindCmd(c *bench.Command) *cobra.Command {
 	ev := c.New()
 	var out string
 	var asJSON bool
@@ -53,22 +52,36 @@ func newKindEvalCmd(k bench.UnitKind) *cobra.Command {
 	ev.OwnFlags(kindFlags{fl})
 	ev.UnitFlags(kindFlags{fl})
 	fl.BoolVar(&asJSON, "json", false, c.JSONUsage)
-	outFileFlag(fl, &out, "out", "", c.OutUsage)
+	if c.OutUsage != "" {
+		outFileFlag(fl, &out, "out", "", c.OutUsage)
+	}
 	return cmd
 }
 
-// kindEvalCmd is newKindEvalCmd of the kind named name.
-func kindEvalCmd(name string) *cobra.Command {
-	for _, k := range bench.CommandKinds() {
-		if k.Name == name {
-			return newKindEvalCmd(k)
+// kindCmd is the command what picks from the table entry of the kind
+// named name ('KIND eval', 'KIND validate').
+func kindCmd(name string, what func(bench.UnitKind) *bench.Command) *cobra.Command {
+	for _, k := range bench.Kinds() {
+		if c := what(k); k.Name == name && c != nil {
+			return newKindCmd(c)
 		}
 	}
-	panic("gnnsim: no evaluation command for kind " + name) // the table is fixed when compiling
+	panic("gnnsim: kind " + name + " has no such command") // the table is fixed when compiling
+}
+
+// kindEvalCmd is 'gnnsim KIND eval' of the kind named name.
+func kindEvalCmd(name string) *cobra.Command {
+	return kindCmd(name, func(k bench.UnitKind) *bench.Command { return k.Command })
+}
+
+// kindValidateCmd scores the kind named name against its reference set.
+func kindValidateCmd(name string) *cobra.Command {
+	return kindCmd(name, func(k bench.UnitKind) *bench.Command { return k.Validate })
 }
 
 // runKindEval evaluates, writes --out (the rows, the run's flags in the
-// metadata) and prints the result as text or JSON.
+// metadata) and prints the result as text or JSON; a result's Fail is
+// returned once it is out.
 func runKindEval(cmd *cobra.Command, ev bench.Evaluation, in *bench.Input, out string, asJSON bool) error {
 	in.Changed = cmd.Flags().Changed
 	in.Stderr, in.Progress = cmd.ErrOrStderr(), progressOut(cmd)
@@ -84,10 +97,19 @@ func runKindEval(cmd *cobra.Command, ev bench.Evaluation, in *bench.Input, out s
 			return err
 		}
 	}
-	if asJSON {
-		return writeJSON(cmd.OutOrStdout(), res.JSON)
+	w := cmd.OutOrStdout()
+	switch {
+	case asJSON && res.WriteJSON != nil:
+		err = res.WriteJSON(w)
+	case asJSON:
+		err = writeJSON(w, res.JSON)
+	default:
+		err = res.Text(w)
 	}
-	return res.Text(cmd.OutOrStdout())
+	if err != nil {
+		return err
+	}
+	return res.Fail
 }
 
 type evalFlags struct {

@@ -9,13 +9,17 @@ import (
 	"testing"
 
 	"gnnsim/accel"
+	"gnnsim/accel/fpgaref"
+	"gnnsim/accel/omegaref"
 	"gnnsim/nas/fgnas"
 )
 
 // The rows eval --json prints, as the tests decode them.
 type (
-	simRecord      = accel.Record
-	fpgaEvalRecord = fgnas.EvalRecord
+	simRecord        = accel.Record
+	fpgaEvalRecord   = fgnas.EvalRecord
+	omegaValidateRow = omegaref.LongRow
+	fgnasValidateRow = fpgaref.LongRow
 )
 
 // karateGraph is the Matrix Market karate club graph of the shared data.

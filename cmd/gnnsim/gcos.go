@@ -6,26 +6,6 @@ import (
 	accel "gnnsim/accel/gcos"
 )
 
-func init() { register(newGcosCmd) }
-
-func newGcosCmd() *cobra.Command {
-	c := &cobra.Command{
-		Use:   "gcos",
-		Short: "The G-CoS multi-sub-accelerator template (seed 001): price a fixed design",
-		Long: `The G-CoS multi-sub-accelerator GNN accelerator template (seed 001, package
-accel/gcos): 'gcos eval' prices one design running a model file's GNN on a
-data set; 'gcos spec default' prints the built-in design as a design
-file. 'gnnsim search gcos' searches designs; a sweep of unit: gcos
-(bench/testdata/gcos.yaml) prices grids of them. There is no 'gcos
-validate': no reference outputs of G-CoS's own model are published (its
-anchors are the baselines' published Reddit figures, checked by the tests
-of repro/seed001).`,
-		Args: cobra.NoArgs,
-	}
-	c.AddCommand(kindEvalCmd("gcos"), newGcosConfigCmd(), specGroup("G-CoS design", "the YAML gcos eval --config reads", newGcosSpecDefaultCmd()))
-	return c
-}
-
 func newGcosConfigCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:    "config",

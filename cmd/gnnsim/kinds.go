@@ -2,22 +2,56 @@ package main
 
 import (
 	"fmt"
+	"gnnsim/bench"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 )
 
 // One command tree for every hardware kind: gnnsim KIND eval | validate |
-// spec. omega and dsa get their groups here; soc, fpga and gcos have theirs
-// in their own files and add what they lack (gcos spec). The spellings
-// from before (simulate, validate omega, hw default, gcos config default)
-// stay for one release as deprecated aliases that say what replaces them.
+// spec. Each kind of the table with an evaluation command gets its group,
+// its help from the table, its eval and validate generated (eval.go);
+// kindExtras adds what a kind has beyond them. The spellings from before
+// (simulate, validate omega, hw default, gcos config default) stay for one
+// release as deprecated aliases that say what replaces them.
 
 func init() {
-	register(newOmegaCmd, newDSACmd,
-		func() *cobra.Command {
-			return deprecate(renamed(kindEvalCmd("omega"), "simulate"), "gnnsim omega eval")
-		})
+	for _, k := range bench.CommandKinds() {
+		register(func() *cobra.Command { return newKindGroup(k) })
+	}
+	register(func() *cobra.Command {
+		return deprecate(renamed(kindEvalCmd("omega"), "simulate"), "gnnsim omega eval")
+	})
+}
+
+// kindExtras are the commands of a kind's group beyond its eval (and its
+// validate, when the extras have none).
+var kindExtras = map[string]func() []*cobra.Command{
+	"omega": func() []*cobra.Command {
+		return []*cobra.Command{specGroup("accelerator", "the YAML --hw reads", newOmegaSpecDefaultCmd())}
+	},
+	"soc": func() []*cobra.Command {
+		return []*cobra.Command{newSocValidateCmd(), newSocSpecCmd(), newSocCorunCmd(), newSocUnitsCmd()}
+	},
+	"fpga": func() []*cobra.Command { return []*cobra.Command{fpgaValidateCmd()} },
+	"gcos": func() []*cobra.Command {
+		return []*cobra.Command{newGcosConfigCmd(), specGroup("G-CoS design", "the YAML gcos eval --config reads", newGcosSpecDefaultCmd())}
+	},
+}
+
+// newKindGroup is 'gnnsim KIND' of kind k: eval, validate (scoring the kind
+// against its reference set) and the kind's extras.
+func newKindGroup(k bench.UnitKind) *cobra.Command {
+	c := &cobra.Command{Use: k.Name, Short: k.Short, Long: k.Long}
+	c.AddCommand(newKindCmd(k.Command))
+	if extra := kindExtras[k.Name]; extra != nil {
+		c.AddCommand(extra()...)
+	}
+	if has := slices.ContainsFunc(c.Commands(), func(s *cobra.Command) bool { return s.Name() == "validate" }); !has && k.Validate != nil {
+		c.AddCommand(renamed(newKindCmd(k.Validate), "validate"))
+	}
+	return c
 }
 
 // renamed returns c with the first word of its Use replaced by name.
@@ -50,39 +84,5 @@ func specGroup(kind, what string, subs ...*cobra.Command) *cobra.Command {
 		Long:  "Describe the " + kind + " spec files (" + what + "): 'spec default' prints the built-in one, every key commented.",
 	}
 	c.AddCommand(subs...)
-	return c
-}
-
-func newOmegaCmd() *cobra.Command {
-	c := &cobra.Command{
-		Use:   "omega",
-		Short: "The Omega-style spatial accelerator (seed 002): eval, validate, spec",
-		Long: `The Omega-style spatial accelerator of seed 002 (package accel): GNN layers
-under the seq / sp / pp inter-phase dataflows and the tilings of its Table 2.
-
-  omega eval       run GNN layers on graphs (formerly 'gnnsim simulate')
-  omega validate   score omega mode against STONNE-Omega (formerly 'validate omega')
-  omega spec       the hardware spec files --hw reads (formerly 'hw default')`,
-	}
-	c.AddCommand(kindEvalCmd("omega"), renamed(newValidateOmegaCmd(), "validate"),
-		specGroup("accelerator", "the YAML --hw reads", newOmegaSpecDefaultCmd()))
-	return c
-}
-
-func newDSACmd() *cobra.Command {
-	c := &cobra.Command{
-		Use:   "dsa",
-		Short: "MAESTRO-priced DSAs (MaGNAS's accelerators): eval, validate",
-		Long: `A domain-specific accelerator priced by the MAESTRO-like analytical model
-(package soc/maestro): a PE array under a dataflow, with L1, L2 and a NoC.
-DSAs are units of a SoC too (a SoC spec's dsas:, 'gnnsim soc spec default').
-
-  dsa eval       one DSA running a zoo model alone ('eval --unit dsa')
-  dsa validate   score the model against MAESTRO's outputs ('soc validate maestro')
-
-A DSA has no spec file of its own: its keys are eval's flags, a dsa sweep's
-dsa: block (bench/testdata/dsa.yaml) or an entry of a SoC spec's dsas:.`,
-	}
-	c.AddCommand(kindEvalCmd("dsa"), renamed(newSocValidateMaestroCmd(), "validate"))
 	return c
 }

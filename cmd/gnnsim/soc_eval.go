@@ -9,12 +9,6 @@ import (
 	"gnnsim/soc"
 )
 
-// socEvalCommands returns the SoC evaluation commands, "eval" and "units",
-// for the "gnnsim soc" command group.
-func socEvalCommands() []*cobra.Command {
-	return []*cobra.Command{kindEvalCmd("soc"), newSocUnitsCmd()}
-}
-
 // loadSoC returns the SoC of a spec file (default: the built-in Xavier)
 // in precision p with the measured table's units swapped in
 // (bench.LoadSoC).

@@ -17,8 +17,14 @@ import (
 	"gnnsim/internal/pqio"
 )
 
+// socEvalCommands are the SoC evaluation commands, eval (from the kinds'
+// table) and units.
+func socEvalCommands() []*cobra.Command {
+	return []*cobra.Command{kindEvalCmd("soc"), newSocUnitsCmd()}
+}
+
 // runSoc runs a command line under a "gnnsim soc" group made of
-// socEvalCommands (the group itself lives in soc.go, wired at merge).
+// socEvalCommands.
 func runSoc(t *testing.T, args ...string) (string, error) {
 	t.Helper()
 	root := &cobra.Command{Use: "gnnsim", SilenceUsage: true, SilenceErrors: true}
