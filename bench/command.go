@@ -103,9 +103,9 @@ type Result struct {
 	Fail error
 }
 
-// rowsResult is the Result of rows (--out writes rows, named by their Go
+// RowsResult is the Result of rows (--out writes rows, named by their Go
 // type R in the schema) printed as json and text.
-func rowsResult[R any](rows []R, json any, text func(w io.Writer) error) *Result {
+func RowsResult[R any](rows []R, json any, text func(w io.Writer) error) *Result {
 	return &Result{JSON: json, Text: text,
 		Parquet: func(path string, meta map[string]string) error { return pqio.Write(path, rows, meta) }}
 }
@@ -123,12 +123,12 @@ func CommandKinds() []UnitKind {
 	return slices.DeleteFunc(Kinds(), func(u UnitKind) bool { return u.Command == nil })
 }
 
-// KeyList lists, per kind with a command, the JSON keys of its result,
-// wrapped at 76 columns: the help's column lists come from the row types,
-// so they follow them.
-func KeyList() string {
+// KeyList lists, per kind (each with a Command), the JSON keys of its
+// result, wrapped at 76 columns: the help's column lists come from the row
+// types, so they follow them.
+func KeyList(kinds []UnitKind) string {
 	var b strings.Builder
-	for _, k := range CommandKinds() {
+	for _, k := range kinds {
 		line := "  " + k.Name + ":"
 		for i, key := range jsonKeys(reflect.TypeOf(k.Command.Row)) {
 			sep := " "

@@ -96,7 +96,7 @@ func (d *dsaEval) Eval(_ context.Context, in *Input) (*Result, error) {
 		return nil, fmt.Errorf("%s on the DSA (--dataflow %s, --pes %d, --l1 %d, --l2 %d, --noc %d, --clock %g MHz): %w", spec.Zoo, d.dataflow, d.pes, d.l1, d.l2, d.noc, d.clockMHz, err)
 	}
 	r.Model = spec.Zoo
-	return rowsResult([]DSARow{r}, r, func(w io.Writer) error { return r.WriteText(w) }), nil
+	return RowsResult([]DSARow{r}, r, func(w io.Writer) error { return r.WriteText(w) }), nil
 }
 
 // dsaShort and dsaLong are the help of the 'gnnsim dsa' command group.

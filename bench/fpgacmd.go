@@ -151,7 +151,7 @@ func (e *fpgaEval) Eval(_ context.Context, in *Input) (*Result, error) {
 		return nil, err
 	}
 	rec := fgnas.NewEvalRecord(ds, rep)
-	return rowsResult([]fpgaEvalRecord{fpgaEvalRecord(rec)}, rec, func(w io.Writer) error { return fgnas.WriteEval(w, ds, rep) }), nil
+	return RowsResult([]fpgaEvalRecord{fpgaEvalRecord(rec)}, rec, func(w io.Writer) error { return fgnas.WriteEval(w, ds, rep) }), nil
 }
 
 // fpgaEvalRecord is fpga eval's Parquet row: its name is the schema's root

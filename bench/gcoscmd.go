@@ -111,7 +111,7 @@ func (g *gcosEval) Eval(_ context.Context, in *Input) (*Result, error) {
 		return nil, err
 	}
 	r.Config, r.Model, r.Data = label, g.model, g.data
-	return rowsResult([]GCoSRow{r}, r, func(w io.Writer) error { return r.WriteText(w, cfg.Name+" ("+label+")", m) }), nil
+	return RowsResult([]GCoSRow{r}, r, func(w io.Writer) error { return r.WriteText(w, cfg.Name+" ("+label+")", m) }), nil
 }
 
 // gcosShort and gcosLong are the help of the 'gnnsim gcos' command group.

@@ -256,7 +256,7 @@ func (o *omegaEval) run(progress io.Writer, layersOf func(*graphs.Graph) ([]work
 	for i, r := range recs {
 		rows[i] = simRecord(r)
 	}
-	return rowsResult(rows, recs, func(w io.Writer) error { return accel.WriteRecordTable(w, recs) }), nil
+	return RowsResult(rows, recs, func(w io.Writer) error { return accel.WriteRecordTable(w, recs) }), nil
 }
 
 // machine returns the hardware and the simulation options of o.

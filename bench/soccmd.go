@@ -147,7 +147,7 @@ func (e *socEval) Eval(_ context.Context, in *Input) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return rowsResult([]socEvalRecord{socEvalRecord(rec)}, rec, rec.WriteText), nil
+	return RowsResult([]socEvalRecord{socEvalRecord(rec)}, rec, rec.WriteText), nil
 }
 
 // socEvalRecord is soc eval's Parquet row: its name is the schema's root

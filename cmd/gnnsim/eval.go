@@ -119,9 +119,11 @@ type evalFlags struct {
 	jsonOut                  bool
 }
 
-func newEvalCmd() *cobra.Command {
+func newEvalCmd() *cobra.Command { return newEvalCmdOf(bench.CommandKinds()) }
+
+// newEvalCmdOf is 'gnnsim eval' over kinds, each with a Command.
+func newEvalCmdOf(kinds []bench.UnitKind) *cobra.Command {
 	var f evalFlags
-	kinds := bench.CommandKinds()
 	names := make([]string, len(kinds))
 	for i, k := range kinds {
 		names[i] = k.Name
@@ -192,7 +194,7 @@ Without --json each unit prints its command's text ('gnnsim omega eval',
 'soc eval', 'fpga eval', 'dsa eval', 'gcos eval': see their --help). --json
 prints the command's JSON (omega: an array, one object per (graph, layer,
 dataflow, tiling)), whose keys are, listed from the row types:
-` + bench.KeyList() + `
+` + bench.KeyList(kinds) + `
 --out FILE.parquet writes the same fields as typed columns, the run's flags
 in the metadata: omega one row per (graph, layer, dataflow, tiling), the
 others one row (fpga's stages a list column; soc's layers, --layers, only in
