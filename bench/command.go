@@ -110,6 +110,20 @@ func RowsResult[R any](rows []R, json any, text func(w io.Writer) error) *Result
 		Parquet: func(path string, meta map[string]string) error { return pqio.Write(path, rows, meta) }}
 }
 
+// SpecFiles are a kind's spec files ('gnnsim KIND spec'): the group's
+// help and one command per built-in file.
+type SpecFiles struct {
+	Short, Long string
+	Files       []BuiltinSpec
+}
+
+// BuiltinSpec is a built-in spec file: 'gnnsim KIND spec NAME' prints it.
+type BuiltinSpec struct {
+	Use, Short, Long, Example string
+	// Text returns the file.
+	Text func() ([]byte, error)
+}
+
 // Kinds returns the registered kinds, in table order.
 func Kinds() []UnitKind {
 	unitsMu.RLock()

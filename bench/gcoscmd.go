@@ -61,6 +61,21 @@ or a graph path; default cora).`,
 	New: func() Evaluation { return &gcosEval{} },
 }
 
+// gcosSpecs are the design files gcos eval --config reads.
+var gcosSpecs = &SpecFiles{
+	Short: "Describe G-CoS design spec files (the YAML gcos eval --config reads)",
+	Long:  "Describe the G-CoS design spec files (the YAML gcos eval --config reads): 'spec default' prints the built-in one, every key commented.",
+	Files: []BuiltinSpec{{
+		Use:   "default",
+		Short: "Print the built-in design as a commented design file (gcos eval --config reads it)",
+		Long: `Print the built-in G-CoS design (five sub-accelerators of 816 PEs, output
+reuse, row-wise kernels, tiles 64 x 256 x 64) as a commented design file:
+edit it and give it to 'gnnsim gcos eval --config' or a gcos sweep's
+configs: [{file: ...}].`,
+		Text: func() ([]byte, error) { return accel.FormatConfig(accel.Default()) },
+	}},
+}
+
 // gcosEval holds the options of one G-CoS evaluation.
 type gcosEval struct {
 	model, data, dataDir, config string

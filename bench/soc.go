@@ -166,6 +166,7 @@ func socKind() UnitKind {
 		Table:     func(*Spec) Table { return &socTable{setIdx: -1} },
 		Evaluator: newSocSweep,
 		Command:   socCommand,
+		Spec:      socSpecs,
 		Short:     socShort, Long: socLong,
 	}
 }

@@ -54,6 +54,8 @@ type UnitKind struct {
 	// set ('gnnsim KIND validate'; validatecmd.go). Its New's UnitFlags
 	// register nothing.
 	Validate *Command
+	// Spec, when set, are the kind's spec files ('gnnsim KIND spec').
+	Spec *SpecFiles
 	// Short and Long are the help of the kind's command group ('gnnsim
 	// KIND', which cmd/gnnsim makes of a kind with a Command).
 	Short, Long string

@@ -32,21 +32,23 @@ var kindExtras = map[string]func() []*cobra.Command{
 		return []*cobra.Command{specGroup("accelerator", "the YAML --hw reads", newOmegaSpecDefaultCmd())}
 	},
 	"soc": func() []*cobra.Command {
-		return []*cobra.Command{newSocValidateCmd(), newSocSpecCmd(), newSocCorunCmd(), newSocUnitsCmd()}
+		return []*cobra.Command{newSocValidateCmd(), newSocCorunCmd(), newSocUnitsCmd()}
 	},
 	"fpga": func() []*cobra.Command { return []*cobra.Command{fpgaValidateCmd()} },
-	"gcos": func() []*cobra.Command {
-		return []*cobra.Command{newGcosConfigCmd(), specGroup("G-CoS design", "the YAML gcos eval --config reads", newGcosSpecDefaultCmd())}
-	},
+	"gcos": func() []*cobra.Command { return []*cobra.Command{newGcosConfigCmd()} },
 }
 
 // newKindGroup is 'gnnsim KIND' of kind k: eval, validate (scoring the kind
-// against its reference set) and the kind's extras.
+// against its reference set), spec (its built-in spec files) and the
+// kind's extras.
 func newKindGroup(k bench.UnitKind) *cobra.Command {
 	c := &cobra.Command{Use: k.Name, Short: k.Short, Long: k.Long}
 	c.AddCommand(newKindCmd(k.Command))
 	if extra := kindExtras[k.Name]; extra != nil {
 		c.AddCommand(extra()...)
+	}
+	if k.Spec != nil {
+		c.AddCommand(newSpecGroup(k.Spec))
 	}
 	if has := slices.ContainsFunc(c.Commands(), func(s *cobra.Command) bool { return s.Name() == "validate" }); !has && k.Validate != nil {
 		c.AddCommand(renamed(newKindCmd(k.Validate), "validate"))
@@ -76,7 +78,30 @@ func deprecate(c *cobra.Command, use string) *cobra.Command {
 	return c
 }
 
-// specGroup returns the 'spec' group of a kind with its subcommands.
+// newSpecGroup is 'gnnsim KIND spec' of a kind's spec files.
+func newSpecGroup(s *bench.SpecFiles) *cobra.Command {
+	c := &cobra.Command{Use: "spec", Short: s.Short, Long: s.Long}
+	for _, f := range s.Files {
+		c.AddCommand(newBuiltinSpecCmd(f))
+	}
+	return c
+}
+
+// newBuiltinSpecCmd prints the built-in spec file f.
+func newBuiltinSpecCmd(f bench.BuiltinSpec) *cobra.Command {
+	return &cobra.Command{Use: f.Use, Short: f.Short, Long: f.Long, Example: f.Example, Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			text, err := f.Text()
+			if err != nil {
+				return err
+			}
+			_, err = cmd.OutOrStdout().Write(text)
+			return err
+		}}
+}
+
+// specGroup returns the 'spec' group of a kind with its subcommands (the
+// accelerator's, whose 'default' info.go builds for 'hw default' too).
 func specGroup(kind, what string, subs ...*cobra.Command) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "spec",
