@@ -167,6 +167,7 @@ func socKind() UnitKind {
 		Evaluator: newSocSweep,
 		Command:   socCommand,
 		Spec:      socSpecs,
+		Extras:    []*Command{socUnits},
 		Short:     socShort, Long: socLong,
 	}
 }

@@ -121,6 +121,45 @@ come out as 'gnnsim repro seed000' reports them.`,
 	}},
 }
 
+// socUnits is 'gnnsim soc units': a SoC's units, memory, CPU and power
+// modes.
+var socUnits = &Command{
+	Use:   "units [flags]",
+	Short: "List the SoC's units, their operating points and power, and the shared memory",
+	Long: `List the units of a SoC spec (default: the built-in Jetson AGX Xavier) with
+their peak rate, per-kernel-class efficiency (a class left out falls back
+or is refused), launch overhead, memory share, fallback unit, and every
+DVFS operating point with its voltage and idle/dynamic power; then the
+shared memory's operating points and bandwidth, the CPU cluster, and the
+power modes (nvpmodel on Jetson: budget, clock caps, online cores) that
+'soc eval --power-mode' takes. The constants' sources are
+in the spec file (soc/xavier.yaml for the default).`,
+	Example: `  gnnsim soc units
+  gnnsim soc units --spec my-soc.yaml --json`,
+	JSONUsage: "print JSON instead of text",
+	New:       func() Evaluation { return &socUnitsList{} },
+}
+
+type socUnitsList struct {
+	noUnitFlags
+	spec, profile string
+}
+
+func (u *socUnitsList) OwnFlags(f Flags) {
+	f.String(&u.spec, "spec", "", "SoC spec YAML (default: the built-in Jetson AGX Xavier)")
+	f.String(&u.profile, "profile", "", ProfileUsage)
+}
+
+// Eval describes the SoC's units.
+func (u *socUnitsList) Eval(context.Context, *Input) (*Result, error) {
+	s, err := LoadSoC(u.profile, u.spec, "", "")
+	if err != nil {
+		return nil, err
+	}
+	rec := soc.DescribeUnits(s)
+	return &Result{JSON: rec, Text: rec.WriteText}, nil
+}
+
 // socEval holds the options of one SoC evaluation.
 type socEval struct {
 	model, graphOp, mapping, mappingFile, gran string

@@ -56,6 +56,9 @@ type UnitKind struct {
 	Validate *Command
 	// Spec, when set, are the kind's spec files ('gnnsim KIND spec').
 	Spec *SpecFiles
+	// Extras are further commands of the kind's group, each named by the
+	// first word of its Use ('gnnsim soc units').
+	Extras []*Command
 	// Short and Long are the help of the kind's command group ('gnnsim
 	// KIND', which cmd/gnnsim makes of a kind with a Command).
 	Short, Long string

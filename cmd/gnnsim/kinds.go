@@ -25,14 +25,14 @@ func init() {
 	})
 }
 
-// kindExtras are the commands of a kind's group beyond its eval (and its
-// validate, when the extras have none).
+// kindExtras are the commands of a kind's group beyond what its table
+// entry declares (its validate, when the extras have none).
 var kindExtras = map[string]func() []*cobra.Command{
 	"omega": func() []*cobra.Command {
 		return []*cobra.Command{specGroup("accelerator", "the YAML --hw reads", newOmegaSpecDefaultCmd())}
 	},
 	"soc": func() []*cobra.Command {
-		return []*cobra.Command{newSocValidateCmd(), newSocCorunCmd(), newSocUnitsCmd()}
+		return []*cobra.Command{newSocValidateCmd(), newSocCorunCmd()}
 	},
 	"fpga": func() []*cobra.Command { return []*cobra.Command{fpgaValidateCmd()} },
 	"gcos": func() []*cobra.Command { return []*cobra.Command{newGcosConfigCmd()} },
@@ -49,6 +49,9 @@ func newKindGroup(k bench.UnitKind) *cobra.Command {
 	}
 	if k.Spec != nil {
 		c.AddCommand(newSpecGroup(k.Spec))
+	}
+	for _, x := range k.Extras {
+		c.AddCommand(newKindCmd(x))
 	}
 	if has := slices.ContainsFunc(c.Commands(), func(s *cobra.Command) bool { return s.Name() == "validate" }); !has && k.Validate != nil {
 		c.AddCommand(renamed(newKindCmd(k.Validate), "validate"))

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"gnnsim/bench"
 	"gnnsim/soc"
 
 	"github.com/spf13/cobra"
@@ -20,7 +21,12 @@ import (
 // socEvalCommands are the SoC evaluation commands, eval (from the kinds'
 // table) and units.
 func socEvalCommands() []*cobra.Command {
-	return []*cobra.Command{kindEvalCmd("soc"), newSocUnitsCmd()}
+	for _, k := range bench.Kinds() {
+		if k.Name == "soc" {
+			return []*cobra.Command{kindEvalCmd("soc"), newKindCmd(k.Extras[0])}
+		}
+	}
+	panic("no soc kind")
 }
 
 // runSoc runs a command line under a "gnnsim soc" group made of
