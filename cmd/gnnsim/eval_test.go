@@ -12,6 +12,7 @@ import (
 	"gnnsim/accel/fpgaref"
 	"gnnsim/accel/omegaref"
 	"gnnsim/nas/fgnas"
+	"gnnsim/soc"
 )
 
 // The rows eval --json prints, as the tests decode them.
@@ -20,6 +21,7 @@ type (
 	fpgaEvalRecord   = fgnas.EvalRecord
 	omegaValidateRow = omegaref.LongRow
 	fgnasValidateRow = fpgaref.LongRow
+	socCorunRecord   = soc.CoRunRecord
 )
 
 // karateGraph is the Matrix Market karate club graph of the shared data.
