@@ -7,6 +7,9 @@ import (
 
 	"gnnsim/bench"
 	"gnnsim/graphs"
+	"gnnsim/nas/fgnas"
+	"gnnsim/soc"
+	"gnnsim/workload"
 )
 
 // dataUsage is the one --help line of every command's --data
@@ -49,3 +52,21 @@ func dataDirFlag(fl *pflag.FlagSet, dir *string, usage string) {
 
 // loadGraphs is bench.LoadGraphs (schedule --graph reads with it).
 func loadGraphs(path, format string) ([]*graphs.Graph, error) { return bench.LoadGraphs(path, format) }
+
+// fpgaDataset resolves --data for the FPGA model (bench.FPGADataset).
+func fpgaDataset(arg, dir string) (fgnas.Dataset, error) { return bench.FPGADataset(arg, dir) }
+
+// loadSoC returns the SoC of a spec file (default: the built-in Xavier)
+// in precision p with the measured table's units swapped in
+// (bench.LoadSoC).
+func loadSoC(spec, table, p string) (*soc.SoC, error) { return bench.LoadSoC("", spec, table, p) }
+
+// socAt is bench.SoCAt (schedule's static path reads the SoC with it).
+func socAt(spec, precision, dvfs, powerMode string) (*soc.SoC, soc.Setting, error) {
+	return bench.SoCAt(spec, precision, dvfs, powerMode)
+}
+
+// zooOrFileModel is bench.ZooOrFileModel.
+func zooOrFileModel(name string, op workload.LayerKind, data, dataDir string, features int) (workload.Model, error) {
+	return bench.ZooOrFileModel(name, op, data, dataDir, features)
+}

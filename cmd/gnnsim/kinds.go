@@ -20,7 +20,7 @@ func init() {
 	for _, k := range bench.CommandKinds() {
 		register(func() *cobra.Command { return newKindGroup(k) })
 	}
-	register(func() *cobra.Command {
+	register(newValidateCmd, func() *cobra.Command {
 		return deprecate(renamed(kindEvalCmd("omega"), "simulate"), "gnnsim omega eval")
 	})
 }
@@ -112,5 +112,63 @@ func specGroup(kind, what string, subs ...*cobra.Command) *cobra.Command {
 		Long:  "Describe the " + kind + " spec files (" + what + "): 'spec default' prints the built-in one, every key commented.",
 	}
 	c.AddCommand(subs...)
+	return c
+}
+
+// newSocValidateCmd is 'gnnsim soc validate': the DSA units against
+// MAESTRO.
+func newSocValidateCmd() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "validate",
+		Short: "Check the SoC unit models against reference simulators",
+		Long:  `Check the SoC unit models against the outputs of reference simulators.`,
+	}
+	c.AddCommand(kindValidateCmd("dsa"))
+	return c
+}
+
+// fpgaValidateCmd is 'fpga validate': the FPGA model against references.
+func fpgaValidateCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "validate",
+		Short: "Check the FPGA model against reference outputs",
+		Long: `Check the FPGA cost models against reference outputs. 'fgnas' prices every row of a
+set of outputs of the FGNAS authors' own cost model with the fgnas-code model and
+reports how many agree exactly.`,
+	}
+	cmd.AddCommand(kindValidateCmd("fpga"))
+	return cmd
+}
+
+// newValidateCmd is the deprecated 'gnnsim validate' group ('validate
+// omega').
+func newValidateCmd() *cobra.Command {
+	validateCmd := &cobra.Command{
+		Use:    "validate",
+		Hidden: true, // deprecated: gnnsim omega validate
+		Short:  "Check gnnsim's models against reference simulators (deprecated: gnnsim omega validate)",
+		Long:   `Check gnnsim's models against the outputs of reference simulators.`,
+	}
+	validateCmd.AddCommand(deprecate(kindValidateCmd("omega"), "gnnsim omega validate"))
+	return validateCmd
+}
+
+// newGcosConfigCmd is the deprecated 'gnnsim gcos config' group.
+func newGcosConfigCmd() *cobra.Command {
+	c := &cobra.Command{
+		Use:    "config",
+		Hidden: true, // deprecated: gnnsim gcos spec
+		Short:  "G-CoS design files (deprecated: gnnsim gcos spec)",
+		Long: `Design files of the G-CoS template: YAML with name, allocation, scheme,
+repurpose, share_weights, clock_mhz, hbm_gb_per_s, hbm_latency_cycles and
+subs (1..5 sub-accelerators: pes, tiling, kernel, tile_m, tile_k, tile_n);
+'gcos config default' prints the built-in one, every key commented.`,
+		Args: cobra.NoArgs,
+	}
+	for _, k := range bench.Kinds() {
+		if k.Name == "gcos" {
+			c.AddCommand(deprecate(newBuiltinSpecCmd(k.Spec.Files[0]), "gnnsim gcos spec default"))
+		}
+	}
 	return c
 }

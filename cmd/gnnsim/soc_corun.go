@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"gnnsim/bench"
-	"gnnsim/soc"
 	"gnnsim/workload"
 )
 
@@ -88,14 +87,4 @@ func runSocCorun(cmd *cobra.Command, f *socCorunFlags) error {
 		return writeJSON(cmd.OutOrStdout(), res.JSON)
 	}
 	return res.Text(cmd.OutOrStdout())
-}
-
-// socAt is bench.SoCAt (schedule's static path reads the SoC with it).
-func socAt(spec, precision, dvfs, powerMode string) (*soc.SoC, soc.Setting, error) {
-	return bench.SoCAt(spec, precision, dvfs, powerMode)
-}
-
-// zooOrFileModel is bench.ZooOrFileModel.
-func zooOrFileModel(name string, op workload.LayerKind, data, dataDir string, features int) (workload.Model, error) {
-	return bench.ZooOrFileModel(name, op, data, dataDir, features)
 }
