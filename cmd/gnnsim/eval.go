@@ -58,15 +58,24 @@ func newKindCmd(c *bench.Command) *cobra.Command {
 	return cmd
 }
 
+// kindNamed is the table's kind named name.
+func kindNamed(name string) bench.UnitKind {
+	for _, k := range bench.Kinds() {
+		if k.Name == name {
+			return k
+		}
+	}
+	panic("gnnsim: no kind " + name) // the table is fixed when compiling
+}
+
 // kindCmd is the command what picks from the table entry of the kind
 // named name ('KIND eval', 'KIND validate').
 func kindCmd(name string, what func(bench.UnitKind) *bench.Command) *cobra.Command {
-	for _, k := range bench.Kinds() {
-		if c := what(k); k.Name == name && c != nil {
-			return newKindCmd(c)
-		}
+	c := what(kindNamed(name))
+	if c == nil {
+		panic("gnnsim: kind " + name + " has no such command")
 	}
-	panic("gnnsim: kind " + name + " has no such command") // the table is fixed when compiling
+	return newKindCmd(c)
 }
 
 // kindEvalCmd is 'gnnsim KIND eval' of the kind named name.

@@ -106,11 +106,14 @@ func newBuiltinSpecCmd(f bench.BuiltinSpec) *cobra.Command {
 // specGroup returns the 'spec' group of a kind with its subcommands (the
 // accelerator's, whose 'default' info.go builds for 'hw default' too).
 func specGroup(kind, what string, subs ...*cobra.Command) *cobra.Command {
-	c := &cobra.Command{
-		Use:   "spec",
-		Short: "Describe " + kind + " spec files (" + what + ")",
-		Long:  "Describe the " + kind + " spec files (" + what + "): 'spec default' prints the built-in one, every key commented.",
-	}
+	return group("spec", "Describe "+kind+" spec files ("+what+")",
+		"Describe the "+kind+" spec files ("+what+"): 'spec default' prints the built-in one, every key commented.", false, subs...)
+}
+
+// group is a command that only groups subs; a hidden one is a spelling
+// from before kept for one release.
+func group(use, short, long string, hidden bool, subs ...*cobra.Command) *cobra.Command {
+	c := &cobra.Command{Use: use, Short: short, Long: long, Hidden: hidden}
 	c.AddCommand(subs...)
 	return c
 }
@@ -118,57 +121,32 @@ func specGroup(kind, what string, subs ...*cobra.Command) *cobra.Command {
 // newSocValidateCmd is 'gnnsim soc validate': the DSA units against
 // MAESTRO.
 func newSocValidateCmd() *cobra.Command {
-	c := &cobra.Command{
-		Use:   "validate",
-		Short: "Check the SoC unit models against reference simulators",
-		Long:  `Check the SoC unit models against the outputs of reference simulators.`,
-	}
-	c.AddCommand(kindValidateCmd("dsa"))
-	return c
+	return group("validate", "Check the SoC unit models against reference simulators",
+		`Check the SoC unit models against the outputs of reference simulators.`, false, kindValidateCmd("dsa"))
 }
 
 // fpgaValidateCmd is 'fpga validate': the FPGA model against references.
 func fpgaValidateCmd() *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "validate",
-		Short: "Check the FPGA model against reference outputs",
-		Long: `Check the FPGA cost models against reference outputs. 'fgnas' prices every row of a
+	return group("validate", "Check the FPGA model against reference outputs",
+		`Check the FPGA cost models against reference outputs. 'fgnas' prices every row of a
 set of outputs of the FGNAS authors' own cost model with the fgnas-code model and
-reports how many agree exactly.`,
-	}
-	cmd.AddCommand(kindValidateCmd("fpga"))
-	return cmd
+reports how many agree exactly.`, false, kindValidateCmd("fpga"))
 }
 
 // newValidateCmd is the deprecated 'gnnsim validate' group ('validate
 // omega').
 func newValidateCmd() *cobra.Command {
-	validateCmd := &cobra.Command{
-		Use:    "validate",
-		Hidden: true, // deprecated: gnnsim omega validate
-		Short:  "Check gnnsim's models against reference simulators (deprecated: gnnsim omega validate)",
-		Long:   `Check gnnsim's models against the outputs of reference simulators.`,
-	}
-	validateCmd.AddCommand(deprecate(kindValidateCmd("omega"), "gnnsim omega validate"))
-	return validateCmd
+	return group("validate", "Check gnnsim's models against reference simulators (deprecated: gnnsim omega validate)",
+		`Check gnnsim's models against the outputs of reference simulators.`, true,
+		deprecate(kindValidateCmd("omega"), "gnnsim omega validate"))
 }
 
 // newGcosConfigCmd is the deprecated 'gnnsim gcos config' group.
 func newGcosConfigCmd() *cobra.Command {
-	c := &cobra.Command{
-		Use:    "config",
-		Hidden: true, // deprecated: gnnsim gcos spec
-		Short:  "G-CoS design files (deprecated: gnnsim gcos spec)",
-		Long: `Design files of the G-CoS template: YAML with name, allocation, scheme,
+	return group("config", "G-CoS design files (deprecated: gnnsim gcos spec)",
+		`Design files of the G-CoS template: YAML with name, allocation, scheme,
 repurpose, share_weights, clock_mhz, hbm_gb_per_s, hbm_latency_cycles and
 subs (1..5 sub-accelerators: pes, tiling, kernel, tile_m, tile_k, tile_n);
-'gcos config default' prints the built-in one, every key commented.`,
-		Args: cobra.NoArgs,
-	}
-	for _, k := range bench.Kinds() {
-		if k.Name == "gcos" {
-			c.AddCommand(deprecate(newBuiltinSpecCmd(k.Spec.Files[0]), "gnnsim gcos spec default"))
-		}
-	}
-	return c
+'gcos config default' prints the built-in one, every key commented.`, true,
+		deprecate(newBuiltinSpecCmd(kindNamed("gcos").Spec.Files[0]), "gnnsim gcos spec default"))
 }
