@@ -81,6 +81,13 @@ func DataNames() []string {
 	return out
 }
 
+// DataUsage is the one --help line of every command's --data: a name or
+// a path, resolved by ResolveData; what says what the set is for.
+func DataUsage(what string) string {
+	return what + ": a name under --data-dir (" + strings.Join(DataNames(), ", ") +
+		", a SuiteSparse matrix such as karate) or a path (file, folder, Planetoid prefix)"
+}
+
 // ResolveData resolves a --data argument: a path (a file, a folder, a
 // Planetoid prefix dir/ind.cora or dir/cora, a TUDataset prefix) when one
 // exists, else a name looked up under dataDir (case ignored): cora,

@@ -5,6 +5,13 @@
 // Small/Medium/Large sets, and the real data sets). Seed reproductions
 // that build on sweeps live in repro/.
 //
+// The table of hardware kinds (kinds.go) is also where the command line's
+// per-kind commands come from: a kind's Command ('gnnsim KIND eval',
+// 'gnnsim eval --unit KIND'), its Validate against a reference set and its
+// Spec files (command.go and the kinds' *cmd.go files). The options are
+// declared through Flags, which cmd/gnnsim implements with its
+// range-checked flags; cobra stays in cmd/gnnsim.
+//
 // # Determinism, sharding, resumption
 //
 // A sweep's graphs are numbered in spec order (graph id) and cut into

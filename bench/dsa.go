@@ -119,6 +119,9 @@ func dsaKind() UnitKind {
 		Points:    dsaPoints,
 		Table:     func(*Spec) Table { return &RowTable[DSARow]{} },
 		Evaluator: newDSASweep,
+		Command:   dsaCommand,
+		Validate:  maestroValidate,
+		Short:     dsaShort, Long: dsaLong,
 	}
 }
 

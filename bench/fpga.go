@@ -65,6 +65,9 @@ func fpgaKind() UnitKind {
 		Points:    fpgaPoints,
 		Table:     func(*Spec) Table { return &RowTable[FPGARow]{} },
 		Evaluator: newFPGA,
+		Command:   fpgaCommand,
+		Validate:  fgnasValidate,
+		Short:     fpgaShort, Long: fpgaLong,
 	}
 }
 

@@ -224,7 +224,7 @@ func TestFPGASpecErrors(t *testing.T) {
 		{"negative limit", u + "fpga: {archs: [gcn/add/relu/8], dsp: -1}\n", "fpga", "negative limit"},
 		{"fpga on omega", "graphs: [{generator: er, count: 1}]\nfpga: {archs: [gcn/add/relu/8]}\n", "fpga", "only unit: fpga reads it"},
 		{"chunk_points on omega", "graphs: [{generator: er, count: 1}]\nchunk_points: 3\n", "chunk_points", "fpga"},
-		{"unknown unit lists kinds", "graphs: [{generator: er, count: 1}]\nunit: tpu\n", "unit", "registered: omega, fpga, dsa, gcos, soc"},
+		{"unknown unit lists kinds", "graphs: [{generator: er, count: 1}]\nunit: tpu\n", "unit", "registered: omega, soc, fpga, dsa, gcos"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := ParseSpec([]byte(c.yaml))

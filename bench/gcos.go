@@ -26,7 +26,8 @@ const gcosUnit = "gcos"
 // gcosKind is unit: gcos, G-CoS designs x model files x data sets.
 func gcosKind() UnitKind {
 	return UnitKind{Name: gcosUnit, Points: gcosPoints,
-		Table: func(*Spec) Table { return &RowTable[GCoSRow]{} }, Evaluator: newGCoS}
+		Table: func(*Spec) Table { return &RowTable[GCoSRow]{} }, Evaluator: newGCoS, Command: gcosCommand, Spec: gcosSpecs,
+		Short: gcosShort, Long: gcosLong}
 }
 
 // GCoSSpec is the gcos: block of a spec.

@@ -24,6 +24,9 @@ func omegaKind() UnitKind {
 		LayerKinds: []workload.LayerKind{workload.GCN, workload.GIN, workload.SAGE, workload.GAT},
 		Table:      func(s *Spec) Table { return &omegaTable{layered: len(s.Layers) > 0} },
 		Evaluator:  newOmega,
+		Command:    omegaCommand,
+		Validate:   omegaValidate,
+		Short:      omegaShort, Long: omegaLong,
 	}
 }
 

@@ -165,6 +165,10 @@ func socKind() UnitKind {
 		Points:    socPoints,
 		Table:     func(*Spec) Table { return &socTable{setIdx: -1} },
 		Evaluator: newSocSweep,
+		Command:   socCommand,
+		Spec:      socSpecs,
+		Extras:    []*Command{socUnits},
+		Short:     socShort, Long: socLong,
 	}
 }
 

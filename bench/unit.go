@@ -47,6 +47,21 @@ type UnitKind struct {
 	// the rows of each graph. Its errors should be *SpecError values
 	// naming the key.
 	Evaluator func(s *Spec) (Evaluator, error)
+	// Command, when set, is the kind's evaluation command ('gnnsim KIND
+	// eval', 'gnnsim eval --unit KIND'; command.go).
+	Command *Command
+	// Validate, when set, scores the kind's model against its reference
+	// set ('gnnsim KIND validate'; validatecmd.go). Its New's UnitFlags
+	// register nothing.
+	Validate *Command
+	// Spec, when set, are the kind's spec files ('gnnsim KIND spec').
+	Spec *SpecFiles
+	// Extras are further commands of the kind's group, each named by the
+	// first word of its Use ('gnnsim soc units').
+	Extras []*Command
+	// Short and Long are the help of the kind's command group ('gnnsim
+	// KIND', which cmd/gnnsim makes of a kind with a Command).
+	Short, Long string
 }
 
 // Evaluator turns one graph of a sweep into rows of the runs table.

@@ -2,19 +2,19 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/spf13/pflag"
 
 	"gnnsim/bench"
+	"gnnsim/graphs"
+	"gnnsim/nas/fgnas"
+	"gnnsim/soc"
+	"gnnsim/workload"
 )
 
-// dataUsage is the one --help line of every command's --data: a name or
-// a path, resolved by bench.ResolveData.
-func dataUsage(what string) string {
-	return what + ": a name under --data-dir (" + strings.Join(bench.DataNames(), ", ") +
-		", a SuiteSparse matrix such as karate) or a path (file, folder, Planetoid prefix)"
-}
+// dataUsage is the one --help line of every command's --data
+// (bench.DataUsage).
+func dataUsage(what string) string { return bench.DataUsage(what) }
 
 // dataFlags registers --data (with its default) and --data-dir (the
 // folder names are looked up in: env GNNSIM_DATA, else ../shared/data).
@@ -48,4 +48,25 @@ func dataDirFlag(fl *pflag.FlagSet, dir *string, usage string) {
 	fl.StringVar(dir, "data-dir", defaultDataDir(), usage)
 	fl.StringVar(dir, "data", defaultDataDir(), usage)
 	_ = fl.MarkDeprecated("data", "use --data-dir (--data names one data set in the other commands)")
+}
+
+// loadGraphs is bench.LoadGraphs (schedule --graph reads with it).
+func loadGraphs(path, format string) ([]*graphs.Graph, error) { return bench.LoadGraphs(path, format) }
+
+// fpgaDataset resolves --data for the FPGA model (bench.FPGADataset).
+func fpgaDataset(arg, dir string) (fgnas.Dataset, error) { return bench.FPGADataset(arg, dir) }
+
+// loadSoC returns the SoC of a spec file (default: the built-in Xavier)
+// in precision p with the measured table's units swapped in
+// (bench.LoadSoC).
+func loadSoC(spec, table, p string) (*soc.SoC, error) { return bench.LoadSoC("", spec, table, p) }
+
+// socAt is bench.SoCAt (schedule's static path reads the SoC with it).
+func socAt(spec, precision, dvfs, powerMode string) (*soc.SoC, soc.Setting, error) {
+	return bench.SoCAt(spec, precision, dvfs, powerMode)
+}
+
+// zooOrFileModel is bench.ZooOrFileModel.
+func zooOrFileModel(name string, op workload.LayerKind, data, dataDir string, features int) (workload.Model, error) {
+	return bench.ZooOrFileModel(name, op, data, dataDir, features)
 }

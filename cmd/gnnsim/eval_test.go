@@ -7,6 +7,21 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"gnnsim/accel"
+	"gnnsim/accel/fpgaref"
+	"gnnsim/accel/omegaref"
+	"gnnsim/nas/fgnas"
+	"gnnsim/soc"
+)
+
+// The rows eval --json prints, as the tests decode them.
+type (
+	simRecord        = accel.Record
+	fpgaEvalRecord   = fgnas.EvalRecord
+	omegaValidateRow = omegaref.LongRow
+	fgnasValidateRow = fpgaref.LongRow
+	socCorunRecord   = soc.CoRunRecord
 )
 
 // karateGraph is the Matrix Market karate club graph of the shared data.

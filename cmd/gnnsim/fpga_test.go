@@ -3,10 +3,13 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"gnnsim/bench"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
 )
 
 func TestFPGAEval(t *testing.T) {
@@ -115,4 +118,14 @@ func TestFPGAEvalDataPath(t *testing.T) {
 			t.Errorf("--data %s:\n%s\ndiffers from --data cora:\n%s", path, got, byName)
 		}
 	}
+}
+
+// fpgaCmd is the 'fpga' group as the table makes it.
+func fpgaCmd() *cobra.Command {
+	for _, k := range bench.CommandKinds() {
+		if k.Name == "fpga" {
+			return newKindGroup(k)
+		}
+	}
+	panic("no fpga kind")
 }

@@ -2,21 +2,62 @@ package main
 
 import (
 	"fmt"
+	"gnnsim/bench"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
-
-	"gnnsim/soc/maestro"
-	"gnnsim/workload"
 )
 
 // One command tree for every hardware kind: gnnsim KIND eval | validate |
-// spec. omega and dsa get their groups here; soc, fpga and gcos have theirs
-// in their own files and add what they lack (gcos spec). The spellings
-// from before (simulate, validate omega, hw default, gcos config default)
-// stay for one release as deprecated aliases that say what replaces them.
+// spec. Each kind of the table with an evaluation command gets its group,
+// its help from the table, its eval and validate generated (eval.go);
+// kindExtras adds what a kind has beyond them. The spellings from before
+// (simulate, validate omega, hw default, gcos config default) stay for one
+// release as deprecated aliases that say what replaces them.
 
-func init() { register(newOmegaCmd, newDSACmd) }
+func init() {
+	for _, k := range bench.CommandKinds() {
+		register(func() *cobra.Command { return newKindGroup(k) })
+	}
+	register(newValidateCmd, func() *cobra.Command {
+		return deprecate(renamed(kindEvalCmd("omega"), "simulate"), "gnnsim omega eval")
+	})
+}
+
+// kindExtras are the commands of a kind's group beyond what its table
+// entry declares (its validate, when the extras have none).
+var kindExtras = map[string]func() []*cobra.Command{
+	"omega": func() []*cobra.Command {
+		return []*cobra.Command{specGroup("accelerator", "the YAML --hw reads", newOmegaSpecDefaultCmd())}
+	},
+	"soc": func() []*cobra.Command {
+		return []*cobra.Command{newSocValidateCmd(), newSocCorunCmd()}
+	},
+	"fpga": func() []*cobra.Command { return []*cobra.Command{fpgaValidateCmd()} },
+	"gcos": func() []*cobra.Command { return []*cobra.Command{newGcosConfigCmd()} },
+}
+
+// newKindGroup is 'gnnsim KIND' of kind k: eval, validate (scoring the kind
+// against its reference set), spec (its built-in spec files) and the
+// kind's extras.
+func newKindGroup(k bench.UnitKind) *cobra.Command {
+	c := &cobra.Command{Use: k.Name, Short: k.Short, Long: k.Long}
+	c.AddCommand(newKindCmd(k.Command))
+	if extra := kindExtras[k.Name]; extra != nil {
+		c.AddCommand(extra()...)
+	}
+	if k.Spec != nil {
+		c.AddCommand(newSpecGroup(k.Spec))
+	}
+	for _, x := range k.Extras {
+		c.AddCommand(newKindCmd(x))
+	}
+	if has := slices.ContainsFunc(c.Commands(), func(s *cobra.Command) bool { return s.Name() == "validate" }); !has && k.Validate != nil {
+		c.AddCommand(renamed(newKindCmd(k.Validate), "validate"))
+	}
+	return c
+}
 
 // renamed returns c with the first word of its Use replaced by name.
 func renamed(c *cobra.Command, name string) *cobra.Command {
@@ -40,84 +81,72 @@ func deprecate(c *cobra.Command, use string) *cobra.Command {
 	return c
 }
 
-// specGroup returns the 'spec' group of a kind with its subcommands.
-func specGroup(kind, what string, subs ...*cobra.Command) *cobra.Command {
-	c := &cobra.Command{
-		Use:   "spec",
-		Short: "Describe " + kind + " spec files (" + what + ")",
-		Long:  "Describe the " + kind + " spec files (" + what + "): 'spec default' prints the built-in one, every key commented.",
+// newSpecGroup is 'gnnsim KIND spec' of a kind's spec files.
+func newSpecGroup(s *bench.SpecFiles) *cobra.Command {
+	c := &cobra.Command{Use: "spec", Short: s.Short, Long: s.Long}
+	for _, f := range s.Files {
+		c.AddCommand(newBuiltinSpecCmd(f))
 	}
+	return c
+}
+
+// newBuiltinSpecCmd prints the built-in spec file f.
+func newBuiltinSpecCmd(f bench.BuiltinSpec) *cobra.Command {
+	return &cobra.Command{Use: f.Use, Short: f.Short, Long: f.Long, Example: f.Example, Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			text, err := f.Text()
+			if err != nil {
+				return err
+			}
+			_, err = cmd.OutOrStdout().Write(text)
+			return err
+		}}
+}
+
+// specGroup returns the 'spec' group of a kind with its subcommands (the
+// accelerator's, whose 'default' info.go builds for 'hw default' too).
+func specGroup(kind, what string, subs ...*cobra.Command) *cobra.Command {
+	return group("spec", "Describe "+kind+" spec files ("+what+")",
+		"Describe the "+kind+" spec files ("+what+"): 'spec default' prints the built-in one, every key commented.", false, subs...)
+}
+
+// group is a command that only groups subs; a hidden one is a spelling
+// from before kept for one release.
+func group(use, short, long string, hidden bool, subs ...*cobra.Command) *cobra.Command {
+	c := &cobra.Command{Use: use, Short: short, Long: long, Hidden: hidden}
 	c.AddCommand(subs...)
 	return c
 }
 
-func newOmegaCmd() *cobra.Command {
-	c := &cobra.Command{
-		Use:   "omega",
-		Short: "The Omega-style spatial accelerator (seed 002): eval, validate, spec",
-		Long: `The Omega-style spatial accelerator of seed 002 (package accel): GNN layers
-under the seq / sp / pp inter-phase dataflows and the tilings of its Table 2.
-
-  omega eval       run GNN layers on graphs (formerly 'gnnsim simulate')
-  omega validate   score omega mode against STONNE-Omega (formerly 'validate omega')
-  omega spec       the hardware spec files --hw reads (formerly 'hw default')`,
-	}
-	c.AddCommand(renamed(newSimulateCmd(), "eval"), renamed(newValidateOmegaCmd(), "validate"),
-		specGroup("accelerator", "the YAML --hw reads", newOmegaSpecDefaultCmd()))
-	return c
+// newSocValidateCmd is 'gnnsim soc validate': the DSA units against
+// MAESTRO.
+func newSocValidateCmd() *cobra.Command {
+	return group("validate", "Check the SoC unit models against reference simulators",
+		`Check the SoC unit models against the outputs of reference simulators.`, false, kindValidateCmd("dsa"))
 }
 
-func newDSACmd() *cobra.Command {
-	c := &cobra.Command{
-		Use:   "dsa",
-		Short: "MAESTRO-priced DSAs (MaGNAS's accelerators): eval, validate",
-		Long: `A domain-specific accelerator priced by the MAESTRO-like analytical model
-(package soc/maestro): a PE array under a dataflow, with L1, L2 and a NoC.
-DSAs are units of a SoC too (a SoC spec's dsas:, 'gnnsim soc spec default').
-
-  dsa eval       one DSA running a zoo model alone ('eval --unit dsa')
-  dsa validate   score the model against MAESTRO's outputs ('soc validate maestro')
-
-A DSA has no spec file of its own: its keys are eval's flags, a dsa sweep's
-dsa: block (bench/testdata/dsa.yaml) or an entry of a SoC spec's dsas:.`,
-	}
-	c.AddCommand(newDSAEvalCmd(), renamed(newSocValidateMaestroCmd(), "validate"))
-	return c
+// fpgaValidateCmd is 'fpga validate': the FPGA model against references.
+func fpgaValidateCmd() *cobra.Command {
+	return group("validate", "Check the FPGA model against reference outputs",
+		`Check the FPGA cost models against reference outputs. 'fgnas' prices every row of a
+set of outputs of the FGNAS authors' own cost model with the fgnas-code model and
+reports how many agree exactly.`, false, kindValidateCmd("fpga"))
 }
 
-// newDSAEvalCmd is 'gnnsim dsa eval': the same code path and output as
-// 'eval --unit dsa'.
-func newDSAEvalCmd() *cobra.Command {
-	var d dsaEvalFlags
-	var model string
-	var asJSON bool
-	c := &cobra.Command{
-		Use:   "eval --model NAME --dataflow NAME|FILE [--pes N] [--l1 B] [--l2 B] [--noc N] [--clock MHz] [--json] [--out FILE]",
-		Short: "Run a zoo model alone on one MAESTRO-priced DSA",
-		Long: `Run every layer of a zoo model on one DSA priced by the MAESTRO-like model:
---dataflow (a built-in: ` + strings.Join(maestro.BuiltinNames(), ", ") + `; or a .m file), --pes,
---l1 (bytes per PE), --l2, --noc (elements per cycle), --clock (MHz). The row
-is the one a 'unit: dsa' sweep writes for the same point, and what
-'gnnsim eval --unit dsa' prints: model, dataflow, pes, l1_bytes, l2_bytes,
-noc_bw, clock_mhz, granularity and segments, fits (false: a kernel's
-double-buffered tiles exceed the L1 or L2, or the dataflow's clusters exceed
-the PEs; refused then says which), cycles, latency_ms, energy_mj, power_w and
-dram_bytes; --json and --out add point_id, latency_ps and energy_pj.`,
-		Example: `  gnnsim dsa eval --model vig-ti --dataflow kcp_ws --pes 1024 --l2 524288`,
-		Args:    cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			spec, err := workload.ResolveModelSpec(model)
-			if err != nil {
-				return fmt.Errorf("--model: %w", err)
-			}
-			return runDSAEval(cmd, spec, &d, asJSON)
-		},
-	}
-	fl := c.Flags()
-	fl.StringVar(&model, "model", "", "zoo model ("+strings.Join(workload.ModelNames(), ", ")+") (required)")
-	addDSAFlags(fl, &d)
-	outFileFlag(fl, &d.out, "out", "", "also write the row as a Parquet file (the --json fields as columns)")
-	fl.BoolVar(&asJSON, "json", false, "print the row as JSON")
-	_ = c.MarkFlagRequired("model")
-	return c
+// newValidateCmd is the deprecated 'gnnsim validate' group ('validate
+// omega').
+func newValidateCmd() *cobra.Command {
+	return group("validate", "Check gnnsim's models against reference simulators (deprecated: gnnsim omega validate)",
+		`Check gnnsim's models against the outputs of reference simulators.`, true,
+		deprecate(kindValidateCmd("omega"), "gnnsim omega validate"))
+}
+
+// newGcosConfigCmd is the deprecated 'gnnsim gcos config' group.
+func newGcosConfigCmd() *cobra.Command {
+	return group("config", "G-CoS design files (deprecated: gnnsim gcos spec)",
+		`Design files of the G-CoS template: YAML with name, allocation, scheme,
+repurpose, share_weights, clock_mhz, hbm_gb_per_s, hbm_latency_cycles and
+subs (1..5 sub-accelerators: pes, tiling, kernel, tile_m, tile_k, tile_n);
+'gcos config default' prints the built-in one, every key commented.`, true,
+		deprecate(newBuiltinSpecCmd(kindNamed("gcos").Spec.Files[0]), "gnnsim gcos spec default"))
 }

@@ -1,28 +1,20 @@
 package main
 
 import (
-	"fmt"
 	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"gnnsim/soc"
+	"gnnsim/bench"
 	"gnnsim/workload"
 )
 
 type socCorunFlags struct {
-	runs                                  []string
-	spec, dvfs, powerMode, precision, out string
-	graphOp, data, dataDir                string
-	features, minFrames, maxFrames        int
-	jsonOut                               bool
+	bench.SocCoRun
+	out     string
+	jsonOut bool
 }
-
-// socCorunRecord is one run of a co-run (a JSON object, a Parquet row).
-// socCorunRecord is soc corun's Parquet row: its name is the schema's root
-// name in the files --out wrote before the row moved to package soc.
-type socCorunRecord soc.CoRunRecord
 
 func newSocCorunCmd() *cobra.Command {
 	var f socCorunFlags
@@ -54,138 +46,45 @@ A, the rest on unit B (gpu>dla@40, dla>gpu@10).`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runSocCorun(cmd, &f) },
 	}
 	fl := cmd.Flags()
-	fl.StringArrayVar(&f.runs, "run", nil, "a network and its mapping, MODEL:MAPPING (repeat for each network)")
-	fl.StringVar(&f.spec, "spec", "", "SoC spec YAML (default: the built-in Jetson AGX Xavier)")
-	fl.StringVar(&f.dvfs, "dvfs", "", `operating points in MHz, e.g. "gpu=1377,emc=1065.6" (default: highest)`)
-	fl.StringVar(&f.powerMode, "power-mode", "", "run under a power mode of the SoC (MAXN, 10W, 15W, ...)")
-	fl.StringVar(&f.precision, "precision", "", "arithmetic of the GPU's engines: fp16 (default) or fp32")
-	fl.StringVar(&f.graphOp, "graph-op", "mr", "graph op of a zoo ViG's Graphers: mr, edge, gin or sage")
-	dataFlags(fl, &f.data, &f.dataDir, "", "graph a model file's GNN stack runs on")
-	intFlag(fl, &f.features, "features", 0, 0, workload.MaxFeatures, "input width of a GNN stack whose file gives none")
-	intFlag(fl, &f.minFrames, "min-frames", 8, 1, 100000, "measured frames every run needs before its mean counts as steady")
-	intFlag(fl, &f.maxFrames, "max-frames", 400, 1, 1000000, "stop once a run has this many measured frames (and every run --min-frames)")
+	fl.StringArrayVar(&f.Runs, "run", nil, "a network and its mapping, MODEL:MAPPING (repeat for each network)")
+	fl.StringVar(&f.Spec, "spec", "", "SoC spec YAML (default: the built-in Jetson AGX Xavier)")
+	fl.StringVar(&f.DVFS, "dvfs", "", `operating points in MHz, e.g. "gpu=1377,emc=1065.6" (default: highest)`)
+	fl.StringVar(&f.PowerMode, "power-mode", "", "run under a power mode of the SoC (MAXN, 10W, 15W, ...)")
+	fl.StringVar(&f.Precision, "precision", "", "arithmetic of the GPU's engines: fp16 (default) or fp32")
+	fl.StringVar(&f.GraphOp, "graph-op", "mr", "graph op of a zoo ViG's Graphers: mr, edge, gin or sage")
+	dataFlags(fl, &f.Data, &f.DataDir, "", "graph a model file's GNN stack runs on")
+	intFlag(fl, &f.Features, "features", 0, 0, workload.MaxFeatures, "input width of a GNN stack whose file gives none")
+	intFlag(fl, &f.MinFrames, "min-frames", 8, 1, 100000, "measured frames every run needs before its mean counts as steady")
+	intFlag(fl, &f.MaxFrames, "max-frames", 400, 1, 1000000, "stop once a run has this many measured frames (and every run --min-frames)")
 	fl.BoolVar(&f.jsonOut, "json", false, "print a JSON array of the runs instead of text")
 	outDirFlag(fl, &f.out, "out", "", "directory to write corun.parquet into (the --json fields as columns)")
 	return cmd
 }
 
 func runSocCorun(cmd *cobra.Command, f *socCorunFlags) error {
-	if len(f.runs) == 0 {
-		return fmt.Errorf("--run: give at least one MODEL:MAPPING")
-	}
-	if f.maxFrames < f.minFrames {
-		return fmt.Errorf("--max-frames %d is below --min-frames %d", f.maxFrames, f.minFrames)
+	if err := f.Check(); err != nil {
+		return err
 	}
 	if cmd.Flags().Changed("out") {
 		if err := checkOutDir("out", f.out); err != nil {
 			return err
 		}
 	}
-	op, err := workload.ParseViGOp(f.graphOp)
-	if err != nil {
-		return fmt.Errorf("--graph-op: %w", err)
-	}
-	s, set, err := socAt(f.spec, f.precision, f.dvfs, f.powerMode)
+	res, err := f.Run()
 	if err != nil {
 		return err
 	}
-	var runs []soc.CoRunner
-	var names, mappings []string
-	for _, arg := range f.runs {
-		i := strings.LastIndex(arg, ":")
-		if i <= 0 || i == len(arg)-1 {
-			return fmt.Errorf("--run %q: want MODEL:MAPPING (e.g. googlenet:gpu, resnet50:gpu>dla@60)", arg)
-		}
-		name, mapping := arg[:i], arg[i+1:]
-		model, err := zooOrFileModel(name, op, f.data, f.dataDir, f.features)
-		if err != nil {
-			return fmt.Errorf("--run %q: %w", arg, err)
-		}
-		r, err := s.NewCoRunner(model, mapping)
-		if err != nil {
-			return fmt.Errorf("--run %q: %w", arg, err)
-		}
-		runs = append(runs, r)
-		names, mappings = append(names, model.Name), append(mappings, mapping)
-	}
-	res, err := s.CoRun(runs, set, soc.CoRunOptions{MinFrames: f.minFrames, MaxFrames: f.maxFrames})
-	if err != nil {
-		return err
-	}
-	recs := soc.CoRunRecords(s, set, res, names, mappings)
 	if f.out != "" {
-		rows := make([]socCorunRecord, len(recs))
-		for i, r := range recs {
-			rows[i] = socCorunRecord(r)
+		path := filepath.Join(f.out, "corun.parquet")
+		if err := checkReplace(path); err != nil {
+			return err
 		}
-		if err := writeOut(cmd, filepath.Join(f.out, "corun.parquet"), rows, nil); err != nil {
+		if err := res.Parquet(path, runMeta(cmd)); err != nil {
 			return err
 		}
 	}
-	w := cmd.OutOrStdout()
 	if f.jsonOut {
-		return writeJSON(w, recs)
+		return writeJSON(cmd.OutOrStdout(), res.JSON)
 	}
-	return soc.WriteCoRun(w, s, set, res, recs)
-}
-
-// socAt returns the SoC of --spec (in --precision) and the setting of
-// --dvfs, within --power-mode's caps when one is named.
-func socAt(spec, precision, dvfs, powerMode string) (*soc.SoC, soc.Setting, error) {
-	s, err := loadSoC(spec, "", precision)
-	if err != nil {
-		return nil, soc.Setting{}, err
-	}
-	d, err := soc.ParseDVFS(dvfs)
-	if err != nil {
-		return nil, soc.Setting{}, fmt.Errorf("--dvfs: %w", err)
-	}
-	set, _, err := socSetting(s, dvfs, d, powerMode)
-	if err != nil {
-		return nil, soc.Setting{}, err
-	}
-	return s, set, nil
-}
-
-// socSetting resolves the clocks d (given as --dvfs text) on s, within
-// power mode powerMode's caps when one is named; it returns the mode's
-// name ("" for none). An error names the flag that caused it: the power
-// mode alone when no --dvfs was given.
-func socSetting(s *soc.SoC, text string, d soc.DVFS, powerMode string) (soc.Setting, string, error) {
-	if powerMode == "" {
-		set, err := s.Setting(d)
-		if err != nil {
-			return soc.Setting{}, "", fmt.Errorf("--dvfs: %w", err)
-		}
-		return set, "", nil
-	}
-	mode, err := s.PowerMode(powerMode)
-	if err != nil {
-		return soc.Setting{}, "", fmt.Errorf("--power-mode: %w", err)
-	}
-	set, err := s.ModeSetting(mode, d)
-	switch {
-	case err != nil && text == "":
-		return soc.Setting{}, "", fmt.Errorf("--power-mode %s: %w", mode.Name, err)
-	case err != nil:
-		return soc.Setting{}, "", fmt.Errorf("--dvfs %s under --power-mode %s: %w", text, mode.Name, err)
-	}
-	return set, mode.Name, nil
-}
-
-// zooOrFileModel resolves a model argument: a zoo name (a ViG with graph
-// op op), or a model file (a GNN stack on the graph of data).
-func zooOrFileModel(name string, op workload.LayerKind, data, dataDir string, features int) (workload.Model, error) {
-	spec, err := workload.ResolveModelSpec(name)
-	if err != nil {
-		return workload.Model{}, err
-	}
-	if spec.NeedsGraph() {
-		return socModel(spec, name, data, dataDir, features)
-	}
-	zoo := spec.Zoo
-	if zoo == "" {
-		zoo = name
-	}
-	return workload.LookupModel(zoo, op)
+	return res.Text(cmd.OutOrStdout())
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"gnnsim/bench"
 	"gnnsim/soc"
 
 	"github.com/spf13/cobra"
@@ -17,8 +18,19 @@ import (
 	"gnnsim/internal/pqio"
 )
 
+// socEvalCommands are the SoC evaluation commands, eval (from the kinds'
+// table) and units.
+func socEvalCommands() []*cobra.Command {
+	for _, k := range bench.Kinds() {
+		if k.Name == "soc" {
+			return []*cobra.Command{kindEvalCmd("soc"), newKindCmd(k.Extras[0])}
+		}
+	}
+	panic("no soc kind")
+}
+
 // runSoc runs a command line under a "gnnsim soc" group made of
-// socEvalCommands (the group itself lives in soc.go, wired at merge).
+// socEvalCommands.
 func runSoc(t *testing.T, args ...string) (string, error) {
 	t.Helper()
 	root := &cobra.Command{Use: "gnnsim", SilenceUsage: true, SilenceErrors: true}

@@ -1,15 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/spf13/cobra"
 
 	"gnnsim/nas/magnas"
 	"gnnsim/soc"
@@ -30,18 +27,9 @@ func TestSocEvalProfileMaGNAS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var spec bytes.Buffer
-	root := &cobra.Command{Use: "gnnsim", SilenceUsage: true, SilenceErrors: true}
-	group := &cobra.Command{Use: "soc"}
-	group.AddCommand(newSocSpecCmd())
-	root.AddCommand(group)
-	root.SetOut(&spec)
-	root.SetArgs([]string{"soc", "spec", "magnas"})
-	if err := root.Execute(); err != nil {
-		t.Fatal(err)
-	}
+	spec := mustRun(t, "soc", "spec", "magnas")
 	file := filepath.Join(t.TempDir(), "magnas.yaml")
-	if err := os.WriteFile(file, spec.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(file, []byte(spec), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, op := range []string{"mrconv", "edgeconv", "gin", "sage"} {

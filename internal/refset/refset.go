@@ -8,6 +8,7 @@
 package refset
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -41,6 +42,15 @@ func Find(sub, file string) (dir string, ok bool) {
 	}
 	d := filepath.Join(shared.Root(), sub)
 	return d, has(d)
+}
+
+// Hint says where Find looked for reference set sub, for the error of a
+// command that found none.
+func Hint(sub string) string {
+	if d := os.Getenv("GNNSIM_SHARED"); d != "" {
+		return fmt.Sprintf("GNNSIM_SHARED=%s has no %s", d, sub)
+	}
+	return fmt.Sprintf("no shared/%s found above the working directory (set GNNSIM_SHARED to the shared folder)", sub)
 }
 
 // Quantile interpolates linearly between the order statistics of sorted x

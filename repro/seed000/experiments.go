@@ -153,9 +153,15 @@ func (r *run) fig5(ctx context.Context) error {
 			results[k] = res
 			if st == -1 {
 				if r.picks == nil {
-					r.picks = map[string][]magnas.Candidate{}
+					r.picks, r.frontTop1 = map[string][]magnas.Candidate{}, map[string]float64{}
 				}
 				r.picks[ds] = pickTop(res)
+				r.frontTop1[ds] = math.Inf(-1)
+				for _, c := range res.Candidates {
+					if c.Front {
+						r.frontTop1[ds] = max(r.frontTop1[ds], c.Top1)
+					}
+				}
 				if ds == r.opts.Dataset {
 					for _, c := range r.picks[ds] {
 						r.ours = append(r.ours, c.Arch)

@@ -85,6 +85,8 @@ type run struct {
 	ledger claims.Ledger
 	// picks are a0-a3 of each data set's nested search (Figure 5).
 	picks map[string][]magnas.Candidate
+	// frontTop1 is the best top-1 on each data set's nested front.
+	frontTop1 map[string]float64
 	// modes holds the searchers of the Xavier's power modes (Figure 6).
 	modes map[string]*magnas.Searcher
 }

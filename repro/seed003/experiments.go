@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"image/color"
+	"maps"
 	"math"
 	"path/filepath"
 	"slices"
@@ -45,15 +46,20 @@ func (r *run) table3(ctx context.Context) error {
 	// DVFS gain of a row: its EEx+DVFS saving minus its EEx saving.
 	var gains []float64
 	var gainNames []string
+	settings := map[string]int{} // EEx+DVFS setting -> rows choosing it
+	r.savings = r.savings[:0]
 	gain := func(name string, st, eex, dv hadas.Candidate) {
+		r.savings = append(r.savings, saving(dv.Inner.Best().EnergyPJ, st.EnergyPJ))
 		gains = append(gains, saving(dv.Inner.Best().EnergyPJ, st.EnergyPJ)-saving(eex.Inner.Best().EnergyPJ, st.EnergyPJ))
 		gainNames = append(gainNames, name)
+		settings[r.tg.P.SettingName(dv.Inner.Best().Setting)]++
 	}
 	for i := range r.base {
 		row(fmt.Sprintf("AttentiveNAS_a%d", i), r.base[i], r.baseEEx[i], r.base[i])
 		gain(fmt.Sprintf("a%d", i), r.base[i], r.baseEEx[i], r.base[i])
 	}
 	bestPick, bestName := math.NaN(), ""
+	var bestEEx float64 // the best pick's saving from exits alone
 	for k, c := range r.picks {
 		eex, err := r.s.Evaluate(ctx, c.Arch, r.inner(false, 1), r.opts.Seed)
 		if err != nil {
@@ -63,6 +69,7 @@ func (r *run) table3(ctx context.Context) error {
 		gain(fmt.Sprintf("b%d", k+1), c, eex, c)
 		if sv := saving(c.Inner.Best().EnergyPJ, c.EnergyPJ); math.IsNaN(bestPick) || sv > bestPick {
 			bestPick, bestName = sv, fmt.Sprintf("b%d", k+1)
+			bestEEx = saving(eex.Inner.Best().EnergyPJ, c.EnergyPJ)
 		}
 	}
 	bestAny := math.NaN()
@@ -85,9 +92,18 @@ func (r *run) table3(ctx context.Context) error {
 		r.claim(fmt.Sprintf("a%d_eex_dvfs_saving_pct", i), saving(p[4], p[2]), saving(bd.EnergyPJ, st.EnergyPJ), "pct",
 			"a%d with exits and DVFS: %.2f mJ at %s (Table III: %.2f)", i, bd.EnergyPJ*1e-9, r.tg.P.SettingName(bd.Setting), p[4])
 	}
-	r.claim("best_backbone_eex_dvfs_saving_pct", pBest, bestPick, "pct", "largest EEx+DVFS saving of the picks b1-b%d (at %s); over every outer-front backbone %.1f %%; paper: largest of b1-b4 (b2)", len(r.picks), bestName, bestAny)
+	// Table III's b2: exits save 44.9 % of 341.3 mJ, DVFS 18.2 points more.
+	r.claim("best_backbone_eex_dvfs_saving_pct", pBest, bestPick, "pct", "largest EEx+DVFS saving of the picks b1-b%d (at %s); over every outer-front backbone %.1f %%; paper: largest of b1-b4 (b2); mechanism: at %s exits save %.1f %% and DVFS %.1f points more (Table III's b2: %.1f %% and %.1f points): the DVFS part is what every backbone gains alike here (dvfs_gain_spread_pt)",
+		len(r.picks), bestName, bestAny, bestName, bestEEx, bestPick-bestEEx, saving(187.92, 341.3), saving(126.06, 341.3)-saving(187.92, 341.3))
+	common, commonN := "", 0
+	for _, name := range slices.Sorted(maps.Keys(settings)) {
+		if settings[name] > commonN {
+			common, commonN = name, settings[name]
+		}
+	}
 	r.claim("dvfs_gain_spread_pt", slices.Max(pGains)-slices.Min(pGains), slices.Max(gains)-slices.Min(gains), "pt",
-		"EEx+DVFS minus EEx saving over Table III's rows %v: ours %.1f; paper (a0, a6, b1-b4) %.1f", gainNames, gains, pGains)
+		"EEx+DVFS minus EEx saving over Table III's rows %v: ours %.1f; paper (a0, a6, b1-b4) %.1f; mechanism: every row gains %.1f-%.1f points whatever setting it picks (%d distinct settings; the most common, %s, on %d rows): what a lower clock saves is set by the platform's power split, one for every backbone, and the paper's spread needs backbones whose time depends on the GPU clock to different degrees (memory- or launch-bound ones hardly), see the TX2 power split section",
+		gainNames, gains, pGains, slices.Min(gains), slices.Max(gains), len(settings), common, commonN)
 	fmt.Fprintf(&r.md, "\nPaper (TX2 Pascal GPU):\n\n| model | baseline acc %% | EEx acc %% | baseline mJ | EEx mJ | EEx+DVFS mJ | EEx saving | EEx+DVFS saving |\n|---|---|---|---|---|---|---|---|\n")
 	for _, p := range paperTable3 {
 		fmt.Fprintf(&r.md, "| %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.1f %% | %.1f %% |\n", p.name, p.v[0], p.v[1], p.v[2], p.v[3], p.v[4], 100*(1-p.v[3]/p.v[2]), 100*(1-p.v[4]/p.v[2]))
@@ -136,11 +152,12 @@ func (r *run) headline(context.Context) error {
 	a0, a6 := r.base[0].Inner.Best(), r.base[6].Inner.Best()
 	var best *hadas.Point
 	var arch string
+	var static float64 // the best design's static (no exit, MaxN) energy
 	for _, c := range r.nested.Candidates {
 		for i := range c.Inner.Front {
 			p := &c.Inner.Front[i]
 			if p.Top1 >= a6.Top1 && (best == nil || p.EnergyPJ < best.EnergyPJ) {
-				best, arch = p, c.Arch.String()
+				best, arch, static = p, c.Arch.String(), c.EnergyPJ
 			}
 		}
 	}
@@ -158,7 +175,16 @@ func (r *run) headline(context.Context) error {
 	note := fmt.Sprintf("least-energy design at least as accurate as a6's EEx+DVFS point (%.2f %%): %s, exits %s at %s, %.2f mJ / %.2f %%; a0 %.2f mJ, a6 %.2f mJ (baselines' own DVFS savings a0 %.1f %%, a6 %.1f %%)",
 		100*a6.Top1, arch, exitsString(best.Exits), r.tg.P.SettingName(best.Setting), best.EnergyPJ*1e-9, 100*best.Top1, a0.EnergyPJ*1e-9, a6.EnergyPJ*1e-9,
 		saving(a0.EnergyPJ, r.base[0].EnergyPJ), saving(a6.EnergyPJ, r.base[6].EnergyPJ))
-	r.claim("b1_vs_a0_energy_pct", 100*(93.78/116.14-1), 100*(best.EnergyPJ/a0.EnergyPJ-1), "pct", "%s", note)
+	// What the claim asks of the design: its static energy against a0's,
+	// and the saving from exits and DVFS it would need to come in 10 %
+	// under a0 (Table III's b1: 212.44 mJ static, 55.9 % saved).
+	need := 100 * (1 - 0.9*a0.EnergyPJ/static)
+	why := "the shortfall is in what exits and DVFS save, not in the backbone's weight"
+	if static/r.base[0].EnergyPJ > 212.44/173.78 {
+		why = "the backbone a6's accuracy asks for is heavier than the paper's b1, and no row here saves what it would need"
+	}
+	r.claim("b1_vs_a0_energy_pct", 100*(93.78/116.14-1), 100*(best.EnergyPJ/a0.EnergyPJ-1), "pct", "%s; mechanism: the design's static energy is %.2f mJ, %.2fx a0's (Table III's b1: 212.44 mJ, 1.22x); 10 %% under a0 it would need %.1f %% saved by exits and DVFS (Table III's b1 saves 55.9 %%), it saves %.1f %%; Table III's rows save %.1f-%.1f %% here (paper 33.2-63.1 %%): %s",
+		note, static*1e-9, static/r.base[0].EnergyPJ, need, saving(best.EnergyPJ, static), slices.Min(r.savings), slices.Max(r.savings), why)
 	r.claim("b1_vs_a6_energy_pct", 100*(93.78/218.34-1), 100*(best.EnergyPJ/a6.EnergyPJ-1), "pct", "%s", note)
 	fmt.Fprintf(&r.md, "Ours: the least-energy design at least as accurate as a6's (%.2f %%, %.2f mJ) is %s with exits %s at %s: %.2f %%, %.2f mJ, %s energy than a6 (paper 57 %% less) and %s than a0 (%.2f %%, %.2f mJ; paper 19 %% less).\n\n",
 		100*a6.Top1, a6.EnergyPJ*1e-9, arch, exitsString(best.Exits), r.tg.P.SettingName(best.Setting), 100*best.Top1, best.EnergyPJ*1e-9, vs6, vs0, 100*a0.Top1, a0.EnergyPJ*1e-9)

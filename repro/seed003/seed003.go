@@ -109,6 +109,9 @@ type run struct {
 	// ledger holds HADAS's headline claims as this run measures them.
 	ledger claims.Ledger
 	head   string // the report's title and setting, above the ledger
+	// savings are the EEx+DVFS savings of Table III's rows (pct), for
+	// the headline's note.
+	savings []float64
 }
 
 // Run executes the reproduction into opts.Out.
