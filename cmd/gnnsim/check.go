@@ -1,9 +1,7 @@
 package main
 
 import (
-	"fmt"
 	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -41,12 +39,3 @@ func heartbeat(cmd *cobra.Command, label string) (stop func()) {
 // signalContext is cancelled by SIGINT (Ctrl-C) or SIGTERM (package
 // interrupt); long commands pass it to every loop and training they run.
 var signalContext = interrupt.Context
-
-// sharedHint says where a reference set under the shared folder was
-// looked for: in $GNNSIM_SHARED when it is set, else how to set it.
-func sharedHint(sub string) string {
-	if d := os.Getenv("GNNSIM_SHARED"); d != "" {
-		return fmt.Sprintf("GNNSIM_SHARED=%s has no %s", d, sub)
-	}
-	return fmt.Sprintf("no shared/%s found above the working directory (set GNNSIM_SHARED to the shared folder)", sub)
-}

@@ -19,19 +19,16 @@ func intFlag[T int | int64](fs *pflag.FlagSet, p *T, name string, def T, lo, hi 
 }
 
 var (
-	workersFlag   = cliflag.Workers
-	floatFlag     = cliflag.Float
-	listFlag      = cliflag.List
-	pathListFlag  = cliflag.PathList
-	outDirFlag    = cliflag.OutDir
-	outFileFlag   = cliflag.OutFile
-	checkOutFile  = cliflag.CheckOutFile
-	checkOutDir   = cliflag.CheckOutDir
-	checkWorkers  = cliflag.CheckWorkers
-	checkRange    = cliflag.CheckRange
-	checkPositive = cliflag.CheckPositive
-	cut           = cliflag.Cut
-	cutMessage    = cliflag.CutMessage
+	workersFlag  = cliflag.Workers
+	floatFlag    = cliflag.Float
+	listFlag     = cliflag.List
+	pathListFlag = cliflag.PathList
+	outDirFlag   = cliflag.OutDir
+	outFileFlag  = cliflag.OutFile
+	checkOutDir  = cliflag.CheckOutDir
+	checkWorkers = cliflag.CheckWorkers
+	cut          = cliflag.Cut
+	cutMessage   = cliflag.CutMessage
 )
 
 // MaxWorkers bounds every --workers flag.
@@ -55,7 +52,6 @@ func flagError(cmd *cobra.Command, err error) error {
 // first result; README's "Limits" lists them with how to go past them.
 const (
 	maxNodes           = 1<<31 - 1 // configs --V: int32 node ids
-	maxBlock           = 1 << 16   // fpga eval --block: nodes per pipeline block (the papers use 64)
 	maxFPGAResource    = 1 << 30   // --lut, --dsp: far above the largest FPGA (~9M LUTs)
 	maxLatencyMS       = 3.6e6     // --latency-ms: one hour
 	maxEpisodes        = 1_000_000 // search fgnas --episodes (the paper runs 2,000)
@@ -63,9 +59,6 @@ const (
 	maxGcosEvaluations = 1_000_000 // search gcos --evaluations (the paper runs 1,000)
 	maxPool            = 10_000    // search gcos --pool and --top (the paper's p_max is 50)
 	maxRuns            = 1_000     // repro seed004 --runs (the paper runs 5)
-	maxFrames          = 1_000_000 // soc eval --frames
-	maxInFlight        = 1_024     // soc eval --in-flight
-	maxIntervalMS      = 3.6e6     // soc eval --interval-ms: one hour
 )
 
 // Bounds of repro seed004's search-length flags.
