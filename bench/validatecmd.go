@@ -42,8 +42,9 @@ func referenceDir(dir, sub string, find func() (string, bool)) (string, error) {
 // schemas' root names in the files written before the rows moved to
 // omegaref and fpgaref.
 type (
-	omegaValidateRow omegaref.LongRow
-	fgnasValidateRow fpgaref.LongRow
+	omegaValidateRow   omegaref.LongRow
+	fgnasValidateRow   fpgaref.LongRow
+	maestroValidateRow maestro.LongRow
 )
 
 // referenceParquet writes rows with the run's metadata and the reference
@@ -191,9 +192,19 @@ maestro_reference.csv and dataflows/<name>.m.
 
 With --json the report is printed as one JSON object instead. The exit
 status is 1 when a row is analysable by one model and not by the other
-(the report is still printed).`,
-	Example:   `  gnnsim soc validate maestro --reference ../shared/maestro-reference`,
+(the report is still printed).
+
+--out writes every row as a long Parquet table, one row per (reference
+row, metric), typed columns: line, family, model, layer_id, dataflow,
+pes, noc_bw, status and macs_ok (MAESTRO's), metric (cycles, macs,
+l2_reads, l2_writes, l1_reads, l1_writes, energy_macs), ours, theirs,
+abs_pct_err, error (why gnnsim could not analyse the row); a row MAESTRO
+rejected is one row with metric empty. Metadata gnnsim.command,
+gnnsim.flags, gnnsim.reference, gnnsim.version.`,
+	Example: `  gnnsim soc validate maestro --reference ../shared/maestro-reference
+  gnnsim soc validate maestro --out maestro-rows.parquet`,
 	JSONUsage: "print the report as a JSON object instead of the table",
+	OutUsage:  "also write every row's metrics to a Parquet file (columns in --help)",
 	New:       func() Evaluation { return &maestroValidation{} },
 }
 
@@ -217,7 +228,14 @@ func (v *maestroValidation) Eval(context.Context, *Input) (*Result, error) {
 		return nil, err
 	}
 	rep := maestro.Score(ref)
-	res := &Result{JSON: rep, Text: func(w io.Writer) error {
+	res := &Result{JSON: rep, Parquet: func(path string, meta map[string]string) error {
+		long := maestro.LongRows(ref)
+		rows := make([]maestroValidateRow, len(long))
+		for i, r := range long {
+			rows[i] = maestroValidateRow(r)
+		}
+		return referenceParquet(rows, dir)(path, meta)
+	}, Text: func(w io.Writer) error {
 		fmt.Fprintf(w, "reference: %s (%d rows, %d dataflows)\n\n", dir, len(ref.Rows), len(ref.Dataflows))
 		return rep.Write(w)
 	}}
