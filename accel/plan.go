@@ -243,7 +243,7 @@ type rowCursor struct {
 // difference of consecutive output stamps (row 0: its absolute stamp); the
 // fixed time is the row's start-to-start time.
 func (r *rowCursor) next() int64 {
-	d := int64(r.p.rows[r.v])
+	d := r.p.row(r.v)
 	iK := max(ceilDiv(d, r.c.agg.tn), 1) // an empty row still writes its zeros
 	r.iK = iK
 	rt := r.c.agg.row(iK)
@@ -397,10 +397,7 @@ func (p *Prepared) buildPP(c *phaseCtx) {
 // aggBytes sets the DRAM bytes and global-buffer words of aggregating rows
 // [lo, hi).
 func (p *Prepared) aggBytes(c *phaseCtx, lo, hi int64, u *unit) {
-	var nnz int64
-	for v := lo; v < hi; v++ {
-		nnz += int64(p.rows[v])
-	}
+	nnz := p.rowsNNZ(lo, hi)
 	rows := hi - lo
 	// Omega's global-buffer accesses: A values and H rows read, the
 	// intermediate written (not for sp, which keeps it in the PEs).
@@ -504,12 +501,9 @@ func (p *Prepared) traffic(c *phaseCtx, r *Result) {
 	ag := &c.agg
 	tn := ag.tn
 	fa := min(int64(t.Fa), c.aggF)
-	var dist int64
-	for _, d := range p.rows {
-		iK := max(ceilDiv(int64(d), tn), 1)
-		dist += iK*tn + iK*ag.iN*tn*fa
-	}
-	r.NoC.Reads = dist
+	// Per row iK*T_N A values and iK*iN*T_N*T_Fa H values: summed over
+	// the rows, that is the sum of iK times a constant.
+	r.NoC.Reads = p.sumIK(tn) * (tn + ag.iN*tn*fa)
 	r.NoC.Writes = V * ag.iN * fa
 	for i := range c.combs {
 		cm := &c.combs[i]
