@@ -37,6 +37,8 @@ type Graph struct {
 	// Optional graph label (TUDataset graph_labels). Valid when HasLabel.
 	Label    int64
 	HasLabel bool
+
+	released int // stored entries whose column ids ReleaseCols dropped
 }
 
 // NumNodes returns V.
@@ -47,12 +49,27 @@ func (g *Graph) NumNodes() int {
 	return len(g.RowPtr) - 1
 }
 
-// NNZ returns the number of stored entries (directed, self-loops included).
-func (g *Graph) NNZ() int { return len(g.Col) }
+// NNZ returns the number of stored entries (directed, self-loops included),
+// also after ReleaseCols.
+func (g *Graph) NNZ() int { return len(g.Col) + g.released }
+
+// ReleaseCols drops the column ids of g, keeping its row pointers: for a
+// consumer that needs only the row lengths, once the graph has been
+// validated (the accelerator model of package accel times a row by its
+// length alone, and at 10^9 edges the column ids are 8 GB). NNZ and
+// NumEdges keep their values; nothing that reads the columns (Neighbors,
+// Validate, the features, writing a set) may be called afterwards.
+func (g *Graph) ReleaseCols() {
+	g.released = g.NNZ()
+	g.Col = nil
+}
+
+// ColsReleased reports whether ReleaseCols dropped g's column ids.
+func (g *Graph) ColsReleased() bool { return g.released > 0 }
 
 // NumEdges returns the number of undirected edges, self-loops excluded.
 func (g *Graph) NumEdges() int {
-	nnz := len(g.Col)
+	nnz := g.NNZ()
 	if g.SelfLoops {
 		nnz -= g.NumNodes()
 	}
