@@ -47,7 +47,10 @@ type seqEngine struct {
 	n     int // units in the chain
 	// load holds the loads in flight: unit k's in load[k&1]. A unit's
 	// load is requested when its predecessor starts, so at most two are.
-	load  [2]sim.Transfer
+	load [2]sim.Transfer
+	// unit holds units k and k+1 as requestLoad got them, unit k in
+	// unit[k&1]: each is computed once, not again when it starts.
+	unit  [2]unit
 	next  int
 	stall int64
 
@@ -87,8 +90,10 @@ func (e *seqEngine) requestLoad(k int) {
 	if k >= e.n {
 		return
 	}
-	if l := e.units.at(k).load; l != 0 {
-		e.load[k&1] = e.dram.Request(e.s.Now(), l)
+	u := e.units.at(k)
+	e.unit[k&1] = u
+	if u.load != 0 {
+		e.load[k&1] = e.dram.Request(e.s.Now(), u.load)
 	}
 }
 
@@ -99,8 +104,8 @@ func (e *seqEngine) startNext() {
 		return
 	}
 	now := e.s.Now()
+	u := e.unit[k&1] // requested before unit k-1 started (or by run)
 	e.requestLoad(k + 1)
-	u := e.units.at(k)
 	var ld sim.Transfer // none: Consume starts at once
 	if u.load > 0 {
 		ld = e.load[k&1]
