@@ -50,9 +50,12 @@ type seqEngine struct {
 	load [2]sim.Transfer
 	// unit holds units k and k+1 as requestLoad got them, unit k in
 	// unit[k&1]: each is computed once, not again when it starts.
-	unit  [2]unit
-	next  int
-	stall int64
+	unit [2]unit
+	// traffic sums the DRAM bytes of the units as they are requested
+	// (each once, in order): the run's DRAM counts.
+	traffic unitTraffic
+	next    int
+	stall   int64
 
 	fnEnd func()
 }
@@ -75,7 +78,7 @@ func (s unitSlice) at(k int) unit { return s[k] }
 func (e *seqEngine) run(units unitSource, hw HW) (cycles, memStall int64, events uint64) {
 	e.s = sim.New()
 	e.units, e.n = units, units.len()
-	e.next, e.stall = 0, 0
+	e.next, e.stall, e.traffic = 0, 0, unitTraffic{}
 	if e.fnEnd == nil {
 		e.fnEnd = e.computeEnd
 	}
@@ -92,6 +95,7 @@ func (e *seqEngine) requestLoad(k int) {
 	}
 	u := e.units.at(k)
 	e.unit[k&1] = u
+	e.traffic.add(&u)
 	if u.load != 0 {
 		e.load[k&1] = e.dram.Request(e.s.Now(), u.load)
 	}

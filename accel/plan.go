@@ -73,6 +73,9 @@ func (p *Prepared) run(cfg dataflow.Config, hw HW, opts Options) Result {
 			}
 		} else {
 			r.Cycles, r.Stalls.Memory, r.Events = p.seqE.run(&p.seq, hw)
+			if eff&FiniteBuffer != 0 {
+				p.seqE.traffic.result(&r, c.wordB) // each unit made once
+			}
 		}
 	case dataflow.PP:
 		gbBW := int64(0)
@@ -513,26 +516,33 @@ func (p *Prepared) traffic(c *phaseCtx, r *Result) {
 	}
 	r.NoC.Bytes = r.NoC.Accesses() * wb
 
-	if c.eff&FiniteBuffer != 0 {
-		// DRAM bytes are those of the units the engine runs.
-		var ld, st int64
-		add := func(u *unit) {
-			ld += u.load
-			st += u.store
-			r.SpillBytes += u.spill
-			r.RefetchBytes += u.refetch
+	// DRAM bytes are those of the units the engine runs: pp's listed
+	// here, seq's and sp's summed by the engine as it makes them (with
+	// FiniteBuffer the event engine always runs).
+	if c.eff&FiniteBuffer != 0 && c.cfg.Inter == dataflow.PP {
+		var t unitTraffic
+		for i := range p.aggT {
+			t.add(&p.aggT[i])
+			t.add(&p.combT[i])
 		}
-		if c.cfg.Inter == dataflow.PP {
-			for i := range p.aggT {
-				add(&p.aggT[i])
-				add(&p.combT[i])
-			}
-		} else {
-			for k := range p.seq.n {
-				u := p.seq.at(k)
-				add(&u)
-			}
-		}
-		r.DRAM = Traffic{Reads: ceilDiv(ld, wb), Writes: ceilDiv(st, wb), Bytes: ld + st}
+		t.result(r, wb)
 	}
+}
+
+// unitTraffic sums the DRAM bytes of units.
+type unitTraffic struct{ ld, st, spill, refetch int64 }
+
+func (t *unitTraffic) add(u *unit) {
+	t.ld += u.load
+	t.st += u.store
+	t.spill += u.spill
+	t.refetch += u.refetch
+}
+
+// result sets r's DRAM counts (words of wb bytes) and its spill and
+// re-fetch bytes.
+func (t *unitTraffic) result(r *Result, wb int64) {
+	r.SpillBytes += t.spill
+	r.RefetchBytes += t.refetch
+	r.DRAM = Traffic{Reads: ceilDiv(t.ld, wb), Writes: ceilDiv(t.st, wb), Bytes: t.ld + t.st}
 }
