@@ -1,6 +1,7 @@
 package accel
 
 import (
+	"math/bits"
 	"slices"
 
 	"gnnsim/dataflow"
@@ -221,7 +222,11 @@ func (p *Prepared) aggGroups(c *phaseCtx, cur *rowCursor, lo, hi int, lastFix, f
 }
 
 func (p *Prepared) cursor(c *phaseCtx, v int) rowCursor {
-	return rowCursor{p: p, c: c, v: v, fix: c.eff&FixRowTimes != 0}
+	r := rowCursor{p: p, c: c, v: v, fix: c.eff&FixRowTimes != 0, tn: uint32(c.agg.tn), shift: -1}
+	if tn := c.agg.tn; tn&(tn-1) == 0 {
+		r.shift = bits.TrailingZeros64(uint64(tn))
+	}
+	return r
 }
 
 func sum(xs []int64) int64 {
@@ -240,14 +245,26 @@ type rowCursor struct {
 	fix   bool
 	s, ts int64 // next row's start; previous row's output stamp
 	iK    int64 // neighbour steps of the row next returned last
+	// T_N, and its log2 when it is a power of two (else -1): a row's
+	// steps are a shift then, else a 32-bit division (a row has < 2^31
+	// entries and T_N <= MaxPEs = 2^24, so their sum fits; the 64-bit
+	// division was 9 % of simulate's runs).
+	tn    uint32
+	shift int
 }
 
 // next returns the time of row v and advances. Omega's time is the
 // difference of consecutive output stamps (row 0: its absolute stamp); the
 // fixed time is the row's start-to-start time.
 func (r *rowCursor) next() int64 {
-	d := r.p.row(r.v)
-	iK := max(ceilDiv(d, r.c.agg.tn), 1) // an empty row still writes its zeros
+	d := uint32(r.p.row(r.v)) // >= 0 (Prepare)
+	var iK int64
+	if r.shift >= 0 {
+		iK = int64((d + r.tn - 1) >> r.shift)
+	} else {
+		iK = int64((d + r.tn - 1) / r.tn)
+	}
+	iK = max(iK, 1) // an empty row still writes its zeros
 	r.iK = iK
 	rt := r.c.agg.row(iK)
 	r.v++
