@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"runtime"
 
 	"github.com/spf13/cobra"
 
@@ -79,23 +78,4 @@ func featureMode(cmd *cobra.Command) (graphs.FeatureMode, error) {
 		return graphs.FeaturesExact, nil
 	}
 	return 0, fmt.Errorf("--features %q: want auto or exact", f.Value.String())
-}
-
-// releaseLargeCols drops the column ids of the large graphs of gs, which
-// the reader has validated: the accelerator model times a row by its
-// length alone, so the runs need only the row pointers, and the 24 runs'
-// scratch then reuses the columns' memory (8 GB at 10^9 edges: a 10^9
-// simulate peaked at 17.1 GB with them). The collection returns them to
-// the heap at once; without it the heap would grow to twice the CSR first.
-func releaseLargeCols(gs []*graphs.Graph) {
-	released := false
-	for _, g := range gs {
-		if int64(g.NNZ()) >= bench.LargeEntries {
-			g.ReleaseCols()
-			released = true
-		}
-	}
-	if released {
-		runtime.GC()
-	}
 }

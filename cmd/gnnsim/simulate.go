@@ -222,7 +222,7 @@ func runOmega(cmd *cobra.Command, f *simulateFlags, layersOf func(*graphs.Graph)
 	if gs, err = graphs.Select(gs, f.graph); err != nil {
 		return err
 	}
-	releaseLargeCols(gs)
+	bench.ReleaseLargeCols(gs) // the runs need only the row lengths
 
 	var recs []accel.Record
 	all := longRunProgress(cmd, gs, layersOf, len(inters)*len(tilings))
