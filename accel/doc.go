@@ -15,7 +15,11 @@
 // plus the timing of one row per distinct row length and of one
 // combination tile, which a small cycle-level model of the output path
 // gives (see "Output path"; its cost does not grow with V, and a Prepared
-// keeps the results for the next run with the same tiles).
+// keeps the results for the next run with the same tiles). Of the graph
+// only the row lengths enter (the row pointers; which columns a row holds
+// does not change its time), so a graph whose column ids were released
+// (graphs.Graph.ReleaseCols, as simulate does above 2^23 entries) runs
+// the same.
 // Options.Engine = Fast computes the same numbers in closed form when no
 // DRAM transfers are modelled (tests check the two agree exactly).
 //

@@ -47,9 +47,15 @@ type seqEngine struct {
 	n     int // units in the chain
 	// load holds the loads in flight: unit k's in load[k&1]. A unit's
 	// load is requested when its predecessor starts, so at most two are.
-	load  [2]sim.Transfer
-	next  int
-	stall int64
+	load [2]sim.Transfer
+	// unit holds units k and k+1 as requestLoad got them, unit k in
+	// unit[k&1]: each is computed once, not again when it starts.
+	unit [2]unit
+	// traffic sums the DRAM bytes of the units as they are requested
+	// (each once, in order): the run's DRAM counts.
+	traffic unitTraffic
+	next    int
+	stall   int64
 
 	fnEnd func()
 }
@@ -72,7 +78,7 @@ func (s unitSlice) at(k int) unit { return s[k] }
 func (e *seqEngine) run(units unitSource, hw HW) (cycles, memStall int64, events uint64) {
 	e.s = sim.New()
 	e.units, e.n = units, units.len()
-	e.next, e.stall = 0, 0
+	e.next, e.stall, e.traffic = 0, 0, unitTraffic{}
 	if e.fnEnd == nil {
 		e.fnEnd = e.computeEnd
 	}
@@ -87,8 +93,11 @@ func (e *seqEngine) requestLoad(k int) {
 	if k >= e.n {
 		return
 	}
-	if l := e.units.at(k).load; l != 0 {
-		e.load[k&1] = e.dram.Request(e.s.Now(), l)
+	u := e.units.at(k)
+	e.unit[k&1] = u
+	e.traffic.add(&u)
+	if u.load != 0 {
+		e.load[k&1] = e.dram.Request(e.s.Now(), u.load)
 	}
 }
 
@@ -99,8 +108,8 @@ func (e *seqEngine) startNext() {
 		return
 	}
 	now := e.s.Now()
+	u := e.unit[k&1] // requested before unit k-1 started (or by run)
 	e.requestLoad(k + 1)
-	u := e.units.at(k)
 	var ld sim.Transfer // none: Consume starts at once
 	if u.load > 0 {
 		ld = e.load[k&1]

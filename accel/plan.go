@@ -1,6 +1,7 @@
 package accel
 
 import (
+	"math/bits"
 	"slices"
 
 	"gnnsim/dataflow"
@@ -73,6 +74,9 @@ func (p *Prepared) run(cfg dataflow.Config, hw HW, opts Options) Result {
 			}
 		} else {
 			r.Cycles, r.Stalls.Memory, r.Events = p.seqE.run(&p.seq, hw)
+			if eff&FiniteBuffer != 0 {
+				p.seqE.traffic.result(&r, c.wordB) // each unit made once
+			}
 		}
 	case dataflow.PP:
 		gbBW := int64(0)
@@ -218,7 +222,11 @@ func (p *Prepared) aggGroups(c *phaseCtx, cur *rowCursor, lo, hi int, lastFix, f
 }
 
 func (p *Prepared) cursor(c *phaseCtx, v int) rowCursor {
-	return rowCursor{p: p, c: c, v: v, fix: c.eff&FixRowTimes != 0}
+	r := rowCursor{p: p, c: c, v: v, fix: c.eff&FixRowTimes != 0, tn: uint32(c.agg.tn), shift: -1}
+	if tn := c.agg.tn; tn&(tn-1) == 0 {
+		r.shift = bits.TrailingZeros64(uint64(tn))
+	}
+	return r
 }
 
 func sum(xs []int64) int64 {
@@ -237,14 +245,26 @@ type rowCursor struct {
 	fix   bool
 	s, ts int64 // next row's start; previous row's output stamp
 	iK    int64 // neighbour steps of the row next returned last
+	// T_N, and its log2 when it is a power of two (else -1): a row's
+	// steps are a shift then, else a 32-bit division (a row has < 2^31
+	// entries and T_N <= MaxPEs = 2^24, so their sum fits; the 64-bit
+	// division was 9 % of simulate's runs).
+	tn    uint32
+	shift int
 }
 
 // next returns the time of row v and advances. Omega's time is the
 // difference of consecutive output stamps (row 0: its absolute stamp); the
 // fixed time is the row's start-to-start time.
 func (r *rowCursor) next() int64 {
-	d := int64(r.p.rows[r.v])
-	iK := max(ceilDiv(d, r.c.agg.tn), 1) // an empty row still writes its zeros
+	d := uint32(r.p.row(r.v)) // >= 0 (Prepare)
+	var iK int64
+	if r.shift >= 0 {
+		iK = int64((d + r.tn - 1) >> r.shift)
+	} else {
+		iK = int64((d + r.tn - 1) / r.tn)
+	}
+	iK = max(iK, 1) // an empty row still writes its zeros
 	r.iK = iK
 	rt := r.c.agg.row(iK)
 	r.v++
@@ -397,10 +417,7 @@ func (p *Prepared) buildPP(c *phaseCtx) {
 // aggBytes sets the DRAM bytes and global-buffer words of aggregating rows
 // [lo, hi).
 func (p *Prepared) aggBytes(c *phaseCtx, lo, hi int64, u *unit) {
-	var nnz int64
-	for v := lo; v < hi; v++ {
-		nnz += int64(p.rows[v])
-	}
+	nnz := p.rowsNNZ(lo, hi)
 	rows := hi - lo
 	// Omega's global-buffer accesses: A values and H rows read, the
 	// intermediate written (not for sp, which keeps it in the PEs).
@@ -504,12 +521,9 @@ func (p *Prepared) traffic(c *phaseCtx, r *Result) {
 	ag := &c.agg
 	tn := ag.tn
 	fa := min(int64(t.Fa), c.aggF)
-	var dist int64
-	for _, d := range p.rows {
-		iK := max(ceilDiv(int64(d), tn), 1)
-		dist += iK*tn + iK*ag.iN*tn*fa
-	}
-	r.NoC.Reads = dist
+	// Per row iK*T_N A values and iK*iN*T_N*T_Fa H values: summed over
+	// the rows, that is the sum of iK times a constant.
+	r.NoC.Reads = p.sumIK(tn) * (tn + ag.iN*tn*fa)
 	r.NoC.Writes = V * ag.iN * fa
 	for i := range c.combs {
 		cm := &c.combs[i]
@@ -519,26 +533,33 @@ func (p *Prepared) traffic(c *phaseCtx, r *Result) {
 	}
 	r.NoC.Bytes = r.NoC.Accesses() * wb
 
-	if c.eff&FiniteBuffer != 0 {
-		// DRAM bytes are those of the units the engine runs.
-		var ld, st int64
-		add := func(u *unit) {
-			ld += u.load
-			st += u.store
-			r.SpillBytes += u.spill
-			r.RefetchBytes += u.refetch
+	// DRAM bytes are those of the units the engine runs: pp's listed
+	// here, seq's and sp's summed by the engine as it makes them (with
+	// FiniteBuffer the event engine always runs).
+	if c.eff&FiniteBuffer != 0 && c.cfg.Inter == dataflow.PP {
+		var t unitTraffic
+		for i := range p.aggT {
+			t.add(&p.aggT[i])
+			t.add(&p.combT[i])
 		}
-		if c.cfg.Inter == dataflow.PP {
-			for i := range p.aggT {
-				add(&p.aggT[i])
-				add(&p.combT[i])
-			}
-		} else {
-			for k := range p.seq.n {
-				u := p.seq.at(k)
-				add(&u)
-			}
-		}
-		r.DRAM = Traffic{Reads: ceilDiv(ld, wb), Writes: ceilDiv(st, wb), Bytes: ld + st}
+		t.result(r, wb)
 	}
+}
+
+// unitTraffic sums the DRAM bytes of units.
+type unitTraffic struct{ ld, st, spill, refetch int64 }
+
+func (t *unitTraffic) add(u *unit) {
+	t.ld += u.load
+	t.st += u.store
+	t.spill += u.spill
+	t.refetch += u.refetch
+}
+
+// result sets r's DRAM counts (words of wb bytes) and its spill and
+// re-fetch bytes.
+func (t *unitTraffic) result(r *Result, wb int64) {
+	r.SpillBytes += t.spill
+	r.RefetchBytes += t.refetch
+	r.DRAM = Traffic{Reads: ceilDiv(t.ld, wb), Writes: ceilDiv(t.st, wb), Bytes: t.ld + t.st}
 }

@@ -24,8 +24,10 @@ type Prepared struct {
 	work   work
 	v      int
 	nnz    int64   // stored entries of the aggregated matrix
-	rows   []int32 // row lengths of the aggregated matrix
+	ptr    []int32 // the graph's row pointers: row v of the aggregated
+	adj    int64   // matrix holds ptr[v+1]-ptr[v]+adj entries
 	maxRow int32   // the longest row
+	ikSums [ikSlots]ikSum
 
 	// scratch, reused across runs
 	groups []int64  // aggregation group durations
@@ -55,18 +57,20 @@ func Prepare(g *graphs.Graph, layer workload.Layer) (*Prepared, error) {
 	if n == 0 {
 		return nil, fmt.Errorf("accel: graph %q has no nodes", g.Name)
 	}
-	if len(g.Col) != int(g.RowPtr[n]) {
-		return nil, fmt.Errorf("accel: graph %q: row pointers end at %d but there are %d column ids", g.Name, g.RowPtr[n], len(g.Col))
+	// Only the row lengths are used (the columns may have been released:
+	// graphs.Graph.ReleaseCols), but they must agree with the entries.
+	if g.NNZ() != int(g.RowPtr[n]) {
+		return nil, fmt.Errorf("accel: graph %q: row pointers end at %d but there are %d column ids", g.Name, g.RowPtr[n], g.NNZ())
 	}
 	// Keep every count of a run (MACs, accesses, bytes) far inside int64.
 	var gemmWork float64
 	for _, gm := range w.gemms {
 		gemmWork += float64(gm.k) * float64(gm.n)
 	}
-	if work := float64(n)*gemmWork + float64(len(g.Col)+n)*float64(w.aggF+1)*64; work > 1<<60 {
+	if work := float64(n)*gemmWork + float64(g.NNZ()+n)*float64(w.aggF+1)*64; work > 1<<60 {
 		return nil, fmt.Errorf("accel: graph %q with F = %d, G = %d is too large to count in int64 (about %.3g MACs)", g.Name, layer.F, layer.G, work)
 	}
-	p := &Prepared{g: g, layer: layer, work: w, v: n, rows: make([]int32, n)}
+	p := &Prepared{g: g, layer: layer, work: w, v: n, ptr: g.RowPtr}
 	// A+I adds a self-loop to every row of A; A drops it from every row
 	// of A+I. Either way the row order is the graph's.
 	adj := int32(0)
@@ -85,11 +89,50 @@ func Prepare(g *graphs.Graph, layer workload.Layer) (*Prepared, error) {
 		if d < 0 {
 			return nil, fmt.Errorf("accel: graph %q claims self-loops but row %d is empty", g.Name, v)
 		}
-		p.rows[v] = d
 		p.nnz += int64(d)
 		p.maxRow = max(p.maxRow, d)
 	}
+	p.adj = int64(adj)
 	return p, nil
+}
+
+// row returns the length of row v of the aggregated matrix. The lengths
+// are not listed (4 bytes a node per Prepared, one Prepared per core: 1 GB
+// at 10^9 edges): the row pointers give them.
+func (p *Prepared) row(v int) int64 { return int64(p.ptr[v+1]-p.ptr[v]) + p.adj }
+
+// rowsNNZ returns the entries of rows [lo, hi) of the aggregated matrix.
+func (p *Prepared) rowsNNZ(lo, hi int64) int64 {
+	return int64(p.ptr[hi]-p.ptr[lo]) + p.adj*(hi-lo)
+}
+
+// ikSlots is how many sums of neighbour steps a Prepared keeps: one per
+// T_N of the configurations run on it (five among the 24 named ones).
+const ikSlots = 8
+
+// ikSum is the sum over the rows of max(ceil(d/tn), 1), the neighbour
+// steps of the aggregation with T_N = tn.
+type ikSum struct{ tn, sum int64 }
+
+// sumIK returns the neighbour steps of all rows with T_N = tn, computed
+// once per tn (a pass over every row: 24 of them per graph otherwise).
+func (p *Prepared) sumIK(tn int64) int64 {
+	for _, e := range p.ikSums {
+		if e.tn == tn {
+			return e.sum
+		}
+	}
+	var s int64
+	for v := range p.v {
+		s += max(ceilDiv(p.row(v), tn), 1)
+	}
+	for i := range p.ikSums {
+		if p.ikSums[i].tn == 0 {
+			p.ikSums[i] = ikSum{tn: tn, sum: s}
+			break
+		}
+	}
+	return s
 }
 
 // Graph returns the prepared graph.

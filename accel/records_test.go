@@ -50,6 +50,44 @@ func TestSimulateGraphParallel(t *testing.T) {
 	}
 }
 
+// TestSimulateReleasedCols checks that a graph whose column ids were
+// released (graphs.Graph.ReleaseCols, as simulate does for large graphs)
+// gives the records of the whole graph under every configuration, mode
+// and layer kind: the model reads only the row lengths.
+func TestSimulateReleasedCols(t *testing.T) {
+	inters, _ := dataflow.ParseInters("all")
+	tilings, _ := dataflow.ParseTilings("all")
+	hw := accel.DefaultHW()
+	for _, gen := range []string{"rmat", "ba"} {
+		spec := graphs.GenSpec{Generator: gen, Seed: 5, MinNodes: 3000, MaxNodes: 3000}
+		for _, kind := range []workload.LayerKind{workload.GCN, workload.SAGE} {
+			for _, opts := range []accel.Options{{Mode: accel.Extended}, {Mode: accel.Omega}, {Mode: accel.Extended, Engine: accel.Fast}} {
+				g, err := graphs.Generate(spec, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				layer := workload.Layer{Kind: kind, F: 32, G: 8}
+				want, err := accel.SimulateGraph(g, layer, inters, tilings, hw, opts, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				nnz, edges := g.NNZ(), g.NumEdges()
+				g.ReleaseCols()
+				if g.Col != nil || !g.ColsReleased() || g.NNZ() != nnz || g.NumEdges() != edges {
+					t.Fatalf("%s: released: Col %v, NNZ %d (want %d), edges %d (want %d)", gen, g.Col != nil, g.NNZ(), nnz, g.NumEdges(), edges)
+				}
+				got, err := accel.SimulateGraph(g, layer, inters, tilings, hw, opts, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("%s %v %+v: records differ after ReleaseCols", gen, kind, opts)
+				}
+			}
+		}
+	}
+}
+
 // BenchmarkScaleSimulate times the simulation stage of 'gnnsim simulate' (SimulateGraph)
 // (graph already in memory): a GCN layer (F 64, G 16) on an R-MAT graph of
 // 10^6 edge draws on 2^17 nodes, under all 24 configurations, extended

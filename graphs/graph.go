@@ -37,6 +37,8 @@ type Graph struct {
 	// Optional graph label (TUDataset graph_labels). Valid when HasLabel.
 	Label    int64
 	HasLabel bool
+
+	released int // stored entries whose column ids ReleaseCols dropped
 }
 
 // NumNodes returns V.
@@ -47,12 +49,27 @@ func (g *Graph) NumNodes() int {
 	return len(g.RowPtr) - 1
 }
 
-// NNZ returns the number of stored entries (directed, self-loops included).
-func (g *Graph) NNZ() int { return len(g.Col) }
+// NNZ returns the number of stored entries (directed, self-loops included),
+// also after ReleaseCols.
+func (g *Graph) NNZ() int { return len(g.Col) + g.released }
+
+// ReleaseCols drops the column ids of g, keeping its row pointers: for a
+// consumer that needs only the row lengths, once the graph has been
+// validated (the accelerator model of package accel times a row by its
+// length alone, and at 10^9 edges the column ids are 8 GB). NNZ and
+// NumEdges keep their values; nothing that reads the columns (Neighbors,
+// Validate, the features, writing a set) may be called afterwards.
+func (g *Graph) ReleaseCols() {
+	g.released = g.NNZ()
+	g.Col = nil
+}
+
+// ColsReleased reports whether ReleaseCols dropped g's column ids.
+func (g *Graph) ColsReleased() bool { return g.released > 0 }
 
 // NumEdges returns the number of undirected edges, self-loops excluded.
 func (g *Graph) NumEdges() int {
-	nnz := len(g.Col)
+	nnz := g.NNZ()
 	if g.SelfLoops {
 		nnz -= g.NumNodes()
 	}
@@ -263,12 +280,18 @@ func (g *Graph) Validate() error {
 }
 
 // validateChunks is the number of row ranges Validate splits a graph of
-// nnz entries into: one per 2^26 entries, at most 4. Every range but the
-// first binary-searches its start in all V rows, and ranges only pay when
-// a core is free: on 2 shared cores one range was fastest up to 10^7 edges
-// (0.20 s against 0.27 s for two), two ranges won at 10^8.
+// nnz entries into: one per 2^25 entries from 2^26 on, at most 8. A range
+// of rows c matches the lower entries of its rows and visits every row
+// before its end, and ranges only pay when a core is free: on 2 shared
+// cores one range was fastest up to 10^7 edges (0.20 s against 0.27 s for
+// two). Ranges of equal entry counts hold unequal matching work (the hubs'
+// entries are mostly upper), so large graphs get more ranges than cores
+// and par.For balances them.
 func validateChunks(nnz int) int {
-	return min(max(nnz>>26, 1), 4)
+	if nnz < 1<<26 {
+		return 1
+	}
+	return min(nnz>>25, 8)
 }
 
 // validate is Validate with k row ranges of about equal entry counts.
@@ -300,20 +323,11 @@ func (g *Graph) validate(k int) error {
 	if err != nil {
 		return err
 	}
-	if len(bounds) == 2 {
-		return g.checkMirrors(0, n, make([]int32, n))
-	}
-	free := make(chan []int32, runtime.GOMAXPROCS(0))
+	// One cursor pair per row, shared: each range of rows c (the rows
+	// whose lower entries it matches) uses only its own rows' cursors.
+	cur := make([]mirrorCursor, n)
 	return par.For(len(bounds)-1, 0, func(c int) error {
-		var next []int32
-		select {
-		case next = <-free:
-		default:
-			next = make([]int32, n)
-		}
-		err := g.checkMirrors(bounds[c], bounds[c+1], next)
-		free <- next
-		return err
+		return g.checkMirrors(bounds[c], bounds[c+1], cur)
 	})
 }
 
@@ -340,45 +354,57 @@ func (g *Graph) checkRows(lo, hi int) error {
 	return nil
 }
 
-// checkMirrors checks the symmetry of the entries whose row or column lies
-// in [lo, hi), on sorted rows. It looks only at upper entries (v, c), c > v,
-// of rows v in [lo, hi), and matches each with the lower entry (c, v) by
-// merging: visiting v in ascending order, (c, v) must be the next
-// unmatched entry of row c, because row c lists its neighbours in that same
-// ascending order; next[c] is that position, starting at row c's first
-// entry >= lo (next is scratch of V entries). A lower entry skipped over,
-// or left unmatched at the end, has no upper mirror. When every range
-// passes, every off-diagonal entry has its mirror, so the matrix is
-// symmetric; only half the entries need the random accesses of a match.
-func (g *Graph) checkMirrors(lo, hi int, next []int32) error {
-	n := g.NumNodes()
+// mirrorCursor is a row's next unmatched entry and its end (row c's
+// pointers ptr[c] and ptr[c+1] to begin with): side by side, a match
+// costs one random access for both.
+type mirrorCursor struct{ next, end int32 }
+
+// checkMirrors checks the symmetry of the entries (v, c) and (c, v) with
+// c > v and c in [lo, hi), on sorted rows. It matches each upper entry
+// (v, c) with the lower entry (c, v) by merging: visiting v in ascending
+// order, (c, v) must be the next unmatched entry of row c, because row c
+// lists its neighbours in that same ascending order; cur[c].next is that
+// position (cur is scratch of V entries, of which rows [lo, hi) are
+// used). A lower entry skipped over, or left unmatched at the end, has no
+// upper mirror. When every range passes, every off-diagonal entry has its
+// mirror, so the matrix is symmetric; only half the entries need the
+// random accesses of a match, and only the rows v < hi are visited. With
+// one range [0, V) the errors are those of a serial merge over all rows.
+func (g *Graph) checkMirrors(lo, hi int, cur []mirrorCursor) error {
 	ptr, col := g.RowPtr, g.Col
-	// Only rows c > lo hold lower entries with a column in [lo, hi).
-	for c := lo + 1; c < n; c++ {
-		next[c] = ptr[c]
-		if lo > 0 {
-			i, _ := slices.BinarySearch(col[ptr[c]:ptr[c+1]], int32(lo))
-			next[c] += int32(i)
-		}
+	for c := lo; c < hi; c++ {
+		cur[c] = mirrorCursor{ptr[c], ptr[c+1]}
 	}
-	for v := lo; v < hi; v++ {
-		row := g.Neighbors(v)
-		i, _ := slices.BinarySearch(row, int32(v)+1)
+	for v := 0; v < hi-1; v++ {
+		p0, p1 := ptr[v], ptr[v+1]
+		first := int32(max(v+1, lo)) // the first column of interest
+		if p0 == p1 || col[p1-1] < first || col[p0] >= int32(hi) {
+			continue
+		}
+		row := col[p0:p1]
+		i := 0
+		if col[p0] < first {
+			i, _ = slices.BinarySearch(row, first)
+		}
 		for _, c := range row[i:] {
-			k := next[c]
-			if k == ptr[c+1] || col[k] > int32(v) {
+			if c >= int32(hi) {
+				break
+			}
+			m := &cur[c]
+			k := m.next
+			if k == m.end || col[k] > int32(v) {
 				return fmt.Errorf("graphs: edge (%d,%d) has no mirror", v, c)
 			}
 			if col[k] < int32(v) {
 				return fmt.Errorf("graphs: edge (%d,%d) has no mirror", c, col[k])
 			}
-			next[c]++
+			m.next++
 		}
 	}
-	// Every lower entry (c, x) with x in [lo, hi) must have been matched.
-	for c := lo + 1; c < n; c++ {
-		if k := next[c]; k < ptr[c+1] && col[k] < int32(min(hi, c)) {
-			return fmt.Errorf("graphs: edge (%d,%d) has no mirror", c, col[k])
+	// Every lower entry (c, x), x < c, must have been matched.
+	for c := lo; c < hi; c++ {
+		if m := cur[c]; m.next < m.end && col[m.next] < int32(c) {
+			return fmt.Errorf("graphs: edge (%d,%d) has no mirror", c, col[m.next])
 		}
 	}
 	return nil

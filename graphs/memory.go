@@ -37,8 +37,8 @@ const (
 	streamEstBytesPerNode = 32
 	streamGenBytesBase    = 64 << 20
 
-	streamReadBytesPerNNZ  = 5
-	streamReadBytesPerNode = 70
+	streamReadBytesPerNNZ  = 4
+	streamReadBytesPerNode = 16
 )
 
 // GenPeakBytes estimates the peak memory of generating and writing the
@@ -80,11 +80,12 @@ func GenPeakBytes(spec GenSpec, mode FeatureMode) (bytes int64, nodes, draws int
 // them. Up to streamAbove entries a graph's list is one page (parquet-go's
 // writer), decoded beside the CSR: 13 bytes an entry. Above, the set was
 // streamed (small pages, each row's slices allocated once) and the peak is
-// the simulation's: the CSR (4 bytes an entry) and, per core, the
-// simulator's per-group and per-tile scratch (up to one of each a node):
-// 5 bytes an entry and 70 a node, fitted from above to 10^8 (a set that
-// large written before the streamed writer existed is one page, and needs
-// about the first model's figure).
+// validation's: the CSR (4 bytes an entry, 4 a node) and the symmetry
+// check's cursor pairs (8 a node); simulate then drops the column ids
+// (Graph.ReleaseCols), and the simulator's per-core scratch fits in their
+// place. 4 bytes an entry and 16 a node, fitted from above to 10^8 and
+// 10^9 (a set that large written before the streamed writer existed is
+// one page, and needs about the first model's figure).
 func ReadPeakBytes(nnz, nodes int64) int64 {
 	if nnz <= int64(streamAbove) {
 		return readBytesPerNNZ*nnz + readBytesPerNode*nodes + readBytesBase

@@ -54,9 +54,14 @@ func readList[T any](pf *parquet.File, name string, want int, hint []int64, valu
 		}
 		lv.hint, lv.declared = hint, chunks[leaf.ColumnIndex].NumValues()
 		pages := chunks[leaf.ColumnIndex].Pages()
+		if lv.declared >= prefetchValues {
+			pages = prefetch(pages)
+		}
 		var err error
-		out, err = readListPages(pages, out, want, lv, values)
-		pages.Close()
+		out, err = func() ([][]T, error) {
+			defer pages.Close() // also on a decoder's panic: stops a prefetch
+			return readListPages(pages, out, want, lv, values)
+		}()
 		if err != nil {
 			return nil, fmt.Errorf("column %q, row group %d: %w", name, g, err)
 		}
@@ -65,6 +70,99 @@ func readList[T any](pf *parquet.File, name string, want int, hint []int64, valu
 		return nil, fmt.Errorf("column %q holds %d rows, want %d", name, len(out), want)
 	}
 	return out, nil
+}
+
+// prefetchValues is the size of a column chunk (in values) from which
+// readList decompresses and decodes its pages on a second goroutine, one
+// page ahead of the copy into the graph's slices: reading a 10^9-edge
+// set's 2*10^9 column ids was one core's work.
+var prefetchValues int64 = 1 << 23
+
+// prefetch returns pages read one page ahead on their own goroutine, in
+// the same order and with the same errors. A panic of the decoder (see
+// recoverCorrupt) is carried over and raised again by ReadPage, in the
+// caller's goroutine, where the readers recover it.
+func prefetch(pages parquet.Pages) parquet.Pages {
+	p := &prefetched{Pages: pages, next: make(chan fetched), stop: make(chan struct{})}
+	go p.run()
+	return p
+}
+
+type fetched struct {
+	page  parquet.Page
+	err   error
+	panic any
+}
+
+type prefetched struct {
+	parquet.Pages
+	next   chan fetched
+	stop   chan struct{}
+	done   bool // ReadPage returned an error or a panic: nothing follows
+	closed bool
+}
+
+func (p *prefetched) run() {
+	defer close(p.next)
+	for {
+		f := p.fetch()
+		select {
+		case p.next <- f:
+		case <-p.stop:
+			parquet.Release(f.page)
+			return
+		}
+		if f.err != nil || f.panic != nil {
+			return
+		}
+	}
+}
+
+func (p *prefetched) fetch() (f fetched) {
+	defer func() {
+		if r := recover(); r != nil {
+			f = fetched{panic: r}
+		}
+	}()
+	page, err := p.Pages.ReadPage()
+	return fetched{page: page, err: err}
+}
+
+// ReadPage returns the next page.
+func (p *prefetched) ReadPage() (parquet.Page, error) {
+	if p.done {
+		return nil, io.EOF
+	}
+	f, ok := <-p.next
+	if !ok {
+		p.done = true
+		return nil, io.EOF
+	}
+	if f.panic != nil {
+		p.done = true
+		panic(f.panic)
+	}
+	if f.err != nil {
+		p.done = true
+	}
+	return f.page, f.err
+}
+
+// SeekToRow is not supported: readList reads the pages in order.
+func (p *prefetched) SeekToRow(int64) error {
+	return errors.New("graphs: prefetched pages cannot seek")
+}
+
+// Close stops the prefetching goroutine, then closes the pages.
+func (p *prefetched) Close() error {
+	if p.closed {
+		return nil
+	}
+	p.closed = true
+	close(p.stop)
+	for range p.next { // wait for run to end: it uses the pages
+	}
+	return p.Pages.Close()
 }
 
 // releasePageValues is the largest page readListPages hands back to
