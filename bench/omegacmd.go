@@ -225,6 +225,7 @@ func (o *omegaEval) run(progress io.Writer, layersOf func(*graphs.Graph) ([]work
 	if gs, err = graphs.Select(gs, o.graph); err != nil {
 		return nil, err
 	}
+	ReleaseLargeCols(gs) // the runs need only the row lengths
 	var recs []accel.Record
 	n := len(inters) * len(tilings)
 	all := LongRunProgress(progress, gs, layersOf, n)
