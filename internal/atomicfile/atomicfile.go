@@ -21,7 +21,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 )
+
+// createAttempts bounds createLocked's attempts.
+const createAttempts = 1000
 
 // TempPattern is the glob of the temp files Write creates for path, for
 // callers that clean up after a killed run.
@@ -120,9 +124,13 @@ func RemoveStale(path string) ([]string, error) {
 
 // createLocked creates a temp file for real and locks it. A cleaner may
 // have removed the fresh file between its creation and the lock: then the
-// name no longer leads to it, and it is created anew.
+// name no longer leads to it, and it is created anew. The window is a few
+// system calls wide, but a writer descheduled inside it (many writers of
+// one target on a loaded machine: TestConcurrentWriters under CI load lost
+// five attempts in a row) can lose it again and again, so it takes many
+// attempts, yielding between them, before it gives up.
 func createLocked(real string) (*os.File, error) {
-	for range 5 {
+	for range createAttempts {
 		tmp, err := os.CreateTemp(filepath.Dir(real), tempName(real))
 		if err != nil {
 			return nil, err
@@ -141,6 +149,7 @@ func createLocked(real string) (*os.File, error) {
 			return tmp, nil
 		}
 		tmp.Close()
+		runtime.Gosched()
 	}
 	return nil, fmt.Errorf("temp file beside the target kept disappearing")
 }
