@@ -34,14 +34,7 @@ func BenchmarkAnalyze(b *testing.B) {
 
 // BenchmarkScore times scoring the whole reference set (6,327 runs).
 func BenchmarkScore(b *testing.B) {
-	dir, ok := FindReferenceDir()
-	if !ok {
-		b.Skip("MAESTRO reference set not found")
-	}
-	ref, err := LoadReference(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
+	ref := sharedReference(b)
 	for b.Loop() {
 		Score(ref)
 	}

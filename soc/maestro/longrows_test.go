@@ -8,14 +8,7 @@ import "testing"
 // on cycles has a zero cycles error, and the rows it scores number
 // Report.All.Rows.
 func TestLongRows(t *testing.T) {
-	dir, ok := FindReferenceDir()
-	if !ok {
-		t.Skip("MAESTRO reference set not found: set GNNSIM_SHARED to the directory holding maestro-reference/")
-	}
-	ref, err := LoadReference(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ref := sharedReference(t)
 	rows := LongRows(ref)
 	rep := Score(ref)
 	want, scored, exact := 0, 0, 0

@@ -20,14 +20,7 @@ import (
 // rejected is rejected; every row where MAESTRO miscounts MACs is
 // reproduced, miscount included.
 func TestMaestroReference(t *testing.T) {
-	dir, ok := FindReferenceDir()
-	if !ok {
-		t.Skip("MAESTRO reference set not found: set GNNSIM_SHARED to the directory holding maestro-reference/")
-	}
-	ref, err := LoadReference(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ref := sharedReference(t)
 	rep := Score(ref)
 	t.Log(rep.LastLine())
 	for _, f := range rep.Failures {
@@ -126,4 +119,19 @@ func FuzzReadReferenceRows(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_, _ = ReadReferenceRows(bytes.NewReader(data), "fuzz.csv")
 	})
+}
+
+// sharedReference loads the MAESTRO reference set of the shared folder, or
+// skips the test when there is none.
+func sharedReference(tb testing.TB) *Reference {
+	tb.Helper()
+	dir, ok := FindReferenceDir()
+	if !ok {
+		tb.Skip("MAESTRO reference set not found: set GNNSIM_SHARED to the directory holding maestro-reference/")
+	}
+	ref, err := LoadReference(dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return ref
 }
