@@ -6,7 +6,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"gnnsim/bench"
-	"gnnsim/graphs"
 	"gnnsim/nas/fgnas"
 	"gnnsim/soc"
 	"gnnsim/workload"
@@ -49,9 +48,6 @@ func dataDirFlag(fl *pflag.FlagSet, dir *string, usage string) {
 	fl.StringVar(dir, "data", defaultDataDir(), usage)
 	_ = fl.MarkDeprecated("data", "use --data-dir (--data names one data set in the other commands)")
 }
-
-// loadGraphs is bench.LoadGraphs (schedule --graph reads with it).
-func loadGraphs(path, format string) ([]*graphs.Graph, error) { return bench.LoadGraphs(path, format) }
 
 // fpgaDataset resolves --data for the FPGA model (bench.FPGADataset).
 func fpgaDataset(arg, dir string) (fgnas.Dataset, error) { return bench.FPGADataset(arg, dir) }

@@ -41,6 +41,7 @@ const (
 	paperFig7MaxNEnergy = -30.47
 	paperFig7MaxNLat    = 4.3
 	paperFig7MinNEnergy = -32.47
+	paperFig7MinNLat    = -37.42
 	// Figure 9 (Section 5.7.2): at ~2.2e8 cycles block-wise 31.9 mJ,
 	// layer-wise 28.6 mJ.
 	paperFig9Block, paperFig9Layer = 31.9, 28.6

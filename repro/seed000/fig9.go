@@ -122,32 +122,35 @@ func layerSeeds(block, layer *magnas.Engine, front []magnas.Point) [][]int {
 	return out
 }
 
+// bestUnits returns the fastest and the least-energy unit of segment i of
+// e's table at its reference setting (the first allowed one on a tie).
+func bestUnits(e *magnas.Engine, i int) (fast, cheap int) {
+	al := e.T.Allowed[i]
+	fast, cheap = al[0], al[0]
+	for _, u := range al {
+		tu, eu := e.T.SegmentCost(i, e.Ref, u)
+		tf, _ := e.T.SegmentCost(i, e.Ref, fast)
+		_, ec := e.T.SegmentCost(i, e.Ref, cheap)
+		if tu < tf {
+			fast = u
+		}
+		if eu < ec {
+			cheap = u
+		}
+	}
+	return fast, cheap
+}
+
 // preferenceSplit counts the layer segments whose least-energy (cheap) and
 // fastest (fast) unit differ from their block's, at the engines' reference
 // setting.
 func preferenceSplit(block, layer *magnas.Engine) (cheap, fast int) {
-	best := func(e *magnas.Engine, i int) (int, int) {
-		al := e.T.Allowed[i]
-		f, c := al[0], al[0]
-		for _, u := range al {
-			tu, eu := e.T.SegmentCost(i, e.Ref, u)
-			tf, _ := e.T.SegmentCost(i, e.Ref, f)
-			_, ec := e.T.SegmentCost(i, e.Ref, c)
-			if tu < tf {
-				f = u
-			}
-			if eu < ec {
-				c = u
-			}
-		}
-		return f, c
-	}
 	bf, bc := map[int]int{}, map[int]int{}
 	for i, s := range block.T.Segments {
-		bf[s.Block], bc[s.Block] = best(block, i)
+		bf[s.Block], bc[s.Block] = bestUnits(block, i)
 	}
 	for j, s := range layer.T.Segments {
-		f, c := best(layer, j)
+		f, c := bestUnits(layer, j)
 		if c != bc[s.Block] {
 			cheap++
 		}
@@ -194,19 +197,8 @@ func fig9Why(w *strings.Builder, engines [2]*magnas.Engine) {
 	for k, e := range engines {
 		t := e.T
 		fast, cheap := make([]int, len(t.Units)), make([]int, len(t.Units))
-		for i, al := range t.Allowed {
-			ft, ce := al[0], al[0]
-			for _, u := range al {
-				tu, eu := t.SegmentCost(i, e.Ref, u)
-				tf, _ := t.SegmentCost(i, e.Ref, ft)
-				_, ec := t.SegmentCost(i, e.Ref, ce)
-				if tu < tf {
-					ft = u
-				}
-				if eu < ec {
-					ce = u
-				}
-			}
+		for i := range t.Allowed {
+			ft, ce := bestUnits(e, i)
 			fast[ft]++
 			cheap[ce]++
 		}

@@ -45,10 +45,7 @@ func LongRows(ref *Reference) []LongRow {
 			out = append(out, base)
 			continue
 		}
-		ours := []float64{float64(res.Cycles), float64(res.MACs), float64(res.L2Reads.Total()), float64(res.L2Writes.Total()),
-			float64(res.L1Reads.Total()), float64(res.L1Writes.Total()), res.EnergyMACs}
-		theirs := []float64{float64(row.Cycles), float64(row.MACs), float64(row.L2Reads.Total()), float64(row.L2Writes.Total()),
-			float64(row.L1Reads.Total()), float64(row.L1Writes.Total()), row.EnergyMACs}
+		ours, theirs := compared(&res, row)
 		for m, name := range LongMetrics {
 			x := base
 			x.Metric, x.Ours, x.Theirs, x.AbsPctErr = name, ours[m], theirs[m], absPctErr(ours[m], theirs[m])

@@ -78,6 +78,18 @@ type DataflowScore struct {
 	BadMACReproduced int `json:"bad_mac_rows_reproduced"`
 }
 
+// compared returns the quantities Score compares, ours (res) and
+// MAESTRO's (row), in the order of DataflowScore.stats and LongMetrics:
+// cycles, MACs, L2 reads and writes, L1 reads and writes (each summed over
+// the tensors), energy in MACs.
+func compared(res *Result, row *RefRow) (ours, theirs [7]float64) {
+	ours = [7]float64{float64(res.Cycles), float64(res.MACs), float64(res.L2Reads.Total()), float64(res.L2Writes.Total()),
+		float64(res.L1Reads.Total()), float64(res.L1Writes.Total()), res.EnergyMACs}
+	theirs = [7]float64{float64(row.Cycles), float64(row.MACs), float64(row.L2Reads.Total()), float64(row.L2Writes.Total()),
+		float64(row.L1Reads.Total()), float64(row.L1Writes.Total()), row.EnergyMACs}
+	return ours, theirs
+}
+
 func (d *DataflowScore) stats() []*Stats {
 	return []*Stats{&d.Runtime, &d.MACs, &d.L2Reads, &d.L2Writes, &d.L1Reads, &d.L1Writes, &d.Energy}
 }
@@ -134,15 +146,12 @@ func Score(ref *Reference) *Report {
 			continue
 		}
 		what := fmt.Sprintf("line %d %s", row.Line, row)
+		ours, theirs := compared(&res, row)
 		for _, d := range []*DataflowScore{ds, &rep.All} {
 			d.Rows++
-			d.Runtime.add(float64(res.Cycles), float64(row.Cycles), what)
-			d.MACs.add(float64(res.MACs), float64(row.MACs), what)
-			d.L2Reads.add(float64(res.L2Reads.Total()), float64(row.L2Reads.Total()), what)
-			d.L2Writes.add(float64(res.L2Writes.Total()), float64(row.L2Writes.Total()), what)
-			d.L1Reads.add(float64(res.L1Reads.Total()), float64(row.L1Reads.Total()), what)
-			d.L1Writes.add(float64(res.L1Writes.Total()), float64(row.L1Writes.Total()), what)
-			d.Energy.add(res.EnergyMACs, row.EnergyMACs, what)
+			for m, st := range d.stats() {
+				st.add(ours[m], theirs[m], what)
+			}
 		}
 	}
 	for i := range rep.Dataflows {
