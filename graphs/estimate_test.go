@@ -2,7 +2,9 @@ package graphs
 
 import (
 	"math"
+	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -29,7 +31,7 @@ func TestEstimateWithinBound(t *testing.T) {
 		}
 		for j, h := range variants {
 			exact := ComputeFeatures(h)
-			c, tri, bound := estimateStructure(h)
+			c, tri, bound := estimateStructure(h, noMeter{})
 			if d := math.Abs(c - exact.Clustering); d > EstimateBound() {
 				t.Errorf("%s: clustering %.5f, exact %.5f: off by %.5f > %.5f", spec.Generator, c, exact.Clustering, d, EstimateBound())
 			}
@@ -37,7 +39,7 @@ func TestEstimateWithinBound(t *testing.T) {
 				t.Errorf("%s: %d triangles, exact %d: off by %.0f > %.1f", spec.Generator, tri, exact.Triangles, d, bound)
 			}
 			if i+j == 0 {
-				if c2, tri2, _ := estimateStructure(h); c2 != c || tri2 != tri {
+				if c2, tri2, _ := estimateStructure(h, noMeter{}); c2 != c || tri2 != tri {
 					t.Errorf("%s: a second estimate differs", spec.Generator)
 				}
 			}
@@ -95,5 +97,124 @@ func TestWriteSetEstimates(t *testing.T) {
 	}
 	if len(meta) != 1 {
 		t.Errorf("caller's metadata changed: %v", meta)
+	}
+}
+
+// TestEstimateMatchesSerial checks that the parallel estimator gives
+// exactly what drawing and checking each wedge in turn gives (the
+// estimator as first written, kept here as the reference), on graphs with
+// and without stored diagonals, hubs and nodes of degree below 2, and at
+// 1 and 2 cores.
+func TestEstimateMatchesSerial(t *testing.T) {
+	if testing.Short() {
+		t.Skip("draws 2^23 wedges per graph, twice")
+	}
+	for _, spec := range []GenSpec{
+		{Generator: "rmat", Seed: 3, MinNodes: 1 << 15, MaxNodes: 1 << 15, MinEdges: 150_000, MaxEdges: 150_000},
+		{Generator: "er", Seed: 4, MinNodes: 3000, MaxNodes: 3000},
+	} {
+		g, err := Generate(spec, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range []*Graph{g, g.WithSelfLoops()} {
+			wc, wt, wb := serialEstimate(h)
+			if c, tri, b := estimateStructure(h, noMeter{}); c != wc || tri != wt || b != wb {
+				t.Errorf("%s (self-loops %v): (%v, %d, %v), serial (%v, %d, %v)",
+					spec.Generator, h.SelfLoops, c, tri, b, wc, wt, wb)
+			}
+		}
+	}
+}
+
+// serialEstimate is the estimator as first written: each wedge drawn and
+// checked in turn, nodes found by a binary search of the whole cumulated
+// wedge counts, adjacency looked up in the first end's row.
+func serialEstimate(g *Graph) (clustering float64, triangles int64, triBound float64) {
+	n := g.NumNodes()
+	if n == 0 {
+		return 0, 0, 0
+	}
+	loop := 0
+	if g.SelfLoops {
+		loop = 1
+	}
+	deg := func(v int) int { return g.Degree(v) - loop }
+	neighbour := func(v, k int) int32 {
+		row := g.Neighbors(v)
+		if loop == 1 {
+			if i, _ := slices.BinarySearch(row, int32(v)); k >= i {
+				k++
+			}
+		}
+		return row[k]
+	}
+	adjacent := func(a, b int32) bool {
+		_, ok := slices.BinarySearch(g.Neighbors(int(a)), b)
+		return ok
+	}
+	closedWedge := func(rng *rand.Rand, v int) bool {
+		d := deg(v)
+		i := rng.IntN(d)
+		j := rng.IntN(d - 1)
+		if j >= i {
+			j++
+		}
+		return adjacent(neighbour(v, i), neighbour(v, j))
+	}
+	rng := rand.New(rand.NewPCG(0x39c1, 0x7e57))
+	closed := 0
+	for range EstimateSamples {
+		v := rng.IntN(n)
+		if deg(v) >= 2 && closedWedge(rng, v) {
+			closed++
+		}
+	}
+	clustering = float64(closed) / EstimateSamples
+	cum := make([]int64, n+1)
+	for v := range n {
+		d := int64(max(deg(v), 0))
+		cum[v+1] = cum[v] + d*(d-1)/2
+	}
+	w := cum[n]
+	if w == 0 {
+		return clustering, 0, 0
+	}
+	closed = 0
+	for range EstimateSamples {
+		x := rng.Int64N(w)
+		v, _ := slices.BinarySearch(cum, x+1)
+		if closedWedge(rng, v-1) {
+			closed++
+		}
+	}
+	t := float64(closed) / EstimateSamples
+	triangles = int64(math.Round(t * float64(w) / 3))
+	return clustering, triangles, float64(w) / 3 * EstimateBound()
+}
+
+// TestWedgeIndex checks the two-level search against a plain binary
+// search of the cumulated counts, zero-wedge nodes and a short last block
+// included.
+func TestWedgeIndex(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{1, 2, wedgeBlock - 1, wedgeBlock, wedgeBlock + 1, 5*wedgeBlock + 17} {
+		cum := make([]int64, n+1)
+		for v := range n {
+			cum[v+1] = cum[v]
+			if rng.IntN(3) > 0 {
+				cum[v+1] += rng.Int64N(50)
+			}
+		}
+		if cum[n] == 0 {
+			cum[n] = 1
+		}
+		ix := newWedgeIndex(cum)
+		for x := range cum[n] {
+			want, _ := slices.BinarySearch(cum, x+1)
+			if got := ix.node(x); got != want-1 {
+				t.Fatalf("n=%d, x=%d: node %d, want %d", n, x, got, want-1)
+			}
+		}
 	}
 }

@@ -79,8 +79,7 @@ func computeFeatures(g *Graph, meter Meter, estimate bool) (Features, float64) {
 	}
 	var triBound float64
 	if estimate {
-		meter.Stage("estimate", "", 0)
-		f.Clustering, f.Triangles, triBound = estimateStructure(g)
+		f.Clustering, f.Triangles, triBound = estimateStructure(g, meter)
 	} else {
 		tri := triangles(g, meter)
 		for _, t := range tri {

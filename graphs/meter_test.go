@@ -99,13 +99,15 @@ func assertSameFile(t *testing.T, a, b string) {
 func TestPeakModels(t *testing.T) {
 	for _, tc := range []struct {
 		nodes, draws int
+		mode         FeatureMode
 		measured     int64
 	}{
-		{1 << 20, 10_000_000, 551_052 << 10},
-		{1 << 23, 100_000_000, 2_041_612 << 10}, // streamed writer
+		{1 << 20, 10_000_000, FeaturesAuto, 551_052 << 10},
+		{1 << 23, 100_000_000, FeaturesExact, 2_041_612 << 10}, // streamed writer
+		{1 << 23, 100_000_000, FeaturesAuto, 1_689_448 << 10},  // features estimated
 	} {
 		spec := GenSpec{Generator: "rmat", MinNodes: tc.nodes, MaxNodes: tc.nodes, MinEdges: tc.draws, MaxEdges: tc.draws}
-		got, n, m := GenPeakBytes(spec, FeaturesAuto)
+		got, n, m := GenPeakBytes(spec, tc.mode)
 		if n != tc.nodes || m != tc.draws || got < tc.measured || got > tc.measured*4/3 {
 			t.Errorf("GenPeakBytes(%d draws on %d nodes) = %d for %d, %d; measured %d", tc.draws, tc.nodes, got, m, n, tc.measured)
 		}

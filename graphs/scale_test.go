@@ -71,6 +71,18 @@ func BenchmarkScaleFeatures(b *testing.B) {
 	reportPerEdge(b, g)
 }
 
+// BenchmarkScaleEstimate is the wedge-sampling estimate that replaces
+// exact triangle counting above EstimateAbove: its cost is the 2^23
+// wedges, not the graph's size (a fixed number of allocations).
+func BenchmarkScaleEstimate(b *testing.B) {
+	g := benchGraph(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		estimateStructure(g, noMeter{})
+	}
+	reportPerEdge(b, g)
+}
+
 // BenchmarkScaleWriteSet includes what WriteSet does besides encoding:
 // Validate and ComputeFeatures.
 func BenchmarkScaleWriteSet(b *testing.B) {
