@@ -238,6 +238,41 @@ func TestValidateSymmetryRandom(t *testing.T) {
 	}
 }
 
+// TestValidateNamesTheEntry moves one entry of a symmetric R-MAT graph to
+// a column its row lacks (the entry count, every row's length and the
+// pointers stay the same) and checks that Validate rejects it with the
+// error the merge alone gives: the symmetry sums only decide whether the
+// merge runs, never what it reports.
+func TestValidateNamesTheEntry(t *testing.T) {
+	g, err := Generate(GenSpec{Generator: "rmat", Seed: 5, MinNodes: 1 << 10, MaxNodes: 1 << 10, MinEdges: 8000, MaxEdges: 8000}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	n := g.NumNodes()
+	rng := rand.New(rand.NewPCG(5, 39))
+	for trial := 0; trial < 200; {
+		h := *g
+		h.Col = slices.Clone(g.Col)
+		v := rng.IntN(n)
+		row := h.Col[h.RowPtr[v]:h.RowPtr[v+1]]
+		c := int32(rng.IntN(n))
+		if len(row) == 0 || int(c) == v || slices.Contains(row, c) {
+			continue
+		}
+		trial++
+		row[rng.IntN(len(row))] = c
+		slices.Sort(row)
+		got := h.Validate()
+		want := h.checkMirrors(0, n, make([]mirrorCursor, n))
+		if got == nil || want == nil || got.Error() != want.Error() {
+			t.Fatalf("row %d given column %d: Validate = %v, the merge = %v", v, c, got, want)
+		}
+	}
+}
+
 // randomGraph returns an Erdos-Renyi G(n, p) graph built through FromEdges.
 func randomGraph(rng *rand.Rand, n int, p float64) *Graph {
 	var u, v []int32

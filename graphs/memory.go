@@ -80,8 +80,10 @@ func GenPeakBytes(spec GenSpec, mode FeatureMode) (bytes int64, nodes, draws int
 // them. Up to streamAbove entries a graph's list is one page (parquet-go's
 // writer), decoded beside the CSR: 13 bytes an entry. Above, the set was
 // streamed (small pages, each row's slices allocated once) and the peak is
-// validation's: the CSR (4 bytes an entry, 4 a node) and the symmetry
-// check's cursor pairs (8 a node); simulate then drops the column ids
+// validation's: the CSR (4 bytes an entry, 4 a node) and, when the graph
+// is not symmetric, the merge's cursor pairs (8 a node; a symmetric graph
+// passes on its hash sums without them, so the model errs high there);
+// simulate then drops the column ids
 // (Graph.ReleaseCols), and the simulator's per-core scratch fits in their
 // place. 4 bytes an entry and 16 a node, fitted from above to 10^8 and
 // 10^9 (a set that large written before the streamed writer existed is
