@@ -96,7 +96,14 @@ NAME/split:UNIT, split: the graph blocks (ViG's Graphers, a GNN's layers)
 on UNIT, the rest on the dispatch unit, with the hand-offs between them.
 With one job in the SoC at a time a job takes exactly what 'gnnsim soc
 eval' gives for the same model and mapping. Profiles (each model on each
-unit, at --dvfs) are priced once.
+unit, at --dvfs) are priced once. The memory arbitrates as in 'gnnsim soc
+corun' (soc.SendShared: first come first served, interleaved streams at
+the memory's mixed efficiency), but step by step: a step's bytes are
+requested when it starts, where 'soc corun' spreads each kernel's bytes
+over its time in 64 KiB chunks and adds the longer latency of interleaved
+accesses. So concurrent jobs here usually slow each other less than the
+same pair in 'soc corun'; chunking every job would multiply the events of
+an online study of 10^5 jobs.
 
 Arrivals: poisson, bursty (or pareto: Pareto gaps of --shape), lomax or
 periodic (camera frames, a fixed gap), with the mean gap set so the jobs
