@@ -25,8 +25,9 @@ HADAS's picks), the b1 headline, Figure 5 (outer and inner fronts), Figure 6
 next to the paper's numbers in report.md; every design in seed003.parquet, the
 metrics in metrics.parquet, the sweep in overlap.parquet. Exit accuracies are the
 measured AttentiveNAS curves of --data-dir/hadas; which samples each exit gets right
-comes from a correlated-error model whose overlap --overlap sets (default: fitted
-on Table III's a0 gain). Full run about 1.5 CPU-minutes (the paper's budgets);
+comes from a correlated-error model whose overlap --overlap sets (default: each
+backbone's own, its exit curve setting how backbones differ and Table III's a0 gain
+the level). Full run about 1.5 CPU-minutes (the paper's budgets);
 --quick about 10 CPU-seconds.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -53,6 +54,6 @@ on Table III's a0 gain). Full run about 1.5 CPU-minutes (the paper's budgets);
 	workersFlag(c.Flags(), &o.Workers, 2, "parallel outer candidates (results do not depend on it)")
 	dataDirFlag(c.Flags(), &o.DataDir, "shared data folder holding hadas/ (env GNNSIM_DATA)")
 	c.Flags().StringVar(&o.Platform, "platform", "tx2", "target: tx2 (HADAS Table III) or xavier")
-	c.Flags().Float64Var(&overlap, "overlap", 0, "exit-error overlap rho in [0, 1] (default: fitted on Table III's a0 gain)")
+	c.Flags().Float64Var(&overlap, "overlap", 0, "exit-error overlap rho in [0, 1] of every backbone (default: each backbone's own, from its exit curve, levelled on Table III's a0 gain)")
 	return c
 }

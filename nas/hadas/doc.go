@@ -24,7 +24,11 @@
 //     whose overlap rho between exits' errors is a parameter (rho = 1 is
 //     nested correctness, FirstCorrect; rho < 1 lets a set of exits and
 //     the backbone's classifier together beat the classifier alone, as
-//     HADAS Table III reports). FitOverlap fits rho to a reported gain.
+//     HADAS Table III reports). FitOverlap fits rho to a reported gain;
+//     CurveRho derives a backbone's rho from its own exit curve (evidence
+//     accumulating along the backbone), and CurveOverlap scales it so one
+//     backbone's published gain sets the level and the curves set how
+//     backbones differ (InnerConfig.PerBackbone).
 //   - Eq. 5-7 (Score, Coverage, Expected, PathCosts): N_k the fraction
 //     first classified correctly at exit k under the ideal mapping policy
 //     (Section IV-C), dissim_k = 1 - max(N_1..N_{k-1}), D the mean of

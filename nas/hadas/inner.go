@@ -23,8 +23,11 @@ type InnerConfig struct {
 	// search package's defaults).
 	MutationProb, CrossoverProb float64
 	// Overlap is the exit-correctness model (Overlap); nil is the nested
-	// one (rho = 1).
+	// one (rho = 1), unless PerBackbone is set.
 	Overlap *Overlap
+	// PerBackbone, with Overlap nil, gives each backbone the overlap of
+	// its own exit accuracy curve (CurveOverlap).
+	PerBackbone *CurveOverlap
 }
 
 // DefaultInner is the paper's inner budget: 50 x 70 = 3,500 evaluations,
@@ -109,7 +112,14 @@ func NewEngine(c *Costs, curve *Curve, cfg InnerConfig) (*Engine, error) {
 		}
 		e.acc = append(e.acc, a)
 	}
-	if o := cfg.Overlap; o != nil && !o.Nested() {
+	if cfg.Overlap == nil && cfg.PerBackbone != nil {
+		o, err := cfg.PerBackbone.Overlap(curve.Top1, b.Classes)
+		if err != nil {
+			return nil, fmt.Errorf("hadas: %s: %w", b.Arch, err)
+		}
+		e.Cfg.Overlap = o
+	}
+	if o := e.Cfg.Overlap; o != nil && !o.Nested() {
 		for _, a := range e.acc {
 			e.cond = append(e.cond, o.Conditional(a, nil))
 		}

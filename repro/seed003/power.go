@@ -25,8 +25,8 @@ func (r *run) powerSplit(ctx context.Context) error {
 	base := soc.TX2Spec()
 	u := base.Units[0]
 	tot := u.IdleW + u.DynamicW
-	fmt.Fprintf(&r.md, "## DVFS savings and the TX2 power split\n\nTable III's static energies fix the TX2 GPU's power level, not how it splits between power drawn whenever the GPU holds work (idle_w, launches included) and power drawn while kernels run (dynamic_w, C V^2 f): the profile keeps the Xavier fit's idle share (%.0f %%). The split decides what a lower clock saves. Each row re-levels the power on Table III's a0 and a6 static energies and reruns a0's and a6's inner searches (seed %d, overlap rho %.3f).\n\n| idle share | idle W | dynamic W | a0 EEx / EEx+DVFS saving | a6 EEx / EEx+DVFS saving |\n|---|---|---|---|---|\n",
-		100*u.IdleW/tot, r.opts.Seed, r.overlap.Rho)
+	fmt.Fprintf(&r.md, "## DVFS savings and the TX2 power split\n\nTable III's static energies fix the TX2 GPU's power level, not how it splits between power drawn whenever the GPU holds work (idle_w, launches included) and power drawn while kernels run (dynamic_w, C V^2 f): the profile keeps the Xavier fit's idle share (%.0f %%). The split decides what a lower clock saves. Each row re-levels the power on Table III's a0 and a6 static energies and reruns a0's and a6's inner searches (seed %d, exit-error overlap %s).\n\n| idle share | idle W | dynamic W | a0 EEx / EEx+DVFS saving | a6 EEx / EEx+DVFS saving |\n|---|---|---|---|---|\n",
+		100*u.IdleW/tot, r.opts.Seed, r.rhoLabel(0, 6))
 	for _, sh := range append([]float64{u.IdleW / tot}, idleShares...) {
 		spec := base
 		spec.Units = append([]soc.UnitSpec(nil), base.Units...)

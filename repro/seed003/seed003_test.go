@@ -32,13 +32,13 @@ func TestQuickRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fitted := false
+	own := false
 	for _, f := range rep.Findings {
 		t.Log(f)
-		fitted = fitted || strings.Contains(f, "(fitted")
+		own = own || strings.Contains(f, "each backbone's own")
 	}
-	if !fitted { // the zero Options (the demo's) must fit rho, not take rho = 0
-		t.Error("zero-value Options did not fit the overlap")
+	if !own { // the zero Options (the demo's) must derive each backbone's rho, not take rho = 0
+		t.Error("zero-value Options did not derive each backbone's overlap from its curve")
 	}
 	rows, _, err := pqio.Read[Row](filepath.Join(out, RowsFile))
 	if err != nil || len(rows) != rep.Rows || len(rows) == 0 {
