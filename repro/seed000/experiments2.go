@@ -121,8 +121,8 @@ func (r *run) fig6(ctx context.Context) error {
 	}
 	fmt.Fprintf(&r.md, "\nDLA share from a 5 %% to a 100 %% allowed increase: %.2f -> %.2f (paper 0.03 -> 0.50), non-decreasing on %d of %d steps; power at 5 %% / at 100 %%: %.2fx (paper 1.75x).\n\n",
 		dls[0], dls[len(dls)-1], rising, len(dls)-1, py[0]/py[len(py)-1])
-	fmt.Fprintf(&r.md, "Power budgets select an nvpmodel power mode (soc.SoC.ModeForBudget: the mode of the highest budget within it; soc/xavier.yaml cites nvpmodel_t194.conf), as MaGNAS fixes \"low values of clock frequencies and a limited number of CPU cores and memory speed\" (Section 5.5): every clock at the mode's cap, the mode's cores online. Latency stays the objective: m* is the front point of least latency (Eq. 13 with gamma1 = 0).\n\n| power budget | mode | median ms | median W | GPU share | DLA share | paper GPU / DLA |\n|---|---|---|---|---|---|---|\n")
-	var bx, by, bp, bs []float64
+	fmt.Fprintf(&r.md, "Power budgets select an nvpmodel power mode (soc.SoC.ModeForBudget: the mode of the highest budget within it; soc/xavier.yaml cites nvpmodel_t194.conf), as MaGNAS fixes \"low values of clock frequencies and a limited number of CPU cores and memory speed\" (Section 5.5): every clock at the mode's cap, the mode's cores online. m* is the front point of least Eq. 13 score (gamma1 = gamma2 = 1), as in every other inner search: Section 5.5 says that under tighter budgets the IOE \"focuses on identifying power-efficient mapping options at the expense of a slight decrease in latency\" and that it \"also maintain[s] the latency minimization as objective\", so both terms stay in the fitness. The last column reads the section the other way, latency as the only objective (Eq. 13 with gamma1 = 0: the front point of least latency, from the same searches).\n\n| power budget | mode | median ms | median W | GPU share | DLA share | paper GPU / DLA | DLA share, latency only | DLA-only / GPU-only latency, energy |\n|---|---|---|---|---|---|---|---|---|\n")
+	var bx, by, bp, bs, bl, rt, re []float64
 	lat30 := map[string]float64{}
 	var modeLat [][]float64
 	for i, w := range budgets {
@@ -130,10 +130,9 @@ func (r *run) fig6(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		var lat, pw, share []float64
+		var lat, pw, share, latOnly, dlaT, dlaE []float64
 		for k, a := range models {
 			cfg := r.innerCfg()
-			cfg.Gamma1 = 0
 			e, err := sr.Engine(a, magnas.BlockWise, cfg)
 			if err != nil {
 				return err
@@ -144,22 +143,31 @@ func (r *run) fig6(ctx context.Context) error {
 			}
 			r.innerRows(e, res, fmt.Sprintf("fig6-power-%.0fW", w), a.String())
 			lat, pw, share = append(lat, ms(res.Best.TimePS)), append(pw, res.Best.PowerW()), append(share, gpuShare(res.Best))
+			fastest := res.Best // the front is sorted by latency
+			if len(res.Front) > 0 {
+				fastest = res.Front[0]
+			}
+			latOnly = append(latOnly, 1-gpuShare(fastest))
+			if g, d := e.Standalone[0], e.Standalone[1]; g.Mapping != nil && d.Mapping != nil {
+				dlaT, dlaE = append(dlaT, d.TimePS/g.TimePS), append(dlaE, d.EnergyPJ/g.EnergyPJ)
+			}
 			if w == 30 {
 				lat30[a.String()] = ms(res.Best.TimePS)
 			}
 		}
 		modeLat = append(modeLat, lat)
 		s := mean(share)
-		fmt.Fprintf(&r.md, "| %.0f W | %s | %.2f | %.2f | %.2f | %.2f | %.2f / %.2f |\n", w, mode.Name, median(lat), median(pw), s, 1-s, paperGPU5[i], 1-paperGPU5[i])
-		bx, by, bp, bs = append(bx, w), append(by, median(lat)), append(bp, median(pw)), append(bs, s)
+		fmt.Fprintf(&r.md, "| %.0f W | %s | %.2f | %.2f | %.2f | %.2f | %.2f / %.2f | %.2f | %.2fx, %.2fx |\n", w, mode.Name, median(lat), median(pw), s, 1-s, paperGPU5[i], 1-paperGPU5[i], mean(latOnly), median(dlaT), median(dlaE))
+		rt, re = append(rt, median(dlaT)), append(re, median(dlaE))
+		bx, by, bp, bs, bl = append(bx, w), append(by, median(lat)), append(bp, median(pw)), append(bs, s), append(bl, mean(latOnly))
 	}
-	// Per model: best latency at 10 W over that at 30 W.
+	// Per model: m*'s latency at 10 W over that at 30 W.
 	var ratios []float64
 	for k, a := range models {
 		ratios = append(ratios, modeLat[0][k]/lat30[a.String()])
 	}
 	ratio := median(ratios)
-	fmt.Fprintf(&r.md, "\nBest latency at 10 W over 30 W: median %.2fx over the models (range %.2f-%.2f; paper 1.71x, the acceptance asks >= 1.4x); median power %.2f W at 10 W, %.2f W at 30 W.\n\n",
+	fmt.Fprintf(&r.md, "\nm*'s latency at 10 W over 30 W: median %.2fx over the models (range %.2f-%.2f; paper 1.71x, the acceptance asks >= 1.4x); median power %.2f W at 10 W, %.2f W at 30 W.\n\n",
 		ratio, slices.Min(ratios), slices.Max(ratios), bp[0], bp[len(bp)-1])
 	rel := make([]float64, len(by))
 	for i := range by {
@@ -178,9 +186,9 @@ func (r *run) fig6(ctx context.Context) error {
 	r.claim("table4_dla_share_rise", (1-paperGPU4[len(paperGPU4)-1])-(1-paperGPU4[0]), dls[len(dls)-1]-dls[0], "ratio",
 		"DLA share of m*'s blocks at a 100 %% minus at a 5 %% allowed latency increase: %.2f -> %.2f (paper 0.03 -> 0.50); mean over the fronts %.2f -> %.2f", dls[0], dls[len(dls)-1], fdls[0], fdls[len(fdls)-1])
 	r.claim("table5_dla_share_min", slices.Min(oneMinus(paperGPU5)), slices.Min(oneMinus(bs)), "ratio",
-		"least DLA share of m*'s blocks over the %v W budgets (ours %s; paper %s); m* is the least-latency front point, as Table 5's latency objective asks; a zero share says no block moved to the DLA shortens the frame at that mode's caps (its DLA time plus two hand-offs exceeds its GPU time; one frame's blocks run one after another), see the block affinity table", budgets, fmtSlice(oneMinus(bs)), fmtSlice(oneMinus(paperGPU5)))
-	r.claim("powermode_10w_over_30w_latency_x", 1.71, ratio, "x", "median over %d models of best latency in the 10 W mode over the 30 W mode (range %.2f-%.2f)", len(models), slices.Min(ratios), slices.Max(ratios))
-	r.finding("fig6: DLA share %.2f -> %.2f as the latency limit loosens 5 -> 100 %% (paper 0.03 -> 0.50); power at 5 %% / 100 %% = %.2fx (paper 1.75x); best latency 10 W / 30 W mode = %.2fx (paper 1.71x)",
+		"least DLA share of m*'s blocks over the %v W budgets (ours %s; paper %s); m* by Eq. 13 (gamma1 = gamma2 = 1) in each budget's nvpmodel mode, as Section 5.5 trades power efficiency against latency; with latency as the only objective (the least-latency front point) the shares are %s: no block moved to the DLA shortens the frame (its DLA time plus two hand-offs exceeds its GPU time), see the block affinity table; mechanism of ours above the paper's: the modes' clock caps slow the GPU more than the DLA, so DLA-only over GPU-only latency falls to %s (median over the models, by budget) while energy stays at %s, and Eq. 13's energy x latency favours the DLA for most blocks", budgets, fmtSlice(oneMinus(bs)), fmtSlice(oneMinus(paperGPU5)), fmtSlice(bl), fmtSlice(rt), fmtSlice(re))
+	r.claim("powermode_10w_over_30w_latency_x", 1.71, ratio, "x", "median over %d models of m*'s latency in the 10 W mode over the 30 W mode (range %.2f-%.2f)", len(models), slices.Min(ratios), slices.Max(ratios))
+	r.finding("fig6: DLA share %.2f -> %.2f as the latency limit loosens 5 -> 100 %% (paper 0.03 -> 0.50); power at 5 %% / 100 %% = %.2fx (paper 1.75x); m*'s latency 10 W / 30 W mode = %.2fx (paper 1.71x)",
 		dls[0], dls[len(dls)-1], py[0]/py[len(py)-1], ratio)
 	return nil
 }
