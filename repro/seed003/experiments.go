@@ -543,11 +543,7 @@ func (r *run) fig7(ctx context.Context) error {
 // rhoOf is the exit-error overlap of AttentiveNAS a<i> in this run (NaN if
 // its curve is missing).
 func (r *run) rhoOf(i int) float64 {
-	b, err := r.s.Space.Backbone(hadas.Baselines()[i], 100)
-	if err != nil {
-		return math.NaN()
-	}
-	c, err := r.s.Acc.Curve(b)
+	c, err := r.baselineCurve(i)
 	if err != nil {
 		return math.NaN()
 	}
@@ -556,4 +552,13 @@ func (r *run) rhoOf(i int) float64 {
 		return math.NaN()
 	}
 	return o.Rho
+}
+
+// baselineCurve is the exit accuracy curve of AttentiveNAS a<i>.
+func (r *run) baselineCurve(i int) (*hadas.Curve, error) {
+	b, err := r.s.Space.Backbone(hadas.Baselines()[i], 100)
+	if err != nil {
+		return nil, err
+	}
+	return r.s.Acc.Curve(b)
 }

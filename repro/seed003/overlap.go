@@ -54,12 +54,8 @@ func (r *run) overlapFit(context.Context) error {
 		fmt.Fprintf(&r.md, "Each backbone has its own rho (nas/hadas CurveOverlap). How backbones differ comes from their own exit curves by an evidence mechanism (CurveRho: exits accumulate evidence along the backbone, two exits' latent scores correlate at the ratio of their probit accuracies above chance, a backbone's rho is the mean over its exit pairs). The level is calibrated where the paper allows it: Table III's a0 gains 3.62 points with exits (86.33 -> 89.95 %%), which the oracle over every exit of a0's measured curve gains at rho = %.3f; every backbone's distance from nested correctness (1 - rho) is the mechanism's times %.3f. The mechanism alone gives a0 rho %.3f, an oracle gain of %+.2f points against the paper's +3.62: it puts the exits' errors too far apart, so its level is not used. Every exit is the largest union a design can reach, so a0's rho is the most overlap compatible with the gain (the paper's design, with fewer exits, implies a lower one); a6's gain is the check.\n\n", r.rhoFit, r.curveOv.Scale, raw, 100*gain)
 	}
 	fmt.Fprintf(&r.md, "| model | rho | static top-1 %% | oracle over every exit %% | gain (points) | paper EEx gain |\n|---|---|---|---|---|---|\n")
-	for i, a := range hadas.Baselines() {
-		b, err := r.s.Space.Backbone(a, 100)
-		if err != nil {
-			return err
-		}
-		c, err := r.s.Acc.Curve(b)
+	for i := range hadas.Baselines() {
+		c, err := r.baselineCurve(i)
 		if err != nil {
 			return err
 		}
@@ -87,11 +83,7 @@ func (r *run) overlapFit(context.Context) error {
 // rawCurveRho is the overlap CurveRho alone gives a0 and the oracle gain
 // over every exit of a0's curve it implies.
 func (r *run) rawCurveRho() (rho, gain float64, err error) {
-	b, err := r.s.Space.Backbone(hadas.Baselines()[0], 100)
-	if err != nil {
-		return 0, 0, err
-	}
-	c, err := r.s.Acc.Curve(b)
+	c, err := r.baselineCurve(0)
 	if err != nil {
 		return 0, 0, err
 	}
